@@ -1,0 +1,45 @@
+//! `stikis`: the command line. `stikis replay FILE|-` replays a game record (RECORD.md).
+
+use std::io::Read;
+use std::process::ExitCode;
+
+fn usage() -> ExitCode {
+    eprintln!("usage: stikis replay FILE|-");
+    ExitCode::from(64)
+}
+
+fn replay(path: &str) -> ExitCode {
+    let mut input = Vec::new();
+    let read = if path == "-" {
+        std::io::stdin().read_to_end(&mut input).map(|_| ())
+    } else {
+        std::fs::read(path).map(|b| input = b)
+    };
+    if let Err(e) = read {
+        eprintln!("deal 0, action 0: cannot read {path}: {e}");
+        return ExitCode::from(2);
+    }
+    match stikis_core::record::replay(&input) {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["replay", path] => replay(path),
+        _ => usage(),
+    }
+}

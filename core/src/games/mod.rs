@@ -1,0 +1,1 @@
+//! One module per game; each owns its deal, bidding, play, scoring, options and records.

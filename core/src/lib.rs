@@ -1,0 +1,11 @@
+//! stikis-core: the rules of every game stikis hosts, as pure code: cards, engines, sessions
+//! and records. No I/O, no async, no clock, no randomness that is not seeded by the caller.
+
+pub mod cards;
+pub mod game;
+pub mod games;
+pub mod record;
+pub mod session;
+
+pub use cards::{Card, CardSet, Rank, Suit};
+pub use game::{ActionList, Game, Seat, Seed};

@@ -1,0 +1,75 @@
+//! Game records (`shared/RECORD.md`): the envelope every game shares, the replay error with its
+//! deal and action numbers, and `replay`, which reads any record and dispatches to its game.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The parts of a record every game has; `deals` are read by the game's own module.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Envelope {
+    pub game: String,
+    pub rules: Value,
+    pub players: Vec<String>,
+    pub deals: Vec<Value>,
+}
+
+/// Why a record cannot be replayed. `deal` and `action` count from 1; a fault of a deal itself
+/// is action 0, a fault of the record as a whole is deal 0, action 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayError {
+    pub deal: usize,
+    pub action: usize,
+    pub reason: String,
+}
+
+impl ReplayError {
+    pub fn record(reason: impl Into<String>) -> Self {
+        ReplayError {
+            deal: 0,
+            action: 0,
+            reason: reason.into(),
+        }
+    }
+    pub fn deal(deal: usize, reason: impl Into<String>) -> Self {
+        ReplayError {
+            deal,
+            action: 0,
+            reason: reason.into(),
+        }
+    }
+    pub fn action(deal: usize, action: usize, reason: impl Into<String>) -> Self {
+        ReplayError {
+            deal,
+            action,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "deal {}, action {}: {}",
+            self.deal, self.action, self.reason
+        )
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Reads a record from raw bytes (any bytes: never panics) and replays it, returning the
+/// output object of RECORD.md.
+pub fn replay(input: &[u8]) -> Result<Value, ReplayError> {
+    let text = std::str::from_utf8(input)
+        .map_err(|e| ReplayError::record(format!("the record is not UTF-8 text ({e})")))?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| ReplayError::record(format!("the record is not valid JSON ({e})")))?;
+    let env: Envelope = serde_json::from_value(value)
+        .map_err(|e| ReplayError::record(format!("the record is malformed ({e})")))?;
+    match env.game.as_str() {
+        other => Err(ReplayError::record(format!("unknown game {other:?}"))),
+    }
+}
