@@ -50,11 +50,7 @@ impl ReplayError {
 
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "deal {}, action {}: {}",
-            self.deal, self.action, self.reason
-        )
+        write!(f, "deal {}, action {}: {}", self.deal, self.action, self.reason)
     }
 }
 
@@ -70,6 +66,7 @@ pub fn replay(input: &[u8]) -> Result<Value, ReplayError> {
     let env: Envelope = serde_json::from_value(value)
         .map_err(|e| ReplayError::record(format!("the record is malformed ({e})")))?;
     match env.game.as_str() {
+        "zole" => crate::games::zole::record::replay(&env),
         other => Err(ReplayError::record(format!("unknown game {other:?}"))),
     }
 }
