@@ -8,7 +8,7 @@ use std::str::FromStr;
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use rand_chacha::ChaCha20Rng;
+use rand_chacha::ChaCha12Rng;
 
 use crate::cards::{Card, CardSet};
 
@@ -18,7 +18,7 @@ pub type Seat = u8;
 /// A fixed-capacity list of actions, filled without touching the heap.
 pub type ActionList<A, const N: usize> = ArrayVec<A, N>;
 
-/// The 32-byte seed a deal is shuffled from (ChaCha20). The host draws it from the OS random
+/// The 32-byte seed a deal is shuffled from (ChaCha12). The host draws it from the OS random
 /// source, publishes its SHA-256 before the deal and reveals it afterwards; anyone can then
 /// re-create the deal with the same seed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -32,12 +32,12 @@ impl Seed {
         Seed(b)
     }
 
-    pub fn rng(self) -> ChaCha20Rng {
-        ChaCha20Rng::from_seed(self.0)
+    pub fn rng(self) -> ChaCha12Rng {
+        ChaCha12Rng::from_seed(self.0)
     }
 
     /// The cards of `deck` in the order this seed shuffles them: the deck in card-index order,
-    /// shuffled by rand 0.9's `SliceRandom::shuffle` over ChaCha20 (pinned in Cargo.lock, so a
+    /// shuffled by rand 0.9's `SliceRandom::shuffle` over ChaCha12 (pinned in Cargo.lock, so a
     /// seed always gives the same order).
     pub fn shuffle(self, deck: CardSet) -> ArrayVec<Card, 53> {
         let mut cards: ArrayVec<Card, 53> = deck.iter().collect();
@@ -88,7 +88,8 @@ impl FromStr for Seed {
 pub trait Game {
     type Action: Copy + Eq + fmt::Debug + fmt::Display;
     type Error: std::error::Error;
-    type Actions: std::ops::Deref<Target = [Self::Action]>;
+    /// The legal actions: any allocation-free collection the engine finds cheapest.
+    type Actions: IntoIterator<Item = Self::Action>;
 
     /// Seats at the table (including any sitting this deal out).
     fn seats(&self) -> usize;

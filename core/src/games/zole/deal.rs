@@ -10,10 +10,11 @@ use std::str::FromStr;
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
+use super::legal::Legal;
 use super::options::{AllPass, GaldinsTalon, Options, Surrender};
 use super::tables::{self, category, playable, points, trick_winner};
 use crate::cards::{Card, CardSet, ZOLE_DECK};
-use crate::game::{ActionList, Game, Seat, Seed};
+use crate::game::{Game, Seat, Seed};
 
 /// A call in the bidding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -77,21 +78,55 @@ impl Contract {
     }
 }
 
-/// One move of one seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One move of one seat. Three bytes, so the 45 possible burials fit a small array.
+#[derive(Clone, Copy, Debug)]
 pub enum Action {
     Bid(Bid),
-    /// The two cards the declarer of a take puts away.
-    Bury(CardSet),
+    /// The two cards the declarer of a take puts away; the order does not matter
+    /// (`Bury(a, b) == Bury(b, a)`).
+    Bury(Card, Card),
     Play(Card),
     Surrender,
+}
+
+impl Action {
+    /// The cards of a burial as a set (empty for other actions).
+    pub fn bury_set(self) -> CardSet {
+        match self {
+            Action::Bury(a, b) => CardSet::single(a) | CardSet::single(b),
+            _ => CardSet::EMPTY,
+        }
+    }
+
+    fn key(self) -> (u8, u8, u8) {
+        match self {
+            Action::Bid(b) => (0, b as u8, 0),
+            Action::Bury(a, b) => (1, a.index().min(b.index()), a.index().max(b.index())),
+            Action::Play(c) => (2, c.index(), 0),
+            Action::Surrender => (3, 0, 0),
+        }
+    }
+}
+
+impl PartialEq for Action {
+    fn eq(&self, o: &Action) -> bool {
+        self.key() == o.key()
+    }
+}
+
+impl Eq for Action {}
+
+impl std::hash::Hash for Action {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h)
+    }
 }
 
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Action::Bid(b) => write!(f, "bid {b}"),
-            Action::Bury(s) => write!(f, "bury {s}"),
+            Action::Bury(..) => write!(f, "bury {}", self.bury_set()),
             Action::Play(c) => write!(f, "play {c}"),
             Action::Surrender => f.write_str("surrender"),
         }
@@ -162,10 +197,6 @@ pub enum DealError {
     #[error("{0} is dealt twice")]
     Duplicate(Card),
 }
-
-/// Maximum legal actions at once: the 45 pairs of a 10-card bury.
-pub const MAX_ACTIONS: usize = 45;
-pub type Actions = ActionList<Action, MAX_ACTIONS>;
 
 /// The active seats of a deal (first, second, third hand) for a table of `players` (RULES 1.2):
 /// with 4 the dealer sits out, with 5 the dealer and the seat two to his left.
@@ -419,37 +450,31 @@ impl Deal {
     }
 
     /// Exactly the actions `apply` accepts from `to_act()` now. No heap allocation.
-    pub fn legal_actions(&self) -> Actions {
-        let mut out = Actions::new();
+    pub fn legal_actions(&self) -> Legal {
         match self.phase {
             Phase::Bidding => {
+                let mut bids = 0;
                 for &b in self.bids_allowed() {
-                    out.push(Action::Bid(b));
+                    bids |= 1 << b as u8;
                 }
+                Legal { bids, ..Legal::NONE }
             }
-            Phase::Bury => {
-                let hand = self.hand(self.declarer.unwrap_or(0));
-                let mut rest = hand;
-                while let Some(a) = rest.first() {
-                    rest.remove(a);
-                    for b in rest {
-                        out.push(Action::Bury(CardSet::single(a) | CardSet::single(b)));
-                    }
-                }
-            }
+            Phase::Bury => Legal {
+                bury_from: self.hand(self.declarer.unwrap_or(0)),
+                ..Legal::NONE
+            },
             Phase::Play => {
                 let seat = self.active[self.turn as usize];
                 let (trick, _) = self.current_trick();
-                for c in playable(self.hand(seat), trick.first().copied()) {
-                    out.push(Action::Play(c));
-                }
-                if self.surrender_refusal(seat).is_none() {
-                    out.push(Action::Surrender);
+                Legal {
+                    plays: playable(self.hand(seat), trick.first().copied()),
+                    surrender: self.opts.surrender != Surrender::Off
+                        && self.surrender_refusal(seat).is_none(),
+                    ..Legal::NONE
                 }
             }
-            Phase::Done => {}
+            Phase::Done => Legal::NONE,
         }
-        out
     }
 
     /// Performs `action` for `seat`, or explains why not and leaves the deal unchanged.
@@ -459,12 +484,12 @@ impl Deal {
         match (self.phase, action) {
             (Phase::Done, _) => return Err(ZoleError::DealOver),
             (Phase::Bidding, Action::Bid(_))
-            | (Phase::Bury, Action::Bury(_))
+            | (Phase::Bury, Action::Bury(..))
             | (Phase::Play, Action::Play(_)) => {}
             (Phase::Play, Action::Surrender) => {}
             (_, Action::Bid(_)) => return wrong("bid", "the bidding is over"),
-            (Phase::Bidding, Action::Bury(_)) => return wrong("bury", "the bidding is still on"),
-            (Phase::Play, Action::Bury(_)) => return wrong("bury", "the cards are in play"),
+            (Phase::Bidding, Action::Bury(..)) => return wrong("bury", "the bidding is still on"),
+            (Phase::Play, Action::Bury(..)) => return wrong("bury", "the cards are in play"),
             (Phase::Bidding, _) => return wrong("play", "the bidding is still on"),
             (Phase::Bury, _) => return wrong("play", "the declarer must bury two cards first"),
         }
@@ -474,7 +499,7 @@ impl Deal {
         }
         match action {
             Action::Bid(b) => self.bid(seat, b),
-            Action::Bury(set) => self.bury(seat, set),
+            Action::Bury(..) => self.bury(seat, action.bury_set()),
             Action::Play(c) => self.play(seat, c),
             Action::Surrender => self.surrender(seat),
         }
@@ -626,14 +651,14 @@ impl Deal {
 impl Game for Deal {
     type Action = Action;
     type Error = ZoleError;
-    type Actions = Actions;
+    type Actions = Legal;
     fn seats(&self) -> usize {
         self.players as usize
     }
     fn to_act(&self) -> Option<Seat> {
         Deal::to_act(self)
     }
-    fn legal_actions(&self) -> Actions {
+    fn legal_actions(&self) -> Legal {
         Deal::legal_actions(self)
     }
     fn apply(&mut self, seat: Seat, action: Action) -> Result<(), ZoleError> {
@@ -676,9 +701,7 @@ impl FromStr for Action {
         let card = |w: &str| w.parse::<Card>().map_err(|e| e.to_string());
         match (first, rest.as_slice()) {
             ("bid", [b]) => Ok(Action::Bid(b.parse()?)),
-            ("bury", [a, b]) => Ok(Action::Bury(
-                CardSet::single(card(a)?) | CardSet::single(card(b)?),
-            )),
+            ("bury", [a, b]) => Ok(Action::Bury(card(a)?, card(b)?)),
             ("play", [c]) => Ok(Action::Play(card(c)?)),
             ("surrender", []) => Ok(Action::Surrender),
             (b, []) if b.parse::<Bid>().is_ok() => Ok(Action::Bid(b.parse()?)),

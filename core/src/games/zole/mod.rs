@@ -2,6 +2,7 @@
 //! presets, one deal, its scoring, pules and the tree, sessions, seat views and records.
 
 pub mod deal;
+pub mod legal;
 pub mod options;
 pub mod pules;
 pub mod record;
@@ -11,6 +12,7 @@ pub mod tables;
 pub mod view;
 
 pub use deal::{active_seats, Action, Bid, Contract, Deal, DealError, Phase, ZoleError};
+pub use legal::Legal;
 pub use options::{AllPass, Bands, GaldinsTalon, Options, Surrender};
 pub use pules::{PuleEvents, Pules};
 pub use scoring::{Kind, Outcome};

@@ -61,7 +61,7 @@ pub fn parse_action(v: &Value) -> Result<(Seat, Action), String> {
             if a == b {
                 return Err(format!("bury names {a} twice"));
             }
-            Action::Bury(CardSet::single(a) | CardSet::single(b))
+            Action::Bury(a, b)
         }
         "play" => Action::Play(parse_card(val)?),
         "surrender" if val == &Value::Bool(true) => Action::Surrender,
@@ -75,9 +75,7 @@ pub fn parse_action(v: &Value) -> Result<(Seat, Action), String> {
 pub fn action_json(seat: Seat, a: Action) -> Value {
     match a {
         Action::Bid(b) => json!({"seat": seat, "bid": b.name()}),
-        Action::Bury(s) => {
-            json!({"seat": seat, "bury": s.iter().map(|c| c.to_string()).collect::<Vec<_>>()})
-        }
+        Action::Bury(a, b) => json!({"seat": seat, "bury": [a.to_string(), b.to_string()]}),
         Action::Play(c) => json!({"seat": seat, "play": c.to_string()}),
         Action::Surrender => json!({"seat": seat, "surrender": true}),
     }

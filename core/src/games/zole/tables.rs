@@ -124,16 +124,37 @@ pub fn set_points(s: CardSet) -> u32 {
     s.iter().map(|c| points(c) as u32).sum()
 }
 
-pub fn category(c: Card) -> Category {
-    if TRUMPS.contains(c) {
-        Category::Trumps
-    } else {
-        match c.suit() {
-            Some(Suit::Clubs) => Category::Clubs,
-            Some(Suit::Spades) => Category::Spades,
-            _ => Category::Hearts,
+/// Category per card index (cards outside the Zole deck read as hearts; they never occur).
+const CATEGORY: [Category; Card::COUNT] = {
+    let mut t = [Category::Hearts; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        let c = Card::from_index(i as u8);
+        if let Some(c) = c {
+            t[i] = if TRUMPS.contains(c) {
+                Category::Trumps
+            } else {
+                match c.suit() {
+                    Some(Suit::Clubs) => Category::Clubs,
+                    Some(Suit::Spades) => Category::Spades,
+                    _ => Category::Hearts,
+                }
+            };
         }
+        i += 1;
     }
+    t
+};
+
+#[inline]
+pub fn category(c: Card) -> Category {
+    CATEGORY[c.index() as usize]
+}
+
+/// The cards that follow a lead of `led`: its whole category.
+#[inline]
+pub fn follow_mask(led: Card) -> CardSet {
+    category(led).mask()
 }
 
 /// The cards of `hand` that may be played on a trick led with `led` (RULES.md 1.5): the led
@@ -155,12 +176,12 @@ pub fn playable(hand: CardSet, led: Option<Card>) -> CardSet {
 /// Index (into `trick`) of the card that wins it: the highest trump, else the highest card of
 /// the led suit.
 pub fn trick_winner(trick: &[Card]) -> usize {
-    let led = category(trick[0]);
+    // Only trumps and the led category have power; others count as zero.
+    let live = TRUMPS.union(follow_mask(trick[0]));
     let mut best = 0;
     let mut best_power = 0;
     for (i, &c) in trick.iter().enumerate() {
-        let cat = category(c);
-        let p = if cat == Category::Trumps || cat == led {
+        let p = if live.contains(c) {
             POWER[c.index() as usize]
         } else {
             0

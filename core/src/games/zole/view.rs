@@ -6,7 +6,8 @@
 use arrayvec::ArrayVec;
 use serde::Serialize;
 
-use super::deal::{Actions, Bid, Contract, Deal, Phase};
+use super::deal::{Bid, Contract, Deal, Phase};
+use super::legal::Legal;
 use super::tables::trick_winner;
 use crate::cards::{Card, CardSet};
 use crate::game::Seat;
@@ -45,7 +46,7 @@ pub struct SeatView {
     pub trick_points: ArrayVec<u8, 5>,
     pub to_act: Option<Seat>,
     /// This seat's legal actions; empty when it is not this seat's turn.
-    pub legal: Actions,
+    pub legal: Legal,
 }
 
 impl SeatView {
@@ -104,7 +105,7 @@ impl Deal {
             legal: if self.to_act() == Some(seat) {
                 self.legal_actions()
             } else {
-                Actions::new()
+                Legal::NONE
             },
         }
     }
