@@ -70,6 +70,7 @@ pub fn replay(input: &[u8]) -> Result<Value, ReplayError> {
     let env: Envelope = serde_json::from_value(value)
         .map_err(|e| ReplayError::record(format!("the record is malformed ({e})")))?;
     match env.game.as_str() {
+        crate::games::polt::record::GAME => crate::games::polt::record::replay(&env),
         other => Err(ReplayError::record(format!("unknown game {other:?}"))),
     }
 }
