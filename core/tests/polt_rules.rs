@@ -52,8 +52,8 @@ fn returned_card_is_the_one_just_received() {
         "seat 3 must return the highest of spades (QS)"
     );
     d.apply(3, act("return QS")).unwrap();
-    assert_eq!(d.hand(2), cards(&polt_util::LAYOUT[2]));
-    assert_eq!(d.hand(3), cards(&polt_util::LAYOUT[3]));
+    assert_eq!(d.hand(2), cards(polt_util::LAYOUT[2]));
+    assert_eq!(d.hand(3), cards(polt_util::LAYOUT[3]));
 }
 
 #[test]
