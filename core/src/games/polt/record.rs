@@ -158,7 +158,7 @@ pub fn replay(env: &Envelope) -> Result<Value, ReplayError> {
     for (i, raw) in env.deals.iter().enumerate() {
         let d = i + 1;
         let fault = |reason: String| ReplayError::deal(d, reason);
-        let rec: DealRecord = serde_json::from_value(raw.clone())
+        let rec = DealRecord::deserialize(raw)
             .map_err(|e| fault(format!("the deal is malformed ({e})")))?;
         let session = match &mut session {
             None => session.insert(
