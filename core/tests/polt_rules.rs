@@ -6,7 +6,8 @@ mod polt_util;
 use polt_util::{act, hands, layout_deal, layout_in_play, run};
 use stikis_core::cards::{card, cards};
 use stikis_core::games::polt::{
-    hand_size, next_ranks, Action, Deal, DealError, Error, Options, Phase, Session, Stage, Title,
+    hand_size, next_ranks, Action, Deal, DealError, Error, ExchangeView, Options, Phase, Session,
+    Stage, Title,
 };
 use stikis_core::{Card, Seat, Suit};
 
@@ -211,16 +212,34 @@ fn exchange_uses_printed_suits_even_with_bowers() {
 fn exchange_view_shows_cards_only_to_the_two_seats() {
     let mut d = layout_deal(Options::default(), &EXCHANGE_RANKS);
     run(&mut d, &[(2, "give QS")]);
-    assert_eq!(d.view(2).exchange, [(2, 3, Some(card("QS")), None)]);
-    assert_eq!(d.view(3).exchange, [(2, 3, Some(card("QS")), None)]);
+    let seen = ExchangeView {
+        giver: 2,
+        receiver: 3,
+        given: Some(card("QS")),
+        returned: None,
+    };
+    assert_eq!(d.view(2).exchange, [seen]);
+    assert_eq!(d.view(3).exchange, [seen]);
     assert_eq!(d.view(3).legal.to_vec(), [Action::Return(card("QS"))]);
+    assert!(d.view(2).legal.is_empty());
     for seat in [0, 1, 4] {
         let v = d.view(seat);
-        assert_eq!(v.exchange, [(2, 3, None, None)]);
+        assert_eq!(
+            v.exchange,
+            [ExchangeView {
+                given: None,
+                returned: None,
+                ..seen
+            }]
+        );
         assert_eq!(v.hand, d.hand(seat));
         assert_eq!(v.stage, Stage::Exchange);
         assert!(v.legal.is_empty());
     }
+    run(&mut d, &[(3, "return QS")]);
+    assert_eq!(d.view(2).exchange[0].returned, Some(card("QS")));
+    assert_eq!(d.view(0).exchange[0].returned, None);
+    assert_eq!(d.view(2).legal.len(), 10, "the Tzar gives his second card");
 }
 
 // ---- trumps and play -----------------------------------------------------------------------

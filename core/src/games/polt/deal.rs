@@ -147,6 +147,16 @@ pub struct Exchange {
     pub returned: Option<Card>,
 }
 
+/// One card of the exchange as a seat sees it: the cards are shown only to the giver and
+/// the receiver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExchangeView {
+    pub giver: Seat,
+    pub receiver: Seat,
+    pub given: Option<Card>,
+    pub returned: Option<Card>,
+}
+
 /// A finished trick: the cards in the order played, and who took it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trick {
@@ -181,8 +191,8 @@ pub struct SeatView {
     pub ranks: RankOrder,
     pub hand: CardSet,
     pub stage: Stage,
-    /// The exchange so far; `given` and `returned` are shown only to the two seats concerned.
-    pub exchange: Vec<(Seat, Seat, Option<Card>, Option<Card>)>,
+    /// The exchange so far.
+    pub exchange: Vec<ExchangeView>,
     pub trump: Option<Suit>,
     pub trick: Vec<(Seat, Card)>,
     pub tricks: Vec<Trick>,
@@ -582,12 +592,12 @@ impl Deal {
                 .iter()
                 .map(|e| {
                     let mine = seat == e.giver || seat == e.receiver;
-                    (
-                        e.giver,
-                        e.receiver,
-                        Some(e.given).filter(|_| mine),
-                        e.returned.filter(|_| mine),
-                    )
+                    ExchangeView {
+                        giver: e.giver,
+                        receiver: e.receiver,
+                        given: Some(e.given).filter(|_| mine),
+                        returned: e.returned.filter(|_| mine),
+                    }
                 })
                 .collect(),
             trump: self.trump,

@@ -22,7 +22,9 @@ use rand::seq::SliceRandom;
 
 use crate::game::{Seat, Seed};
 
-pub use deal::{Action, Deal, DealError, Error, Exchange, Phase, SeatView, Stage, Trick};
+pub use deal::{
+    Action, Deal, DealError, Error, Exchange, ExchangeView, Expected, Phase, SeatView, Stage, Trick,
+};
 pub use options::{JokerRule, Options};
 pub use play::TrumpOrder;
 pub use session::{HandResult, Session, SessionError, Standing};
