@@ -67,6 +67,7 @@ pub fn replay(input: &[u8]) -> Result<Value, ReplayError> {
         .map_err(|e| ReplayError::record(format!("the record is malformed ({e})")))?;
     match env.game.as_str() {
         "zole" => crate::games::zole::record::replay(&env),
+        crate::games::polt::record::GAME => crate::games::polt::record::replay(&env),
         other => Err(ReplayError::record(format!("unknown game {other:?}"))),
     }
 }

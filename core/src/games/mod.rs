@@ -1,3 +1,4 @@
 //! One module per game; each owns its deal, bidding, play, scoring, options and records.
 
+pub mod polt;
 pub mod zole;
