@@ -89,7 +89,7 @@ impl fmt::Display for Title {
     }
 }
 
-/// The first deal's ranks, drawn at random from a seed. They come from ChaCha20 stream 1 of the
+/// The first deal's ranks, drawn at random from a seed. They come from ChaCha12 stream 1 of the
 /// seed, so the same seed can also shuffle the first deal's cards (stream 0) without the two
 /// draws being tied to each other.
 pub fn ranks_from_seed(seats: usize, seed: Seed) -> RankOrder {

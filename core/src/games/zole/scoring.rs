@@ -186,7 +186,9 @@ impl Deal {
             };
         }
         let others = ((1u16 << n) - 1) as u8 & !bit(d);
-        if unit > 0 {
+        // A surrender counts as a lost contract for the tree (RULES.md 1.11), even in the odd
+        // case of a concede_rest declarer who already held 61.
+        if o.declarer_won == Some(true) {
             (o.winners, o.losers) = (bit(d), others);
         } else {
             (o.winners, o.losers) = (others, bit(d));
