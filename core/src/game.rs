@@ -6,8 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use arrayvec::ArrayVec;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha12Rng;
 
 use crate::cards::{Card, CardSet};
@@ -36,12 +35,18 @@ impl Seed {
         ChaCha12Rng::from_seed(self.0)
     }
 
-    /// The cards of `deck` in the order this seed shuffles them: the deck in card-index order,
-    /// shuffled by rand 0.9's `SliceRandom::shuffle` over ChaCha12 (pinned in Cargo.lock, so a
-    /// seed always gives the same order).
+    /// The cards of `deck` in the order this seed shuffles them. The algorithm is fixed here so
+    /// that a published seed always re-creates the same deal: the deck in card-index order,
+    /// then Fisher-Yates from the top (for i = n-1 down to 1, swap i with j drawn uniformly from
+    /// 0..=i), each j drawn from the ChaCha12 stream's next u32 by Lemire's multiply-and-reject
+    /// method, which has no bias.
     pub fn shuffle(self, deck: CardSet) -> ArrayVec<Card, 53> {
         let mut cards: ArrayVec<Card, 53> = deck.iter().collect();
-        cards.shuffle(&mut self.rng());
+        let mut rng = self.rng();
+        for i in (1..cards.len()).rev() {
+            let j = bounded(&mut rng, i as u32 + 1) as usize;
+            cards.swap(i, j);
+        }
         cards
     }
 }
@@ -59,6 +64,18 @@ impl fmt::Debug for Seed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Seed({self})")
     }
+}
+
+/// A uniform draw from `0..n` (Lemire, "Fast random integer generation in an interval", 2019).
+fn bounded(rng: &mut ChaCha12Rng, n: u32) -> u32 {
+    let mut m = rng.next_u32() as u64 * n as u64;
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = rng.next_u32() as u64 * n as u64;
+        }
+    }
+    (m >> 32) as u32
 }
 
 /// A seed that is not 64 hexadecimal digits.
@@ -126,4 +143,37 @@ mod tests {
         assert_ne!(a, c);
         assert_eq!(a.iter().copied().collect::<CardSet>(), ZOLE_DECK);
     }
+
+    #[test]
+    fn every_card_is_equally_likely_in_every_place() {
+        // 26,000 shuffles: each (card, place) cell expects 1,000; a fair shuffle stays well
+        // within 800..1200 (about 6.5 standard deviations), a biased one does not.
+        let mut counts = [[0u32; 26]; 53];
+        for s in 0..26_000u64 {
+            for (place, c) in Seed::from_u64(s).shuffle(ZOLE_DECK).iter().enumerate() {
+                counts[c.index() as usize][place] += 1;
+            }
+        }
+        for c in ZOLE_DECK {
+            for place in 0..26 {
+                let n = counts[c.index() as usize][place];
+                assert!((800..1200).contains(&n), "{c} in place {place}: {n} times");
+            }
+        }
+    }
+
+    #[test]
+    fn the_seed_to_deal_mapping_is_pinned() {
+        // Published seeds must re-create their deals in every later version: this order is
+        // part of the public contract (RECORD.md deals carrying a "seed").
+        let order: Vec<String> = Seed([0u8; 32])
+            .shuffle(ZOLE_DECK)
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        assert_eq!(order.join(" "), PINNED_ZERO_SEED_ORDER);
+    }
+
+    const PINNED_ZERO_SEED_ORDER: &str =
+        "AC 7D 10D 9C 10H KC 9H 10S AS QD QH AD 9S JC KH QC JS KS 8D KD QS JH AH 10C 9D JD";
 }

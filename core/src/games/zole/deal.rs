@@ -233,6 +233,10 @@ pub struct Deal {
     /// Active index of the leader of each trick.
     leaders: [u8; 8],
     n_played: u8,
+    /// Completed tricks, and cards in the trick on the table (kept so the hot path needs no
+    /// division).
+    n_tricks: u8,
+    trick_len: u8,
     tricks: [u8; 5],
     points: [u8; 5],
     first_trick_winner: Option<Seat>,
@@ -317,6 +321,8 @@ impl Deal {
             played: [Card::JOKER; 24],
             leaders: [0; 8],
             n_played: 0,
+            n_tricks: 0,
+            trick_len: 0,
             tricks: [0; 5],
             points: [0; 5],
             first_trick_winner: None,
@@ -373,7 +379,7 @@ impl Deal {
     }
     /// Tricks completed so far.
     pub fn tricks_done(&self) -> usize {
-        self.n_played as usize / 3
+        self.n_tricks as usize
     }
     /// The seat that led trick `i` (0-based), if it has started.
     pub fn trick_leader(&self, i: usize) -> Option<Seat> {
@@ -479,19 +485,37 @@ impl Deal {
 
     /// Performs `action` for `seat`, or explains why not and leaves the deal unchanged.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(), ZoleError> {
-        let wrong =
-            |action: &'static str, reason: &'static str| Err(ZoleError::WrongPhase { seat, action, reason });
+        // The common case first: a card played in the play.
+        if let (Phase::Play, Action::Play(card)) = (self.phase, action) {
+            let expected = self.active[self.turn as usize];
+            if seat != expected {
+                return Err(ZoleError::NotYourTurn { seat, expected });
+            }
+            return self.play(seat, card);
+        }
+        let verb = match action {
+            Action::Bid(_) => "bid",
+            Action::Bury(..) => "bury",
+            Action::Play(_) => "play",
+            Action::Surrender => "surrender",
+        };
+        let wrong = |reason: &'static str| {
+            Err(ZoleError::WrongPhase {
+                seat,
+                action: verb,
+                reason,
+            })
+        };
         match (self.phase, action) {
             (Phase::Done, _) => return Err(ZoleError::DealOver),
             (Phase::Bidding, Action::Bid(_))
             | (Phase::Bury, Action::Bury(..))
             | (Phase::Play, Action::Play(_)) => {}
             (Phase::Play, Action::Surrender) => {}
-            (_, Action::Bid(_)) => return wrong("bid", "the bidding is over"),
-            (Phase::Bidding, Action::Bury(..)) => return wrong("bury", "the bidding is still on"),
-            (Phase::Play, Action::Bury(..)) => return wrong("bury", "the cards are in play"),
-            (Phase::Bidding, _) => return wrong("play", "the bidding is still on"),
-            (Phase::Bury, _) => return wrong("play", "the declarer must bury two cards first"),
+            (_, Action::Bid(_)) => return wrong("the bidding is over"),
+            (Phase::Play, _) => return wrong("the cards are in play"),
+            (Phase::Bidding, _) => return wrong("the bidding is still on"),
+            (Phase::Bury, _) => return wrong("the declarer must bury two cards first"),
         }
         let expected = self.to_act().unwrap_or(0);
         if seat != expected {
@@ -577,15 +601,16 @@ impl Deal {
     }
 
     fn play(&mut self, seat: Seat, card: Card) -> Result<(), ZoleError> {
-        let hand = self.hand(seat);
+        let hand = self.hands[seat as usize];
         if !hand.contains(card) {
             return Err(ZoleError::CardNotHeld { seat, card });
         }
-        let (trick, _) = self.current_trick();
-        if let Some(&led) = trick.first() {
-            let follow = hand & category(led).mask();
+        let start = self.n_played as usize - self.trick_len as usize;
+        if self.trick_len > 0 {
+            let led = self.played[start];
+            let follow = hand & tables::follow_mask(led);
             if !follow.is_empty() && !follow.contains(card) {
-                let example = follow.iter().next().unwrap_or(card);
+                let example = follow.first().unwrap_or(card);
                 return Err(ZoleError::MustFollow {
                     seat,
                     category: category(led).name(),
@@ -596,17 +621,20 @@ impl Deal {
         self.hands[seat as usize].remove(card);
         self.played[self.n_played as usize] = card;
         self.n_played += 1;
-        if !self.n_played.is_multiple_of(3) {
-            self.turn = (self.turn + 1) % 3;
+        if self.trick_len < 2 {
+            self.trick_len += 1;
+            self.turn = if self.turn == 2 { 0 } else { self.turn + 1 };
             return Ok(());
         }
-        let t = self.n_played as usize / 3 - 1;
-        let cards = &self.played[t * 3..t * 3 + 3];
-        let winner_k = (self.leaders[t] as usize + trick_winner(cards)) % 3;
+        let t = self.n_tricks as usize;
+        let cards = [self.played[start], self.played[start + 1], card];
+        let winner_k = (self.leaders[t] as usize + trick_winner(&cards)) % 3;
         let winner = self.active[winner_k];
-        let pts: u8 = cards.iter().map(|&c| points(c)).sum();
+        let pts = points(cards[0]) + points(cards[1]) + points(cards[2]);
         self.tricks[winner as usize] += 1;
         self.points[winner as usize] += pts;
+        self.n_tricks += 1;
+        self.trick_len = 0;
         if t == 0 {
             self.first_trick_winner = Some(winner);
             if self.contract == Some(Contract::Galdins) && self.opts.galdins_talon == GaldinsTalon::FirstTrick
