@@ -155,8 +155,7 @@ mod tests {
             }
         }
         for c in ZOLE_DECK {
-            for place in 0..26 {
-                let n = counts[c.index() as usize][place];
+            for (place, &n) in counts[c.index() as usize].iter().enumerate() {
                 assert!((800..1200).contains(&n), "{c} in place {place}: {n} times");
             }
         }
