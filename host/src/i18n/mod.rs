@@ -298,20 +298,27 @@ mod tests {
             &[("name", "Bruno".into()), ("seat", 2i64.into())],
         );
         assert!(en.contains("Bruno") && en.contains('2'), "{en}");
-        let one = t(Lang::En, "turn-warning", &[("seconds", 1i64.into())]);
-        let many = t(Lang::En, "turn-warning", &[("seconds", 30i64.into())]);
+        let warn = |lang, n: i64| {
+            t(
+                lang,
+                "turn-warning",
+                &[("name", "Anna".into()), ("seconds", n.into())],
+            )
+        };
+        let one = warn(Lang::En, 1);
+        let many = warn(Lang::En, 30);
         assert!(
             one.contains("1 second") && !one.contains("seconds"),
             "{one}"
         );
         assert!(many.contains("30 seconds"), "{many}");
         // Russian has three plural forms: 1 секунда, 3 секунды, 30 секунд.
-        let ru = |n: i64| t(Lang::Ru, "turn-warning", &[("seconds", n.into())]);
+        let ru = |n: i64| warn(Lang::Ru, n);
         assert!(ru(1).contains("1 секунда"), "{}", ru(1));
         assert!(ru(3).contains("3 секунды"), "{}", ru(3));
         assert!(ru(30).contains("30 секунд"), "{}", ru(30));
         // Latvian: 1 sekunde, 21 sekunde, 30 sekundes (and 0 sekunžu).
-        let lv = |n: i64| t(Lang::Lv, "turn-warning", &[("seconds", n.into())]);
+        let lv = |n: i64| warn(Lang::Lv, n);
         assert!(lv(21).contains("21 sekunde"), "{}", lv(21));
         assert!(lv(30).contains("30 sekundes"), "{}", lv(30));
     }

@@ -37,12 +37,12 @@ pub enum StoreError {
     /// Another writer committed this sequence number first: reload the table and retry.
     #[error("sequence number {seq} of table {table} is already committed")]
     SeqTaken { table: i64, seq: i64 },
-    /// The log has no gaps: the next sequence number is `next`.
-    #[error("sequence number {seq} of table {table} skips ahead (next is {next})")]
+    /// The log starts at 1 and has no gaps: the next sequence number is `next`.
+    #[error("sequence number {seq} of table {table} is not the next one ({next})")]
     SeqGap { table: i64, seq: i64, next: i64 },
     #[error("deal {deal} of table {table} is already started")]
     DealTaken { table: i64, deal: i64 },
-    #[error("deal {deal} of table {table} skips ahead (next is {next})")]
+    #[error("deal {deal} of table {table} is not the next one ({next})")]
     DealGap { table: i64, deal: i64, next: i64 },
     #[error("a deal must be a JSON object without \"actions\"")]
     BadDeal,
@@ -598,7 +598,7 @@ impl Store {
             Ok(1) => Ok(()),
             Ok(_) => {
                 let next = self.next_seq(table).await?;
-                if seq < next {
+                if (1..next).contains(&seq) {
                     Err(StoreError::SeqTaken { table, seq })
                 } else if next == 1 && self.table(table).await?.is_none() {
                     Err(StoreError::NoTable(table))
@@ -674,7 +674,7 @@ impl Store {
             Ok(Some(first_seq)) => Ok(first_seq),
             Ok(None) => {
                 let next = self.deals(table).await?.len() as i64 + 1;
-                if deal_no < next {
+                if (1..next).contains(&deal_no) {
                     Err(StoreError::DealTaken {
                         table,
                         deal: deal_no,
