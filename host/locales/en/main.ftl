@@ -1,0 +1,80 @@
+# stikis messages, English. Game words stay Latvian where they are the real names:
+# lielais, zole, mazā zole, pule, galdiņš.
+
+lang-name = English
+
+## Lobby and table
+table-created = { $name } opened a table of { $game }. Press “Join” to take a seat.
+table-exists = This chat already has an open table.
+table-joined = { $name } sits down at seat { $seat }.
+table-left = { $name } left the table.
+table-seat-full = That seat is already taken.
+table-full = The table is full.
+table-already-seated = You already sit at this table.
+table-not-seated = You do not sit at this table.
+table-bot-added = A computer player takes seat { $seat }.
+table-bot-removed = The computer player left seat { $seat }.
+table-started = The game of { $game } begins.
+table-stopped = { $name } stopped the game.
+table-finished = The game is over.
+table-not-allowed = Only the table's creator or an admin may do that.
+table-none = There is no open table in this chat.
+table-waiting = Waiting for { $count ->
+    [one] one more player
+   *[other] { $count } more players
+}.
+
+## Turns and buttons
+turn-yours = Your turn.
+turn-not-yours = It is not your turn.
+turn-warning = { $name }, { $seconds ->
+    [one] { $seconds } second
+   *[other] { $seconds } seconds
+} left for your move.
+turn-timeout = { $name } ran out of time; a computer player moved instead.
+turn-away = { $name } is away; a computer player plays the seat until “I'm back”.
+button-back = I'm back
+button-stale = That button is out of date; use the newest message.
+button-bad = That button is not valid.
+button-join = Join
+button-leave = Leave
+button-start = Start
+button-add-bot = Add computer player
+not-at-table = You are not playing at this table.
+
+## Deals
+deal-started = Deal { $deal } begins.
+deal-commitment = Deal commitment (SHA-256): { $commitment }
+deal-seed = Seed of the deal: { $seed } (check it with “stikis replay”)
+deal-result-header = Result of deal { $deal }
+deal-declarer = Declarer: { $name } ({ $contract })
+deal-all-passed = Everybody passed.
+deal-points = { $name }: { $points } card points
+deal-tricks = { $name }: { $tricks ->
+    [one] { $tricks } trick
+   *[other] { $tricks } tricks
+}
+deal-totals = Totals: { $totals }
+
+## Contracts and game words (Latvian names, as players say them)
+contract-take = lielais
+contract-zole = zole
+contract-small-zole = mazā zole
+contract-galdins = galdiņš
+contract-pule = pule
+word-lielais = lielais
+word-pule = pule
+word-pules = pules
+word-galdins = galdiņš
+pule-written = A pule is written for { $name }.
+pule-removed = { $name } removes a pule.
+pules-open = Open pules: { $count }
+
+## Settings
+settings-turn-limit = Time per move: { $seconds ->
+    [one] { $seconds } second
+   *[other] { $seconds } seconds
+}
+settings-turn-limit-off = Time per move: no limit
+settings-auto-start = Start automatically when the table is full: { $value }
+settings-lang = Language: { $lang }

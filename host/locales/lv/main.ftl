@@ -1,0 +1,79 @@
+# stikis ziņas latviski.
+
+lang-name = latviešu
+
+## Galds
+table-created = { $name } atvēra { $game } galdu. Spied “Pievienoties”, lai apsēstos.
+table-exists = Šajā tērzētavā jau ir atvērts galds.
+table-joined = { $name } apsēžas { $seat }. vietā.
+table-left = { $name } atstāja galdu.
+table-seat-full = Šī vieta jau ir aizņemta.
+table-full = Galds ir pilns.
+table-already-seated = Tu jau sēdi pie šī galda.
+table-not-seated = Tu nesēdi pie šī galda.
+table-bot-added = Dators apsēžas { $seat }. vietā.
+table-bot-removed = Dators atstāja { $seat }. vietu.
+table-started = Sākas { $game } spēle.
+table-stopped = { $name } apturēja spēli.
+table-finished = Spēle ir beigusies.
+table-not-allowed = To drīkst tikai galda atvērējs vai administrators.
+table-none = Šajā tērzētavā nav atvērta galda.
+table-waiting = Gaidām vēl { $count ->
+    [one] { $count } spēlētāju
+   *[other] { $count } spēlētājus
+}.
+
+## Gājieni un pogas
+turn-yours = Tavs gājiens.
+turn-not-yours = Nav tavs gājiens.
+turn-warning = { $name }, gājienam atlikušas { $seconds ->
+    [one] { $seconds } sekunde
+   *[other] { $seconds } sekundes
+}.
+turn-timeout = { $name } laiks beidzās; dators izdarīja gājienu viņa vietā.
+turn-away = { $name } nav klāt; dators spēlē viņa vietā, līdz viņš nospiež “Esmu atpakaļ”.
+button-back = Esmu atpakaļ
+button-stale = Šī poga ir novecojusi; izmanto jaunāko ziņu.
+button-bad = Šī poga nav derīga.
+button-join = Pievienoties
+button-leave = Aiziet
+button-start = Sākt
+button-add-bot = Pievienot datoru
+not-at-table = Tu nespēlē pie šī galda.
+
+## Dalījumi
+deal-started = Sākas { $deal }. dalījums.
+deal-commitment = Dalījuma apņemšanās (SHA-256): { $commitment }
+deal-seed = Dalījuma sēkla: { $seed } (pārbaudi ar “stikis replay”)
+deal-result-header = { $deal }. dalījuma rezultāts
+deal-declarer = Lielais: { $name } ({ $contract })
+deal-all-passed = Visi garām.
+deal-points = { $name }: { $points } acis
+deal-tricks = { $name }: { $tricks ->
+    [one] { $tricks } stiķis
+   *[other] { $tricks } stiķi
+}
+deal-totals = Kopā: { $totals }
+
+## Līgumi un spēles vārdi
+contract-take = lielais
+contract-zole = zole
+contract-small-zole = mazā zole
+contract-galdins = galdiņš
+contract-pule = pule
+word-lielais = lielais
+word-pule = pule
+word-pules = pules
+word-galdins = galdiņš
+pule-written = { $name } ieraksta puli.
+pule-removed = { $name } noņem puli.
+pules-open = Atvērtas pules: { $count }
+
+## Iestatījumi
+settings-turn-limit = Laiks gājienam: { $seconds ->
+    [one] { $seconds } sekunde
+   *[other] { $seconds } sekundes
+}
+settings-turn-limit-off = Laiks gājienam: bez ierobežojuma
+settings-auto-start = Sākt automātiski, kad galds pilns: { $value }
+settings-lang = Valoda: { $lang }

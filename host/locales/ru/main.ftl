@@ -1,0 +1,84 @@
+# Сообщения stikis по-русски. Игровые слова остаются латышскими, как их называют игроки:
+# lielais, zole, mazā zole, pule, galdiņš.
+
+lang-name = русский
+
+## Стол
+table-created = { $name } открыл стол: { $game }. Нажмите «Присоединиться», чтобы сесть.
+table-exists = В этом чате уже есть открытый стол.
+table-joined = { $name } садится на место { $seat }.
+table-left = { $name } покинул стол.
+table-seat-full = Это место уже занято.
+table-full = Стол заполнен.
+table-already-seated = Вы уже сидите за этим столом.
+table-not-seated = Вы не сидите за этим столом.
+table-bot-added = Компьютер садится на место { $seat }.
+table-bot-removed = Компьютер покинул место { $seat }.
+table-started = Игра { $game } начинается.
+table-stopped = { $name } остановил игру.
+table-finished = Игра окончена.
+table-not-allowed = Это может сделать только создатель стола или администратор.
+table-none = В этом чате нет открытого стола.
+table-waiting = Ждём ещё { $count ->
+    [one] { $count } игрока
+    [few] { $count } игроков
+   *[other] { $count } игроков
+}.
+
+## Ходы и кнопки
+turn-yours = Ваш ход.
+turn-not-yours = Сейчас не ваш ход.
+turn-warning = { $name }, на ход осталось { $seconds ->
+    [one] { $seconds } секунда
+    [few] { $seconds } секунды
+   *[other] { $seconds } секунд
+}.
+turn-timeout = У игрока { $name } вышло время; за него походил компьютер.
+turn-away = { $name } отсутствует; компьютер играет за него, пока он не нажмёт «Я вернулся».
+button-back = Я вернулся
+button-stale = Эта кнопка устарела; используйте последнее сообщение.
+button-bad = Эта кнопка недействительна.
+button-join = Присоединиться
+button-leave = Уйти
+button-start = Начать
+button-add-bot = Добавить компьютер
+not-at-table = Вы не играете за этим столом.
+
+## Раздачи
+deal-started = Начинается раздача { $deal }.
+deal-commitment = Обязательство раздачи (SHA-256): { $commitment }
+deal-seed = Зерно раздачи: { $seed } (проверьте командой «stikis replay»)
+deal-result-header = Итог раздачи { $deal }
+deal-declarer = Lielais: { $name } ({ $contract })
+deal-all-passed = Все спасовали.
+deal-points = { $name }: { $points } очков в картах
+deal-tricks = { $name }: { $tricks ->
+    [one] { $tricks } взятка
+    [few] { $tricks } взятки
+   *[other] { $tricks } взяток
+}
+deal-totals = Итого: { $totals }
+
+## Контракты и игровые слова (латышские названия)
+contract-take = lielais
+contract-zole = zole
+contract-small-zole = mazā zole
+contract-galdins = galdiņš
+contract-pule = pule
+word-lielais = lielais
+word-pule = pule
+word-pules = pules
+word-galdins = galdiņš
+pule-written = Игроку { $name } записана pule.
+pule-removed = { $name } снимает pule.
+pules-open = Открытые pules: { $count }
+
+## Настройки
+settings-turn-limit = Время на ход: { $seconds ->
+    [one] { $seconds } секунда
+    [few] { $seconds } секунды
+   *[other] { $seconds } секунд
+}
+settings-turn-limit-off = Время на ход: без ограничения
+settings-auto-start = Начинать автоматически, когда стол заполнен: { $value }
+settings-lang = Язык: { $lang }

@@ -1,0 +1,337 @@
+//! Messages in Latvian, English and Russian through Fluent (`host/locales/{lv,en,ru}/main.ftl`,
+//! compiled into the binary by `fluent-templates`). This module owns the `Lang` enum, the list of
+//! message keys the host uses, and `t`, the one lookup every message goes through.
+//!
+//! Game words stay Latvian in every language where they are the real names of the thing
+//! (lielais, zole, mazā zole, pule, galdiņš), as players of Zole say them.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use fluent_templates::fluent_bundle::FluentValue;
+use fluent_templates::{langid, LanguageIdentifier, Loader};
+
+fluent_templates::static_loader! {
+    static LOCALES = {
+        locales: "./locales",
+        fallback_language: "en",
+        // Chat clients render Unicode isolation marks as boxes or not at all; names are short.
+        customise: |bundle| bundle.set_use_isolating(false),
+    };
+}
+
+/// A language of the bot's messages; stored as its code (`lv`, `en`, `ru`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    Lv,
+    #[default]
+    En,
+    Ru,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 3] = [Lang::Lv, Lang::En, Lang::Ru];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Lv => "lv",
+            Lang::En => "en",
+            Lang::Ru => "ru",
+        }
+    }
+
+    fn id(self) -> LanguageIdentifier {
+        match self {
+            Lang::Lv => langid!("lv"),
+            Lang::En => langid!("en"),
+            Lang::Ru => langid!("ru"),
+        }
+    }
+
+    /// The language for a client's language tag (`lv`, `ru-RU`, `en-GB`); None for others,
+    /// so that the caller can fall back to the community's setting.
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let primary = tag.split(['-', '_']).next().unwrap_or("");
+        primary.to_ascii_lowercase().parse().ok()
+    }
+}
+
+impl fmt::Display for Lang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown language {0:?} (lv, en or ru)")]
+pub struct UnknownLang(pub String);
+
+impl FromStr for Lang {
+    type Err = UnknownLang;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "lv" => Ok(Lang::Lv),
+            "en" => Ok(Lang::En),
+            "ru" => Ok(Lang::Ru),
+            _ => Err(UnknownLang(s.to_string())),
+        }
+    }
+}
+
+/// A message argument: text (names, cards) or a number (points, seconds; Fluent picks plural
+/// forms by it).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg<'a> {
+    Str(Cow<'a, str>),
+    Num(i64),
+}
+
+impl<'a> From<&'a str> for Arg<'a> {
+    fn from(s: &'a str) -> Self {
+        Arg::Str(Cow::Borrowed(s))
+    }
+}
+impl From<String> for Arg<'_> {
+    fn from(s: String) -> Self {
+        Arg::Str(Cow::Owned(s))
+    }
+}
+impl From<i64> for Arg<'_> {
+    fn from(n: i64) -> Self {
+        Arg::Num(n)
+    }
+}
+impl From<i32> for Arg<'_> {
+    fn from(n: i32) -> Self {
+        Arg::Num(n.into())
+    }
+}
+impl From<u32> for Arg<'_> {
+    fn from(n: u32) -> Self {
+        Arg::Num(n.into())
+    }
+}
+impl From<usize> for Arg<'_> {
+    fn from(n: usize) -> Self {
+        Arg::Num(n as i64)
+    }
+}
+
+/// The message `key` in `lang` with its arguments. A key missing from the files is a bug that
+/// the tests catch; at run time it shows the key itself rather than failing a chat answer.
+pub fn t(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
+    let id = lang.id();
+    if args.is_empty() {
+        return LOCALES
+            .try_lookup(&id, key)
+            .unwrap_or_else(|| key.to_string());
+    }
+    let map: HashMap<Cow<'static, str>, FluentValue> = args
+        .iter()
+        .map(|(name, arg)| {
+            let value = match arg {
+                Arg::Str(s) => FluentValue::from(s.to_string()),
+                Arg::Num(n) => FluentValue::from(*n),
+            };
+            (Cow::Owned(name.to_string()), value)
+        })
+        .collect();
+    LOCALES
+        .try_lookup_with_args(&id, key, &map)
+        .unwrap_or_else(|| key.to_string())
+}
+
+/// Every message key the host uses; the tests check that each file defines exactly these.
+pub const KEYS: &[&str] = &[
+    "lang-name",
+    "table-created",
+    "table-exists",
+    "table-joined",
+    "table-left",
+    "table-seat-full",
+    "table-full",
+    "table-already-seated",
+    "table-not-seated",
+    "table-bot-added",
+    "table-bot-removed",
+    "table-started",
+    "table-stopped",
+    "table-finished",
+    "table-not-allowed",
+    "table-none",
+    "table-waiting",
+    "turn-yours",
+    "turn-not-yours",
+    "turn-warning",
+    "turn-timeout",
+    "turn-away",
+    "button-back",
+    "button-stale",
+    "button-bad",
+    "button-join",
+    "button-leave",
+    "button-start",
+    "button-add-bot",
+    "not-at-table",
+    "deal-started",
+    "deal-commitment",
+    "deal-seed",
+    "deal-result-header",
+    "deal-declarer",
+    "deal-all-passed",
+    "deal-points",
+    "deal-tricks",
+    "deal-totals",
+    "contract-take",
+    "contract-zole",
+    "contract-small-zole",
+    "contract-galdins",
+    "contract-pule",
+    "word-lielais",
+    "word-pule",
+    "word-pules",
+    "word-galdins",
+    "pule-written",
+    "pule-removed",
+    "pules-open",
+    "settings-turn-limit",
+    "settings-turn-limit-off",
+    "settings-auto-start",
+    "settings-lang",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The message ids a Fluent file defines: lines that start a message (`key =`), not
+    /// attributes, comments or continuation lines.
+    fn keys_of(ftl: &str) -> BTreeSet<String> {
+        ftl.lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_lowercase()))
+            .filter_map(|l| l.split_once(" =").map(|(k, _)| k.trim().to_string()))
+            .collect()
+    }
+
+    fn file(lang: Lang) -> String {
+        let path = format!(
+            "{}/locales/{}/main.ftl",
+            env!("CARGO_MANIFEST_DIR"),
+            lang.code()
+        );
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    #[test]
+    fn every_key_exists_in_every_language_and_no_other() {
+        let want: BTreeSet<String> = KEYS.iter().map(|k| k.to_string()).collect();
+        assert_eq!(want.len(), KEYS.len(), "KEYS lists a key twice");
+        for lang in Lang::ALL {
+            let have = keys_of(&file(lang));
+            let missing: Vec<_> = want.difference(&have).collect();
+            let extra: Vec<_> = have.difference(&want).collect();
+            assert!(missing.is_empty(), "{lang}: missing {missing:?}");
+            assert!(extra.is_empty(), "{lang}: not in KEYS {extra:?}");
+        }
+    }
+
+    #[test]
+    fn every_file_parses_and_every_message_formats() {
+        for lang in Lang::ALL {
+            let src = file(lang);
+            if let Err((_, errors)) = fluent_templates::fluent_bundle::FluentResource::try_new(src)
+            {
+                panic!("{lang}: {errors:?}");
+            }
+            // Every message resolves in its own language with typical arguments, and no
+            // placeholder is left unfilled (Fluent writes `{$name}` for a missing argument).
+            for key in KEYS {
+                let text = t(lang, key, &sample_args());
+                assert!(!text.is_empty() && text != *key, "{lang} {key}");
+                assert!(!text.contains("{$"), "{lang} {key}: {text}");
+            }
+        }
+    }
+
+    fn sample_args() -> Vec<(&'static str, Arg<'static>)> {
+        vec![
+            ("name", "Anna".into()),
+            ("user", "Anna".into()),
+            ("game", "zole".into()),
+            ("seat", 2i64.into()),
+            ("count", 3i64.into()),
+            ("seats", 3i64.into()),
+            ("seconds", 30i64.into()),
+            ("deal", 4i64.into()),
+            ("points", 61i64.into()),
+            ("tricks", 5i64.into()),
+            ("commitment", "ab12".into()),
+            ("seed", "cd34".into()),
+            ("contract", "zole".into()),
+            ("totals", "Anna 2, Bruno -1".into()),
+            ("lang", "latviešu".into()),
+            ("value", "on".into()),
+        ]
+    }
+
+    #[test]
+    fn languages_really_differ_and_game_words_stay_latvian() {
+        let started = |l| t(l, "table-started", &[("game", "zole".into())]);
+        assert_ne!(started(Lang::Lv), started(Lang::En));
+        assert_ne!(started(Lang::En), started(Lang::Ru));
+        for lang in Lang::ALL {
+            assert_eq!(t(lang, "word-pule", &[]), "pule", "{lang}");
+            assert_eq!(t(lang, "word-galdins", &[]), "galdiņš", "{lang}");
+            assert_eq!(t(lang, "word-lielais", &[]), "lielais", "{lang}");
+            assert_eq!(t(lang, "contract-small-zole", &[]), "mazā zole", "{lang}");
+        }
+    }
+
+    #[test]
+    fn arguments_are_filled_and_plurals_follow_the_number() {
+        let en = t(
+            Lang::En,
+            "table-joined",
+            &[("name", "Bruno".into()), ("seat", 2i64.into())],
+        );
+        assert!(en.contains("Bruno") && en.contains('2'), "{en}");
+        let warn = |lang, n: i64| {
+            t(
+                lang,
+                "turn-warning",
+                &[("name", "Anna".into()), ("seconds", n.into())],
+            )
+        };
+        let one = warn(Lang::En, 1);
+        let many = warn(Lang::En, 30);
+        assert!(
+            one.contains("1 second") && !one.contains("seconds"),
+            "{one}"
+        );
+        assert!(many.contains("30 seconds"), "{many}");
+        // Russian has three plural forms: 1 секунда, 3 секунды, 30 секунд.
+        let ru = |n: i64| warn(Lang::Ru, n);
+        assert!(ru(1).contains("1 секунда"), "{}", ru(1));
+        assert!(ru(3).contains("3 секунды"), "{}", ru(3));
+        assert!(ru(30).contains("30 секунд"), "{}", ru(30));
+        // Latvian: 1 sekunde, 21 sekunde, 30 sekundes (and 0 sekunžu).
+        let lv = |n: i64| warn(Lang::Lv, n);
+        assert!(lv(21).contains("21 sekunde"), "{}", lv(21));
+        assert!(lv(30).contains("30 sekundes"), "{}", lv(30));
+    }
+
+    #[test]
+    fn unknown_keys_show_the_key_and_codes_round_trip() {
+        assert_eq!(t(Lang::Lv, "no-such-key", &[]), "no-such-key");
+        for lang in Lang::ALL {
+            assert_eq!(lang.code().parse::<Lang>(), Ok(lang));
+        }
+        assert_eq!(Lang::from_tag("ru-RU"), Some(Lang::Ru));
+        assert_eq!(Lang::from_tag("LV"), Some(Lang::Lv));
+        assert_eq!(Lang::from_tag("de"), None);
+        assert!("xx".parse::<Lang>().is_err());
+    }
+}

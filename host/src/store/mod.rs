@@ -1,0 +1,961 @@
+//! Persistence: community and user settings, tables and their seats, the append-only action
+//! log and deals (enough to rebuild a table's whole record), chat score sheets, and
+//! leaderboards. Two backends behind one `Store`: SQLite (a file, the default) and PostgreSQL
+//! (`postgres://` URLs). Every query is written once, in SQL both accept (`$n` parameters,
+//! `ON CONFLICT`, `RETURNING`), and runs on whichever pool the store holds.
+//!
+//! Concurrency is the database's job, not the caller's: the unique keys on (table, seq),
+//! (table, deal), (table, seat) and "one open table per chat" make two processes on one
+//! database fail cleanly (`StoreError::SeqTaken`, ...) instead of both succeeding.
+
+mod types;
+
+use std::str::FromStr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::{Connection, Row};
+use stikis_core::record::Envelope;
+
+use crate::i18n::Lang;
+pub use types::*;
+
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
+
+/// How long a SQLite writer waits for another writer (another process on the same file, or
+/// another connection of the pool) before giving up.
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Another writer committed this sequence number first: reload the table and retry.
+    #[error("sequence number {seq} of table {table} is already committed")]
+    SeqTaken { table: i64, seq: i64 },
+    /// The log starts at 1 and has no gaps: the next sequence number is `next`.
+    #[error("sequence number {seq} of table {table} is not the next one ({next})")]
+    SeqGap { table: i64, seq: i64, next: i64 },
+    #[error("deal {deal} of table {table} is already started")]
+    DealTaken { table: i64, deal: i64 },
+    #[error("deal {deal} of table {table} is not the next one ({next})")]
+    DealGap { table: i64, deal: i64, next: i64 },
+    #[error("a deal must be a JSON object without \"actions\"")]
+    BadDeal,
+    #[error("seat {seat} of table {table} is taken")]
+    SeatTaken { table: i64, seat: u8 },
+    #[error("user {user} already sits at table {table}")]
+    AlreadySeated { table: i64, user: String },
+    #[error("this chat already has an open table")]
+    ChatBusy,
+    #[error("no table {0}")]
+    NoTable(i64),
+    #[error("table {0} is finished or stopped")]
+    TableClosed(i64),
+    #[error("bad PostgreSQL schema name {0:?} (ASCII letters, digits, _)")]
+    BadSchema(String),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+    #[error(transparent)]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// A handle on the database; cheap to clone (the pools are shared).
+#[derive(Clone, Debug)]
+pub struct Store {
+    backend: Backend,
+}
+
+#[derive(Clone, Debug)]
+enum Backend {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs `$body` with `$pool` bound to whichever pool the store holds. The body is compiled
+/// once per backend, so one SQL text and one decoding serve both.
+macro_rules! on_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.backend {
+            Backend::Sqlite($pool) => $body,
+            Backend::Postgres($pool) => $body,
+        }
+    };
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+fn is_fk_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_foreign_key_violation())
+}
+
+fn parse_json(s: &str, what: &str) -> Result<Value> {
+    serde_json::from_str(s).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+fn parse<T: FromStr<Err = String>>(s: &str) -> Result<T> {
+    s.parse().map_err(StoreError::Corrupt)
+}
+
+fn parse_lang(s: &str) -> Result<Lang> {
+    s.parse()
+        .map_err(|e: crate::i18n::UnknownLang| StoreError::Corrupt(e.to_string()))
+}
+
+fn small<T: TryFrom<i64>>(n: i64, what: &str) -> Result<T> {
+    T::try_from(n).map_err(|_| StoreError::Corrupt(format!("{what} {n} out of range")))
+}
+
+const TABLE_COLUMNS: &str = "id, platform, community_id, chat_id, thread_id, game, rules, \
+                             creator_id, status, created_ms, updated_ms";
+
+macro_rules! table_row {
+    ($r:expr) => {{
+        let r = $r;
+        let thread: String = r.try_get("thread_id")?;
+        TableRow {
+            id: r.try_get("id")?,
+            chat: ChatRef {
+                platform: parse(&r.try_get::<String, _>("platform")?)?,
+                community: r.try_get("community_id")?,
+                chat: r.try_get("chat_id")?,
+                thread: (!thread.is_empty()).then_some(thread),
+            },
+            game: r.try_get("game")?,
+            rules: parse_json(&r.try_get::<String, _>("rules")?, "rules")?,
+            creator: r.try_get("creator_id")?,
+            status: parse(&r.try_get::<String, _>("status")?)?,
+            created_ms: r.try_get("created_ms")?,
+            updated_ms: r.try_get("updated_ms")?,
+        }
+    }};
+}
+
+const SHEET_COLUMNS: &str = "id, platform, community_id, chat_id, thread_id, game, totals, \
+                             pules, created_ms, updated_ms, closed_ms";
+
+macro_rules! sheet_row {
+    ($r:expr) => {{
+        let r = $r;
+        let thread: String = r.try_get("thread_id")?;
+        let totals: String = r.try_get("totals")?;
+        ScoreSheetRow {
+            id: r.try_get("id")?,
+            chat: ChatRef {
+                platform: parse(&r.try_get::<String, _>("platform")?)?,
+                community: r.try_get("community_id")?,
+                chat: r.try_get("chat_id")?,
+                thread: (!thread.is_empty()).then_some(thread),
+            },
+            game: r.try_get("game")?,
+            totals: serde_json::from_str(&totals)
+                .map_err(|e| StoreError::Corrupt(format!("score sheet totals: {e}")))?,
+            pules: parse_json(&r.try_get::<String, _>("pules")?, "pules")?,
+            created_ms: r.try_get("created_ms")?,
+            updated_ms: r.try_get("updated_ms")?,
+            closed_ms: r.try_get("closed_ms")?,
+        }
+    }};
+}
+
+const STATS_COLUMNS: &str =
+    "user_id, display_name, games, deals, declarer_wins, points, pules_written, pules_removed";
+
+macro_rules! stats_row {
+    ($r:expr) => {{
+        let r = $r;
+        StatsRow {
+            user_id: r.try_get("user_id")?,
+            name: r.try_get("display_name")?,
+            stats: Stats {
+                games: r.try_get("games")?,
+                deals: r.try_get("deals")?,
+                declarer_wins: r.try_get("declarer_wins")?,
+                points: r.try_get("points")?,
+                pules_written: r.try_get("pules_written")?,
+                pules_removed: r.try_get("pules_removed")?,
+            },
+        }
+    }};
+}
+
+impl Store {
+    /// Opens the database named by `url` and brings its schema up to date. `postgres://` and
+    /// `postgresql://` URLs open PostgreSQL; anything else is a SQLite file (`sqlite:path`,
+    /// `sqlite://path` or a plain path), created on first run.
+    pub async fn connect(url: &str) -> Result<Store> {
+        if is_postgres_url(url) {
+            Store::connect_postgres(url, None).await
+        } else {
+            Store::open_sqlite(url).await
+        }
+    }
+
+    /// Opens (creating if needed) a SQLite database in WAL mode: readers never wait for the
+    /// writer, and a commit is durable once `append_action` returns (synchronous=FULL).
+    pub async fn open_sqlite(url_or_path: &str) -> Result<Store> {
+        let options = if url_or_path.starts_with("sqlite:") {
+            SqliteConnectOptions::from_str(url_or_path)?
+        } else {
+            SqliteConnectOptions::new().filename(url_or_path)
+        };
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(SQLITE_BUSY_TIMEOUT)
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await?;
+        SQLITE_MIGRATIONS.run(&pool).await?;
+        Ok(Store {
+            backend: Backend::Sqlite(pool),
+        })
+    }
+
+    /// Opens PostgreSQL; with `schema`, every table lives in that schema (created if missing),
+    /// so several installations or test runs can share one database.
+    pub async fn connect_postgres(url: &str, schema: Option<&str>) -> Result<Store> {
+        let mut options = PgConnectOptions::from_str(url)?;
+        if let Some(schema) = schema {
+            let valid = !schema.is_empty()
+                && schema.len() <= 63
+                && schema
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !schema.as_bytes()[0].is_ascii_digit();
+            if !valid {
+                return Err(StoreError::BadSchema(schema.to_string()));
+            }
+            let mut conn = sqlx::PgConnection::connect_with(&options).await?;
+            sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\""))
+                .execute(&mut conn)
+                .await?;
+            conn.close().await?;
+            options = options.options([("search_path", schema)]);
+        }
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .connect_with(options)
+            .await?;
+        POSTGRES_MIGRATIONS.run(&pool).await?;
+        Ok(Store {
+            backend: Backend::Postgres(pool),
+        })
+    }
+
+    /// `sqlite` or `postgres`, for logs and benchmark reports.
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite(_) => "sqlite",
+            Backend::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Waits for running queries and closes every connection.
+    pub async fn close(&self) {
+        on_pool!(self, pool => pool.close().await)
+    }
+
+    // ---- communities and users ----
+
+    /// A community's settings; the defaults if it was never configured.
+    pub async fn community_settings(&self, c: &CommunityRef) -> Result<CommunitySettings> {
+        let sql = "SELECT lang, turn_limit_secs, auto_start FROM communities \
+                   WHERE platform = $1 AND community_id = $2";
+        on_pool!(self, pool => {
+            let row = sqlx::query(sql)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .fetch_optional(pool)
+                .await?;
+            match row {
+                None => Ok(CommunitySettings::default()),
+                Some(r) => Ok(CommunitySettings {
+                    lang: parse_lang(&r.try_get::<String, _>("lang")?)?,
+                    turn_limit_secs: r
+                        .try_get::<Option<i64>, _>("turn_limit_secs")?
+                        .map(|n| small(n, "turn limit"))
+                        .transpose()?,
+                    auto_start: r.try_get("auto_start")?,
+                }),
+            }
+        })
+    }
+
+    pub async fn set_community_settings(
+        &self,
+        c: &CommunityRef,
+        s: &CommunitySettings,
+    ) -> Result<()> {
+        let sql =
+            "INSERT INTO communities (platform, community_id, lang, turn_limit_secs, auto_start) \
+                   VALUES ($1, $2, $3, $4, $5) \
+                   ON CONFLICT (platform, community_id) DO UPDATE SET \
+                   lang = excluded.lang, turn_limit_secs = excluded.turn_limit_secs, \
+                   auto_start = excluded.auto_start";
+        on_pool!(self, pool => {
+            sqlx::query(sql)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .bind(s.lang.code())
+                .bind(s.turn_limit_secs.map(i64::from))
+                .bind(s.auto_start)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// A user's own language; None: the community's.
+    pub async fn user_lang(&self, platform: Platform, user: &str) -> Result<Option<Lang>> {
+        let sql = "SELECT lang FROM users WHERE platform = $1 AND user_id = $2";
+        let lang: Option<Option<String>> = on_pool!(self, pool => {
+            sqlx::query_scalar(sql)
+                .bind(platform.as_str())
+                .bind(user)
+                .fetch_optional(pool)
+                .await?
+        });
+        lang.flatten().map(|l| parse_lang(&l)).transpose()
+    }
+
+    pub async fn set_user_lang(
+        &self,
+        platform: Platform,
+        user: &str,
+        lang: Option<Lang>,
+    ) -> Result<()> {
+        let sql = "INSERT INTO users (platform, user_id, lang) VALUES ($1, $2, $3) \
+                   ON CONFLICT (platform, user_id) DO UPDATE SET lang = excluded.lang";
+        on_pool!(self, pool => {
+            sqlx::query(sql)
+                .bind(platform.as_str())
+                .bind(user)
+                .bind(lang.map(Lang::code))
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    // ---- tables and seats ----
+
+    /// Opens a table in the lobby. Fails with `ChatBusy` if the chat (thread, topic) already
+    /// has an open table, also when another process opened it a moment earlier.
+    pub async fn create_table(&self, t: &NewTable) -> Result<TableRow> {
+        let now = now_ms();
+        let sql = format!(
+            "INSERT INTO tables (platform, community_id, chat_id, thread_id, game, rules, \
+             creator_id, status, created_ms, updated_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'lobby', $8, $8) RETURNING {TABLE_COLUMNS}"
+        );
+        on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(t.chat.platform.as_str())
+                .bind(&t.chat.community)
+                .bind(&t.chat.chat)
+                .bind(t.chat.thread_key())
+                .bind(&t.game)
+                .bind(t.rules.to_string())
+                .bind(&t.creator)
+                .bind(now)
+                .fetch_one(pool)
+                .await
+                .map_err(|e| if is_unique_violation(&e) { StoreError::ChatBusy } else { e.into() })?;
+            Ok(table_row!(&row))
+        })
+    }
+
+    pub async fn table(&self, id: i64) -> Result<Option<TableRow>> {
+        let sql = format!("SELECT {TABLE_COLUMNS} FROM tables WHERE id = $1");
+        on_pool!(self, pool => {
+            let row = sqlx::query(&sql).bind(id).fetch_optional(pool).await?;
+            Ok(match row {
+                Some(r) => Some(table_row!(&r)),
+                None => None,
+            })
+        })
+    }
+
+    /// The open (lobby or running) table of a chat, thread or topic.
+    pub async fn open_table(&self, chat: &ChatRef) -> Result<Option<TableRow>> {
+        let sql = format!(
+            "SELECT {TABLE_COLUMNS} FROM tables WHERE platform = $1 AND chat_id = $2 \
+             AND thread_id = $3 AND status IN ('lobby', 'running')"
+        );
+        on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(chat.platform.as_str())
+                .bind(&chat.chat)
+                .bind(chat.thread_key())
+                .fetch_optional(pool)
+                .await?;
+            Ok(match row {
+                Some(r) => Some(table_row!(&r)),
+                None => None,
+            })
+        })
+    }
+
+    /// Every open table of a community, oldest first (the lobby's list).
+    pub async fn open_tables(&self, c: &CommunityRef) -> Result<Vec<TableRow>> {
+        let sql = format!(
+            "SELECT {TABLE_COLUMNS} FROM tables WHERE platform = $1 AND community_id = $2 \
+             AND status IN ('lobby', 'running') ORDER BY id"
+        );
+        on_pool!(self, pool => {
+            let rows = sqlx::query(&sql)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(|r| Ok(table_row!(r))).collect()
+        })
+    }
+
+    /// Every running table, oldest first: what a restarted host rebuilds.
+    pub async fn running_tables(&self) -> Result<Vec<TableRow>> {
+        let sql =
+            format!("SELECT {TABLE_COLUMNS} FROM tables WHERE status = 'running' ORDER BY id");
+        on_pool!(self, pool => {
+            let rows = sqlx::query(&sql).fetch_all(pool).await?;
+            rows.iter().map(|r| Ok(table_row!(r))).collect()
+        })
+    }
+
+    /// Moves an open table to `status`. Finished and stopped are final: changing a closed
+    /// table fails with `TableClosed`, so of two processes stopping a table one succeeds.
+    pub async fn set_status(&self, table: i64, status: TableStatus) -> Result<()> {
+        let sql = "UPDATE tables SET status = $2, updated_ms = $3 \
+                   WHERE id = $1 AND status IN ('lobby', 'running')";
+        let done = on_pool!(self, pool => {
+            sqlx::query(sql)
+                .bind(table)
+                .bind(status.as_str())
+                .bind(now_ms())
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        if done == 1 {
+            return Ok(());
+        }
+        match self.table(table).await? {
+            None => Err(StoreError::NoTable(table)),
+            Some(_) => Err(StoreError::TableClosed(table)),
+        }
+    }
+
+    /// Seats a person or a computer player. A seat holds one occupant and a person sits at
+    /// most once per table; the database enforces both.
+    pub async fn take_seat(
+        &self,
+        table: i64,
+        seat: u8,
+        name: &str,
+        occupant: &Occupant,
+    ) -> Result<()> {
+        let (user, level) = match occupant {
+            Occupant::Human { user_id } => (Some(user_id.as_str()), None),
+            Occupant::Computer { level } => (None, Some(i64::from(*level))),
+        };
+        let sql = "INSERT INTO seats (table_id, seat, user_id, display_name, bot_level, away) \
+                   VALUES ($1, $2, $3, $4, $5, $6)";
+        let result = on_pool!(self, pool => {
+            sqlx::query(sql)
+                .bind(table)
+                .bind(i64::from(seat))
+                .bind(user)
+                .bind(name)
+                .bind(level)
+                .bind(false)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        });
+        match result {
+            Ok(_) => Ok(()),
+            Err(e) if is_fk_violation(&e) => Err(StoreError::NoTable(table)),
+            Err(e) if is_unique_violation(&e) => {
+                // Which key was hit: the user's, or the seat's.
+                let seats = self.seats(table).await?;
+                match user {
+                    Some(u)
+                        if seats.iter().any(
+                            |s| matches!(&s.occupant, Occupant::Human { user_id } if user_id == u),
+                        ) =>
+                    {
+                        Err(StoreError::AlreadySeated {
+                            table,
+                            user: u.to_string(),
+                        })
+                    }
+                    _ => Err(StoreError::SeatTaken { table, seat }),
+                }
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Empties a seat; false if it was empty.
+    pub async fn leave_seat(&self, table: i64, seat: u8) -> Result<bool> {
+        let sql = "DELETE FROM seats WHERE table_id = $1 AND seat = $2";
+        let n = on_pool!(self, pool => {
+            sqlx::query(sql)
+                .bind(table)
+                .bind(i64::from(seat))
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        Ok(n == 1)
+    }
+
+    /// Marks a seat as handed to a computer player (or back to its owner).
+    pub async fn set_away(&self, table: i64, seat: u8, away: bool) -> Result<bool> {
+        let sql = "UPDATE seats SET away = $3 WHERE table_id = $1 AND seat = $2";
+        let n = on_pool!(self, pool => {
+            sqlx::query(sql)
+                .bind(table)
+                .bind(i64::from(seat))
+                .bind(away)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        Ok(n == 1)
+    }
+
+    /// The taken seats of a table, in seat order.
+    pub async fn seats(&self, table: i64) -> Result<Vec<SeatRow>> {
+        let sql = "SELECT seat, user_id, display_name, bot_level, away FROM seats \
+                   WHERE table_id = $1 ORDER BY seat";
+        on_pool!(self, pool => {
+            let rows = sqlx::query(sql).bind(table).fetch_all(pool).await?;
+            rows.iter()
+                .map(|r| {
+                    let user: Option<String> = r.try_get("user_id")?;
+                    let level: Option<i64> = r.try_get("bot_level")?;
+                    let occupant = match (user, level) {
+                        (Some(user_id), None) => Occupant::Human { user_id },
+                        (None, Some(level)) => Occupant::Computer { level: small(level, "bot level")? },
+                        _ => return Err(StoreError::Corrupt("seat with both or neither of user and bot".into())),
+                    };
+                    Ok(SeatRow {
+                        seat: small(r.try_get::<i64, _>("seat")?, "seat")?,
+                        name: r.try_get("display_name")?,
+                        occupant,
+                        away: r.try_get("away")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    // ---- the action log and deals ----
+
+    /// Commits action `seq` of a table. Sequence numbers start at 1 and have no gaps; a
+    /// number already committed (by this process or another) fails with `SeqTaken` and
+    /// changes nothing, one past the next fails with `SeqGap`. Returns once the action is
+    /// durable.
+    pub async fn append_action(&self, table: i64, seq: i64, payload: &Value) -> Result<()> {
+        // The guard makes the insert conditional on `seq` being the next number; two writers
+        // of the same `seq` both pass it, and the primary key then refuses the second.
+        let sql = "INSERT INTO actions (table_id, seq, payload, at_ms) \
+                   SELECT $1, $2, $3, $4 \
+                   WHERE $2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1)";
+        let result = on_pool!(self, pool => {
+            sqlx::query(sql)
+                .bind(table)
+                .bind(seq)
+                .bind(payload.to_string())
+                .bind(now_ms())
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected())
+        });
+        match result {
+            Ok(1) => Ok(()),
+            Ok(_) => {
+                let next = self.next_seq(table).await?;
+                if (1..next).contains(&seq) {
+                    Err(StoreError::SeqTaken { table, seq })
+                } else if next == 1 && self.table(table).await?.is_none() {
+                    Err(StoreError::NoTable(table))
+                } else {
+                    Err(StoreError::SeqGap { table, seq, next })
+                }
+            }
+            Err(e) if is_unique_violation(&e) => Err(StoreError::SeqTaken { table, seq }),
+            Err(e) if is_fk_violation(&e) => Err(StoreError::NoTable(table)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The sequence number the table's next action takes.
+    pub async fn next_seq(&self, table: i64) -> Result<i64> {
+        let sql = "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar::<_, i64>(sql).bind(table).fetch_one(pool).await?
+        }))
+    }
+
+    /// The table's committed actions in sequence order.
+    pub async fn actions(&self, table: i64) -> Result<Vec<ActionRow>> {
+        let sql = "SELECT seq, payload, at_ms FROM actions WHERE table_id = $1 ORDER BY seq";
+        on_pool!(self, pool => {
+            let rows = sqlx::query(sql).bind(table).fetch_all(pool).await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(ActionRow {
+                        seq: r.try_get("seq")?,
+                        payload: parse_json(&r.try_get::<String, _>("payload")?, "action")?,
+                        at_ms: r.try_get("at_ms")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// Records the start of deal `deal_no` (from 1, no gaps): its seed, the commitment shown
+    /// to the players, and the record's deal object (dealer, hands, talon; no `actions`).
+    /// The deal owns the actions from the table's next sequence number on. Returns that
+    /// number.
+    pub async fn start_deal(
+        &self,
+        table: i64,
+        deal_no: i64,
+        seed_hex: &str,
+        commitment_hex: &str,
+        deal: &Value,
+    ) -> Result<i64> {
+        match deal.as_object() {
+            Some(o) if !o.contains_key("actions") => {}
+            _ => return Err(StoreError::BadDeal),
+        }
+        let sql = "INSERT INTO deals (table_id, deal_no, first_seq, seed_hex, commitment_hex, deal, at_ms) \
+                   SELECT $1, $2, \
+                   (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1), \
+                   $3, $4, $5, $6 \
+                   WHERE $2 = (SELECT COALESCE(MAX(deal_no), 0) + 1 FROM deals WHERE table_id = $1) \
+                   RETURNING first_seq";
+        let result = on_pool!(self, pool => {
+            sqlx::query_scalar::<_, i64>(sql)
+                .bind(table)
+                .bind(deal_no)
+                .bind(seed_hex)
+                .bind(commitment_hex)
+                .bind(deal.to_string())
+                .bind(now_ms())
+                .fetch_optional(pool)
+                .await
+        });
+        match result {
+            Ok(Some(first_seq)) => Ok(first_seq),
+            Ok(None) => {
+                let next = self.deals(table).await?.len() as i64 + 1;
+                if (1..next).contains(&deal_no) {
+                    Err(StoreError::DealTaken {
+                        table,
+                        deal: deal_no,
+                    })
+                } else if next == 1 && self.table(table).await?.is_none() {
+                    Err(StoreError::NoTable(table))
+                } else {
+                    Err(StoreError::DealGap {
+                        table,
+                        deal: deal_no,
+                        next,
+                    })
+                }
+            }
+            Err(e) if is_unique_violation(&e) => Err(StoreError::DealTaken {
+                table,
+                deal: deal_no,
+            }),
+            Err(e) if is_fk_violation(&e) => Err(StoreError::NoTable(table)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The table's deals in order.
+    pub async fn deals(&self, table: i64) -> Result<Vec<DealRow>> {
+        let sql = "SELECT deal_no, first_seq, seed_hex, commitment_hex, deal, at_ms FROM deals \
+                   WHERE table_id = $1 ORDER BY deal_no";
+        on_pool!(self, pool => {
+            let rows = sqlx::query(sql).bind(table).fetch_all(pool).await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(DealRow {
+                        deal_no: r.try_get("deal_no")?,
+                        first_seq: r.try_get("first_seq")?,
+                        seed_hex: r.try_get("seed_hex")?,
+                        commitment_hex: r.try_get("commitment_hex")?,
+                        deal: parse_json(&r.try_get::<String, _>("deal")?, "deal")?,
+                        at_ms: r.try_get("at_ms")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The table's whole record (RECORD.md): game, rules, the seated players' names in seat
+    /// order, and every deal with its actions. It is what a restarted host replays and what
+    /// `/record` exports.
+    pub async fn record(&self, table: i64) -> Result<Envelope> {
+        let row = self.table(table).await?.ok_or(StoreError::NoTable(table))?;
+        let players = self
+            .seats(table)
+            .await?
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        let deals = self.deals(table).await?;
+        let mut actions = self.actions(table).await?.into_iter().peekable();
+        if let (Some(a), Some(d)) = (actions.peek(), deals.first()) {
+            if a.seq < d.first_seq {
+                return Err(StoreError::Corrupt(format!(
+                    "table {table}: action {} comes before the first deal",
+                    a.seq
+                )));
+            }
+        } else if actions.peek().is_some() {
+            return Err(StoreError::Corrupt(format!(
+                "table {table}: actions without a deal"
+            )));
+        }
+        let mut out = Vec::with_capacity(deals.len());
+        for (i, d) in deals.iter().enumerate() {
+            let end = deals.get(i + 1).map_or(i64::MAX, |n| n.first_seq);
+            let mut own = Vec::new();
+            while let Some(a) = actions.next_if(|a| a.seq < end) {
+                own.push(a.payload);
+            }
+            let mut deal = d.deal.clone();
+            if let Value::Object(o) = &mut deal {
+                o.insert("actions".into(), Value::Array(own));
+            }
+            out.push(deal);
+        }
+        Ok(Envelope {
+            game: row.game,
+            rules: row.rules,
+            players,
+            deals: out,
+        })
+    }
+
+    // ---- score sheets ----
+
+    /// The chat's open score sheet for `game`, if any.
+    pub async fn score_sheet(&self, chat: &ChatRef, game: &str) -> Result<Option<ScoreSheetRow>> {
+        let sql = format!(
+            "SELECT {SHEET_COLUMNS} FROM score_sheets WHERE platform = $1 AND chat_id = $2 \
+             AND thread_id = $3 AND game = $4 AND closed_ms IS NULL"
+        );
+        on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(chat.platform.as_str())
+                .bind(&chat.chat)
+                .bind(chat.thread_key())
+                .bind(game)
+                .fetch_optional(pool)
+                .await?;
+            Ok(match row {
+                Some(r) => Some(sheet_row!(&r)),
+                None => None,
+            })
+        })
+    }
+
+    /// Writes the chat's open score sheet for `game`, opening one if there is none.
+    pub async fn save_score_sheet(
+        &self,
+        chat: &ChatRef,
+        game: &str,
+        totals: &[SheetTotal],
+        pules: &Value,
+    ) -> Result<ScoreSheetRow> {
+        let totals = serde_json::to_string(totals).expect("totals serialise");
+        let sql = format!(
+            "INSERT INTO score_sheets (platform, community_id, chat_id, thread_id, game, totals, \
+             pules, created_ms, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) \
+             ON CONFLICT (platform, chat_id, thread_id, game) WHERE closed_ms IS NULL \
+             DO UPDATE SET totals = excluded.totals, pules = excluded.pules, \
+             updated_ms = excluded.updated_ms RETURNING {SHEET_COLUMNS}"
+        );
+        on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(chat.platform.as_str())
+                .bind(&chat.community)
+                .bind(&chat.chat)
+                .bind(chat.thread_key())
+                .bind(game)
+                .bind(&totals)
+                .bind(pules.to_string())
+                .bind(now_ms())
+                .fetch_one(pool)
+                .await?;
+            Ok(sheet_row!(&row))
+        })
+    }
+
+    /// Closes the chat's open score sheet for `game` and returns it as it was at closing
+    /// (for settling its pules); None if there was none. The next save opens a fresh sheet.
+    pub async fn close_score_sheet(
+        &self,
+        chat: &ChatRef,
+        game: &str,
+    ) -> Result<Option<ScoreSheetRow>> {
+        let sql = format!(
+            "UPDATE score_sheets SET closed_ms = $5, updated_ms = $5 WHERE platform = $1 \
+             AND chat_id = $2 AND thread_id = $3 AND game = $4 AND closed_ms IS NULL \
+             RETURNING {SHEET_COLUMNS}"
+        );
+        on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(chat.platform.as_str())
+                .bind(&chat.chat)
+                .bind(chat.thread_key())
+                .bind(game)
+                .bind(now_ms())
+                .fetch_optional(pool)
+                .await?;
+            Ok(match row {
+                Some(r) => Some(sheet_row!(&r)),
+                None => None,
+            })
+        })
+    }
+
+    // ---- leaderboards ----
+
+    /// Adds one deal's increments to the community's leaderboard for `game`, once: the pair
+    /// (table, deal) is remembered, and a second call for it (a replay after a restart, a
+    /// second process) changes nothing and returns false.
+    pub async fn apply_stats(
+        &self,
+        table: i64,
+        deal_no: i64,
+        community: &CommunityRef,
+        game: &str,
+        entries: &[StatsEntry],
+    ) -> Result<bool> {
+        let guard = "INSERT INTO stats_applied (table_id, deal_no) VALUES ($1, $2)";
+        let add = "INSERT INTO stats (platform, community_id, game, user_id, display_name, games, \
+                   deals, declarer_wins, points, pules_written, pules_removed) \
+                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+                   ON CONFLICT (platform, community_id, game, user_id) DO UPDATE SET \
+                   display_name = excluded.display_name, \
+                   games = stats.games + excluded.games, \
+                   deals = stats.deals + excluded.deals, \
+                   declarer_wins = stats.declarer_wins + excluded.declarer_wins, \
+                   points = stats.points + excluded.points, \
+                   pules_written = stats.pules_written + excluded.pules_written, \
+                   pules_removed = stats.pules_removed + excluded.pules_removed";
+        on_pool!(self, pool => {
+            // The guard row is written first, so on SQLite the transaction takes the write
+            // lock at its first statement and never has to upgrade a read lock.
+            let mut tx = pool.begin().await?;
+            match sqlx::query(guard).bind(table).bind(deal_no).execute(&mut *tx).await {
+                Ok(_) => {}
+                Err(e) if is_unique_violation(&e) => return Ok(false),
+                Err(e) => return Err(e.into()),
+            }
+            for e in entries {
+                let d = &e.delta;
+                sqlx::query(add)
+                    .bind(community.platform.as_str())
+                    .bind(&community.community)
+                    .bind(game)
+                    .bind(&e.user_id)
+                    .bind(&e.name)
+                    .bind(d.games)
+                    .bind(d.deals)
+                    .bind(d.declarer_wins)
+                    .bind(d.points)
+                    .bind(d.pules_written)
+                    .bind(d.pules_removed)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    /// The community's top `limit` players of `game`: by points, then wins as declarer, then
+    /// games played.
+    pub async fn leaderboard(
+        &self,
+        community: &CommunityRef,
+        game: &str,
+        limit: u32,
+    ) -> Result<Vec<StatsRow>> {
+        let sql = format!(
+            "SELECT {STATS_COLUMNS} FROM stats WHERE platform = $1 AND community_id = $2 \
+             AND game = $3 ORDER BY points DESC, declarer_wins DESC, games DESC, user_id \
+             LIMIT $4"
+        );
+        on_pool!(self, pool => {
+            let rows = sqlx::query(&sql)
+                .bind(community.platform.as_str())
+                .bind(&community.community)
+                .bind(game)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(|r| Ok(stats_row!(r))).collect()
+        })
+    }
+
+    /// One player's stats for `game` in a community; None if never counted.
+    pub async fn user_stats(
+        &self,
+        community: &CommunityRef,
+        game: &str,
+        user: &str,
+    ) -> Result<Option<StatsRow>> {
+        let sql = format!(
+            "SELECT {STATS_COLUMNS} FROM stats WHERE platform = $1 AND community_id = $2 \
+             AND game = $3 AND user_id = $4"
+        );
+        on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(community.platform.as_str())
+                .bind(&community.community)
+                .bind(game)
+                .bind(user)
+                .fetch_optional(pool)
+                .await?;
+            Ok(match row {
+                Some(r) => Some(stats_row!(&r)),
+                None => None,
+            })
+        })
+    }
+}
+
+fn is_postgres_url(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}

@@ -1,0 +1,836 @@
+//! The store's contract, checked on SQLite always and on PostgreSQL when
+//! STIKIS_TEST_POSTGRES_URL is set (`eval "$(bash .ci/postgres.sh)"`). Each test gets its own
+//! SQLite file and its own PostgreSQL schema, so tests run in parallel.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use serde_json::{json, Value};
+use stikis_host::i18n::Lang;
+use stikis_host::store::*;
+use tempfile::TempDir;
+
+/// A fresh database on one backend; the temp dir (SQLite) lives as long as it.
+struct Db {
+    store: Store,
+    url: String,
+    schema: Option<String>,
+    _dir: Option<TempDir>,
+}
+
+impl Db {
+    /// A second, independent `Store` on the same database (as a second process would have).
+    async fn reopen(&self) -> Store {
+        match &self.schema {
+            Some(schema) => Store::connect_postgres(&self.url, Some(schema))
+                .await
+                .unwrap(),
+            None => Store::connect(&self.url).await.unwrap(),
+        }
+    }
+}
+
+fn postgres_url() -> Option<String> {
+    std::env::var("STIKIS_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
+async fn sqlite_db() -> Db {
+    let dir = tempfile::tempdir().unwrap();
+    let url = dir.path().join("stikis.db").display().to_string();
+    Db {
+        store: Store::connect(&url).await.unwrap(),
+        url,
+        schema: None,
+        _dir: Some(dir),
+    }
+}
+
+async fn postgres_db(url: &str) -> Db {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    let schema = format!(
+        "t_{}_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed),
+        nanos
+    );
+    Db {
+        store: Store::connect_postgres(url, Some(&schema)).await.unwrap(),
+        url: url.to_string(),
+        schema: Some(schema),
+        _dir: None,
+    }
+}
+
+/// One fresh database per backend under test.
+async fn dbs() -> Vec<Db> {
+    let mut out = vec![sqlite_db().await];
+    match postgres_url() {
+        Some(url) => out.push(postgres_db(&url).await),
+        None => eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested"),
+    }
+    out
+}
+
+fn chat(id: &str) -> ChatRef {
+    ChatRef::new(Platform::Telegram, "group-1", id)
+}
+
+fn new_table(chat: ChatRef) -> NewTable {
+    NewTable {
+        chat,
+        game: "zole".into(),
+        rules: json!({"preset": "lv", "small_zole": true}),
+        creator: "u-anna".into(),
+    }
+}
+
+fn human(id: &str) -> Occupant {
+    Occupant::Human { user_id: id.into() }
+}
+
+#[tokio::test]
+async fn community_and_user_settings() {
+    for db in dbs().await {
+        let s = &db.store;
+        let c = CommunityRef::new(Platform::Discord, "srv-1");
+        let other = CommunityRef::new(Platform::Telegram, "srv-1");
+        assert_eq!(
+            s.community_settings(&c).await.unwrap(),
+            CommunitySettings::default()
+        );
+        assert_eq!(CommunitySettings::default().turn_limit_secs, Some(60));
+
+        let set = CommunitySettings {
+            lang: Lang::Lv,
+            turn_limit_secs: None,
+            auto_start: true,
+        };
+        s.set_community_settings(&c, &set).await.unwrap();
+        assert_eq!(s.community_settings(&c).await.unwrap(), set);
+        // Same id on another platform is another community.
+        assert_eq!(
+            s.community_settings(&other).await.unwrap(),
+            CommunitySettings::default()
+        );
+        let set2 = CommunitySettings {
+            lang: Lang::Ru,
+            turn_limit_secs: Some(90),
+            auto_start: false,
+        };
+        s.set_community_settings(&c, &set2).await.unwrap();
+        assert_eq!(s.community_settings(&c).await.unwrap(), set2);
+
+        assert_eq!(s.user_lang(Platform::Discord, "u1").await.unwrap(), None);
+        s.set_user_lang(Platform::Discord, "u1", Some(Lang::Ru))
+            .await
+            .unwrap();
+        assert_eq!(
+            s.user_lang(Platform::Discord, "u1").await.unwrap(),
+            Some(Lang::Ru)
+        );
+        assert_eq!(s.user_lang(Platform::Telegram, "u1").await.unwrap(), None);
+        s.set_user_lang(Platform::Discord, "u1", None)
+            .await
+            .unwrap();
+        assert_eq!(s.user_lang(Platform::Discord, "u1").await.unwrap(), None);
+    }
+}
+
+#[tokio::test]
+async fn tables_open_one_per_chat_and_close_for_good() {
+    for db in dbs().await {
+        let s = &db.store;
+        let t = s.create_table(&new_table(chat("c1"))).await.unwrap();
+        assert_eq!(t.status, TableStatus::Lobby);
+        assert_eq!(t.game, "zole");
+        assert_eq!(t.rules, json!({"preset": "lv", "small_zole": true}));
+        assert_eq!(t.creator, "u-anna");
+        assert_eq!(t.chat, chat("c1"));
+        assert_eq!(s.table(t.id).await.unwrap(), Some(t.clone()));
+        assert_eq!(s.table(t.id + 1000).await.unwrap(), None);
+
+        // One open table per chat; a thread of the chat is a place of its own.
+        assert!(matches!(
+            s.create_table(&new_table(chat("c1"))).await,
+            Err(StoreError::ChatBusy)
+        ));
+        let topic = chat("c1").in_thread("topic-7");
+        let t2 = s.create_table(&new_table(topic.clone())).await.unwrap();
+        assert_ne!(t2.id, t.id);
+        assert_eq!(s.open_table(&chat("c1")).await.unwrap().unwrap().id, t.id);
+        assert_eq!(s.open_table(&topic).await.unwrap().unwrap().id, t2.id);
+        assert_eq!(
+            s.open_table(&topic).await.unwrap().unwrap().chat.thread,
+            Some("topic-7".into())
+        );
+        assert_eq!(s.open_table(&chat("c2")).await.unwrap(), None);
+        // Another community's table does not show in this one's list.
+        let far = ChatRef::new(Platform::Telegram, "group-2", "c9");
+        let t3 = s.create_table(&new_table(far.clone())).await.unwrap();
+        let listed: Vec<i64> = s
+            .open_tables(&chat("c1").community_ref())
+            .await
+            .unwrap()
+            .iter()
+            .map(|t| t.id)
+            .collect();
+        assert_eq!(listed, vec![t.id, t2.id]);
+
+        assert!(s.running_tables().await.unwrap().is_empty());
+        s.set_status(t.id, TableStatus::Running).await.unwrap();
+        s.set_status(t3.id, TableStatus::Running).await.unwrap();
+        let running: Vec<i64> = s
+            .running_tables()
+            .await
+            .unwrap()
+            .iter()
+            .map(|t| t.id)
+            .collect();
+        assert_eq!(running, vec![t.id, t3.id]);
+        let back = s.table(t.id).await.unwrap().unwrap();
+        assert_eq!(back.status, TableStatus::Running);
+        assert!(back.updated_ms >= back.created_ms);
+
+        // A finished table frees its chat and stays finished.
+        s.set_status(t.id, TableStatus::Finished).await.unwrap();
+        assert_eq!(s.open_table(&chat("c1")).await.unwrap(), None);
+        assert!(matches!(
+            s.set_status(t.id, TableStatus::Running).await,
+            Err(StoreError::TableClosed(id)) if id == t.id
+        ));
+        assert!(matches!(
+            s.set_status(t.id, TableStatus::Stopped).await,
+            Err(StoreError::TableClosed(_))
+        ));
+        assert_eq!(
+            s.table(t.id).await.unwrap().unwrap().status,
+            TableStatus::Finished
+        );
+        let t4 = s.create_table(&new_table(chat("c1"))).await.unwrap();
+        assert_eq!(s.open_table(&chat("c1")).await.unwrap().unwrap().id, t4.id);
+        s.set_status(t4.id, TableStatus::Stopped).await.unwrap();
+        assert_eq!(s.open_table(&chat("c1")).await.unwrap(), None);
+        assert!(matches!(
+            s.set_status(999_999, TableStatus::Stopped).await,
+            Err(StoreError::NoTable(999_999))
+        ));
+    }
+}
+
+#[tokio::test]
+async fn two_processes_cannot_both_open_a_chat() {
+    for db in dbs().await {
+        let other = db.reopen().await;
+        let nt = new_table(chat("race"));
+        let (a, b) = tokio::join!(db.store.create_table(&nt), other.create_table(&nt));
+        let oks = [a.is_ok(), b.is_ok()].iter().filter(|x| **x).count();
+        assert_eq!(oks, 1, "{a:?} {b:?}");
+        assert!(matches!(a.err().or(b.err()), Some(StoreError::ChatBusy)));
+    }
+}
+
+#[tokio::test]
+async fn seats_hold_one_occupant_and_a_person_sits_once() {
+    for db in dbs().await {
+        let s = &db.store;
+        let t = s.create_table(&new_table(chat("c1"))).await.unwrap().id;
+        s.take_seat(t, 1, "Bruno", &human("u-bruno")).await.unwrap();
+        s.take_seat(t, 0, "Anna", &human("u-anna")).await.unwrap();
+        s.take_seat(t, 2, "Dators", &Occupant::Computer { level: 3 })
+            .await
+            .unwrap();
+        assert!(matches!(
+            s.take_seat(t, 1, "Cilda", &human("u-cilda")).await,
+            Err(StoreError::SeatTaken { seat: 1, .. })
+        ));
+        assert!(matches!(
+            s.take_seat(t, 3, "Anna", &human("u-anna")).await,
+            Err(StoreError::AlreadySeated { ref user, .. }) if user == "u-anna"
+        ));
+        // Two computer players may sit at one table.
+        s.take_seat(t, 3, "Dators 2", &Occupant::Computer { level: 1 })
+            .await
+            .unwrap();
+        assert!(matches!(
+            s.take_seat(424_242, 0, "Anna", &human("u-anna")).await,
+            Err(StoreError::NoTable(424_242))
+        ));
+
+        let seats = s.seats(t).await.unwrap();
+        assert_eq!(
+            seats,
+            vec![
+                SeatRow {
+                    seat: 0,
+                    name: "Anna".into(),
+                    occupant: human("u-anna"),
+                    away: false
+                },
+                SeatRow {
+                    seat: 1,
+                    name: "Bruno".into(),
+                    occupant: human("u-bruno"),
+                    away: false
+                },
+                SeatRow {
+                    seat: 2,
+                    name: "Dators".into(),
+                    occupant: Occupant::Computer { level: 3 },
+                    away: false
+                },
+                SeatRow {
+                    seat: 3,
+                    name: "Dators 2".into(),
+                    occupant: Occupant::Computer { level: 1 },
+                    away: false
+                },
+            ]
+        );
+
+        assert!(s.set_away(t, 1, true).await.unwrap());
+        assert!(s.seats(t).await.unwrap()[1].away);
+        assert!(s.set_away(t, 1, false).await.unwrap());
+        assert!(!s.seats(t).await.unwrap()[1].away);
+        assert!(!s.set_away(t, 7, true).await.unwrap());
+
+        assert!(s.leave_seat(t, 3).await.unwrap());
+        assert!(!s.leave_seat(t, 3).await.unwrap());
+        assert!(s.leave_seat(t, 1).await.unwrap());
+        // The freed seat and the person who left can sit again.
+        s.take_seat(t, 1, "Cilda", &human("u-cilda")).await.unwrap();
+        s.take_seat(t, 3, "Bruno", &human("u-bruno")).await.unwrap();
+        let names: Vec<String> = s
+            .seats(t)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(names, ["Anna", "Cilda", "Dators", "Bruno"]);
+    }
+}
+
+#[tokio::test]
+async fn the_action_log_has_one_entry_per_sequence_number() {
+    for db in dbs().await {
+        let s = &db.store;
+        let t = s.create_table(&new_table(chat("c1"))).await.unwrap().id;
+        let u = s.create_table(&new_table(chat("c2"))).await.unwrap().id;
+        assert_eq!(s.next_seq(t).await.unwrap(), 1);
+        let a1 = json!({"seat": 0, "bid": "pass"});
+        let a2 = json!({"seat": 1, "bid": "take"});
+        let a3 = json!({"seat": 1, "bury": ["AH", "10H"]});
+        s.append_action(t, 1, &a1).await.unwrap();
+        s.append_action(t, 2, &a2).await.unwrap();
+        // Tables count independently.
+        s.append_action(u, 1, &a3).await.unwrap();
+        s.append_action(t, 3, &a3).await.unwrap();
+
+        // A committed number is refused and its action kept.
+        let forged = json!({"seat": 2, "bid": "zole"});
+        assert!(matches!(
+            s.append_action(t, 2, &forged).await,
+            Err(StoreError::SeqTaken { seq: 2, .. })
+        ));
+        assert!(matches!(
+            s.append_action(t, 1, &forged).await,
+            Err(StoreError::SeqTaken { seq: 1, .. })
+        ));
+        // No gaps, no numbers below 1.
+        assert!(matches!(
+            s.append_action(t, 5, &forged).await,
+            Err(StoreError::SeqGap {
+                seq: 5,
+                next: 4,
+                ..
+            })
+        ));
+        assert!(matches!(
+            s.append_action(t, 0, &forged).await,
+            Err(StoreError::SeqGap {
+                seq: 0,
+                next: 4,
+                ..
+            })
+        ));
+        assert!(matches!(
+            s.append_action(777_777, 1, &forged).await,
+            Err(StoreError::NoTable(777_777))
+        ));
+
+        let log = s.actions(t).await.unwrap();
+        let seqs: Vec<i64> = log.iter().map(|a| a.seq).collect();
+        let payloads: Vec<&Value> = log.iter().map(|a| &a.payload).collect();
+        assert_eq!(seqs, [1, 2, 3]);
+        assert_eq!(payloads, [&a1, &a2, &a3]);
+        assert!(log.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+        assert!(
+            log[0].at_ms > 1_700_000_000_000,
+            "at_ms is Unix milliseconds"
+        );
+        assert_eq!(s.next_seq(t).await.unwrap(), 4);
+        assert_eq!(s.actions(u).await.unwrap().len(), 1);
+        assert!(s.actions(777_777).await.unwrap().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn deals_and_actions_rebuild_the_record() {
+    for db in dbs().await {
+        let s = &db.store;
+        let t = s.create_table(&new_table(chat("c1"))).await.unwrap().id;
+        s.take_seat(t, 0, "Anna", &human("u-anna")).await.unwrap();
+        s.take_seat(t, 2, "Cilda", &human("u-cilda")).await.unwrap();
+        s.take_seat(t, 1, "Bruno", &human("u-bruno")).await.unwrap();
+
+        let deal1 = json!({"dealer": 2, "hands": [["QC"], ["JS"], ["AD"]], "talon": ["AH", "9S"]});
+        let deal2 = json!({"dealer": 0, "hands": [["QS"], ["JC"], ["AC"]], "talon": ["KH", "9H"]});
+        let seed1 = "11".repeat(32);
+        let commit1 = "ab".repeat(32);
+        assert_eq!(
+            s.start_deal(t, 1, &seed1, &commit1, &deal1).await.unwrap(),
+            1
+        );
+        let acts1 = [
+            json!({"seat": 0, "bid": "pass"}),
+            json!({"seat": 1, "bid": "take"}),
+            json!({"seat": 1, "bury": ["AH", "9S"]}),
+        ];
+        for (i, a) in acts1.iter().enumerate() {
+            s.append_action(t, i as i64 + 1, a).await.unwrap();
+        }
+        assert!(matches!(
+            s.start_deal(t, 1, &seed1, &commit1, &deal2).await,
+            Err(StoreError::DealTaken { deal: 1, .. })
+        ));
+        assert!(matches!(
+            s.start_deal(t, 3, &seed1, &commit1, &deal2).await,
+            Err(StoreError::DealGap {
+                deal: 3,
+                next: 2,
+                ..
+            })
+        ));
+        assert!(matches!(
+            s.start_deal(t, 2, &seed1, &commit1, &json!({"actions": []}))
+                .await,
+            Err(StoreError::BadDeal)
+        ));
+        assert!(matches!(
+            s.start_deal(t, 2, &seed1, &commit1, &json!([1, 2])).await,
+            Err(StoreError::BadDeal)
+        ));
+        assert!(matches!(
+            s.start_deal(888_888, 1, &seed1, &commit1, &deal1).await,
+            Err(StoreError::NoTable(888_888))
+        ));
+        assert_eq!(
+            s.start_deal(t, 2, &"22".repeat(32), "cd", &deal2)
+                .await
+                .unwrap(),
+            4
+        );
+        s.append_action(t, 4, &json!({"seat": 1, "bid": "zole"}))
+            .await
+            .unwrap();
+
+        let deals = s.deals(t).await.unwrap();
+        assert_eq!(deals.len(), 2);
+        assert_eq!((deals[0].deal_no, deals[0].first_seq), (1, 1));
+        assert_eq!((deals[1].deal_no, deals[1].first_seq), (2, 4));
+        assert_eq!(deals[0].seed_hex, seed1);
+        assert_eq!(deals[0].commitment_hex, commit1);
+        assert_eq!(deals[1].deal, deal2);
+
+        let env = s.record(t).await.unwrap();
+        let got = serde_json::to_value(&env).unwrap();
+        let mut d1 = deal1.clone();
+        d1["actions"] = json!(acts1);
+        let mut d2 = deal2.clone();
+        d2["actions"] = json!([{"seat": 1, "bid": "zole"}]);
+        assert_eq!(
+            got,
+            json!({
+                "game": "zole",
+                "rules": {"preset": "lv", "small_zole": true},
+                "players": ["Anna", "Bruno", "Cilda"],
+                "deals": [d1, d2],
+            })
+        );
+        // A table with no deal yet has an empty record; a missing one is an error.
+        let empty = s.create_table(&new_table(chat("c3"))).await.unwrap().id;
+        assert!(s.record(empty).await.unwrap().deals.is_empty());
+        assert!(matches!(
+            s.record(999_999).await,
+            Err(StoreError::NoTable(_))
+        ));
+    }
+}
+
+#[tokio::test]
+async fn score_sheets_persist_until_closed() {
+    for db in dbs().await {
+        let s = &db.store;
+        let c = chat("c1");
+        assert_eq!(s.score_sheet(&c, "zole").await.unwrap(), None);
+        let totals = vec![
+            SheetTotal {
+                player: "u-anna".into(),
+                name: "Anna".into(),
+                points: 4,
+            },
+            SheetTotal {
+                player: "u-bruno".into(),
+                name: "Bruno".into(),
+                points: -2,
+            },
+        ];
+        let pules = json!({"common": 1, "personal": {"u-anna": 1}});
+        let first = s
+            .save_score_sheet(&c, "zole", &totals, &pules)
+            .await
+            .unwrap();
+        assert_eq!(first.totals, totals);
+        assert_eq!(first.pules, pules);
+        assert_eq!(first.closed_ms, None);
+        assert_eq!(first.chat, c);
+
+        // A later session of the same chat continues the same sheet.
+        let totals2 = vec![SheetTotal {
+            player: "u-anna".into(),
+            name: "Anna".into(),
+            points: 7,
+        }];
+        let again = s
+            .save_score_sheet(&c, "zole", &totals2, &json!({}))
+            .await
+            .unwrap();
+        assert_eq!(again.id, first.id);
+        assert_eq!(again.created_ms, first.created_ms);
+        let reopened = db.reopen().await;
+        let loaded = reopened.score_sheet(&c, "zole").await.unwrap().unwrap();
+        assert_eq!(loaded.id, first.id);
+        assert_eq!(loaded.totals, totals2);
+        assert_eq!(loaded.pules, json!({}));
+
+        // Other threads and other games have their own sheets.
+        let topic = c.clone().in_thread("t1");
+        assert_eq!(s.score_sheet(&topic, "zole").await.unwrap(), None);
+        assert_eq!(s.score_sheet(&c, "belote-bazar").await.unwrap(), None);
+        let other = s
+            .save_score_sheet(&topic, "zole", &totals, &pules)
+            .await
+            .unwrap();
+        assert_ne!(other.id, first.id);
+
+        let closed = s.close_score_sheet(&c, "zole").await.unwrap().unwrap();
+        assert_eq!(closed.id, first.id);
+        assert_eq!(closed.totals, totals2);
+        assert!(closed.closed_ms.is_some());
+        assert_eq!(s.score_sheet(&c, "zole").await.unwrap(), None);
+        assert_eq!(s.close_score_sheet(&c, "zole").await.unwrap(), None);
+        let fresh = s
+            .save_score_sheet(&c, "zole", &[], &json!({}))
+            .await
+            .unwrap();
+        assert_ne!(fresh.id, first.id);
+        assert!(fresh.totals.is_empty());
+        assert_eq!(
+            s.score_sheet(&topic, "zole").await.unwrap().unwrap().id,
+            other.id
+        );
+    }
+}
+
+fn entry(user: &str, name: &str, delta: Stats) -> StatsEntry {
+    StatsEntry {
+        user_id: user.into(),
+        name: name.into(),
+        delta,
+    }
+}
+
+#[tokio::test]
+async fn leaderboards_count_each_deal_once() {
+    for db in dbs().await {
+        let s = &db.store;
+        let c = CommunityRef::new(Platform::Telegram, "group-1");
+        let d = |deals, wins, points, written, removed| Stats {
+            games: 0,
+            deals,
+            declarer_wins: wins,
+            points,
+            pules_written: written,
+            pules_removed: removed,
+        };
+        let deal1 = [
+            entry("u-anna", "Anna", d(1, 1, 4, 0, 1)),
+            entry("u-bruno", "Bruno", d(1, 0, -2, 1, 0)),
+            entry("u-cilda", "Cilda", d(1, 0, -2, 0, 0)),
+        ];
+        assert!(s.apply_stats(1, 1, &c, "zole", &deal1).await.unwrap());
+        // The same deal again (a replay after a restart, another process) counts nothing.
+        assert!(!s.apply_stats(1, 1, &c, "zole", &deal1).await.unwrap());
+        assert!(!db
+            .reopen()
+            .await
+            .apply_stats(1, 1, &c, "zole", &deal1)
+            .await
+            .unwrap());
+        let mut last = d(1, 0, 6, 0, 0);
+        last.games = 1;
+        let mut others = d(1, 0, -3, 0, 0);
+        others.games = 1;
+        let deal2 = [
+            entry("u-anna", "Anna", others),
+            entry("u-bruno", "Bruno K.", last),
+            entry("u-cilda", "Cilda", others),
+        ];
+        assert!(s.apply_stats(1, 2, &c, "zole", &deal2).await.unwrap());
+        // Another game and another community keep their own boards.
+        let other = CommunityRef::new(Platform::Telegram, "group-2");
+        assert!(s
+            .apply_stats(
+                2,
+                1,
+                &other,
+                "zole",
+                &[entry("u-dace", "Dace", d(1, 1, 9, 0, 0))]
+            )
+            .await
+            .unwrap());
+        assert!(s
+            .apply_stats(
+                3,
+                1,
+                &c,
+                "belote-bazar",
+                &[entry("u-anna", "Anna", d(1, 1, 16, 0, 0))]
+            )
+            .await
+            .unwrap());
+
+        let board = s.leaderboard(&c, "zole", 10).await.unwrap();
+        let rows: Vec<(&str, &str, i64)> = board
+            .iter()
+            .map(|r| (r.user_id.as_str(), r.name.as_str(), r.stats.points))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("u-bruno", "Bruno K.", 4),
+                ("u-anna", "Anna", 1),
+                ("u-cilda", "Cilda", -5)
+            ]
+        );
+        assert_eq!(
+            board[0].stats,
+            Stats {
+                games: 1,
+                deals: 2,
+                declarer_wins: 0,
+                points: 4,
+                pules_written: 1,
+                pules_removed: 0
+            }
+        );
+        assert_eq!(
+            s.user_stats(&c, "zole", "u-anna")
+                .await
+                .unwrap()
+                .unwrap()
+                .stats,
+            Stats {
+                games: 1,
+                deals: 2,
+                declarer_wins: 1,
+                points: 1,
+                pules_written: 0,
+                pules_removed: 1
+            }
+        );
+        let top1 = s.leaderboard(&c, "zole", 1).await.unwrap();
+        assert_eq!(top1.len(), 1);
+        assert_eq!(top1[0].user_id, "u-bruno");
+        assert_eq!(s.user_stats(&c, "zole", "u-dace").await.unwrap(), None);
+        assert_eq!(
+            s.leaderboard(&other, "zole", 10).await.unwrap()[0].user_id,
+            "u-dace"
+        );
+        assert_eq!(
+            s.leaderboard(&c, "belote-bazar", 10).await.unwrap().len(),
+            1
+        );
+        assert!(s.leaderboard(&c, "polt", 10).await.unwrap().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn ties_on_the_leaderboard_go_to_wins_then_games() {
+    for db in dbs().await {
+        let s = &db.store;
+        let c = CommunityRef::new(Platform::Local, "here");
+        let st = |games, wins| Stats {
+            games,
+            declarer_wins: wins,
+            points: 10,
+            ..Stats::default()
+        };
+        s.apply_stats(
+            1,
+            1,
+            &c,
+            "zole",
+            &[
+                entry("a", "A", st(1, 1)),
+                entry("b", "B", st(1, 2)),
+                entry("c", "C", st(3, 1)),
+                entry("d", "D", st(3, 1)),
+            ],
+        )
+        .await
+        .unwrap();
+        let order: Vec<String> = s
+            .leaderboard(&c, "zole", 10)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| r.user_id)
+            .collect();
+        assert_eq!(order, ["b", "c", "d", "a"]);
+    }
+}
+
+#[tokio::test]
+async fn sqlite_file_is_created_in_wal_mode_and_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sub-dir-free.db");
+    assert!(!path.exists());
+    let url = format!("sqlite://{}", path.display());
+    let s = Store::connect(&url).await.unwrap();
+    assert_eq!(s.backend_name(), "sqlite");
+    let t = s.create_table(&new_table(chat("c1"))).await.unwrap().id;
+    s.append_action(t, 1, &json!({"seat": 0, "play": "QC"}))
+        .await
+        .unwrap();
+    assert!(path.exists());
+    assert!(
+        dir.path().join("sub-dir-free.db-wal").exists(),
+        "WAL journal expected beside the database"
+    );
+    s.close().await;
+    // Opening again runs the migrations again (a no-op) and finds everything.
+    let s = Store::connect(path.to_str().unwrap()).await.unwrap();
+    assert_eq!(
+        s.actions(t).await.unwrap()[0].payload,
+        json!({"seat": 0, "play": "QC"})
+    );
+    assert!(matches!(
+        s.append_action(t, 1, &json!({})).await,
+        Err(StoreError::SeqTaken { .. })
+    ));
+}
+
+#[tokio::test]
+async fn postgres_urls_open_postgres() {
+    let Some(url) = postgres_url() else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return;
+    };
+    // `connect` picks the backend from the URL; the default schema is shared by design, so
+    // this test only reads.
+    let s = Store::connect(&url).await.unwrap();
+    assert_eq!(s.backend_name(), "postgres");
+    assert_eq!(s.table(-1).await.unwrap(), None);
+    assert!(matches!(
+        Store::connect_postgres(&url, Some("bad-name; DROP")).await,
+        Err(StoreError::BadSchema(_))
+    ));
+}
+
+/// Many tasks on two `Store`s (two processes' worth of pools) on one database race to commit
+/// the next action of one table. Each retries on `SeqTaken` with the number it reloads, as a
+/// table actor would. Every sequence number must end up committed exactly once, with no gaps,
+/// and every task's every action must be there exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_writers_commit_every_number_exactly_once() {
+    const TASKS: usize = 12;
+    const EACH: usize = 15;
+    for db in dbs().await {
+        let a = db.store.clone();
+        let b = db.reopen().await;
+        let t = a.create_table(&new_table(chat("race"))).await.unwrap().id;
+
+        // First: every task tries the very same number at once; exactly one wins.
+        let mut joins = Vec::new();
+        for i in 0..TASKS {
+            let s = if i % 2 == 0 { a.clone() } else { b.clone() };
+            joins.push(tokio::spawn(async move {
+                s.append_action(t, 1, &json!({"task": i, "n": 0})).await
+            }));
+        }
+        let mut wins = 0;
+        for j in joins {
+            match j.await.unwrap() {
+                Ok(()) => wins += 1,
+                Err(StoreError::SeqTaken { seq: 1, .. }) => {}
+                Err(e) => panic!("{}: unexpected {e}", a.backend_name()),
+            }
+        }
+        assert_eq!(wins, 1, "{}", a.backend_name());
+
+        // Then: everyone appends their own actions, retrying on lost races.
+        let mut joins = Vec::new();
+        for i in 0..TASKS {
+            let s = if i % 2 == 0 { a.clone() } else { b.clone() };
+            joins.push(tokio::spawn(async move {
+                let mut lost = 0u32;
+                for n in 1..=EACH {
+                    loop {
+                        let seq = s.next_seq(t).await.unwrap();
+                        match s.append_action(t, seq, &json!({"task": i, "n": n})).await {
+                            Ok(()) => break,
+                            Err(StoreError::SeqTaken { .. }) | Err(StoreError::SeqGap { .. }) => {
+                                lost += 1;
+                                tokio::task::yield_now().await;
+                            }
+                            Err(e) => panic!("unexpected {e}"),
+                        }
+                    }
+                }
+                lost
+            }));
+        }
+        let mut lost = 0;
+        for j in joins {
+            lost += j.await.unwrap();
+        }
+        let log = b.actions(t).await.unwrap();
+        let total = 1 + TASKS * EACH;
+        assert_eq!(log.len(), total, "{}", a.backend_name());
+        let seqs: Vec<i64> = log.iter().map(|a| a.seq).collect();
+        assert_eq!(seqs, (1..=total as i64).collect::<Vec<_>>());
+        let entries: BTreeSet<(u64, u64)> = log[1..]
+            .iter()
+            .map(|a| {
+                (
+                    a.payload["task"].as_u64().unwrap(),
+                    a.payload["n"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(entries.len(), TASKS * EACH, "an action was committed twice");
+        for i in 0..TASKS as u64 {
+            for n in 1..=EACH as u64 {
+                assert!(entries.contains(&(i, n)), "task {i} action {n} lost");
+            }
+        }
+        eprintln!("{}: {lost} lost races retried", a.backend_name());
+    }
+}
