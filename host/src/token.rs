@@ -89,8 +89,7 @@ impl Token {
         }
         let rest = s.strip_prefix(PREFIX).ok_or(TokenError::BadPrefix)?;
         let mut parts = rest.splitn(3, SEP);
-        let (Some(table), Some(seq), Some(action)) = (parts.next(), parts.next(), parts.next())
-        else {
+        let (Some(table), Some(seq), Some(action)) = (parts.next(), parts.next(), parts.next()) else {
             return Err(TokenError::MissingPart);
         };
         let table = parse_base36(table)?;
@@ -142,8 +141,7 @@ fn parse_base36(s: &str) -> Result<i64, TokenError> {
     let bad = || TokenError::BadNumber(s.to_string());
     let canonical = !s.is_empty()
         && s.len() <= MAX_NUMBER_LEN
-        && s.bytes()
-            .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+        && s.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
         && (s == "0" || !s.starts_with('0'));
     if !canonical {
         return Err(bad());

@@ -22,9 +22,7 @@ impl Db {
     /// A second, independent `Store` on the same database (as a second process would have).
     async fn reopen(&self) -> Store {
         match &self.schema {
-            Some(schema) => Store::connect_postgres(&self.url, Some(schema))
-                .await
-                .unwrap(),
+            Some(schema) => Store::connect_postgres(&self.url, Some(schema)).await.unwrap(),
             None => Store::connect(&self.url).await.unwrap(),
         }
     }
@@ -135,9 +133,7 @@ async fn community_and_user_settings() {
             Some(Lang::Ru)
         );
         assert_eq!(s.user_lang(Platform::Telegram, "u1").await.unwrap(), None);
-        s.set_user_lang(Platform::Discord, "u1", None)
-            .await
-            .unwrap();
+        s.set_user_lang(Platform::Discord, "u1", None).await.unwrap();
         assert_eq!(s.user_lang(Platform::Discord, "u1").await.unwrap(), None);
     }
 }
@@ -185,13 +181,7 @@ async fn tables_open_one_per_chat_and_close_for_good() {
         assert!(s.running_tables().await.unwrap().is_empty());
         s.set_status(t.id, TableStatus::Running).await.unwrap();
         s.set_status(t3.id, TableStatus::Running).await.unwrap();
-        let running: Vec<i64> = s
-            .running_tables()
-            .await
-            .unwrap()
-            .iter()
-            .map(|t| t.id)
-            .collect();
+        let running: Vec<i64> = s.running_tables().await.unwrap().iter().map(|t| t.id).collect();
         assert_eq!(running, vec![t.id, t3.id]);
         let back = s.table(t.id).await.unwrap().unwrap();
         assert_eq!(back.status, TableStatus::Running);
@@ -305,13 +295,7 @@ async fn seats_hold_one_occupant_and_a_person_sits_once() {
         // The freed seat and the person who left can sit again.
         s.take_seat(t, 1, "Cilda", &human("u-cilda")).await.unwrap();
         s.take_seat(t, 3, "Bruno", &human("u-bruno")).await.unwrap();
-        let names: Vec<String> = s
-            .seats(t)
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|s| s.name)
-            .collect();
+        let names: Vec<String> = s.seats(t).await.unwrap().into_iter().map(|s| s.name).collect();
         assert_eq!(names, ["Anna", "Cilda", "Dators", "Bruno"]);
     }
 }
@@ -345,19 +329,11 @@ async fn the_action_log_has_one_entry_per_sequence_number() {
         // No gaps, no numbers below 1.
         assert!(matches!(
             s.append_action(t, 5, &forged).await,
-            Err(StoreError::SeqGap {
-                seq: 5,
-                next: 4,
-                ..
-            })
+            Err(StoreError::SeqGap { seq: 5, next: 4, .. })
         ));
         assert!(matches!(
             s.append_action(t, 0, &forged).await,
-            Err(StoreError::SeqGap {
-                seq: 0,
-                next: 4,
-                ..
-            })
+            Err(StoreError::SeqGap { seq: 0, next: 4, .. })
         ));
         assert!(matches!(
             s.append_action(777_777, 1, &forged).await,
@@ -370,10 +346,7 @@ async fn the_action_log_has_one_entry_per_sequence_number() {
         assert_eq!(seqs, [1, 2, 3]);
         assert_eq!(payloads, [&a1, &a2, &a3]);
         assert!(log.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
-        assert!(
-            log[0].at_ms > 1_700_000_000_000,
-            "at_ms is Unix milliseconds"
-        );
+        assert!(log[0].at_ms > 1_700_000_000_000, "at_ms is Unix milliseconds");
         assert_eq!(s.next_seq(t).await.unwrap(), 4);
         assert_eq!(s.actions(u).await.unwrap().len(), 1);
         assert!(s.actions(777_777).await.unwrap().is_empty());
@@ -393,10 +366,7 @@ async fn deals_and_actions_rebuild_the_record() {
         let deal2 = json!({"dealer": 0, "hands": [["QS"], ["JC"], ["AC"]], "talon": ["KH", "9H"]});
         let seed1 = "11".repeat(32);
         let commit1 = "ab".repeat(32);
-        assert_eq!(
-            s.start_deal(t, 1, &seed1, &commit1, &deal1).await.unwrap(),
-            1
-        );
+        assert_eq!(s.start_deal(t, 1, &seed1, &commit1, &deal1).await.unwrap(), 1);
         let acts1 = [
             json!({"seat": 0, "bid": "pass"}),
             json!({"seat": 1, "bid": "take"}),
@@ -411,11 +381,7 @@ async fn deals_and_actions_rebuild_the_record() {
         ));
         assert!(matches!(
             s.start_deal(t, 3, &seed1, &commit1, &deal2).await,
-            Err(StoreError::DealGap {
-                deal: 3,
-                next: 2,
-                ..
-            })
+            Err(StoreError::DealGap { deal: 3, next: 2, .. })
         ));
         assert!(matches!(
             s.start_deal(t, 2, &seed1, &commit1, &json!({"actions": []}))
@@ -431,9 +397,7 @@ async fn deals_and_actions_rebuild_the_record() {
             Err(StoreError::NoTable(888_888))
         ));
         assert_eq!(
-            s.start_deal(t, 2, &"22".repeat(32), "cd", &deal2)
-                .await
-                .unwrap(),
+            s.start_deal(t, 2, &"22".repeat(32), "cd", &deal2).await.unwrap(),
             4
         );
         s.append_action(t, 4, &json!({"seat": 1, "bid": "zole"}))
@@ -466,10 +430,7 @@ async fn deals_and_actions_rebuild_the_record() {
         // A table with no deal yet has an empty record; a missing one is an error.
         let empty = s.create_table(&new_table(chat("c3"))).await.unwrap().id;
         assert!(s.record(empty).await.unwrap().deals.is_empty());
-        assert!(matches!(
-            s.record(999_999).await,
-            Err(StoreError::NoTable(_))
-        ));
+        assert!(matches!(s.record(999_999).await, Err(StoreError::NoTable(_))));
     }
 }
 
@@ -492,10 +453,7 @@ async fn score_sheets_persist_until_closed() {
             },
         ];
         let pules = json!({"common": 1, "personal": {"u-anna": 1}});
-        let first = s
-            .save_score_sheet(&c, "zole", &totals, &pules)
-            .await
-            .unwrap();
+        let first = s.save_score_sheet(&c, "zole", &totals, &pules).await.unwrap();
         assert_eq!(first.totals, totals);
         assert_eq!(first.pules, pules);
         assert_eq!(first.closed_ms, None);
@@ -523,10 +481,7 @@ async fn score_sheets_persist_until_closed() {
         let topic = c.clone().in_thread("t1");
         assert_eq!(s.score_sheet(&topic, "zole").await.unwrap(), None);
         assert_eq!(s.score_sheet(&c, "belote-bazar").await.unwrap(), None);
-        let other = s
-            .save_score_sheet(&topic, "zole", &totals, &pules)
-            .await
-            .unwrap();
+        let other = s.save_score_sheet(&topic, "zole", &totals, &pules).await.unwrap();
         assert_ne!(other.id, first.id);
 
         let closed = s.close_score_sheet(&c, "zole").await.unwrap().unwrap();
@@ -535,16 +490,10 @@ async fn score_sheets_persist_until_closed() {
         assert!(closed.closed_ms.is_some());
         assert_eq!(s.score_sheet(&c, "zole").await.unwrap(), None);
         assert_eq!(s.close_score_sheet(&c, "zole").await.unwrap(), None);
-        let fresh = s
-            .save_score_sheet(&c, "zole", &[], &json!({}))
-            .await
-            .unwrap();
+        let fresh = s.save_score_sheet(&c, "zole", &[], &json!({})).await.unwrap();
         assert_ne!(fresh.id, first.id);
         assert!(fresh.totals.is_empty());
-        assert_eq!(
-            s.score_sheet(&topic, "zole").await.unwrap().unwrap().id,
-            other.id
-        );
+        assert_eq!(s.score_sheet(&topic, "zole").await.unwrap().unwrap().id, other.id);
     }
 }
 
@@ -596,13 +545,7 @@ async fn leaderboards_count_each_deal_once() {
         // Another game and another community keep their own boards.
         let other = CommunityRef::new(Platform::Telegram, "group-2");
         assert!(s
-            .apply_stats(
-                2,
-                1,
-                &other,
-                "zole",
-                &[entry("u-dace", "Dace", d(1, 1, 9, 0, 0))]
-            )
+            .apply_stats(2, 1, &other, "zole", &[entry("u-dace", "Dace", d(1, 1, 9, 0, 0))])
             .await
             .unwrap());
         assert!(s
@@ -641,11 +584,7 @@ async fn leaderboards_count_each_deal_once() {
             }
         );
         assert_eq!(
-            s.user_stats(&c, "zole", "u-anna")
-                .await
-                .unwrap()
-                .unwrap()
-                .stats,
+            s.user_stats(&c, "zole", "u-anna").await.unwrap().unwrap().stats,
             Stats {
                 games: 1,
                 deals: 2,
@@ -663,10 +602,7 @@ async fn leaderboards_count_each_deal_once() {
             s.leaderboard(&other, "zole", 10).await.unwrap()[0].user_id,
             "u-dace"
         );
-        assert_eq!(
-            s.leaderboard(&c, "belote-bazar", 10).await.unwrap().len(),
-            1
-        );
+        assert_eq!(s.leaderboard(&c, "belote-bazar", 10).await.unwrap().len(), 1);
         assert!(s.leaderboard(&c, "polt", 10).await.unwrap().is_empty());
     }
 }

@@ -124,9 +124,7 @@ impl From<usize> for Arg<'_> {
 pub fn t(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
     let id = lang.id();
     if args.is_empty() {
-        return LOCALES
-            .try_lookup(&id, key)
-            .unwrap_or_else(|| key.to_string());
+        return LOCALES.try_lookup(&id, key).unwrap_or_else(|| key.to_string());
     }
     let map: HashMap<Cow<'static, str>, FluentValue> = args
         .iter()
@@ -217,11 +215,7 @@ mod tests {
     }
 
     fn file(lang: Lang) -> String {
-        let path = format!(
-            "{}/locales/{}/main.ftl",
-            env!("CARGO_MANIFEST_DIR"),
-            lang.code()
-        );
+        let path = format!("{}/locales/{}/main.ftl", env!("CARGO_MANIFEST_DIR"), lang.code());
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
     }
 
@@ -242,8 +236,7 @@ mod tests {
     fn every_file_parses_and_every_message_formats() {
         for lang in Lang::ALL {
             let src = file(lang);
-            if let Err((_, errors)) = fluent_templates::fluent_bundle::FluentResource::try_new(src)
-            {
+            if let Err((_, errors)) = fluent_templates::fluent_bundle::FluentResource::try_new(src) {
                 panic!("{lang}: {errors:?}");
             }
             // Every message resolves in its own language with typical arguments, and no
@@ -307,10 +300,7 @@ mod tests {
         };
         let one = warn(Lang::En, 1);
         let many = warn(Lang::En, 30);
-        assert!(
-            one.contains("1 second") && !one.contains("seconds"),
-            "{one}"
-        );
+        assert!(one.contains("1 second") && !one.contains("seconds"), "{one}");
         assert!(many.contains("30 seconds"), "{many}");
         // Russian has three plural forms: 1 секунда, 3 секунды, 30 секунд.
         let ru = |n: i64| warn(Lang::Ru, n);

@@ -239,9 +239,7 @@ impl Store {
         if let Some(schema) = schema {
             let valid = !schema.is_empty()
                 && schema.len() <= 63
-                && schema
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && schema.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
                 && !schema.as_bytes()[0].is_ascii_digit();
             if !valid {
                 return Err(StoreError::BadSchema(schema.to_string()));
@@ -302,13 +300,8 @@ impl Store {
         })
     }
 
-    pub async fn set_community_settings(
-        &self,
-        c: &CommunityRef,
-        s: &CommunitySettings,
-    ) -> Result<()> {
-        let sql =
-            "INSERT INTO communities (platform, community_id, lang, turn_limit_secs, auto_start) \
+    pub async fn set_community_settings(&self, c: &CommunityRef, s: &CommunitySettings) -> Result<()> {
+        let sql = "INSERT INTO communities (platform, community_id, lang, turn_limit_secs, auto_start) \
                    VALUES ($1, $2, $3, $4, $5) \
                    ON CONFLICT (platform, community_id) DO UPDATE SET \
                    lang = excluded.lang, turn_limit_secs = excluded.turn_limit_secs, \
@@ -339,12 +332,7 @@ impl Store {
         lang.flatten().map(|l| parse_lang(&l)).transpose()
     }
 
-    pub async fn set_user_lang(
-        &self,
-        platform: Platform,
-        user: &str,
-        lang: Option<Lang>,
-    ) -> Result<()> {
+    pub async fn set_user_lang(&self, platform: Platform, user: &str, lang: Option<Lang>) -> Result<()> {
         let sql = "INSERT INTO users (platform, user_id, lang) VALUES ($1, $2, $3) \
                    ON CONFLICT (platform, user_id) DO UPDATE SET lang = excluded.lang";
         on_pool!(self, pool => {
@@ -435,8 +423,7 @@ impl Store {
 
     /// Every running table, oldest first: what a restarted host rebuilds.
     pub async fn running_tables(&self) -> Result<Vec<TableRow>> {
-        let sql =
-            format!("SELECT {TABLE_COLUMNS} FROM tables WHERE status = 'running' ORDER BY id");
+        let sql = format!("SELECT {TABLE_COLUMNS} FROM tables WHERE status = 'running' ORDER BY id");
         on_pool!(self, pool => {
             let rows = sqlx::query(&sql).fetch_all(pool).await?;
             rows.iter().map(|r| Ok(table_row!(r))).collect()
@@ -468,13 +455,7 @@ impl Store {
 
     /// Seats a person or a computer player. A seat holds one occupant and a person sits at
     /// most once per table; the database enforces both.
-    pub async fn take_seat(
-        &self,
-        table: i64,
-        seat: u8,
-        name: &str,
-        occupant: &Occupant,
-    ) -> Result<()> {
+    pub async fn take_seat(&self, table: i64, seat: u8, name: &str, occupant: &Occupant) -> Result<()> {
         let (user, level) = match occupant {
             Occupant::Human { user_id } => (Some(user_id.as_str()), None),
             Occupant::Computer { level } => (None, Some(i64::from(*level))),
@@ -501,9 +482,9 @@ impl Store {
                 let seats = self.seats(table).await?;
                 match user {
                     Some(u)
-                        if seats.iter().any(
-                            |s| matches!(&s.occupant, Occupant::Human { user_id } if user_id == u),
-                        ) =>
+                        if seats
+                            .iter()
+                            .any(|s| matches!(&s.occupant, Occupant::Human { user_id } if user_id == u)) =>
                     {
                         Err(StoreError::AlreadySeated {
                             table,
@@ -675,10 +656,7 @@ impl Store {
             Ok(None) => {
                 let next = self.deals(table).await?.len() as i64 + 1;
                 if (1..next).contains(&deal_no) {
-                    Err(StoreError::DealTaken {
-                        table,
-                        deal: deal_no,
-                    })
+                    Err(StoreError::DealTaken { table, deal: deal_no })
                 } else if next == 1 && self.table(table).await?.is_none() {
                     Err(StoreError::NoTable(table))
                 } else {
@@ -689,10 +667,7 @@ impl Store {
                     })
                 }
             }
-            Err(e) if is_unique_violation(&e) => Err(StoreError::DealTaken {
-                table,
-                deal: deal_no,
-            }),
+            Err(e) if is_unique_violation(&e) => Err(StoreError::DealTaken { table, deal: deal_no }),
             Err(e) if is_fk_violation(&e) => Err(StoreError::NoTable(table)),
             Err(e) => Err(e.into()),
         }
@@ -724,12 +699,7 @@ impl Store {
     /// `/record` exports.
     pub async fn record(&self, table: i64) -> Result<Envelope> {
         let row = self.table(table).await?.ok_or(StoreError::NoTable(table))?;
-        let players = self
-            .seats(table)
-            .await?
-            .into_iter()
-            .map(|s| s.name)
-            .collect();
+        let players = self.seats(table).await?.into_iter().map(|s| s.name).collect();
         let deals = self.deals(table).await?;
         let mut actions = self.actions(table).await?.into_iter().peekable();
         if let (Some(a), Some(d)) = (actions.peek(), deals.first()) {
@@ -822,11 +792,7 @@ impl Store {
 
     /// Closes the chat's open score sheet for `game` and returns it as it was at closing
     /// (for settling its pules); None if there was none. The next save opens a fresh sheet.
-    pub async fn close_score_sheet(
-        &self,
-        chat: &ChatRef,
-        game: &str,
-    ) -> Result<Option<ScoreSheetRow>> {
+    pub async fn close_score_sheet(&self, chat: &ChatRef, game: &str) -> Result<Option<ScoreSheetRow>> {
         let sql = format!(
             "UPDATE score_sheets SET closed_ms = $5, updated_ms = $5 WHERE platform = $1 \
              AND chat_id = $2 AND thread_id = $3 AND game = $4 AND closed_ms IS NULL \
