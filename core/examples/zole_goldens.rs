@@ -374,6 +374,18 @@ fn cases() -> Vec<Case> {
             t[2] == t[1]
         })],
     ));
+    v.push(case(
+        "lv-galdins",
+        "galdins_full_tie_nobody_pays",
+        g,
+        3,
+        0,
+        vec![galdins(|o| {
+            let mut t: Vec<(u8, u8)> = (0..3).map(|s| (o.tricks[s], o.card_points[s])).collect();
+            t.sort();
+            t[2] == t[1]
+        })],
+    ));
     let c = Options::catsatcards();
     v.push(case(
         "catsatcards",
@@ -390,6 +402,14 @@ fn cases() -> Vec<Case> {
         })
     };
     v.push(case("rondo", "rondo_one_loser", r, 3, 0, vec![rondo(1)]));
+    v.push(case(
+        "rondo",
+        "rondo_three_tied_nobody_pays",
+        r,
+        3,
+        0,
+        vec![rondo(3)],
+    ));
     v.push(case("rondo", "rondo_tied_losers", r, 3, 0, vec![rondo(2)]));
     // A non-loser with exactly 30 points (and a trick) receives 2, not 1.
     v.push(case(
