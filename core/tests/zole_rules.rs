@@ -503,6 +503,50 @@ fn precisely_surrender() {
     );
 }
 
+/// concede_rest by a declarer who already holds 61: scored normally (a win), but the tree
+/// treats the surrender as a lost contract: the declarer pays each opponent per branch.
+#[test]
+fn precisely_a_concession_is_lost_for_the_tree() {
+    let opts = Options {
+        surrender: Surrender::ConcedeRest,
+        ..Options::zolite()
+    };
+    let make = || {
+        let mut s = Session::new(opts, 3, 2).unwrap();
+        s.pules.tree = 1;
+        s
+    };
+    let take_first = |d: &Deal, seat: Seat| {
+        if seat == d.active()[0] {
+            Bid::Take
+        } else {
+            Bid::Pass
+        }
+    };
+    let act = |d: &Deal, rng: &mut ChaCha8Rng| {
+        let decl = d.declarer().unwrap();
+        let mine = d.trick_points()[decl as usize] as u32 + set_points(d.buried());
+        if d.phase() == Phase::Play && mine >= 61 && d.legal_actions().contains(&Action::Surrender) {
+            Action::Surrender
+        } else {
+            random_play(d, rng)
+        }
+    };
+    let (_, r) = search(&make, &take_first, &act, &|_, r| r.outcome.surrendered);
+    let o = r.outcome;
+    let d = o.declarer.unwrap() as usize;
+    assert!(o.deltas[d] > 0, "scored normally: {:?}", o.deltas());
+    assert_eq!(o.declarer_won, Some(false));
+    for s in 0..3 {
+        let expected = if s == d { o.deltas[s] - 2 } else { o.deltas[s] + 1 };
+        assert_eq!(
+            r.deltas[s], expected,
+            "the tree branch goes to the opponents: {:?}",
+            r.deltas
+        );
+    }
+}
+
 /// zolite: a zole scores its top unit only with all 120 points (the talon counts for the
 /// opponents), and the 60-60 tie applies to zole too.
 #[test]

@@ -189,7 +189,9 @@ impl Deal {
             };
         }
         let others = ((1u16 << n) - 1) as u8 & !bit(d);
-        if unit > 0 {
+        // A surrender is a lost contract for the tree (RULES.md 1.11), even when a conceding
+        // declarer's points still score as a win.
+        if unit > 0 && !self.surrendered() {
             (o.winners, o.losers) = (bit(d), others);
         } else {
             (o.winners, o.losers) = (others, bit(d));
