@@ -131,10 +131,10 @@ fn search(
     panic!("no deal found");
 }
 
-fn outcome(kind: Kind, players: usize, declarer: Seat, unit: i32, active: [Seat; 3]) -> Outcome {
+fn outcome(kind: Kind, players: usize, declarer: Seat, unit: i32) -> Outcome {
     let mut deltas = [0; 5];
-    for s in 0..players {
-        deltas[s] = if s == declarer as usize {
+    for (s, x) in deltas.iter_mut().enumerate().take(players) {
+        *x = if s == declarer as usize {
             unit * (players as i32 - 1)
         } else {
             -unit
@@ -143,7 +143,6 @@ fn outcome(kind: Kind, players: usize, declarer: Seat, unit: i32, active: [Seat;
     let all = ((1u16 << players) - 1) as u8;
     let d = 1u8 << declarer;
     let (winners, losers) = if unit > 0 { (d, all & !d) } else { (all & !d, d) };
-    let _ = active;
     Outcome {
         kind,
         players: players as u8,
@@ -360,7 +359,7 @@ fn precisely_rondo() {
 #[test]
 fn precisely_sitting_out_players_and_pules() {
     // 4 players, dealer 0 sits out, seat 1 wins a take: [-1, 3, -1, -1] before pules.
-    let won = outcome(Kind::Take, 4, 1, 1, [1, 2, 3]);
+    let won = outcome(Kind::Take, 4, 1, 1);
     let opts = Options::lv();
     let mut p = Pules {
         common: 1,
