@@ -17,7 +17,7 @@ fn count(d: &Deal, memo: &mut HashMap<(u64, Seat), u64>) -> u64 {
     if d.phase() == Phase::Done {
         return 1;
     }
-    let boundary = d.played().len() % 3 == 0;
+    let boundary = d.played().len().is_multiple_of(3);
     let in_hands = d.active().iter().fold(CardSet::EMPTY, |s, &p| s | d.hand(p));
     let seat = d.to_act().unwrap();
     let key = (in_hands.bits(), seat);
