@@ -704,3 +704,36 @@ fn precisely_the_dealer_rotation() {
     s.deal_from_seed(Seed::from_u64(3)).unwrap();
     assert_eq!(s.current().unwrap().dealer(), 1);
 }
+
+#[test]
+fn refusals_name_the_action_and_the_finished_deal() {
+    // Regression: a surrender in the bidding or bury phase was refused as "cannot play", and
+    // an action after the end of a deal as "no deal is in progress".
+    let mut d = Deal::from_hands(Options::catsatcards(), 3, 2, &hands(H3), cards(T3)).unwrap();
+    let e = d.apply(0, Action::Surrender).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "seat 0 cannot surrender now: the bidding is still on"
+    );
+    d.apply(0, Action::Bid(Bid::Take)).unwrap();
+    let e = d.apply(0, Action::Surrender).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "seat 0 cannot surrender now: the declarer must bury two cards first"
+    );
+    let e = d.apply(0, Action::Play(card("QC"))).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "seat 0 cannot play now: the declarer must bury two cards first"
+    );
+
+    let mut s = Session::new(Options::lv(), 3, 2).unwrap();
+    assert_eq!(
+        s.apply(0, Action::Bid(Bid::Pass)).unwrap_err(),
+        SessionError::NoDeal
+    );
+    s.deal_from_hands(2, &hands(H3), cards(T3)).unwrap();
+    run(&mut s, "0 pass, 1 pass, 2 pass");
+    let e = s.apply(0, Action::Bid(Bid::Pass)).unwrap_err();
+    assert_eq!(e.to_string(), "the deal is over");
+}

@@ -465,6 +465,10 @@ impl Deal {
             (_, Action::Bid(_)) => return wrong("bid", "the bidding is over"),
             (Phase::Bidding, Action::Bury(_)) => return wrong("bury", "the bidding is still on"),
             (Phase::Play, Action::Bury(_)) => return wrong("bury", "the cards are in play"),
+            (Phase::Bidding, Action::Surrender) => return wrong("surrender", "the bidding is still on"),
+            (Phase::Bury, Action::Surrender) => {
+                return wrong("surrender", "the declarer must bury two cards first")
+            }
             (Phase::Bidding, _) => return wrong("play", "the bidding is still on"),
             (Phase::Bury, _) => return wrong("play", "the declarer must bury two cards first"),
         }
