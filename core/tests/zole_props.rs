@@ -3,10 +3,14 @@
 //! settlement) sum to zero, a completed deal has 8 tricks, `legal_actions` is exactly the set
 //! of actions `apply` accepts (every bid, every card of the deck, every pair of the deck,
 //! surrender, from every seat) and a refused action changes nothing, replaying a session's
-//! record reproduces the session, and no seat's view shows another seat's hidden cards.
+//! record reproduces the session, and no seat's view shows another seat's hidden cards. Every
+//! deal is also scored by an independent model of the rules (`zole_model`), which must agree
+//! with the engine on contract, tricks, card points, deltas, pules and the tree.
 //!
 //! 10,000 sessions per preset when built without debug assertions (`cargo test --release`),
 //! fewer with them.
+
+mod zole_model;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -184,6 +188,7 @@ fn run_session(opts: Options, seed: u64, probing: bool, all: &[Action]) {
     let players = rng.random_range(3..=5);
     let dealer = rng.random_range(0..players) as Seat;
     let mut s = Session::new(opts, players, dealer).unwrap();
+    let mut model = zole_model::Model::new(opts, players);
     let deals = rng.random_range(1..=4);
     for k in 0..deals {
         let ctx = format!("seed {seed}, {players} players, deal {}", k + 1);
@@ -209,6 +214,29 @@ fn run_session(opts: Options, seed: u64, probing: bool, all: &[Action]) {
                 }
                 check_views(&done, &ctx);
                 check_result(&done, &r, &ctx);
+                let entry = s.deals().last().unwrap();
+                let (deltas, m) = model.deal(done.dealer(), done.talon(), &entry.actions);
+                let o = &r.outcome;
+                let ctx = format!("{ctx}: engine {o:?}, model {m:?}");
+                assert_eq!(m.kind, o.kind.name(), "{ctx}");
+                assert_eq!(m.declarer, o.declarer, "{ctx}");
+                assert_eq!(
+                    m.tricks,
+                    o.tricks().iter().map(|&t| t as u32).collect::<Vec<_>>(),
+                    "{ctx}"
+                );
+                assert_eq!(
+                    m.card_points,
+                    o.card_points().iter().map(|&t| t as u32).collect::<Vec<_>>(),
+                    "{ctx}"
+                );
+                assert_eq!(m.deltas, o.deltas(), "{ctx}");
+                assert_eq!(deltas, r.deltas, "{ctx}: with pules and tree");
+                assert_eq!(
+                    (model.common, &model.personal, model.tree),
+                    (s.pules.common, &s.pules.personal, s.pules.tree),
+                    "{ctx}"
+                );
                 break;
             }
         }
@@ -224,6 +252,7 @@ fn run_session(opts: Options, seed: u64, probing: bool, all: &[Action]) {
     let totals: i32 = s.sheet.totals.iter().sum();
     assert_eq!(totals, 0, "seed {seed}");
     let settle = s.settle();
+    assert_eq!(settle, model.settle(), "seed {seed}: settlement");
     assert_eq!(
         settle.iter().sum::<i32>(),
         0,
