@@ -456,6 +456,17 @@ fn cases() -> Vec<Case> {
     };
     surrender("take_surrender", Bid::Take, 2);
     surrender("zole_surrender", Bid::Zole, 0);
+    // concede_rest (an lv table with the option): the unplayed cards go to the opponents and
+    // the deal is scored normally.
+    let concede = Options {
+        surrender: stikis_core::games::zole::Surrender::ConcedeRest,
+        ..lv
+    };
+    let mut st = step(Bidding::Call(Who::Hand(0), Bid::Take), |_, o| {
+        o.kind == Kind::Take && o.surrendered && (31..=60).contains(&dp(o)) && dt(o) > 0
+    });
+    st.surrender_after = Some(4);
+    v.push(case("lv", "take_concede_rest", concede, 3, 0, vec![st]));
     // zolite: card-point bands and the 60-60 tie.
     let z = Options::zolite();
     let ztake = |r| vec![with_points(Bid::Take, Who::Hand(0), r)];

@@ -164,16 +164,19 @@ impl Facts {
         let mut p = self.trick_points.clone();
         match (self.kind(), self.declarer()) {
             ("take", Some(d)) => p[d] += self.bury_points,
-            ("zole", Some(d)) => {
-                let next = (1..self.players)
-                    .map(|k| (d + k) % self.players)
-                    .find(|s| self.active.contains(s))
-                    .unwrap();
-                p[next] += self.talon_points;
-            }
+            ("zole", Some(_)) => p[self.first_opponent()] += self.talon_points,
             _ => {}
         }
         p
+    }
+
+    /// The first active seat clockwise after the declarer.
+    fn first_opponent(&self) -> usize {
+        let d = self.declarer().unwrap();
+        (1..self.players)
+            .map(|k| (d + k) % self.players)
+            .find(|s| self.active.contains(s))
+            .unwrap()
     }
 
     /// Active seats from the dealer's left.
@@ -252,7 +255,9 @@ impl Facts {
 }
 
 /// Checks one deal's output against its claim and the independently computed facts.
-fn check_deal(case: &str, i: usize, deal: &Value, out: &Value, claim: &Value, players: usize) {
+fn check_deal(case: &str, i: usize, deal: &Value, out: &Value, claim: &Value, rules: &Value) {
+    let players = deal["hands"].as_array().unwrap().len();
+    let concede_rest = rules.get("surrender") == Some(&Value::from("concede_rest"));
     let at = format!("{case}, deal {}", i + 1);
     let f = Facts::of(deal, players);
     let band = claim["band"]
@@ -285,6 +290,13 @@ fn check_deal(case: &str, i: usize, deal: &Value, out: &Value, claim: &Value, pl
                 serde_json::json!(f.shown_points()),
                 "{at}: card points"
             );
+        } else if concede_rest {
+            // Every card outside a completed trick goes to the opponents (shown on the first
+            // one after the declarer), so all 120 points are counted.
+            let mut p = f.shown_points();
+            let rest = 120 - p.iter().sum::<u32>();
+            p[f.first_opponent()] += rest;
+            assert_eq!(out["card_points"], serde_json::json!(p), "{at}: card points");
         }
     }
     let deltas: Vec<i32> = if let Some(d) = claim.get("deltas") {
@@ -376,7 +388,7 @@ fn golden_records_replay_to_their_output_and_match_the_rules() {
         assert_eq!(outs.len(), deals.len(), "{case}: one output per deal");
         let mut totals = vec![0i64; players];
         for (i, ((deal, out), claim)) in deals.iter().zip(outs).zip(claims).enumerate() {
-            check_deal(case, i, deal, out, claim, players);
+            check_deal(case, i, deal, out, claim, &record["rules"]);
             for (t, d) in totals.iter_mut().zip(out["deltas"].as_array().unwrap()) {
                 *t += d.as_i64().unwrap();
             }
