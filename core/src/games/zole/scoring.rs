@@ -101,7 +101,10 @@ impl Deal {
         o.tricks[..n].copy_from_slice(self.tricks());
         match (self.contract(), self.declarer()) {
             (None, _) => {}
-            (Some(Contract::Galdins), _) => self.score_galdins(&mut o),
+            (Some(Contract::Galdins), _) => {
+                o.kind = Kind::Galdins;
+                self.score_galdins(&mut o)
+            }
             (Some(c), Some(d)) => self.score_contract(c, d, &mut o),
             (Some(_), None) => {}
         }

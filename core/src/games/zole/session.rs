@@ -138,11 +138,11 @@ impl Session {
 
     /// Applies an action to the deal in progress; when it ends the deal, scores it.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Option<&DealResult>, SessionError> {
-        let entry = self
-            .deals
-            .last_mut()
-            .filter(|e| e.result.is_none())
-            .ok_or(SessionError::NoDeal)?;
+        let entry = self.deals.last_mut().ok_or(SessionError::NoDeal)?;
+        if entry.result.is_some() {
+            // An action after the last card: the record names the real fault.
+            return Err(ZoleError::DealOver.into());
+        }
         entry.deal.apply(seat, action)?;
         entry.actions.push((seat, action));
         let Some(outcome) = entry.deal.outcome() else {
