@@ -114,12 +114,11 @@ fn play_deal(session: &mut Session, st: &Step, rng: &mut ChaCha8Rng) -> Option<O
                     Action::Bury(..) => a.bury_set().iter().map(|c| points(c) as u32).sum::<u32>(),
                     _ => 0,
                 };
-                let pick = match policies[seat as usize] {
+                match policies[seat as usize] {
                     Policy::Random => legal.get(rng.random_range(0..legal.len())).expect("in range"),
                     _ if bury_points_high => legal.iter().max_by_key(key).unwrap(),
                     _ => legal.iter().min_by_key(key).unwrap(),
-                };
-                pick
+                }
             }
             Phase::Play => {
                 if st.surrender_after == Some(played_by[seat as usize]) && legal.contains(Action::Surrender) {
