@@ -70,6 +70,9 @@ pub fn replay(input: &[u8]) -> Result<Value, ReplayError> {
     let env: Envelope = serde_json::from_value(value)
         .map_err(|e| ReplayError::record(format!("the record is malformed ({e})")))?;
     match env.game.as_str() {
+        "belote-bazar" | "belote-classic" | "belote-h2h" | "coinche" => {
+            crate::games::belote::record::replay(&env)
+        }
         other => Err(ReplayError::record(format!("unknown game {other:?}"))),
     }
 }

@@ -1,1 +1,2 @@
 //! One module per game; each owns its deal, bidding, play, scoring, options and records.
+pub mod belote;

@@ -1,0 +1,169 @@
+//! A belote table session: deal after deal with the dealer moving on in the direction of play
+//! (also after a redeal), the score sheet per team (per player in head-to-head), the end of the
+//! game at the target, the Coinche deck carried from deal to deal, and the log of every deal
+//! from which a record is written.
+
+use super::coinche::{self, Deck};
+use super::deal::{Action, Deal, DealResult, Error, Phase};
+use super::options::Options;
+use super::Variant;
+use crate::cards::{Card, CardSet, PIQUET_PACK};
+use crate::game::{Game, Seat, Seed};
+use crate::session::ScoreSheet;
+
+/// Everything a record keeps of one deal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealLog {
+    pub dealer: Seat,
+    pub hands: Vec<CardSet>,
+    pub turned: Option<Card>,
+    pub stock: Vec<Card>,
+    pub actions: Vec<(Seat, Action)>,
+    pub result: Option<DealResult>,
+}
+
+/// Why the session refused to start a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("the current deal is not finished")]
+    DealInProgress,
+    #[error("a cut lifts 3 to 29 cards, not {0}")]
+    BadCut(usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct Session {
+    variant: Variant,
+    options: Options,
+    next_dealer: Seat,
+    sheet: ScoreSheet,
+    log: Vec<DealLog>,
+    current: Option<Deal>,
+    /// Coinche: the gathered deck of the last deal, waiting for its cut.
+    deck: Option<Deck>,
+}
+
+impl Session {
+    pub fn new(variant: Variant, options: Options, first_dealer: Seat) -> Session {
+        Session {
+            variant,
+            options,
+            next_dealer: first_dealer % variant.seats() as Seat,
+            sheet: ScoreSheet::new(2),
+            log: Vec::new(),
+            current: None,
+            deck: None,
+        }
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+    pub fn totals(&self) -> [i32; 2] {
+        [self.sheet.totals[0], self.sheet.totals[1]]
+    }
+    pub fn deals(&self) -> &[DealLog] {
+        &self.log
+    }
+    pub fn current(&self) -> Option<&Deal> {
+        self.current.as_ref()
+    }
+    pub fn next_dealer(&self) -> Seat {
+        self.next_dealer
+    }
+
+    /// The team (player in head-to-head) that has won: at or above the target, not tied.
+    pub fn winner(&self) -> Option<u8> {
+        let [a, b] = self.totals();
+        if a.max(b) >= self.options.target && a != b {
+            Some(if a > b { 0 } else { 1 })
+        } else {
+            None
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.winner().is_some()
+    }
+
+    /// Starts the next deal. Every deal is shuffled from `seed` except in Coinche, where only
+    /// the first is; later Coinche deals take the gathered cards of the deal before. `cut` is
+    /// used only in Coinche: how many cards the cutter lifts (3 to 29; on the first deal the
+    /// dealer's partner cuts the shuffled pack, later the player before the dealer).
+    pub fn start_deal(&mut self, seed: Seed, cut: usize) -> Result<&Deal, SessionError> {
+        if self.is_over() {
+            return Err(SessionError::GameOver);
+        }
+        if self
+            .current
+            .as_ref()
+            .is_some_and(|d| d.phase() != Phase::Done)
+        {
+            return Err(SessionError::DealInProgress);
+        }
+        let v = self.variant;
+        let dealer = self.next_dealer;
+        let deal = if v == Variant::Coinche {
+            let deck = match self.deck.take() {
+                Some(d) => d,
+                None => seed.shuffle(PIQUET_PACK).iter().copied().collect(),
+            };
+            let Some(cut_deck) = coinche::cut(&deck, cut) else {
+                self.deck = Some(deck);
+                return Err(SessionError::BadCut(cut));
+            };
+            let hands = coinche::deal(&cut_deck, dealer);
+            Deal::from_hands(v, self.options, dealer, &hands, None, &[])
+                .expect("a whole deck makes a valid deal")
+        } else {
+            Deal::shuffled(v, self.options, dealer, seed)
+        };
+        self.log.push(DealLog {
+            dealer,
+            hands: deal.dealt().to_vec(),
+            turned: deal.turned(),
+            stock: deal.stock().to_vec(),
+            actions: Vec::new(),
+            result: None,
+        });
+        self.current = Some(deal);
+        Ok(self.current.as_ref().expect("just set"))
+    }
+
+    /// Applies an action to the current deal; when the deal ends, scores it and moves the
+    /// dealer on (in Coinche, also gathers the deck for the next deal).
+    pub fn play(&mut self, seat: Seat, action: Action) -> Result<(), PlayError> {
+        let v = self.variant;
+        let deal = self.current.as_mut().ok_or(PlayError::NoDeal)?;
+        deal.apply(seat, action).map_err(PlayError::Rule)?;
+        let log = self.log.last_mut().expect("a deal in progress has a log");
+        log.actions.push((seat, action));
+        if let Some(r) = deal.result().copied() {
+            log.result = Some(r);
+            self.sheet.add(&r.deltas);
+            self.next_dealer = v.next(log.dealer);
+            if v == Variant::Coinche {
+                let tricks: Vec<(Seat, [Card; 4])> =
+                    deal.tricks().iter().map(|t| (t.winner, t.cards)).collect();
+                let mut hands = [CardSet::EMPTY; 4];
+                hands.copy_from_slice(deal.dealt());
+                self.deck = Some(coinche::gather(&tricks, &hands, log.dealer));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why `Session::play` refused an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error("there is no deal in progress")]
+    NoDeal,
+    #[error(transparent)]
+    Rule(#[from] Error),
+}
