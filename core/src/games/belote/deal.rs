@@ -301,11 +301,12 @@ pub struct Deal {
 }
 
 impl Deal {
-    /// A deal shuffled from `seed`. (Coinche sessions carry the deck instead: see
+    /// A deal shuffled from `seed` (`dealer` is taken modulo the number of seats). (Coinche sessions carry the deck instead: see
     /// `coinche::deal`; this is their first deal and every deal of the other variants.)
     pub fn shuffled(v: Variant, options: Options, dealer: Seat, seed: Seed) -> Deal {
         let cards = seed.shuffle(PIQUET_PACK);
         let n = v.seats();
+        let dealer = dealer % n as Seat;
         let first = v.first_hand_size();
         let mut hands = [CardSet::EMPTY; 4];
         for (i, h) in hands.iter_mut().take(n).enumerate() {
