@@ -737,6 +737,15 @@ fn regenerate_golden_files() {
         let mut bad = full.clone();
         bad["deals"][0]["actions"][0]["bid"] = json!("double");
         emit_error(game, "error_unknown_bid", &bad);
+        if v == Variant::Coinche {
+            // The deck is carried: hands that are no cut of the gathered cards are refused.
+            let mut bad = full.clone();
+            let a = bad["deals"][1]["hands"][0][0].clone();
+            let b = bad["deals"][1]["hands"][1][0].clone();
+            bad["deals"][1]["hands"][0][0] = b;
+            bad["deals"][1]["hands"][1][0] = a;
+            emit_error(game, "error_not_a_cut", &bad);
+        }
         // A card that breaks a play rule: the first play where a held card is not legal.
         if let Some(bad) = illegal_play(&s, &full) {
             emit_error(game, "error_illegal_card", &bad);

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use super::coinche;
 use super::deal::{Action, Bid, Deal, Phase};
 use super::options::Options;
 use super::session::Session;
@@ -117,6 +118,8 @@ pub fn replay(env: &Envelope) -> Result<Value, ReplayError> {
     let mut next_dealer: Option<Seat> = None;
     let mut out = Vec::with_capacity(env.deals.len());
     let mut unfinished = false;
+    // Coinche: the deck the last deal left, which the next deal's hands must be a cut of.
+    let mut carried: Option<coinche::Deck> = None;
     for (i, raw) in env.deals.iter().enumerate() {
         let n = i + 1;
         if unfinished {
@@ -163,6 +166,18 @@ pub fn replay(env: &Envelope) -> Result<Value, ReplayError> {
         }
         let mut deal = Deal::from_hands(v, options, rec.dealer, &hands, rec.turned, &stock)
             .map_err(|e| ReplayError::deal(n, e.to_string()))?;
+        if let Some(deck) = carried.take() {
+            let is_cut = (coinche::MIN_CUT..=deck.len() - coinche::MIN_CUT).any(|c| {
+                coinche::cut(&deck, c)
+                    .is_some_and(|d| coinche::deal(&d, rec.dealer)[..] == hands[..])
+            });
+            if !is_cut {
+                return Err(ReplayError::deal(
+                    n,
+                    "the hands are not a cut of the cards gathered from the last deal",
+                ));
+            }
+        }
         for (j, a) in rec.actions.iter().enumerate() {
             let fail = |r: String| ReplayError::action(n, j + 1, r);
             let ar: ActionRecord = serde_json::from_value(a.clone())
@@ -172,6 +187,13 @@ pub fn replay(env: &Envelope) -> Result<Value, ReplayError> {
                 .map_err(|e| fail(e.to_string()))?;
         }
         next_dealer = Some(v.next(rec.dealer));
+        if v == Variant::Coinche && deal.phase() == Phase::Done {
+            let tricks: Vec<(Seat, [Card; 4])> =
+                deal.tricks().iter().map(|t| (t.winner, t.cards)).collect();
+            let mut dealt = [CardSet::EMPTY; 4];
+            dealt.copy_from_slice(deal.dealt());
+            carried = Some(coinche::gather(&tricks, &dealt, rec.dealer));
+        }
         out.push(deal_output(&deal, &mut totals, &mut unfinished));
     }
     Ok(json!({"deals": out, "totals": totals}))

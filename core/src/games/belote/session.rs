@@ -167,3 +167,49 @@ pub enum PlayError {
     #[error(transparent)]
     Rule(#[from] Error),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::belote::Bid;
+
+    #[test]
+    fn a_tie_at_or_above_the_target_plays_on() {
+        let v = Variant::Bazar;
+        let mut s = Session::new(v, Options::default_for(v), 0);
+        s.sheet.add(&[301, 301]);
+        assert!(!s.is_over());
+        s.sheet.add(&[0, 5]);
+        assert_eq!(s.winner(), Some(1));
+        assert_eq!(
+            s.start_deal(Seed::from_u64(1), 10).err(),
+            Some(SessionError::GameOver)
+        );
+    }
+
+    #[test]
+    fn the_deal_passes_on_after_a_redeal_in_the_direction_of_play() {
+        for (v, after) in [
+            (Variant::Bazar, 1),
+            (Variant::Coinche, 3),
+            (Variant::HeadToHead, 1),
+        ] {
+            let mut s = Session::new(v, Options::default_for(v), 0);
+            s.start_deal(Seed::from_u64(1), 10).unwrap();
+            assert_eq!(
+                s.start_deal(Seed::from_u64(2), 10).err(),
+                Some(SessionError::DealInProgress)
+            );
+            let rounds = if v.has_turned_card() { 2 } else { 1 };
+            for _ in 0..rounds * v.seats() {
+                let seat = s.current().unwrap().to_act().unwrap();
+                s.play(seat, Action::Bid(Bid::Pass)).unwrap();
+            }
+            assert_eq!(s.next_dealer(), after, "{v}");
+            assert_eq!(s.totals(), [0, 0]);
+            s.start_deal(Seed::from_u64(2), 10).unwrap();
+            assert_eq!(s.current().unwrap().dealer(), after);
+            assert_eq!(s.deals().len(), 2);
+        }
+    }
+}
