@@ -498,3 +498,49 @@ fn h2h_deals_nine_cards_after_the_take() {
     assert_eq!(d.hand(1).len(), 9);
     assert_eq!(d.to_act(), Some(1), "the non-dealer leads");
 }
+
+#[test]
+fn classic_stock_goes_2_to_the_taker_3_to_the_others_and_belote_counts_after_it() {
+    let v = Variant::Classic;
+    let h = [
+        "AS 10S KS KH JS",
+        "AH 10H QS JH 9H",
+        "AD 10D KD QD JD",
+        "AC 10C KC QC JC",
+    ];
+    let stock: Vec<stikis_core::Card> = "QH 8H 9S 8S 7S 9D 8D 7D 9C 8C 7C"
+        .split(' ')
+        .map(card)
+        .collect();
+    let hs: Vec<CardSet> = h.iter().map(|s| cards(s)).collect();
+    let mut d =
+        Deal::from_hands(v, Options::default_for(v), 3, &hs, Some(card("7H")), &stock).unwrap();
+    say(&mut d, 0, "take");
+    // Packets start with the player after the dealer: the taker (seat 0) 2, the others 3.
+    assert_eq!(d.hand(0), cards("AS 10S KS KH JS 7H QH 8H"));
+    assert_eq!(d.hand(1), cards("AH 10H QS JH 9H 9S 8S 7S"));
+    assert_eq!(d.hand(2), cards("AD 10D KD QD JD 9D 8D 7D"));
+    assert_eq!(d.hand(3), cards("AC 10C KC QC JC 9C 8C 7C"));
+    // The queen of trumps came with the stock: belote counts from the hand after it.
+    assert_eq!(d.declared().belote, [20, 0]);
+    assert_eq!(d.to_act(), Some(0));
+}
+
+#[test]
+fn explicit_hands_are_checked() {
+    let v = Variant::Bazar;
+    let o = Options::default_for(v);
+    let mut h = hands(LAYOUT_1);
+    assert!(Deal::from_hands(v, o, 4, &h, None, &[]).is_err());
+    h[0] = cards("AS 10S KS AD 10D AC 10C 7S");
+    let e = Deal::from_hands(v, o, 0, &h, None, &[]).unwrap_err();
+    assert_eq!(e.to_string(), "7S is dealt twice");
+    h[0] = cards("AS 10S KS AD 10D AC 10C 2D");
+    let e = Deal::from_hands(v, o, 0, &h, None, &[]).unwrap_err();
+    assert_eq!(e.to_string(), "2D is not a card of the 32-card pack");
+    h[0] = cards("AS 10S KS AD 10D AC 10C");
+    let e = Deal::from_hands(v, o, 0, &h, None, &[]).unwrap_err();
+    assert_eq!(e.to_string(), "seat 0 must be dealt 8 cards, not 7");
+    let e = Deal::from_hands(Variant::Classic, o, 0, &hands(LAYOUT_1), None, &[]).unwrap_err();
+    assert_eq!(e.to_string(), "seat 0 must be dealt 5 cards, not 8");
+}
