@@ -270,3 +270,57 @@ fn coinche_deck_is_carried_and_cut_between_deals() {
     let expect = stikis_core::games::belote::coinche::deal(&cut, v.next(d.dealer()));
     assert_eq!(s.current().unwrap().dealt(), &expect[..]);
 }
+
+/// Replay reads outside input: random damage to real records must give an answer or an error,
+/// never a panic, and an error always names where it is.
+#[test]
+fn replay_never_panics_on_damaged_records() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let pool: Vec<serde_json::Value> = serde_json::from_str(
+        r#"[null, -1, 0, 1, 3, 4, 255, 256, 1e12, "", "AS", "JK", "2C", "9 H", "99 NT capot",
+            "capot AT", "160 S", "take", "D", "pass", "contra", "surcoinche", "10♥", [], {},
+            ["AS"], {"seat": 0}, {"seat": 0, "bid": "pass", "play": "AS"}, true]"#,
+    )
+    .unwrap();
+    let mut rng = Mix(99);
+    let rounds = if cfg!(debug_assertions) { 30 } else { 300 };
+    for game in ["belote-bazar", "belote-classic", "belote-h2h", "coinche"] {
+        for entry in std::fs::read_dir(dir.join(game)).unwrap() {
+            let p = entry.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if !name.ends_with(".json") || name.ends_with(".expected.json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            let rec: serde_json::Value = serde_json::from_str(&text).unwrap();
+            for _ in 0..rounds {
+                let mut bad = rec.clone();
+                // Walk down to a random node and replace it.
+                let mut node = &mut bad;
+                loop {
+                    let len = match node {
+                        serde_json::Value::Array(a) => a.len(),
+                        serde_json::Value::Object(o) => o.len(),
+                        _ => 0,
+                    };
+                    if len == 0 || rng.below(4) == 0 {
+                        break;
+                    }
+                    let i = rng.below(len);
+                    node = match node {
+                        serde_json::Value::Array(a) => &mut a[i],
+                        serde_json::Value::Object(o) => o.values_mut().nth(i).unwrap(),
+                        _ => unreachable!(),
+                    };
+                }
+                *node = pool[rng.below(pool.len())].clone();
+                if let Err(e) = stikis_core::record::replay(bad.to_string().as_bytes()) {
+                    assert!(!e.reason.is_empty());
+                }
+            }
+            let bytes = text.as_bytes();
+            let cut = rng.below(bytes.len());
+            assert!(stikis_core::record::replay(&bytes[..cut]).is_err());
+        }
+    }
+}
