@@ -14,7 +14,7 @@ use stikis_core::{Game, Seed, Suit};
 /// More games when optimised.
 fn games() -> u64 {
     if cfg!(debug_assertions) {
-        40
+        30
     } else {
         400
     }

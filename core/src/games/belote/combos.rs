@@ -85,11 +85,15 @@ pub type Combos = ArrayVec<Combo, 4>;
 pub fn find(hand: CardSet) -> Combos {
     let mut out = Combos::new();
     let mut left = hand;
-    for r in FOUR_ORDER {
-        let m = ranks_mask(&[r]);
-        if left.intersect(m).len() == 4 {
-            out.push(Combo::Four(r));
-            left = left.minus(m);
+    // Ranks held in all four suits, as one 13-bit row: most hands have none.
+    let b = hand.bits();
+    let fours = b & (b >> 13) & (b >> 26) & (b >> 39) & 0x1FFF;
+    if fours != 0 {
+        for r in FOUR_ORDER {
+            if fours & (1 << r as u32) != 0 {
+                out.push(Combo::Four(r));
+                left = left.minus(ranks_mask(&[r]));
+            }
         }
     }
     for s in Suit::ALL {
