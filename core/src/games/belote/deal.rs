@@ -301,8 +301,9 @@ pub struct Deal {
 }
 
 impl Deal {
-    /// A deal shuffled from `seed` (`dealer` is taken modulo the number of seats). (Coinche sessions carry the deck instead: see
-    /// `coinche::deal`; this is their first deal and every deal of the other variants.)
+    /// A deal shuffled from `seed`, each seat a block of the shuffled pack (`dealer` is taken
+    /// modulo the number of seats). Sessions deal every Bazar and take/pass deal this way;
+    /// Coinche sessions carry the deck and deal 3-2-3 instead (`coinche::deal`).
     pub fn shuffled(v: Variant, options: Options, dealer: Seat, seed: Seed) -> Deal {
         let cards = seed.shuffle(PIQUET_PACK);
         let n = v.seats();
@@ -452,8 +453,9 @@ impl Deal {
     pub fn stock(&self) -> &[Card] {
         &self.stock
     }
+    /// A seat's hand now (empty for a seat not at the table).
     pub fn hand(&self, seat: Seat) -> CardSet {
-        self.hands[seat as usize]
+        self.hands.get(seat as usize).copied().unwrap_or_default()
     }
     pub fn tricks(&self) -> &[Trick] {
         &self.tricks
@@ -463,7 +465,7 @@ impl Deal {
     }
     /// The combinations found in each hand when the play started.
     pub fn combos(&self, seat: Seat) -> &[Combo] {
-        &self.combos[seat as usize]
+        self.combos.get(seat as usize).map_or(&[], |c| c.as_slice())
     }
     pub fn declared(&self) -> Declared {
         self.declared
@@ -724,7 +726,7 @@ impl Deal {
             dealer: self.dealer,
             phase: self.phase,
             to_act: self.to_act(),
-            hand: self.hands[seat as usize],
+            hand: self.hand(seat),
             turned: self.turned,
             high_bid: high,
             doubled,
