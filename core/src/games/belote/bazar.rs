@@ -4,7 +4,7 @@
 //! here and takes the variant.
 
 use super::combos::Declared;
-use super::deal::{Action, Bid, Contract};
+use super::deal::{Action, Bid, BidRule, Contract};
 use super::options::Rounding;
 use super::play::Mode;
 use super::Variant;
@@ -68,75 +68,75 @@ pub enum AuctionEnd {
 
 impl ContractAuction {
     /// Whether `seat` may say `bid` now; the error is the broken rule.
-    pub fn check(&self, v: Variant, seat: Seat, bid: Bid) -> Result<(), &'static str> {
+    pub fn check(&self, v: Variant, seat: Seat, bid: Bid) -> Result<(), BidRule> {
         let coinche = v == Variant::Coinche;
         let same_team = |s: Seat| v.team(s) == v.team(seat);
         match bid {
             Bid::Pass => Ok(()),
             Bid::Contra | Bid::Coinche => {
                 if (bid == Bid::Coinche) != coinche {
-                    return Err("that is not a bid of this game");
+                    return Err(BidRule::NotThisGame);
                 }
                 let Some(h) = self.high else {
-                    return Err("there is no bid to double");
+                    return Err(BidRule::NothingToDouble);
                 };
                 if self.doubled > 0 {
-                    return Err("the bid is already doubled");
+                    return Err(BidRule::AlreadyDoubled);
                 }
                 if same_team(h.seat) {
-                    return Err("only an opponent of the last bid may double it");
+                    return Err(BidRule::DoubleByOpponentsOnly);
                 }
                 Ok(())
             }
             Bid::Recontra | Bid::Surcoinche => {
                 if (bid == Bid::Surcoinche) != coinche {
-                    return Err("that is not a bid of this game");
+                    return Err(BidRule::NotThisGame);
                 }
                 if self.doubled != 1 {
-                    return Err("redoubling needs a double first");
+                    return Err(BidRule::RedoubleNeedsDouble);
                 }
                 match self.high {
                     Some(h) if same_team(h.seat) => Ok(()),
-                    _ => Err("only the bidding team may redouble"),
+                    _ => Err(BidRule::RedoubleByBiddersOnly),
                 }
             }
             Bid::Tens { tens, mode, capot } if !coinche => {
                 self.check_level(tens, capot, MAX_BAZAR_TENS)?;
                 if mode == Mode::AllTrumps {
-                    return Err("Bazar has no all-trumps bid");
+                    return Err(BidRule::NoAllTrumpsInBazar);
                 }
                 if capot && tens <= CAPOT_ABOVE {
-                    return Err("capot is bid only above 25");
+                    return Err(BidRule::CapotAbove25);
                 }
                 Ok(())
             }
             Bid::Points { tens, mode: _ } if coinche => {
                 let capot = tens == COINCHE_CAPOT_TENS;
                 if !capot && tens > MAX_COINCHE_TENS {
-                    return Err("bids go up to 160, then capot");
+                    return Err(BidRule::CoincheAbove160);
                 }
                 self.check_level(tens, capot, COINCHE_CAPOT_TENS)
             }
-            _ => Err("that is not a bid of this game"),
+            _ => Err(BidRule::NotThisGame),
         }
     }
 
-    fn check_level(&self, tens: u8, capot: bool, max: u8) -> Result<(), &'static str> {
+    fn check_level(&self, tens: u8, capot: bool, max: u8) -> Result<(), BidRule> {
         if self.doubled > 0 {
-            return Err("no new bid after a double");
+            return Err(BidRule::NoBidAfterDouble);
         }
         if tens < MIN_TENS {
-            return Err("bids start at 80 points");
+            return Err(BidRule::BelowMinimum);
         }
         if tens > max {
-            return Err("that bid is above the highest bid");
+            return Err(BidRule::AboveMaximum);
         }
         if let Some(h) = self.high {
             if tens <= h.tens {
-                return Err("a bid must be higher than the last bid");
+                return Err(BidRule::NotHigher);
             }
             if h.capot && !capot {
-                return Err("after a capot bid only capot may be bid");
+                return Err(BidRule::CapotOnly);
             }
         }
         Ok(())

@@ -3,7 +3,7 @@
 //! classic game, tens per player in head-to-head).
 
 use super::combos::Declared;
-use super::deal::{Action, Bid, Contract};
+use super::deal::{Action, Bid, BidRule, Contract};
 use super::options::Rounding;
 use super::play::Mode;
 use super::Variant;
@@ -30,12 +30,12 @@ impl TakeAuction {
         }
     }
 
-    pub fn check(&self, bid: Bid) -> Result<(), &'static str> {
+    pub fn check(&self, bid: Bid) -> Result<(), BidRule> {
         match (bid, self.round) {
             (Bid::Pass, _) | (Bid::Take, 1) | (Bid::Name(_), 2) => Ok(()),
-            (Bid::Take, _) => Err("the turned card is taken only in the first round"),
-            (Bid::Name(_), _) => Err("a suit is named only in the second round"),
-            _ => Err("that is not a bid of this game"),
+            (Bid::Take, _) => Err(BidRule::TakeInFirstRound),
+            (Bid::Name(_), _) => Err(BidRule::NameInSecondRound),
+            _ => Err(BidRule::NotThisGame),
         }
     }
 

@@ -223,11 +223,7 @@ pub enum Error {
     #[error("seat {seat} cannot play a card during the bidding")]
     NotPlaying { seat: Seat },
     #[error("seat {seat} cannot say {bid}: {why}")]
-    IllegalBid {
-        seat: Seat,
-        bid: Bid,
-        why: &'static str,
-    },
+    IllegalBid { seat: Seat, bid: Bid, why: BidRule },
     #[error("seat {seat} does not hold {card}")]
     NotHeld { seat: Seat, card: Card },
     #[error("seat {seat} must follow {} (has {has})", suit.name())]
@@ -238,6 +234,43 @@ pub enum Error {
     MustOvertrump { seat: Seat, suit: Suit, has: Card },
     #[error("seat {seat} must play a trump, {} (has {has})", suit.name())]
     MustTrump { seat: Seat, suit: Suit, has: Card },
+}
+
+/// The bidding rule a refused bid breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BidRule {
+    #[error("that is not a bid of this game")]
+    NotThisGame,
+    #[error("there is no bid to double")]
+    NothingToDouble,
+    #[error("the bid is already doubled")]
+    AlreadyDoubled,
+    #[error("only an opponent of the last bid may double it")]
+    DoubleByOpponentsOnly,
+    #[error("redoubling needs a double first")]
+    RedoubleNeedsDouble,
+    #[error("only the bidding team may redouble")]
+    RedoubleByBiddersOnly,
+    #[error("Bazar has no all-trumps bid")]
+    NoAllTrumpsInBazar,
+    #[error("capot is bid only above 25")]
+    CapotAbove25,
+    #[error("bids go up to 160, then capot")]
+    CoincheAbove160,
+    #[error("no new bid after a double")]
+    NoBidAfterDouble,
+    #[error("bids start at 80 points")]
+    BelowMinimum,
+    #[error("that bid is above the highest bid")]
+    AboveMaximum,
+    #[error("a bid must be higher than the last bid")]
+    NotHigher,
+    #[error("after a capot bid only capot may be bid")]
+    CapotOnly,
+    #[error("the turned card is taken only in the first round")]
+    TakeInFirstRound,
+    #[error("a suit is named only in the second round")]
+    NameInSecondRound,
 }
 
 /// Why explicit hands do not make a deal.

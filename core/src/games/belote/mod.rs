@@ -20,7 +20,7 @@ use std::fmt;
 use crate::cards::Suit;
 use crate::game::Seat;
 
-pub use deal::{Action, Bid, Contract, Deal, DealResult, Error, Phase, SeatView};
+pub use deal::{Action, Bid, BidRule, Contract, Deal, DealResult, Error, Phase, SeatView};
 pub use options::{Options, Rounding};
 pub use play::Mode;
 pub use session::Session;
