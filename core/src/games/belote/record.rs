@@ -6,13 +6,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use super::coinche;
-use super::deal::{Action, Bid, Deal, Phase};
+use super::deal::{Action, Bid};
 use super::options::Options;
-use super::session::Session;
+use super::session::{Session, SessionError, StartError};
 use super::Variant;
 use crate::cards::{Card, CardSet};
-use crate::game::{Game, Seat};
+use crate::game::Seat;
 use crate::record::{Envelope, ReplayError};
 
 /// One deal as a record stores it.
@@ -102,8 +101,8 @@ pub fn to_envelope(s: &Session, players: &[String]) -> Envelope {
     }
 }
 
-/// Replays a belote record (any of the four games) into the output of RECORD.md.
-pub fn replay(env: &Envelope) -> Result<Value, ReplayError> {
+/// Rebuilds the session a record describes (a table after a restart), or the first fault.
+pub fn to_session(env: &Envelope) -> Result<Session, ReplayError> {
     let v = Variant::from_game_name(&env.game)
         .ok_or_else(|| ReplayError::record(format!("unknown game {:?}", env.game)))?;
     let options = Options::from_rules(v, &env.rules).map_err(ReplayError::record)?;
@@ -114,33 +113,19 @@ pub fn replay(env: &Envelope) -> Result<Value, ReplayError> {
             env.players.len()
         )));
     }
-    let mut totals = [0i32; 2];
-    let mut next_dealer: Option<Seat> = None;
-    let mut out = Vec::with_capacity(env.deals.len());
-    let mut unfinished = false;
-    // Coinche: the deck the last deal left, which the next deal's hands must be a cut of.
-    let mut carried: Option<coinche::Deck> = None;
+    // The first dealer is whoever the record says; `start_explicit` checks every later one.
+    let first = env
+        .deals
+        .first()
+        .and_then(|d| d.get("dealer"))
+        .and_then(Value::as_u64)
+        .filter(|&d| d < v.seats() as u64)
+        .unwrap_or(0) as Seat;
+    let mut s = Session::new(v, options, first);
     for (i, raw) in env.deals.iter().enumerate() {
         let n = i + 1;
-        if unfinished {
-            return Err(ReplayError::deal(
-                n,
-                format!("deal {} is not finished", n - 1),
-            ));
-        }
-        if totals[0].max(totals[1]) >= options.target && totals[0] != totals[1] {
-            return Err(ReplayError::deal(n, "the game is already over"));
-        }
         let rec: DealRecord = serde_json::from_value(raw.clone())
             .map_err(|e| ReplayError::deal(n, format!("the deal is malformed ({e})")))?;
-        if let Some(d) = next_dealer {
-            if rec.dealer != d {
-                return Err(ReplayError::deal(
-                    n,
-                    format!("the dealer must be seat {d}, not seat {}", rec.dealer),
-                ));
-            }
-        }
         let hands: Vec<CardSet> = rec
             .hands
             .iter()
@@ -157,80 +142,78 @@ pub fn replay(env: &Envelope) -> Result<Value, ReplayError> {
                 }
             })
             .collect::<Result<_, _>>()?;
-        let stock = rec.stock.clone().unwrap_or_default();
         if !v.has_turned_card() && (rec.turned.is_some() || rec.stock.is_some()) {
             return Err(ReplayError::deal(
                 n,
                 format!("{v} has no turned card or stock"),
             ));
         }
-        let mut deal = Deal::from_hands(v, options, rec.dealer, &hands, rec.turned, &stock)
-            .map_err(|e| ReplayError::deal(n, e.to_string()))?;
-        if let Some(deck) = carried.take() {
-            let is_cut = (coinche::MIN_CUT..=deck.len() - coinche::MIN_CUT).any(|c| {
-                coinche::cut(&deck, c)
-                    .is_some_and(|d| coinche::deal(&d, rec.dealer)[..] == hands[..])
-            });
-            if !is_cut {
-                return Err(ReplayError::deal(
+        let stock = rec.stock.clone().unwrap_or_default();
+        s.start_explicit(rec.dealer, &hands, rec.turned, &stock)
+            .map_err(|e| {
+                ReplayError::deal(
                     n,
-                    "the hands are not a cut of the cards gathered from the last deal",
-                ));
-            }
-        }
+                    match e {
+                        StartError::Session(SessionError::GameOver) => {
+                            "the game is already over".to_string()
+                        }
+                        StartError::Session(SessionError::DealInProgress) => {
+                            format!("deal {} is not finished", n - 1)
+                        }
+                        e => e.to_string(),
+                    },
+                )
+            })?;
         for (j, a) in rec.actions.iter().enumerate() {
             let fail = |r: String| ReplayError::action(n, j + 1, r);
             let ar: ActionRecord = serde_json::from_value(a.clone())
                 .map_err(|e| fail(format!("the action is malformed ({e})")))?;
             let action = ar.action(v).map_err(fail)?;
-            deal.apply(ar.seat, action)
-                .map_err(|e| fail(e.to_string()))?;
+            s.play(ar.seat, action).map_err(|e| fail(e.to_string()))?;
         }
-        next_dealer = Some(v.next(rec.dealer));
-        if v == Variant::Coinche && deal.phase() == Phase::Done {
-            let tricks: Vec<(Seat, [Card; 4])> =
-                deal.tricks().iter().map(|t| (t.winner, t.cards)).collect();
-            let mut dealt = [CardSet::EMPTY; 4];
-            dealt.copy_from_slice(deal.dealt());
-            carried = Some(coinche::gather(&tricks, &dealt, rec.dealer));
-        }
-        out.push(deal_output(&deal, &mut totals, &mut unfinished));
     }
-    Ok(json!({"deals": out, "totals": totals}))
+    Ok(s)
 }
 
-fn deal_output(deal: &Deal, totals: &mut [i32; 2], unfinished: &mut bool) -> Value {
-    let v = deal.variant();
-    let mut m = Map::new();
-    let contract = deal.contract();
-    m.insert(
-        "contract".into(),
-        match (contract, deal.phase()) {
-            (Some(c), _) => c.describe(v).into(),
-            (None, Phase::Done) => "redeal".into(),
-            (None, _) => Value::Null,
-        },
-    );
-    m.insert("declarer".into(), json!(contract.map(|c| c.declarer)));
-    if let Some(c) = contract {
-        if let Some(w) = c.doubled_word(v) {
+/// Replays a belote record (any of the four games) into the output of RECORD.md.
+pub fn replay(env: &Envelope) -> Result<Value, ReplayError> {
+    let s = to_session(env)?;
+    let v = s.variant();
+    let mut totals = [0i32; 2];
+    let mut out = Vec::with_capacity(s.deals().len());
+    for log in s.deals() {
+        let mut m = Map::new();
+        let (contract, done) = match &log.result {
+            Some(r) => (r.contract, true),
+            None => (s.current().and_then(|d| d.contract()), false),
+        };
+        m.insert(
+            "contract".into(),
+            match (contract, done) {
+                (Some(c), _) => c.describe(v).into(),
+                (None, true) => "redeal".into(),
+                (None, false) => Value::Null,
+            },
+        );
+        m.insert("declarer".into(), json!(contract.map(|c| c.declarer)));
+        if let Some(w) = contract.and_then(|c| c.doubled_word(v)) {
             m.insert("doubled".into(), w.into());
         }
-    }
-    match deal.result() {
-        Some(r) => {
-            totals[0] += r.deltas[0];
-            totals[1] += r.deltas[1];
-            m.insert("team_points".into(), json!(r.team_points));
-            m.insert("combinations".into(), json!(r.combinations));
-            m.insert("deltas".into(), json!(r.deltas));
+        match &log.result {
+            Some(r) => {
+                totals[0] += r.deltas[0];
+                totals[1] += r.deltas[1];
+                m.insert("team_points".into(), json!(r.team_points));
+                m.insert("combinations".into(), json!(r.combinations));
+                m.insert("deltas".into(), json!(r.deltas));
+            }
+            None => {
+                m.insert("complete".into(), false.into());
+            }
         }
-        None => {
-            *unfinished = true;
-            m.insert("complete".into(), false.into());
-        }
+        m.insert("totals".into(), json!(totals));
+        out.push(Value::Object(m));
     }
-    m.insert("totals".into(), json!(totals));
-    debug_assert!(deal.is_over() == deal.result().is_some());
-    Value::Object(m)
+    debug_assert_eq!(totals, s.totals());
+    Ok(json!({"deals": out, "totals": totals}))
 }

@@ -4,7 +4,7 @@
 //! from which a record is written.
 
 use super::coinche::{self, Deck};
-use super::deal::{Action, Deal, DealResult, Error, Phase};
+use super::deal::{Action, Deal, DealResult, Error, Phase, SetupError};
 use super::options::Options;
 use super::Variant;
 use crate::cards::{Card, CardSet, PIQUET_PACK};
@@ -96,16 +96,7 @@ impl Session {
     /// used only in Coinche: how many cards the cutter lifts (3 to 29; on the first deal the
     /// dealer's partner cuts the shuffled pack, later the player before the dealer).
     pub fn start_deal(&mut self, seed: Seed, cut: usize) -> Result<&Deal, SessionError> {
-        if self.is_over() {
-            return Err(SessionError::GameOver);
-        }
-        if self
-            .current
-            .as_ref()
-            .is_some_and(|d| d.phase() != Phase::Done)
-        {
-            return Err(SessionError::DealInProgress);
-        }
+        self.check_can_start()?;
         let v = self.variant;
         let dealer = self.next_dealer;
         let deal = if v == Variant::Coinche {
@@ -123,16 +114,63 @@ impl Session {
         } else {
             Deal::shuffled(v, self.options, dealer, seed)
         };
+        Ok(self.begin(deal))
+    }
+
+    /// Starts the next deal from explicit hands, as a record lists them (rebuilding a table or
+    /// replaying a record). The dealer must be the next one; in Coinche, after the first deal,
+    /// the hands must be a cut of the cards the last deal gathered.
+    pub fn start_explicit(
+        &mut self,
+        dealer: Seat,
+        hands: &[CardSet],
+        turned: Option<Card>,
+        stock: &[Card],
+    ) -> Result<&Deal, StartError> {
+        self.check_can_start()?;
+        let deal = Deal::from_hands(self.variant, self.options, dealer, hands, turned, stock)?;
+        if dealer != self.next_dealer {
+            return Err(StartError::Dealer {
+                expected: self.next_dealer,
+                got: dealer,
+            });
+        }
+        if let Some(deck) = &self.deck {
+            let is_cut = (coinche::MIN_CUT..=deck.len() - coinche::MIN_CUT).any(|c| {
+                coinche::cut(deck, c).is_some_and(|d| coinche::deal(&d, dealer)[..] == hands[..])
+            });
+            if !is_cut {
+                return Err(StartError::NotACut);
+            }
+        }
+        self.deck = None;
+        Ok(self.begin(deal))
+    }
+
+    fn check_can_start(&self) -> Result<(), SessionError> {
+        if self.is_over() {
+            return Err(SessionError::GameOver);
+        }
+        if self
+            .current
+            .as_ref()
+            .is_some_and(|d| d.phase() != Phase::Done)
+        {
+            return Err(SessionError::DealInProgress);
+        }
+        Ok(())
+    }
+
+    fn begin(&mut self, deal: Deal) -> &Deal {
         self.log.push(DealLog {
-            dealer,
+            dealer: deal.dealer(),
             hands: deal.dealt().to_vec(),
             turned: deal.turned(),
             stock: deal.stock().to_vec(),
             actions: Vec::new(),
             result: None,
         });
-        self.current = Some(deal);
-        Ok(self.current.as_ref().expect("just set"))
+        self.current.insert(deal)
     }
 
     /// Applies an action to the current deal; when the deal ends, scores it and moves the
@@ -157,6 +195,19 @@ impl Session {
         }
         Ok(())
     }
+}
+
+/// Why `Session::start_explicit` refused a deal.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error("the dealer must be seat {expected}, not seat {got}")]
+    Dealer { expected: Seat, got: Seat },
+    #[error("the hands are not a cut of the cards gathered from the last deal")]
+    NotACut,
 }
 
 /// Why `Session::play` refused an action.
