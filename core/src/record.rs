@@ -68,6 +68,9 @@ pub fn replay(input: &[u8]) -> Result<Value, ReplayError> {
     match env.game.as_str() {
         "zole" => crate::games::zole::record::replay(&env),
         crate::games::polt::record::GAME => crate::games::polt::record::replay(&env),
+        "belote-bazar" | "belote-classic" | "belote-h2h" | "coinche" => {
+            crate::games::belote::record::replay(&env)
+        }
         other => Err(ReplayError::record(format!("unknown game {other:?}"))),
     }
 }
