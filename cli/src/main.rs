@@ -1,10 +1,13 @@
-//! `stikis`: the command line. `stikis replay FILE|-` replays a game record (RECORD.md).
+//! `stikis`: the command line. `stikis replay FILE|-` replays a game record (RECORD.md);
+//! `stikis arena ...` plays computer players against each other (see `arena.rs`).
+
+mod arena;
 
 use std::io::Read;
 use std::process::ExitCode;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: stikis replay FILE|-");
+    eprintln!("usage: stikis replay FILE|-\n       {}", arena::USAGE);
     ExitCode::from(64)
 }
 
@@ -31,10 +34,24 @@ fn replay(path: &str) -> ExitCode {
     }
 }
 
+fn arena(args: &[String]) -> ExitCode {
+    match arena::run(args) {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("arena: {e}\nusage: {}", arena::USAGE);
+            ExitCode::from(64)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["replay", path] => replay(path),
+        ["arena", ..] => arena(&args[1..]),
         _ => usage(),
     }
 }

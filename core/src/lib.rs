@@ -1,6 +1,7 @@
 //! stikis-core: the rules of every game stikis hosts, as pure code: cards, engines, sessions
 //! and records. No I/O, no async, no clock, no randomness that is not seeded by the caller.
 
+pub mod ai;
 pub mod cards;
 pub mod game;
 pub mod games;

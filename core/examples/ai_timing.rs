@@ -1,0 +1,111 @@
+//! Timing figures for the computer players, as distributions (criterion gives means):
+//! `cargo run --release -p stikis-core --example ai_timing -- [deals] [strong_deals]`
+//! prints the median and p99 of a double-dummy solve of a whole Zole deal after the bury, and
+//! the p95 of the strong player's move time with the default budget.
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha12Rng;
+use stikis_core::ai::zole::basic::bury_candidates;
+use stikis_core::ai::zole::dd::{open_position, Goal, Solver};
+use stikis_core::ai::{zole, Budget, Level, DEFAULT_BUDGET_MS};
+use stikis_core::games::zole::{Action, Bid, Deal, Options};
+use stikis_core::Seed;
+
+fn after_bury(seed: u64) -> Deal {
+    let mut d = Deal::new(Options::lv(), 3, 0, Seed::from_u64(seed)).expect("deal");
+    let first = d.active()[0];
+    d.apply(first, Action::Bid(Bid::Take)).expect("take");
+    let (a, b) = bury_candidates(d.hand(first), 1)[0];
+    d.apply(first, Action::Bury(a, b)).expect("bury");
+    d
+}
+
+fn bury_points(d: &Deal) -> i32 {
+    d.buried()
+        .iter()
+        .map(|c| stikis_core::games::zole::tables::points(c) as i32)
+        .sum()
+}
+
+fn pct(v: &mut [Duration], p: f64) -> Duration {
+    v.sort();
+    v[((v.len() as f64 - 1.0) * p).round() as usize]
+}
+
+struct Deadline(Instant);
+impl Budget for Deadline {
+    fn expired(&self) -> bool {
+        Instant::now() >= self.0
+    }
+}
+
+fn main() {
+    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let deals = args.first().copied().unwrap_or(2000);
+    let strong_deals = args.get(1).copied().unwrap_or(20);
+    let mut solver = Solver::new();
+    // Three ways to solve: the win/loss probe alone (61), the scoring band (61, then 91 or
+    // 31: what scoring a take needs), and the exact card points (binary search of probes).
+    for mode in ["probe 61", "band", "exact points"] {
+        let mut times = Vec::with_capacity(deals);
+        let mut nodes = 0;
+        for seed in 0..deals as u64 {
+            let d = after_bury(seed);
+            let pos = open_position(&d);
+            let base = bury_points(&d);
+            let before = solver.nodes;
+            let t = Instant::now();
+            solver.reset(Goal::points_of(0));
+            match mode {
+                "probe 61" => {
+                    std::hint::black_box(solver.at_least(&pos, 61 - base));
+                }
+                "band" => {
+                    let won = solver.at_least(&pos, 61 - base);
+                    let next = if won { 91 } else { 31 };
+                    std::hint::black_box(solver.at_least(&pos, next - base));
+                }
+                _ => {
+                    std::hint::black_box(solver.value(&pos));
+                }
+            }
+            times.push(t.elapsed());
+            nodes += solver.nodes - before;
+        }
+        let mean_nodes = nodes / deals as u64;
+        println!(
+            "dd whole deal after bury, {mode}: {deals} deals, median {:?}, p99 {:?}, max {:?}, mean nodes {mean_nodes}",
+            pct(&mut times, 0.5),
+            pct(&mut times, 0.99),
+            pct(&mut times, 1.0)
+        );
+    }
+    if strong_deals == 0 {
+        return;
+    }
+    // Strong move times: three strong players play whole deals with the default budget.
+    let mut moves = Vec::new();
+    let opts = Options::lv();
+    let mut players: Vec<_> = (0..3).map(|_| zole::player(Level::Strong, opts)).collect();
+    let mut rng = ChaCha12Rng::seed_from_u64(7);
+    for seed in 0..strong_deals as u64 {
+        let mut d = Deal::new(opts, 3, (seed % 3) as u8, Seed::from_u64(1000 + seed)).expect("deal");
+        while let Some(s) = d.to_act() {
+            let v = d.view(s);
+            let t = Instant::now();
+            let budget = Deadline(t + Duration::from_millis(DEFAULT_BUDGET_MS));
+            let a = players[s as usize].choose(&v, &mut rng, &budget);
+            moves.push(t.elapsed());
+            d.apply(s, a).expect("legal");
+        }
+    }
+    println!(
+        "strong move time ({} moves, budget {DEFAULT_BUDGET_MS} ms): median {:?}, p95 {:?}, max {:?}",
+        moves.len(),
+        pct(&mut moves, 0.5),
+        pct(&mut moves, 0.95),
+        pct(&mut moves, 1.0)
+    );
+}

@@ -1,0 +1,581 @@
+//! The double-dummy solver for Zole play: every hand open, alpha-beta over the remaining cards
+//! with a transposition table at trick starts, move ordering, and pruning of equivalent cards
+//! (neighbours in power with equal points). Cards are recoded to 26 bits ordered by power
+//! within each category, so "highest live card" and "neighbour" are bit tricks.
+//!
+//! The solver is goal-driven: a `Goal` says which active seats maximise and what a trick is
+//! worth to them, which covers take and zole (declarer's card points), small zole (tricks the
+//! declarer is forced to take) and galdiņš (one seat's tricks and points, the others
+//! paranoidly against it).
+
+use arrayvec::ArrayVec;
+
+use crate::cards::{Card, CardSet};
+use crate::games::zole::tables::{points, PLAIN_ORDER, TRUMP_ORDER};
+
+/// A set of Zole cards in solver code: bit `i` is code `i`. Codes 0..14 are trumps from 7D
+/// up to QC, then clubs, spades and hearts, four each, from 9 up to the ace.
+pub type Bits = u32;
+
+const fn build() -> ([u8; Card::COUNT], [Card; 26], [u8; 26], [u8; 26]) {
+    let mut enc = [255u8; Card::COUNT];
+    let mut dec = [Card::JOKER; 26];
+    let mut cat = [0u8; 26];
+    let mut pts = [0u8; 26];
+    let mut i = 0;
+    while i < 14 {
+        let c = TRUMP_ORDER[i];
+        let code = 13 - i;
+        enc[c.index() as usize] = code as u8;
+        dec[code] = c;
+        pts[code] = points(c);
+        i += 1;
+    }
+    let suits = [
+        crate::cards::Suit::Clubs,
+        crate::cards::Suit::Spades,
+        crate::cards::Suit::Hearts,
+    ];
+    let mut s = 0;
+    while s < 3 {
+        let mut r = 0;
+        while r < 4 {
+            let c = Card::new(PLAIN_ORDER[r], suits[s]);
+            let code = 14 + 4 * s + 3 - r;
+            enc[c.index() as usize] = code as u8;
+            dec[code] = c;
+            cat[code] = 1 + s as u8;
+            pts[code] = points(c);
+            r += 1;
+        }
+        s += 1;
+    }
+    (enc, dec, cat, pts)
+}
+
+const TABLES: ([u8; Card::COUNT], [Card; 26], [u8; 26], [u8; 26]) = build();
+const ENC: [u8; Card::COUNT] = TABLES.0;
+const DEC: [Card; 26] = TABLES.1;
+const CAT: [u8; 26] = TABLES.2;
+const PTS: [u8; 26] = TABLES.3;
+/// The codes of each category: trumps, clubs, spades, hearts.
+pub const CAT_MASK: [Bits; 4] = [0x3FFF, 0xF << 14, 0xF << 18, 0xF << 22];
+
+pub fn code(c: Card) -> u8 {
+    ENC[c.index() as usize]
+}
+pub fn card_of(code: u8) -> Card {
+    DEC[code as usize]
+}
+pub fn bits(set: CardSet) -> Bits {
+    set.iter().fold(0, |b, c| b | 1 << code(c))
+}
+pub fn set_of(mut b: Bits) -> CardSet {
+    let mut s = CardSet::EMPTY;
+    while b != 0 {
+        s.insert(card_of(b.trailing_zeros() as u8));
+        b &= b - 1;
+    }
+    s
+}
+/// Card points of one card code.
+pub fn pts(c: u8) -> i32 {
+    PTS[c as usize] as i32
+}
+/// Category of a card code: 0 trumps, 1 clubs, 2 spades, 3 hearts.
+pub fn cat(c: u8) -> usize {
+    CAT[c as usize] as usize
+}
+pub fn bits_points(mut b: Bits) -> i32 {
+    let mut p = 0;
+    while b != 0 {
+        p += PTS[b.trailing_zeros() as usize] as i32;
+        b &= b - 1;
+    }
+    p
+}
+
+/// True if `a` takes the trick from `best`, the card winning it so far (a trump, or a card
+/// of the led category).
+#[inline]
+pub fn beats(a: u8, best: u8) -> bool {
+    if a < 14 {
+        best >= 14 || a > best
+    } else {
+        best >= 14 && CAT[a as usize] == CAT[best as usize] && a > best
+    }
+}
+
+/// Index in `t` of the card that wins a complete trick.
+#[inline]
+pub fn winner(t: [u8; 3]) -> usize {
+    let mut w = 0;
+    for i in 1..3 {
+        if beats(t[i], t[w]) {
+            w = i;
+        }
+    }
+    w
+}
+
+/// The cards of `hand` that may be played on a trick led with `led`.
+#[inline]
+pub fn legal(hand: Bits, led: Option<u8>) -> Bits {
+    match led {
+        None => hand,
+        Some(l) => {
+            let f = hand & CAT_MASK[CAT[l as usize] as usize];
+            if f == 0 {
+                hand
+            } else {
+                f
+            }
+        }
+    }
+}
+
+/// A play position with every hand open. Seats are active indices (0 = first hand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub hands: [Bits; 3],
+    pub leader: u8,
+    pub trick: [u8; 3],
+    pub n_trick: u8,
+}
+
+impl Position {
+    pub fn to_move(&self) -> usize {
+        (self.leader as usize + self.n_trick as usize) % 3
+    }
+    pub fn legal(&self) -> Bits {
+        let led = (self.n_trick > 0).then_some(self.trick[0]);
+        legal(self.hands[self.to_move()], led)
+    }
+    /// Plays `c` (a code) for the seat to move. Returns the winner and the trick's cards when
+    /// it completes a trick.
+    pub fn play(&mut self, c: u8) -> Option<(usize, [u8; 3])> {
+        let p = self.to_move();
+        self.hands[p] &= !(1 << c);
+        self.trick[self.n_trick as usize] = c;
+        self.n_trick += 1;
+        if self.n_trick < 3 {
+            return None;
+        }
+        let w = (self.leader as usize + winner(self.trick)) % 3;
+        let t = self.trick;
+        self.leader = w as u8;
+        self.n_trick = 0;
+        Some((w, t))
+    }
+}
+
+/// What the play is about: seats in `max_side` (bitmask of active indices) maximise the sum,
+/// over the tricks won by a seat in `scorer`, of `per_point` times its card points plus
+/// `per_trick`; the other seats minimise it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Goal {
+    pub max_side: u8,
+    pub scorer: u8,
+    pub per_point: i32,
+    pub per_trick: i32,
+}
+
+impl Goal {
+    /// Take and zole: the declarer's card points.
+    pub fn points_of(declarer: usize) -> Goal {
+        Goal {
+            max_side: 1 << declarer,
+            scorer: 1 << declarer,
+            per_point: 1,
+            per_trick: 0,
+        }
+    }
+    /// Small zole: the tricks the opponents can force on the declarer.
+    pub fn small_zole(declarer: usize) -> Goal {
+        Goal {
+            max_side: 0b111 & !(1 << declarer),
+            scorer: 1 << declarer,
+            per_point: 0,
+            per_trick: 1,
+        }
+    }
+    /// Galdiņš seen by `me`: my tricks first, then my points, which the others push up.
+    pub fn galdins(me: usize, tricks_matter: bool) -> Goal {
+        Goal {
+            max_side: 0b111 & !(1 << me),
+            scorer: 1 << me,
+            per_point: 1,
+            per_trick: if tricks_matter { 121 } else { 0 },
+        }
+    }
+    #[inline]
+    pub fn trick_value(&self, t: [u8; 3], w: usize) -> i32 {
+        if self.scorer >> w & 1 == 0 {
+            return 0;
+        }
+        self.per_trick
+            + self.per_point * (PTS[t[0] as usize] + PTS[t[1] as usize] + PTS[t[2] as usize]) as i32
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u32,
+    gen: u32,
+    lo: i16,
+    hi: i16,
+}
+
+const TT_BITS: u32 = 20;
+const INF: i32 = 1 << 20;
+
+/// A reusable solver; `reset` before each new world or goal.
+pub struct Solver {
+    tt: Box<[Entry]>,
+    gen: u32,
+    goal: Goal,
+    /// Nodes visited since creation (for benchmarks).
+    pub nodes: u64,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+type Moves = ArrayVec<u8, 10>;
+
+impl Solver {
+    pub fn new() -> Solver {
+        Solver {
+            tt: vec![Entry::default(); 1 << TT_BITS].into_boxed_slice(),
+            gen: 0,
+            goal: Goal::points_of(0),
+            nodes: 0,
+        }
+    }
+
+    /// Forgets every stored position (cheaply, by generation) and sets the goal.
+    pub fn reset(&mut self, goal: Goal) {
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.tt.fill(Entry::default());
+            self.gen = 1;
+        }
+        self.goal = goal;
+    }
+
+    /// The value of the rest of the play from `pos` under best play by both sides (the
+    /// tricks already complete are not counted).
+    pub fn value(&mut self, pos: &Position) -> i32 {
+        // A binary search of null-window probes: each probe only asks "at least `mid`?",
+        // which prunes far more than one wide window, and the table keeps what earlier probes
+        // learnt.
+        let (mut lo, mut hi) = (0, self.upper_bound(pos));
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2;
+            let v = self.node(pos, mid - 1, mid);
+            if v >= mid {
+                lo = v;
+            } else {
+                hi = v;
+            }
+        }
+        lo
+    }
+
+    /// Whether the rest of the play from `pos` is worth at least `target` under best play (one
+    /// null-window probe).
+    pub fn at_least(&mut self, pos: &Position, target: i32) -> bool {
+        self.node(pos, target - 1, target) >= target
+    }
+
+    /// The most the rest of the play from `pos` can be worth.
+    pub fn upper_bound(&self, pos: &Position) -> i32 {
+        let mut all = pos.hands[0] | pos.hands[1] | pos.hands[2];
+        for &c in &pos.trick[..pos.n_trick as usize] {
+            all |= 1 << c;
+        }
+        self.goal.per_point * bits_points(all) + self.goal.per_trick * all.count_ones().div_ceil(3) as i32
+    }
+
+    /// The exact value of each legal move from `pos` (code, value).
+    pub fn move_values(&mut self, pos: &Position) -> ArrayVec<(u8, i32), 10> {
+        let mut out = ArrayVec::new();
+        let mut moves = pos.legal();
+        while moves != 0 {
+            let c = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let mut next = *pos;
+            let v = match next.play(c) {
+                Some((w, t)) => {
+                    let tv = self.goal.trick_value(t, w);
+                    tv + self.value(&next)
+                }
+                None => self.value(&next),
+            };
+            out.push((c, v));
+        }
+        out
+    }
+
+    fn node(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        if pos.n_trick == 0 {
+            self.trick_start(pos.hands, pos.leader as usize, alpha, beta)
+        } else {
+            self.ply(
+                pos.hands,
+                pos.leader as usize,
+                pos.trick,
+                pos.n_trick as usize,
+                alpha,
+                beta,
+            )
+        }
+    }
+
+    fn trick_start(&mut self, hands: [Bits; 3], leader: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        let all = hands[0] | hands[1] | hands[2];
+        if all == 0 {
+            return 0;
+        }
+        self.nodes += 1;
+        let g = self.goal;
+        if all.count_ones() == 3 {
+            let t = [
+                hands[leader].trailing_zeros() as u8,
+                hands[(leader + 1) % 3].trailing_zeros() as u8,
+                hands[(leader + 2) % 3].trailing_zeros() as u8,
+            ];
+            return g.trick_value(t, (leader + winner(t)) % 3);
+        }
+        let rem_max = g.per_point * bits_points(all) + g.per_trick * (all.count_ones() / 3) as i32;
+        if rem_max <= alpha {
+            return rem_max;
+        }
+        if beta <= 0 {
+            return 0;
+        }
+        let key = all | (leader as u32) << 26;
+        let idx = (key.wrapping_mul(0x9E37_79B1) >> (32 - TT_BITS)) as usize;
+        let (mut lo, mut hi) = (0, rem_max);
+        let e = self.tt[idx];
+        if e.gen == self.gen && e.key == key {
+            lo = e.lo as i32;
+            hi = e.hi as i32;
+            if lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            if lo == hi {
+                return lo;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+        }
+        let v = self.ply(hands, leader, [0; 3], 0, alpha, beta);
+        if v <= alpha {
+            hi = hi.min(v);
+        } else if v >= beta {
+            lo = lo.max(v);
+        } else {
+            lo = v;
+            hi = v;
+        }
+        self.tt[idx] = Entry {
+            key,
+            gen: self.gen,
+            lo: lo as i16,
+            hi: hi as i16,
+        };
+        v
+    }
+
+    fn ply(
+        &mut self,
+        hands: [Bits; 3],
+        leader: usize,
+        trick: [u8; 3],
+        k: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        let p = (leader + k) % 3;
+        let maxing = self.goal.max_side >> p & 1 == 1;
+        let moves = self.ordered_moves(hands, leader, trick, k, maxing);
+        let mut best = if maxing { -INF } else { INF };
+        for c in moves {
+            let mut h = hands;
+            h[p] &= !(1 << c);
+            let mut t = trick;
+            t[k] = c;
+            let v = if k < 2 {
+                self.ply(h, leader, t, k + 1, alpha, beta)
+            } else {
+                let w = (leader + winner(t)) % 3;
+                let tv = self.goal.trick_value(t, w);
+                tv + self.trick_start(h, w, alpha - tv, beta - tv)
+            };
+            if maxing {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The legal moves worth trying, best guesses first. Of cards that are neighbours in power
+    /// among the live cards, in one hand, with equal points, only the highest is kept: they
+    /// win and lose exactly the same tricks.
+    fn ordered_moves(
+        &self,
+        hands: [Bits; 3],
+        leader: usize,
+        trick: [u8; 3],
+        k: usize,
+        maxing: bool,
+    ) -> Moves {
+        let p = (leader + k) % 3;
+        let led = (k > 0).then(|| trick[0]);
+        let legal = legal(hands[p], led);
+        let mut live = hands[0] | hands[1] | hands[2];
+        for &c in &trick[..k] {
+            live |= 1 << c;
+        }
+        // The card winning so far and whether it belongs to my side.
+        let (best, friend) = if k > 0 {
+            let mut b = 0;
+            for i in 1..k {
+                if beats(trick[i], trick[b]) {
+                    b = i;
+                }
+            }
+            let owner = (leader + b) % 3;
+            (Some(trick[b]), (self.goal.max_side >> owner & 1 == 1) == maxing)
+        } else {
+            (None, false)
+        };
+        let mut scored: ArrayVec<(i32, u8), 10> = ArrayVec::new();
+        let mut m = legal;
+        while m != 0 {
+            let c = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let above = live & CAT_MASK[CAT[c as usize] as usize] & !((2u32 << c) - 1);
+            if above != 0 {
+                let n = above.trailing_zeros();
+                if legal >> n & 1 == 1 && PTS[n as usize] == PTS[c as usize] {
+                    continue;
+                }
+            }
+            let pts = PTS[c as usize] as i32;
+            let score = match best {
+                None => {
+                    // Leading: top cards of their category first, then high trumps.
+                    let top = above == 0;
+                    (top as i32) * 100 + c as i32
+                }
+                Some(b) => {
+                    let wins = beats(c, b);
+                    if friend {
+                        // Partner holds the trick: smear points, keep power.
+                        if wins {
+                            pts - 50
+                        } else {
+                            pts * 4
+                        }
+                    } else if wins {
+                        200 + pts * 2 - c as i32
+                    } else {
+                        -pts * 4 - c as i32
+                    }
+                }
+            };
+            scored.push((score, c));
+        }
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        scored.into_iter().map(|(_, c)| c).collect()
+    }
+}
+
+/// The play position of a real deal with every hand open. This peeks at hidden cards: it is
+/// for tests, benchmarks and the arena's labelled `peek` reference, never for a player.
+pub fn open_position(deal: &crate::games::zole::Deal) -> Position {
+    let active = deal.active();
+    let (trick, leader) = deal.current_trick();
+    let mut t = [0u8; 3];
+    for (i, &c) in trick.iter().enumerate() {
+        t[i] = code(c);
+    }
+    Position {
+        hands: active.map(|s| bits(deal.hand(s))),
+        leader: active.iter().position(|&s| s == leader).unwrap_or(0) as u8,
+        trick: t,
+        n_trick: trick.len() as u8,
+    }
+}
+
+/// Plain minimax over every legal card, no pruning at all: the reference the tests compare the
+/// solver against on small endgames.
+pub fn exhaustive(pos: &Position, goal: &Goal) -> i32 {
+    if pos.hands.iter().all(|&h| h == 0) && pos.n_trick == 0 {
+        return 0;
+    }
+    let p = pos.to_move();
+    let maxing = goal.max_side >> p & 1 == 1;
+    let mut best = if maxing { -INF } else { INF };
+    let mut m = pos.legal();
+    while m != 0 {
+        let c = m.trailing_zeros() as u8;
+        m &= m - 1;
+        let mut next = *pos;
+        let v = match next.play(c) {
+            Some((w, t)) => goal.trick_value(t, w) + exhaustive(&next, goal),
+            None => exhaustive(&next, goal),
+        };
+        best = if maxing { best.max(v) } else { best.min(v) };
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::cards;
+    use crate::games::zole::tables::{self, DECK};
+
+    #[test]
+    fn codes_follow_power_and_points() {
+        assert_eq!(bits(DECK), (1 << 26) - 1);
+        assert_eq!(bits_points(bits(DECK)), 120);
+        for c in DECK.iter() {
+            assert_eq!(card_of(code(c)), c);
+        }
+        assert_eq!(set_of(bits(cards("QC 7D AH"))), cards("QC 7D AH"));
+        // The engine's trick winner agrees with the coded one on every kind of trick.
+        let all: Vec<Card> = DECK.iter().collect();
+        for (i, &a) in all.iter().enumerate() {
+            for &b in &all[i + 1..] {
+                for &c in &all[..5] {
+                    if c == a || c == b {
+                        continue;
+                    }
+                    let t = [a, b, c];
+                    assert_eq!(
+                        tables::trick_winner(&t),
+                        winner([code(a), code(b), code(c)]),
+                        "{a} {b} {c}"
+                    );
+                }
+            }
+        }
+    }
+}
