@@ -1,7 +1,15 @@
-//! stikis-host: everything both chat bots share. This crate owns persistence (`store`), the
-//! Fluent messages (`i18n`) and the button tokens (`token`); the lobby, the table actor and the
-//! timers build on them.
+//! stikis-host: everything both chat bots share. Adapters send `Request`s to the `Host`
+//! (`lobby`) and show the `Outbox` it returns (`outbox`); `table` runs one table (commit first,
+//! computer players, timers), `games` is each game's face, `store` the database, `i18n` the
+//! messages and `token` the button tokens.
 
+pub mod games;
 pub mod i18n;
+pub mod lobby;
+pub mod outbox;
 pub mod store;
+pub mod table;
 pub mod token;
+
+pub use lobby::{Host, HostConfig};
+pub use outbox::{Button, Command, Out, Outbox, Request, User};

@@ -78,3 +78,35 @@ settings-turn-limit = Time per move: { $seconds ->
 settings-turn-limit-off = Time per move: no limit
 settings-auto-start = Start automatically when the table is full: { $value }
 settings-lang = Language: { $lang }
+
+## Zole table and hand
+zole-title = Zole · deal { $deal } · dealer { $dealer }
+zole-sitting-out = Sitting out: { $names }
+zole-bids = Bids: { $bids }
+zole-contract = { $contract }: { $name }
+zole-trick = Trick { $n }: { $cards }
+zole-last-trick = Last trick: { $cards }
+zole-tricks-taken = Tricks: { $list }
+zole-turn = Turn: { $name }
+zole-hand = Your cards: { $cards }
+zole-buried = Buried: { $cards }
+zole-you-sit-out = You sit this deal out.
+zole-bury-pick = Choose two cards to bury.
+zole-bury-picked = Chosen: { $cards }; choose one more (press it again to undo).
+zole-surrendered = The declarer surrendered.
+zole-tie = 60–60: a tie. A branch is added to the tree.
+zole-seat-result = { $name }: { $points } card points, { $tricks ->
+    [one] { $tricks } trick
+   *[other] { $tricks } tricks
+}
+zole-talon = Talon: { $cards }
+zole-pules = Pules: { $common } common{ $personal ->
+    [none] {""}
+   *[other] , personal: { $personal }
+}
+zole-tree = Tree branches: { $branches }
+button-pass = Pass
+button-take = Take (lielais)
+button-zole = Zole
+button-small-zole = Mazā zole
+button-surrender = Surrender

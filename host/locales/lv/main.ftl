@@ -77,3 +77,32 @@ settings-turn-limit = Laiks gājienam: { $seconds ->
 settings-turn-limit-off = Laiks gājienam: bez ierobežojuma
 settings-auto-start = Sākt automātiski, kad galds pilns: { $value }
 settings-lang = Valoda: { $lang }
+
+## Zoles galds un kārtis
+zole-title = Zole · { $deal }. dalījums · dala { $dealer }
+zole-sitting-out = Nepiedalās: { $names }
+zole-bids = Pieteikumi: { $bids }
+zole-contract = { $contract }: { $name }
+zole-trick = { $n }. stiķis: { $cards }
+zole-last-trick = Iepriekšējais stiķis: { $cards }
+zole-tricks-taken = Stiķi: { $list }
+zole-turn = Gājiens: { $name }
+zole-hand = Tavas kārtis: { $cards }
+zole-buried = Norakts: { $cards }
+zole-you-sit-out = Šajā dalījumā tu nepiedalies.
+zole-bury-pick = Izvēlies divas kārtis, ko norakt.
+zole-bury-picked = Izvēlēta: { $cards }; izvēlies vēl vienu (nospied vēlreiz, lai atceltu).
+zole-surrendered = Lielais padevās.
+zole-tie = 60–60: neizšķirts. Kokam pieliek zaru.
+zole-seat-result = { $name }: { $points } acis, { $tricks } stiķi
+zole-talon = Galds: { $cards }
+zole-pules = Pules: { $common } kopējās{ $personal ->
+    [none] {""}
+   *[other] , personīgās: { $personal }
+}
+zole-tree = Koka zari: { $branches }
+button-pass = Garām
+button-take = Ņemu (lielais)
+button-zole = Zole
+button-small-zole = Mazā zole
+button-surrender = Padodos

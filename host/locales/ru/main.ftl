@@ -82,3 +82,32 @@ settings-turn-limit = Время на ход: { $seconds ->
 settings-turn-limit-off = Время на ход: без ограничения
 settings-auto-start = Начинать автоматически, когда стол заполнен: { $value }
 settings-lang = Язык: { $lang }
+
+## Стол и карты золе
+zole-title = Золе · раздача { $deal } · сдаёт { $dealer }
+zole-sitting-out = Не играют: { $names }
+zole-bids = Заявки: { $bids }
+zole-contract = { $contract }: { $name }
+zole-trick = Взятка { $n }: { $cards }
+zole-last-trick = Прошлая взятка: { $cards }
+zole-tricks-taken = Взятки: { $list }
+zole-turn = Ход: { $name }
+zole-hand = Ваши карты: { $cards }
+zole-buried = Снесено: { $cards }
+zole-you-sit-out = В этой раздаче вы не играете.
+zole-bury-pick = Выберите две карты в снос.
+zole-bury-picked = Выбрано: { $cards }; выберите ещё одну (нажмите ещё раз, чтобы отменить).
+zole-surrendered = Лиелайс сдался.
+zole-tie = 60–60: ничья. На дерево добавлена ветка.
+zole-seat-result = { $name }: { $points } очков, взяток: { $tricks }
+zole-talon = Прикуп: { $cards }
+zole-pules = Пули: общих { $common }{ $personal ->
+    [none] {""}
+   *[other] , личные: { $personal }
+}
+zole-tree = Ветки дерева: { $branches }
+button-pass = Пас
+button-take = Беру (лиелайс)
+button-zole = Золе
+button-small-zole = Малая золе (mazā zole)
+button-surrender = Сдаюсь

@@ -85,8 +85,9 @@ fn cards_json(s: CardSet) -> Value {
     Value::Array(s.iter().map(|c| Value::String(c.to_string())).collect())
 }
 
-/// Starts the next deal of `session` from a record's deal object.
-fn start_deal(session: &mut Session, d: &Value) -> Result<(), String> {
+/// Starts the next deal of `session` from a record's deal object (hands, talon, dealer, and an
+/// optional seed that must deal exactly those cards).
+pub fn start_deal(session: &mut Session, d: &Value) -> Result<(), String> {
     let obj = d.as_object().ok_or("a deal must be an object")?;
     for k in obj.keys() {
         if !["dealer", "hands", "talon", "actions", "seed"].contains(&k.as_str()) {
@@ -216,19 +217,24 @@ pub fn output(session: &Session) -> Value {
     json!({"deals": deals, "totals": session.sheet.totals})
 }
 
+/// A deal as dealt, as a record writes it: dealer, hands and talon (no actions, no seed).
+pub fn deal_json(start: &Deal) -> Value {
+    json!({
+        "dealer": start.dealer(),
+        "hands": start.dealt_hands().iter().map(|&h| cards_json(h)).collect::<Vec<_>>(),
+        "talon": cards_json(start.talon()),
+    })
+}
+
 /// Writes a session as a record.
 pub fn to_record(session: &Session, players: &[String]) -> Envelope {
     let deals = session
         .deals()
         .iter()
         .map(|e| {
-            let start = &e.start;
-            json!({
-                "dealer": start.dealer(),
-                "hands": start.dealt_hands().iter().map(|&h| cards_json(h)).collect::<Vec<_>>(),
-                "talon": cards_json(start.talon()),
-                "actions": e.actions.iter().map(|&(s, a)| action_json(s, a)).collect::<Vec<_>>(),
-            })
+            let mut d = deal_json(&e.start);
+            d["actions"] = e.actions.iter().map(|&(s, a)| action_json(s, a)).collect();
+            d
         })
         .collect();
     Envelope {

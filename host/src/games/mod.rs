@@ -1,0 +1,104 @@
+//! The host's face of each game: a `HostedGame` wraps one core session and speaks in record
+//! JSON (the action log stores exactly the record's action objects), short button codes, and
+//! rendered text. Adding a game to the bots means implementing this trait; nothing else in the
+//! host knows a rule.
+
+pub mod zole;
+
+use serde_json::Value;
+use stikis_core::ai::Level;
+use stikis_core::record::Envelope;
+use stikis_core::{Seat, Seed};
+
+use crate::i18n::Lang;
+
+/// A button of a player's hand: its label and the code the game reads back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameButton {
+    pub label: String,
+    pub code: String,
+}
+
+/// What a press did, before it is committed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pressed {
+    /// A move to commit: the record action object (with its "seat").
+    Action(Value),
+    /// A change of the seat's own selection that is not a move (the first card of a burial):
+    /// nothing is committed; the hand is redrawn.
+    Selection,
+}
+
+/// Why a press or an action was refused, in the presser's language.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Refusal(pub String);
+
+/// The end of a deal as the host reports and counts it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DealReport {
+    pub deal_no: usize,
+    pub deltas: Vec<i32>,
+    pub declarer: Option<Seat>,
+    pub declarer_won: bool,
+    /// Pules written to / removed by each seat in this deal (common pules count for nobody).
+    pub pules_written: Vec<i64>,
+    pub pules_removed: Vec<i64>,
+}
+
+/// One game as the host plays it. Implementations are pure and synchronous.
+pub trait HostedGame: Send + Sync {
+    /// The record's `game` name.
+    fn game(&self) -> &'static str;
+    fn seats(&self) -> usize;
+    /// Deals the next deal from a seed; returns the record deal object (no actions).
+    fn start_deal(&mut self, seed: Seed) -> Result<Value, Refusal>;
+    /// Re-creates a stored deal (after a restart).
+    fn restore_deal(&mut self, deal: &Value) -> Result<(), Refusal>;
+    /// Deals started so far.
+    fn deal_no(&self) -> usize;
+    /// True while a deal is being played.
+    fn in_deal(&self) -> bool;
+    fn to_act(&self) -> Option<Seat>;
+    /// The buttons of `seat`'s legal actions (empty when it is not its turn), in rows.
+    fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>>;
+    /// Reads a button code pressed by `seat`: a move, a selection, or a refusal.
+    fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal>;
+    /// Applies a record action (already committed); returns the deal's report when it ended it.
+    fn apply(&mut self, action: &Value) -> Result<Option<DealReport>, Refusal>;
+    /// A computer player's move for the seat to act, as a record action.
+    fn bot_action(&self, level: Level, rng_seed: u64, budget_ms: u64) -> Value;
+    /// The public table message: never a hidden card.
+    fn public_text(&self, lang: Lang, names: &[String]) -> String;
+    /// What `seat` sees privately: its own hand and what it may do.
+    fn hand_text(&self, seat: Seat, lang: Lang, names: &[String]) -> String;
+    /// The result message of a finished deal.
+    fn result_text(&self, report: &DealReport, lang: Lang, names: &[String]) -> String;
+    fn totals(&self) -> Vec<i32>;
+    /// The game's score-sheet extras (Zole: open pules and tree), stored with the sheet.
+    fn sheet_extras(&self) -> Value;
+    /// Closing the table: settles what the rules settle at the end; returns the deltas.
+    fn settle(&mut self) -> Vec<i32>;
+    /// The session as a record.
+    fn record(&self, names: &[String]) -> Envelope;
+    /// Every card label of deal `deal_no` (from 1) that no public message may show now: the
+    /// cards still in hands and, while the deal runs, the talon and bury. The tests check every
+    /// public message about that deal against it.
+    fn hidden_cards(&self, deal_no: usize) -> Vec<String>;
+}
+
+/// Builds the hosted game for a record's `game` name and `rules`.
+pub fn new_game(game: &str, rules: &Value, seats: usize) -> Result<Box<dyn HostedGame>, Refusal> {
+    match game {
+        "zole" => Ok(Box::new(zole::ZoleGame::new(rules, seats)?)),
+        other => Err(Refusal(format!("stikis cannot host {other:?} yet"))),
+    }
+}
+
+/// The seat counts a game can be played with.
+pub fn seat_range(game: &str) -> Option<(usize, usize)> {
+    match game {
+        "zole" => Some((3, 5)),
+        _ => None,
+    }
+}

@@ -1,0 +1,505 @@
+//! Zole as the host plays it: a core `Session` behind button codes (`b:take`, `y:QC` for one
+//! card of a burial, `p:QC`, `s` to surrender), messages drawn from one seat's view, and the
+//! record JSON the action log stores.
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use stikis_core::ai::{self, Level};
+use stikis_core::cards::{Card, CardSet, Suit};
+use stikis_core::games::zole::record::{action_json, deal_json, parse_action, start_deal, to_record};
+use stikis_core::games::zole::tables::{category, Category, PLAIN_ORDER, TRUMP_ORDER};
+use stikis_core::games::zole::{Action, Bid, Contract, Deal, Kind, Options, Phase, Session};
+use stikis_core::record::Envelope;
+use stikis_core::{Seat, Seed};
+
+use super::{DealReport, GameButton, HostedGame, Pressed, Refusal};
+use crate::i18n::{t, Arg, Lang};
+
+pub struct ZoleGame {
+    session: Session,
+    /// The first card a burying declarer has picked (a selection, not a move).
+    bury_pick: Option<Card>,
+}
+
+/// A card as chat players read it: `Q♣`, `10♦`.
+pub fn card_label(c: Card) -> String {
+    let suit = match c.suit() {
+        Some(Suit::Clubs) => '♣',
+        Some(Suit::Diamonds) => '♦',
+        Some(Suit::Hearts) => '♥',
+        Some(Suit::Spades) => '♠',
+        None => return "🃏".into(),
+    };
+    format!("{}{}", c.rank().map(|r| r.symbol()).unwrap_or("?"), suit)
+}
+
+/// Cards in the order a Zole player holds them: trumps high to low, then clubs, spades and
+/// hearts, each high to low.
+pub fn sorted(cards: CardSet) -> Vec<Card> {
+    let mut out: Vec<Card> = TRUMP_ORDER
+        .iter()
+        .copied()
+        .filter(|&c| cards.contains(c))
+        .collect();
+    for suit in [Suit::Clubs, Suit::Spades, Suit::Hearts] {
+        for r in PLAIN_ORDER {
+            let c = Card::new(r, suit);
+            if cards.contains(c) && category(c) != Category::Trumps {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+fn labels(cards: impl IntoIterator<Item = Card>) -> String {
+    cards.into_iter().map(card_label).collect::<Vec<_>>().join(" ")
+}
+
+fn contract_word(lang: Lang, c: Contract) -> String {
+    let key = match c {
+        Contract::Take => "contract-take",
+        Contract::Zole => "contract-zole",
+        Contract::SmallZole => "contract-small-zole",
+        Contract::Galdins => "contract-galdins",
+    };
+    t(lang, key, &[])
+}
+
+fn bid_word(lang: Lang, b: Bid) -> String {
+    let key = match b {
+        Bid::Pass => "button-pass",
+        Bid::Take => "button-take",
+        Bid::Zole => "button-zole",
+        Bid::SmallZole => "button-small-zole",
+    };
+    t(lang, key, &[])
+}
+
+fn name(names: &[String], seat: Seat) -> String {
+    names
+        .get(seat as usize)
+        .cloned()
+        .unwrap_or_else(|| format!("#{seat}"))
+}
+
+impl ZoleGame {
+    pub fn new(rules: &Value, seats: usize) -> Result<ZoleGame, Refusal> {
+        let opts = Options::from_rules(rules).map_err(Refusal)?;
+        let session = Session::new(opts, seats, 0).map_err(|e| Refusal(e.to_string()))?;
+        Ok(ZoleGame {
+            session,
+            bury_pick: None,
+        })
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    fn deal(&self) -> Option<&Deal> {
+        self.session.current()
+    }
+
+    fn last_deal(&self) -> Option<&Deal> {
+        self.session.deals().last().map(|e| &e.deal)
+    }
+
+    /// Checks a move against the rules without changing anything; the refusal names the rule.
+    fn check(&self, seat: Seat, a: Action) -> Result<Value, Refusal> {
+        let d = self
+            .deal()
+            .ok_or_else(|| Refusal("no deal is in progress".into()))?;
+        let mut probe = *d;
+        probe.apply(seat, a).map_err(|e| Refusal(e.to_string()))?;
+        Ok(action_json(seat, a))
+    }
+}
+
+impl HostedGame for ZoleGame {
+    fn game(&self) -> &'static str {
+        "zole"
+    }
+
+    fn seats(&self) -> usize {
+        self.session.players()
+    }
+
+    fn start_deal(&mut self, seed: Seed) -> Result<Value, Refusal> {
+        self.bury_pick = None;
+        let d = *self
+            .session
+            .deal_from_seed(seed)
+            .map_err(|e| Refusal(e.to_string()))?;
+        Ok(deal_json(&d))
+    }
+
+    fn restore_deal(&mut self, deal: &Value) -> Result<(), Refusal> {
+        self.bury_pick = None;
+        start_deal(&mut self.session, deal).map_err(Refusal)
+    }
+
+    fn deal_no(&self) -> usize {
+        self.session.deals().len()
+    }
+
+    fn in_deal(&self) -> bool {
+        self.deal().is_some()
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        self.deal().and_then(|d| d.to_act())
+    }
+
+    fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>> {
+        let Some(d) = self.deal().filter(|d| d.to_act() == Some(seat)) else {
+            return Vec::new();
+        };
+        let legal = d.legal_actions();
+        let card_buttons = |cards: Vec<Card>, prefix: &str, marked: Option<Card>| -> Vec<Vec<GameButton>> {
+            let row: Vec<GameButton> = cards
+                .into_iter()
+                .map(|c| GameButton {
+                    label: if Some(c) == marked {
+                        format!("✓{}", card_label(c))
+                    } else {
+                        card_label(c)
+                    },
+                    code: format!("{prefix}:{c}"),
+                })
+                .collect();
+            row.chunks(5).map(|r| r.to_vec()).collect()
+        };
+        match d.phase() {
+            Phase::Bidding => vec![legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Bid(b) => Some(GameButton {
+                        label: bid_word(lang, b),
+                        code: format!("b:{b}"),
+                    }),
+                    _ => None,
+                })
+                .collect()],
+            Phase::Bury => card_buttons(sorted(d.hand(seat)), "y", self.bury_pick),
+            Phase::Play => {
+                let mut rows = card_buttons(sorted(legal.plays()), "p", None);
+                if legal.contains(Action::Surrender) {
+                    rows.push(vec![GameButton {
+                        label: t(lang, "button-surrender", &[]),
+                        code: "s".into(),
+                    }]);
+                }
+                rows
+            }
+            Phase::Done => Vec::new(),
+        }
+    }
+
+    fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal> {
+        let d = *self.deal().ok_or_else(|| Refusal(t(lang, "button-stale", &[])))?;
+        if d.to_act() != Some(seat) {
+            return Err(Refusal(t(lang, "turn-not-yours", &[])));
+        }
+        let bad = || Refusal(t(lang, "button-bad", &[]));
+        let (kind, arg) = code.split_once(':').unwrap_or((code, ""));
+        let card = || arg.parse::<Card>().map_err(|_| bad());
+        let action = match kind {
+            "b" => Action::Bid(arg.parse::<Bid>().map_err(|_| bad())?),
+            "p" => Action::Play(card()?),
+            "s" if arg.is_empty() => Action::Surrender,
+            "y" if d.phase() == Phase::Bury => {
+                let c = card()?;
+                if !d.hand(seat).contains(c) {
+                    return Err(Refusal(format!("seat {seat} cannot bury {c}: not in hand")));
+                }
+                match self.bury_pick {
+                    None => {
+                        self.bury_pick = Some(c);
+                        return Ok(Pressed::Selection);
+                    }
+                    Some(first) if first == c => {
+                        self.bury_pick = None;
+                        return Ok(Pressed::Selection);
+                    }
+                    Some(first) => Action::Bury(first, c),
+                }
+            }
+            "y" => return Err(Refusal(t(lang, "button-stale", &[]))),
+            _ => return Err(bad()),
+        };
+        self.check(seat, action).map(Pressed::Action)
+    }
+
+    fn apply(&mut self, action: &Value) -> Result<Option<DealReport>, Refusal> {
+        let (seat, a) = parse_action(action).map_err(Refusal)?;
+        let deal_no = self.deal_no();
+        let n = self.seats();
+        if matches!(a, Action::Bury(..)) {
+            self.bury_pick = None;
+        }
+        let result = self.session.apply(seat, a).map_err(|e| Refusal(e.to_string()))?;
+        let Some(r) = result else { return Ok(None) };
+        let mut written = vec![0; n];
+        let mut removed = vec![0; n];
+        if let Some(s) = r.events.personal_written_to {
+            written[s as usize] += 1;
+        }
+        if let Some(s) = r.events.common_removed_by {
+            removed[s as usize] += 1;
+        }
+        if let Some((_, by)) = r.events.personal_removed {
+            removed[by as usize] += 1;
+        }
+        Ok(Some(DealReport {
+            deal_no,
+            deltas: r.deltas.clone(),
+            declarer: r.outcome.declarer,
+            declarer_won: r.outcome.declarer_won == Some(true),
+            pules_written: written,
+            pules_removed: removed,
+        }))
+    }
+
+    fn bot_action(&self, level: Level, rng_seed: u64, budget_ms: u64) -> Value {
+        let d = self.deal().expect("a bot is asked only during a deal");
+        let seat = d.to_act().expect("a bot is asked only on its turn");
+        let mut player = ai::zole::player(level, *self.session.options());
+        let mut rng = ChaCha8Rng::seed_from_u64(rng_seed);
+        let deadline = Instant::now() + Duration::from_millis(budget_ms);
+        let budget = move || Instant::now() >= deadline;
+        let a = player.choose(&d.view(seat), &mut rng, &budget);
+        action_json(seat, a)
+    }
+
+    fn public_text(&self, lang: Lang, names: &[String]) -> String {
+        let Some(d) = self.last_deal() else {
+            return String::new();
+        };
+        let mut lines = vec![t(
+            lang,
+            "zole-title",
+            &[
+                ("deal", Arg::from(self.deal_no())),
+                ("dealer", name(names, d.dealer()).into()),
+            ],
+        )];
+        let out: Vec<String> = (0..d.players() as Seat)
+            .filter(|&s| !d.is_active(s))
+            .map(|s| name(names, s))
+            .collect();
+        if !out.is_empty() {
+            lines.push(t(lang, "zole-sitting-out", &[("names", out.join(", ").into())]));
+        }
+        if !d.bids().is_empty() {
+            let bids: Vec<String> = d
+                .bids()
+                .iter()
+                .map(|&(s, b)| format!("{} {}", name(names, s), bid_word(lang, b)))
+                .collect();
+            lines.push(t(lang, "zole-bids", &[("bids", bids.join(", ").into())]));
+        }
+        if let Some(c) = d.contract() {
+            let who = d.declarer().map(|s| name(names, s)).unwrap_or_default();
+            lines.push(t(
+                lang,
+                "zole-contract",
+                &[("contract", contract_word(lang, c).into()), ("name", who.into())],
+            ));
+        }
+        let (trick, leader) = d.current_trick();
+        if d.phase() == Phase::Play {
+            let order = d.active();
+            let start = order.iter().position(|&s| s == leader).unwrap_or(0);
+            let cards: Vec<String> = trick
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| format!("{} {}", name(names, order[(start + i) % 3]), card_label(c)))
+                .collect();
+            let shown = if cards.is_empty() {
+                "—".to_string()
+            } else {
+                cards.join(", ")
+            };
+            lines.push(t(
+                lang,
+                "zole-trick",
+                &[("n", Arg::from(d.tricks_done() + 1)), ("cards", shown.into())],
+            ));
+        }
+        if let Some(last) = d.played().chunks_exact(3).last().filter(|_| d.tricks_done() > 0) {
+            lines.push(t(
+                lang,
+                "zole-last-trick",
+                &[("cards", labels(last.iter().copied()).into())],
+            ));
+        }
+        if d.tricks_done() > 0 {
+            let taken: Vec<String> = d
+                .active()
+                .iter()
+                .map(|&s| format!("{} {}", name(names, s), d.tricks()[s as usize]))
+                .collect();
+            lines.push(t(
+                lang,
+                "zole-tricks-taken",
+                &[("list", taken.join(" · ").into())],
+            ));
+        }
+        if let Some(s) = d.to_act() {
+            lines.push(t(lang, "zole-turn", &[("name", name(names, s).into())]));
+        }
+        lines.join("\n")
+    }
+
+    fn hand_text(&self, seat: Seat, lang: Lang, _names: &[String]) -> String {
+        let Some(d) = self.last_deal() else {
+            return String::new();
+        };
+        if !d.is_active(seat) {
+            return t(lang, "zole-you-sit-out", &[]);
+        }
+        let v = d.view(seat);
+        let mut lines = vec![t(lang, "zole-hand", &[("cards", labels(sorted(v.hand)).into())])];
+        if let Some(b) = v.buried {
+            lines.push(t(lang, "zole-buried", &[("cards", labels(sorted(b)).into())]));
+        }
+        match (v.phase, v.to_act) {
+            (Phase::Bury, Some(s)) if s == seat => {
+                lines.push(t(lang, "zole-bury-pick", &[]));
+                if let Some(c) = self.bury_pick {
+                    lines.push(t(lang, "zole-bury-picked", &[("cards", card_label(c).into())]));
+                }
+            }
+            // Only "your turn" is shown, so a hand message changes only when its owner acts or
+            // is to act: fewer edits per card.
+            (_, Some(s)) if s == seat => lines.push(t(lang, "turn-yours", &[])),
+            _ => {}
+        }
+        lines.join("\n")
+    }
+
+    fn result_text(&self, report: &DealReport, lang: Lang, names: &[String]) -> String {
+        let Some(entry) = self.session.deals().get(report.deal_no.saturating_sub(1)) else {
+            return String::new();
+        };
+        let Some(r) = &entry.result else {
+            return String::new();
+        };
+        let o = &r.outcome;
+        let mut lines = vec![t(
+            lang,
+            "deal-result-header",
+            &[("deal", Arg::from(report.deal_no))],
+        )];
+        match (o.kind, o.declarer) {
+            (Kind::Pule, _) => lines.push(t(lang, "deal-all-passed", &[])),
+            (Kind::Tie, _) => lines.push(t(lang, "zole-tie", &[])),
+            (Kind::Galdins, _) => lines.push(t(lang, "contract-galdins", &[])),
+            (_, Some(d)) => {
+                let c = entry
+                    .deal
+                    .contract()
+                    .map(|c| contract_word(lang, c))
+                    .unwrap_or_default();
+                lines.push(t(
+                    lang,
+                    "deal-declarer",
+                    &[("name", name(names, d).into()), ("contract", c.into())],
+                ));
+            }
+            _ => {}
+        }
+        if o.surrendered {
+            lines.push(t(lang, "zole-surrendered", &[]));
+        }
+        if o.kind != Kind::Pule {
+            for s in entry.deal.active() {
+                lines.push(t(
+                    lang,
+                    "zole-seat-result",
+                    &[
+                        ("name", name(names, s).into()),
+                        ("points", Arg::from(o.card_points[s as usize] as i64)),
+                        ("tricks", Arg::from(o.tricks[s as usize] as i64)),
+                    ],
+                ));
+            }
+            lines.push(t(
+                lang,
+                "zole-talon",
+                &[("cards", labels(sorted(entry.deal.talon())).into())],
+            ));
+        }
+        let totals = self.totals();
+        let scores: Vec<String> = (0..self.seats())
+            .map(|s| {
+                format!(
+                    "{} {:+} ({})",
+                    name(names, s as Seat),
+                    report.deltas[s],
+                    totals[s]
+                )
+            })
+            .collect();
+        lines.push(t(lang, "deal-totals", &[("totals", scores.join(" · ").into())]));
+        let p = &r.pules_after;
+        if p.common > 0 || !p.personal.is_empty() {
+            let owners: Vec<String> = p.personal.iter().map(|&s| name(names, s)).collect();
+            let owners = if owners.is_empty() {
+                vec!["none".to_string()]
+            } else {
+                owners
+            };
+            lines.push(t(
+                lang,
+                "zole-pules",
+                &[
+                    ("common", Arg::from(p.common as i64)),
+                    ("personal", owners.join(", ").into()),
+                ],
+            ));
+        }
+        if p.tree > 0 {
+            lines.push(t(lang, "zole-tree", &[("branches", Arg::from(p.tree as i64))]));
+        }
+        lines.join("\n")
+    }
+
+    fn totals(&self) -> Vec<i32> {
+        self.session.sheet.totals.clone()
+    }
+
+    fn sheet_extras(&self) -> Value {
+        serde_json::to_value(&self.session.pules).unwrap_or(Value::Null)
+    }
+
+    fn settle(&mut self) -> Vec<i32> {
+        self.session.settle()
+    }
+
+    fn record(&self, names: &[String]) -> Envelope {
+        to_record(&self.session, names)
+    }
+
+    fn hidden_cards(&self, deal_no: usize) -> Vec<String> {
+        let Some(d) = deal_no
+            .checked_sub(1)
+            .and_then(|i| self.session.deals().get(i))
+            .map(|e| &e.deal)
+        else {
+            return Vec::new();
+        };
+        let mut hidden = d.active().iter().fold(CardSet::EMPTY, |s, &p| s | d.hand(p));
+        if d.phase() != Phase::Done {
+            // A take's talon joins the declarer's hand and may be played: what was played is
+            // public.
+            let played: CardSet = d.played().iter().copied().collect();
+            hidden = (hidden | d.talon() | d.buried()).minus(played);
+        }
+        hidden.iter().map(card_label).collect()
+    }
+}

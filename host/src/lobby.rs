@@ -1,0 +1,819 @@
+//! The `Host`: the one entry point of every adapter. It finds the table a request is about,
+//! checks who may do what, opens and fills tables (the lobby), plays presses through the
+//! table's `commit`, lets computer players move for their seats, runs the turn timers, and on
+//! start rebuilds every running table from the database.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use stikis_core::ai::Level;
+use stikis_core::{Seat, Seed};
+use tokio::sync::{mpsc, Mutex as AsyncMutex};
+
+use crate::games::{new_game, seat_range, Pressed};
+use crate::i18n::{t, Arg, Lang};
+use crate::outbox::{Command, Out, Outbox, Request, User};
+use crate::store::{ChatRef, NewTable, Occupant, Store, StoreError, TableStatus};
+use crate::table::{level_code, HostError, Live};
+use crate::token::Token;
+
+/// Where deal seeds come from, given the table and the deal number: the OS random source in
+/// production (which ignores both), a function of them in tests.
+pub type SeedSource = Arc<dyn Fn(i64, usize) -> Seed + Send + Sync>;
+
+#[derive(Clone)]
+pub struct HostConfig {
+    /// Thinking time of a strong computer player per move.
+    pub bot_budget_ms: u64,
+    pub seeds: SeedSource,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig {
+            bot_budget_ms: stikis_core::ai::DEFAULT_BUDGET_MS,
+            seeds: Arc::new(|_, _| os_seed()),
+        }
+    }
+}
+
+/// A seed from the operating system's random source.
+pub fn os_seed() -> Seed {
+    let mut b = [0u8; 32];
+    if rand::TryRngCore::try_fill_bytes(&mut rand::rngs::OsRng, &mut b).is_err() {
+        // The thread generator is itself seeded from the OS source.
+        rand::RngCore::fill_bytes(&mut rand::rng(), &mut b);
+    }
+    Seed(b)
+}
+
+type Shared = Arc<AsyncMutex<Live>>;
+
+pub struct Host {
+    store: Store,
+    config: HostConfig,
+    tables: Mutex<HashMap<i64, Shared>>,
+    /// Outboxes that no request asked for (timers), for the adapter to show.
+    events: mpsc::UnboundedSender<Outbox>,
+}
+
+impl Host {
+    /// A host on `store`, and the stream of outboxes its timers produce.
+    pub fn new(store: Store, config: HostConfig) -> (Arc<Host>, mpsc::UnboundedReceiver<Outbox>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        (
+            Arc::new(Host {
+                store,
+                config,
+                tables: Mutex::new(HashMap::new()),
+                events: tx,
+            }),
+            rx,
+        )
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    async fn user_lang(&self, chat: &ChatRef, user: &str) -> Lang {
+        match self.store.user_lang(chat.platform, user).await {
+            Ok(Some(l)) => l,
+            _ => self.community_lang(chat).await,
+        }
+    }
+
+    async fn community_lang(&self, chat: &ChatRef) -> Lang {
+        self.store
+            .community_settings(&chat.community_ref())
+            .await
+            .map(|s| s.lang)
+            .unwrap_or_default()
+    }
+
+    /// Languages of the people at a table, read once per render.
+    async fn langs(&self, live: &Live) -> HashMap<String, Lang> {
+        let mut m = HashMap::new();
+        for s in &live.seats {
+            if let Occupant::Human { user_id } = &s.occupant {
+                m.insert(user_id.clone(), self.user_lang(&live.row.chat, user_id).await);
+            }
+        }
+        m
+    }
+
+    async fn render(&self, live: &Live, out: &mut Outbox) {
+        let langs = self.langs(live).await;
+        let lang = live.lang();
+        live.render(out, &|u: &str| langs.get(u).copied().unwrap_or(lang));
+    }
+
+    fn cached(&self, id: i64) -> Option<Shared> {
+        self.tables.lock().expect("table map").get(&id).cloned()
+    }
+
+    /// The table with this id, loaded from the database if this process has not seen it.
+    async fn table(&self, id: i64) -> Result<Option<Shared>, HostError> {
+        if let Some(t) = self.cached(id) {
+            return Ok(Some(t));
+        }
+        let Some(row) = self.store.table(id).await? else {
+            return Ok(None);
+        };
+        let settings = self.store.community_settings(&row.chat.community_ref()).await?;
+        let live = match row.status {
+            TableStatus::Running => Live::load(&self.store, row, settings).await?,
+            TableStatus::Lobby => {
+                let seats = self.store.seats(id).await?;
+                let size = seat_range(&row.game).map_or(3, |r| r.0).max(seats.len());
+                Live::new(row, seats, size, settings)
+            }
+            TableStatus::Finished | TableStatus::Stopped => return Ok(None),
+        };
+        let shared = Arc::new(AsyncMutex::new(live));
+        Ok(Some(
+            self.tables
+                .lock()
+                .expect("table map")
+                .entry(id)
+                .or_insert(shared)
+                .clone(),
+        ))
+    }
+
+    /// Forgets the in-memory table so the next use reloads it (after another process moved).
+    fn evict(&self, id: i64) {
+        self.tables.lock().expect("table map").remove(&id);
+    }
+
+    /// Handles one request and returns what to show. Never panics on bad input: every refusal
+    /// is a reply in the user's language.
+    pub async fn handle(self: &Arc<Self>, req: Request) -> Outbox {
+        let lang = self.user_lang(&req.chat, &req.user.id).await;
+        match self.dispatch(&req, lang).await {
+            Ok(out) => out,
+            Err(HostError::Conflict) => {
+                let mut out = Outbox::default();
+                out.reply(t(lang, "button-stale", &[]));
+                out
+            }
+            Err(HostError::Rule(r)) => {
+                let mut out = Outbox::default();
+                out.reply(r.0);
+                out
+            }
+            Err(HostError::Store(e)) => {
+                tracing::error!(error = %e, "store error while handling a request");
+                let mut out = Outbox::default();
+                out.reply(format!("⚠ {e}"));
+                out
+            }
+        }
+    }
+
+    async fn dispatch(self: &Arc<Self>, req: &Request, lang: Lang) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        let chat = &req.chat;
+        match &req.command {
+            Command::NewTable { game, rules, seats } => {
+                self.new_table(req, game, rules, *seats, lang, &mut out).await?
+            }
+            Command::Press { token } => return self.press(req, token, lang).await,
+            Command::SetUserLang(l) => {
+                self.store
+                    .set_user_lang(chat.platform, &req.user.id, Some(*l))
+                    .await?;
+                out.reply(t(
+                    *l,
+                    "settings-lang",
+                    &[("lang", t(*l, "lang-name", &[]).into())],
+                ));
+            }
+            Command::SetCommunityLang(_) | Command::SetTurnLimit(_) | Command::SetAutoStart(_) => {
+                if !req.user.admin {
+                    out.reply(t(lang, "table-not-allowed", &[]));
+                    return Ok(out);
+                }
+                let c = chat.community_ref();
+                let mut s = self.store.community_settings(&c).await?;
+                let text = match &req.command {
+                    Command::SetCommunityLang(l) => {
+                        s.lang = *l;
+                        t(*l, "settings-lang", &[("lang", t(*l, "lang-name", &[]).into())])
+                    }
+                    Command::SetTurnLimit(secs) => {
+                        s.turn_limit_secs = *secs;
+                        match secs {
+                            Some(n) => t(lang, "settings-turn-limit", &[("seconds", Arg::from(*n))]),
+                            None => t(lang, "settings-turn-limit-off", &[]),
+                        }
+                    }
+                    Command::SetAutoStart(on) => {
+                        s.auto_start = *on;
+                        t(
+                            lang,
+                            "settings-auto-start",
+                            &[("value", if *on { "✓" } else { "✗" }.into())],
+                        )
+                    }
+                    _ => String::new(),
+                };
+                self.store.set_community_settings(&c, &s).await?;
+                out.reply(text);
+            }
+            Command::Leaderboard => {
+                let rows = self.store.leaderboard(&chat.community_ref(), "zole", 10).await?;
+                let lines: Vec<String> = rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| format!("{}. {} {:+} ({})", i + 1, r.name, r.stats.points, r.stats.deals))
+                    .collect();
+                out.reply(if lines.is_empty() {
+                    "—".into()
+                } else {
+                    lines.join("\n")
+                });
+            }
+            Command::Stats => {
+                let row = self
+                    .store
+                    .user_stats(&chat.community_ref(), "zole", &req.user.id)
+                    .await?;
+                out.reply(match row {
+                    Some(r) => format!(
+                        "{}: {:+} · {} · {} · {}/{}",
+                        r.name,
+                        r.stats.points,
+                        r.stats.deals,
+                        r.stats.declarer_wins,
+                        r.stats.pules_written,
+                        r.stats.pules_removed
+                    ),
+                    None => "—".into(),
+                });
+            }
+            _ => {
+                let Some(row) = self.store.open_table(chat).await? else {
+                    out.reply(t(lang, "table-none", &[]));
+                    return Ok(out);
+                };
+                let Some(shared) = self.table(row.id).await? else {
+                    out.reply(t(lang, "table-none", &[]));
+                    return Ok(out);
+                };
+                let mut live = shared.lock().await;
+                return self.table_command(&mut live, &req.user, &req.command, lang).await;
+            }
+        }
+        Ok(out)
+    }
+
+    async fn new_table(
+        &self,
+        req: &Request,
+        game: &str,
+        rules: &Option<Value>,
+        seats: Option<usize>,
+        lang: Lang,
+        out: &mut Outbox,
+    ) -> Result<(), HostError> {
+        let Some((min, max)) = seat_range(game) else {
+            out.reply(format!("stikis cannot host {game:?} yet"));
+            return Ok(());
+        };
+        let size = seats.unwrap_or(min).clamp(min, max);
+        let rules = rules.clone().unwrap_or_else(|| Value::String("lv".into()));
+        // Refuse bad rules before anything is stored.
+        new_game(game, &rules, size)?;
+        let row = match self
+            .store
+            .create_table(&NewTable {
+                chat: req.chat.clone(),
+                game: game.to_string(),
+                rules,
+                creator: req.user.id.clone(),
+            })
+            .await
+        {
+            Ok(r) => r,
+            Err(StoreError::ChatBusy) => {
+                out.reply(t(lang, "table-exists", &[]));
+                return Ok(());
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let occupant = Occupant::Human {
+            user_id: req.user.id.clone(),
+        };
+        self.store.take_seat(row.id, 0, &req.user.name, &occupant).await?;
+        let settings = self.store.community_settings(&req.chat.community_ref()).await?;
+        let seats = self.store.seats(row.id).await?;
+        let live = Live::new(row, seats, size, settings);
+        live.render_lobby(out);
+        out.reply(t(
+            lang,
+            "table-created",
+            &[("name", req.user.name.clone().into()), ("game", game.into())],
+        ));
+        self.tables
+            .lock()
+            .expect("table map")
+            .insert(live.id(), Arc::new(AsyncMutex::new(live)));
+        Ok(())
+    }
+
+    fn may_manage(live: &Live, user: &User) -> bool {
+        user.admin || live.row.creator == user.id
+    }
+
+    /// Lobby and table commands given in the table's chat (or by a lobby button).
+    async fn table_command(
+        self: &Arc<Self>,
+        live: &mut Live,
+        user: &User,
+        cmd: &Command,
+        lang: Lang,
+    ) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        let running = live.game.is_some();
+        match cmd {
+            Command::Join if running => out.reply(t(lang, "table-full", &[])),
+            Command::Join => {
+                if live.seat_of(&user.id).is_some() {
+                    out.reply(t(lang, "table-already-seated", &[]));
+                    return Ok(out);
+                }
+                let Some(seat) = free_seat(live) else {
+                    out.reply(t(lang, "table-full", &[]));
+                    return Ok(out);
+                };
+                let occupant = Occupant::Human {
+                    user_id: user.id.clone(),
+                };
+                match self.store.take_seat(live.id(), seat, &user.name, &occupant).await {
+                    Ok(()) => {}
+                    Err(StoreError::SeatTaken { .. }) => {
+                        out.reply(t(lang, "table-seat-full", &[]));
+                        return Ok(out);
+                    }
+                    Err(StoreError::AlreadySeated { .. }) => {
+                        out.reply(t(lang, "table-already-seated", &[]));
+                        return Ok(out);
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+                live.seats = self.store.seats(live.id()).await?;
+                out.reply(t(
+                    lang,
+                    "table-joined",
+                    &[
+                        ("name", user.name.clone().into()),
+                        ("seat", Arg::from(i64::from(seat) + 1)),
+                    ],
+                ));
+                if live.settings.auto_start && live.seats.len() >= live.size {
+                    out.extend(self.start(live).await?);
+                } else {
+                    live.render_lobby(&mut out);
+                }
+            }
+            Command::Leave => {
+                let Some(seat) = live.seat_of(&user.id) else {
+                    out.reply(t(lang, "table-not-seated", &[]));
+                    return Ok(out);
+                };
+                if running {
+                    // A player who leaves mid-game hands the seat to a computer player.
+                    self.store.set_away(live.id(), seat, true).await?;
+                    live.seats = self.store.seats(live.id()).await?;
+                    out.reply(t(lang, "table-left", &[("name", user.name.clone().into())]));
+                    out.push(Out::Post {
+                        chat: live.row.chat.clone(),
+                        text: t(live.lang(), "turn-away", &[("name", user.name.clone().into())]),
+                    });
+                    out.extend(self.drive(live).await?);
+                } else {
+                    self.store.leave_seat(live.id(), seat).await?;
+                    live.seats = self.store.seats(live.id()).await?;
+                    out.reply(t(lang, "table-left", &[("name", user.name.clone().into())]));
+                    live.render_lobby(&mut out);
+                }
+            }
+            Command::AddBot { level } => {
+                if running || !Self::may_manage(live, user) {
+                    out.reply(t(lang, "table-not-allowed", &[]));
+                    return Ok(out);
+                }
+                let Some(seat) = free_seat(live) else {
+                    out.reply(t(lang, "table-full", &[]));
+                    return Ok(out);
+                };
+                let name = format!("Dators {}", seat + 1);
+                let occupant = Occupant::Computer {
+                    level: level_code(*level),
+                };
+                self.store.take_seat(live.id(), seat, &name, &occupant).await?;
+                live.seats = self.store.seats(live.id()).await?;
+                out.reply(t(
+                    lang,
+                    "table-bot-added",
+                    &[("seat", Arg::from(i64::from(seat) + 1))],
+                ));
+                if live.settings.auto_start && live.seats.len() >= live.size {
+                    out.extend(self.start(live).await?);
+                } else {
+                    live.render_lobby(&mut out);
+                }
+            }
+            Command::RemoveBot => {
+                let bot = live
+                    .seats
+                    .iter()
+                    .rev()
+                    .find(|s| matches!(s.occupant, Occupant::Computer { .. }));
+                match bot.map(|s| s.seat) {
+                    Some(seat) if !running && Self::may_manage(live, user) => {
+                        self.store.leave_seat(live.id(), seat).await?;
+                        live.seats = self.store.seats(live.id()).await?;
+                        out.reply(t(
+                            lang,
+                            "table-bot-removed",
+                            &[("seat", Arg::from(i64::from(seat) + 1))],
+                        ));
+                        live.render_lobby(&mut out);
+                    }
+                    _ => out.reply(t(lang, "table-not-allowed", &[])),
+                }
+            }
+            Command::Start if running => out.reply(t(
+                lang,
+                "table-started",
+                &[("game", live.row.game.clone().into())],
+            )),
+            Command::Start => {
+                if !Self::may_manage(live, user) {
+                    out.reply(t(lang, "table-not-allowed", &[]));
+                    return Ok(out);
+                }
+                let (min, _) = seat_range(&live.row.game).unwrap_or((3, 3));
+                if live.seats.len() < min {
+                    out.reply(t(
+                        lang,
+                        "table-waiting",
+                        &[("count", Arg::from(min - live.seats.len()))],
+                    ));
+                    return Ok(out);
+                }
+                out.extend(self.start(live).await?);
+            }
+            Command::Stop => {
+                if !Self::may_manage(live, user) {
+                    out.reply(t(lang, "table-not-allowed", &[]));
+                    return Ok(out);
+                }
+                self.stop(live, user, &mut out).await?;
+            }
+            Command::Back => {
+                let Some(seat) = live.seat_of(&user.id) else {
+                    out.reply(t(lang, "not-at-table", &[]));
+                    return Ok(out);
+                };
+                self.store.set_away(live.id(), seat, false).await?;
+                live.seats = self.store.seats(live.id()).await?;
+                if let Some(x) = live.timeouts.get_mut(seat as usize) {
+                    *x = 0;
+                }
+                out.reply(t(lang, "turn-yours", &[]));
+                self.render(live, &mut out).await;
+                self.arm_timer(live);
+            }
+            Command::ShowHand => {
+                let Some(seat) = live.seat_of(&user.id) else {
+                    out.reply(t(lang, "not-at-table", &[]));
+                    return Ok(out);
+                };
+                if live.game.is_none() {
+                    out.reply(t(lang, "table-none", &[]));
+                    return Ok(out);
+                }
+                let hand = live.hand_message(seat, &user.id, lang);
+                out.reply(hand.text().to_string());
+                out.push(hand);
+            }
+            Command::Record => {
+                let mut env = match &live.game {
+                    Some(g) => g.record(&live.names()),
+                    None => self.store.record(live.id()).await?,
+                };
+                // Finished deals carry their seed, so the record proves its own deals.
+                let in_progress = live.game.as_ref().is_some_and(|g| g.in_deal());
+                let finished = env.deals.len().saturating_sub(usize::from(in_progress));
+                for (d, seed) in env.deals.iter_mut().zip(&live.seeds).take(finished) {
+                    d["seed"] = Value::String(seed.to_string());
+                }
+                out.push(Out::File {
+                    chat: live.row.chat.clone(),
+                    name: format!("stikis-{}-{}.json", live.row.game, live.id()),
+                    content: serde_json::to_string_pretty(&env).unwrap_or_default(),
+                });
+            }
+            _ => out.reply(t(lang, "button-bad", &[])),
+        }
+        Ok(out)
+    }
+
+    async fn start(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        live.game = Some(new_game(&live.row.game, &live.row.rules, live.seats.len())?);
+        live.timeouts = vec![0; live.seats.len()];
+        self.store.set_status(live.id(), TableStatus::Running).await?;
+        out.push(Out::Post {
+            chat: live.row.chat.clone(),
+            text: t(
+                live.lang(),
+                "table-started",
+                &[("game", live.row.game.clone().into())],
+            ),
+        });
+        let seed = (self.config.seeds)(live.id(), 1);
+        live.start_deal(&self.store, seed, &mut out).await?;
+        out.extend(self.drive(live).await?);
+        Ok(out)
+    }
+
+    async fn stop(&self, live: &mut Live, user: &User, out: &mut Outbox) -> Result<(), HostError> {
+        let lang = live.lang();
+        let names = live.names();
+        let mut text = t(lang, "table-stopped", &[("name", user.name.clone().into())]);
+        if let Some(game) = live.game.as_mut() {
+            let settle = game.settle();
+            if settle.iter().any(|&d| d != 0) {
+                let s: Vec<String> = names
+                    .iter()
+                    .zip(&settle)
+                    .map(|(n, d)| format!("{n} {d:+}"))
+                    .collect();
+                text.push('\n');
+                text.push_str(&s.join(" · "));
+            }
+            let totals = game.totals();
+            let s: Vec<String> = names
+                .iter()
+                .zip(&totals)
+                .map(|(n, p)| format!("{n} {p}"))
+                .collect();
+            text.push('\n');
+            text.push_str(&t(lang, "deal-totals", &[("totals", s.join(" · ").into())]));
+            live.save_sheet(&self.store).await?;
+        }
+        self.store.set_status(live.id(), TableStatus::Stopped).await?;
+        live.new_turn();
+        self.evict(live.id());
+        out.push(Out::Post {
+            chat: live.row.chat.clone(),
+            text,
+        });
+        Ok(())
+    }
+
+    async fn press(self: &Arc<Self>, req: &Request, token: &str, lang: Lang) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        let Ok(tok) = Token::decode(token) else {
+            out.reply(t(lang, "button-bad", &[]));
+            return Ok(out);
+        };
+        let Some(shared) = self.table(tok.table).await? else {
+            out.reply(t(lang, "button-stale", &[]));
+            return Ok(out);
+        };
+        let mut live = shared.lock().await;
+        let lobby_verb = match tok.action.as_str() {
+            "join" => Some(Command::Join),
+            "leave" => Some(Command::Leave),
+            "bot" => Some(Command::AddBot { level: Level::Basic }),
+            "start" => Some(Command::Start),
+            "back" => Some(Command::Back),
+            "hand" => Some(Command::ShowHand),
+            _ => None,
+        };
+        if let Some(cmd) = lobby_verb {
+            return self.table_command(&mut live, &req.user, &cmd, lang).await;
+        }
+        if tok.seq != live.seq || live.game.is_none() {
+            out.reply(t(lang, "button-stale", &[]));
+            return Ok(out);
+        }
+        let Some(seat) = live.seat_of(&req.user.id) else {
+            out.reply(t(lang, "not-at-table", &[]));
+            return Ok(out);
+        };
+        let game = live.game.as_mut().expect("checked above");
+        let pressed = game.press(seat, &tok.action, lang)?;
+        match pressed {
+            Pressed::Selection => {
+                out.push(live.hand_message(seat, &req.user.id, lang));
+                out.reply("✓");
+            }
+            Pressed::Action(action) => {
+                if let Some(x) = live.timeouts.get_mut(seat as usize) {
+                    *x = 0;
+                }
+                let result = self.play(&mut live, &action).await;
+                if matches!(result, Err(HostError::Conflict)) {
+                    // Another process committed this turn first: reload and say so.
+                    drop(live);
+                    self.evict(tok.table);
+                    out.reply(t(lang, "button-stale", &[]));
+                    return Ok(out);
+                }
+                out.extend(result?);
+                out.reply("✓");
+            }
+        }
+        Ok(out)
+    }
+
+    /// Commits one move, closes the deal if it ended (and deals the next), then lets
+    /// computer players move, and renders.
+    async fn play(self: &Arc<Self>, live: &mut Live, action: &Value) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        self.commit_and_follow(live, action, &mut out).await?;
+        out.extend(self.drive(live).await?);
+        Ok(out)
+    }
+
+    async fn commit_and_follow(
+        &self,
+        live: &mut Live,
+        action: &Value,
+        out: &mut Outbox,
+    ) -> Result<(), HostError> {
+        if let Some(report) = live.commit(&self.store, action).await? {
+            // Show the final trick before the result.
+            self.render(live, out).await;
+            live.finish_deal(&self.store, &report, out).await?;
+            let seed = (self.config.seeds)(live.id(), live.seeds.len() + 1);
+            live.start_deal(&self.store, seed, out).await?;
+        }
+        Ok(())
+    }
+
+    /// Computer players (and away seats) move until a person is to act; then everything is
+    /// rendered and the turn timer armed.
+    async fn drive(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        // A deal has at most a few dozen moves; the bound only guards against a game that
+        // would never hand the turn to a person.
+        for _ in 0..10_000 {
+            let Some(game) = live.game.as_ref() else { break };
+            let Some(seat) = game.to_act() else { break };
+            let Some(level) = live.bot_level(seat) else { break };
+            let rng_seed = (live.id() as u64) << 32 ^ live.seq as u64;
+            let action = game.bot_action(level, rng_seed, self.config.bot_budget_ms);
+            self.commit_and_follow(live, &action, &mut out).await?;
+        }
+        self.render(live, &mut out).await;
+        self.arm_timer(live);
+        Ok(out)
+    }
+
+    /// Starts the turn timer for the person to act: a warning at half time, then a computer
+    /// player moves for them.
+    fn arm_timer(self: &Arc<Self>, live: &Live) {
+        let Some(limit) = live.settings.turn_limit_secs else {
+            return;
+        };
+        let Some(seat) = live.game.as_ref().and_then(|g| g.to_act()) else {
+            return;
+        };
+        let away = live.seats.iter().any(|s| s.seat == seat && s.away);
+        if live.bot_level(seat).is_some() || away {
+            return;
+        }
+        let (id, gen) = (live.id(), live.turn_gen);
+        let limit = Duration::from_secs(limit.into());
+        let half = live.turn_since + limit / 2;
+        let end = live.turn_since + limit;
+        let host = Arc::clone(self);
+        tokio::spawn(async move {
+            tokio::time::sleep_until(half).await;
+            host.on_timer(id, gen, seat, false).await;
+            tokio::time::sleep_until(end).await;
+            host.on_timer(id, gen, seat, true).await;
+        });
+    }
+
+    async fn on_timer(self: &Arc<Self>, id: i64, gen: u64, seat: Seat, expired: bool) {
+        let Some(shared) = self.cached(id) else { return };
+        let mut live = shared.lock().await;
+        if live.turn_gen != gen {
+            return;
+        }
+        let name = live
+            .seats
+            .get(seat as usize)
+            .map(|s| s.name.clone())
+            .unwrap_or_default();
+        let lang = live.lang();
+        let mut out = Outbox::default();
+        if !expired {
+            let left = live.settings.turn_limit_secs.unwrap_or(0).div_ceil(2);
+            out.push(Out::Post {
+                chat: live.row.chat.clone(),
+                text: t(
+                    lang,
+                    "turn-warning",
+                    &[("name", name.into()), ("seconds", Arg::from(left))],
+                ),
+            });
+            let _ = self.events.send(out);
+            return;
+        }
+        let result = self.timeout(&mut live, seat, name).await;
+        match result {
+            Ok(o) => out.extend(o),
+            Err(e) => tracing::warn!(table = id, error = %e, "a timeout move failed"),
+        }
+        let _ = self.events.send(out);
+    }
+
+    /// The time is up: a computer player moves for the absent person; after 3 timeouts in a
+    /// row the seat is handed over until its owner says "I'm back".
+    async fn timeout(
+        self: &Arc<Self>,
+        live: &mut Live,
+        seat: Seat,
+        name: String,
+    ) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        let lang = live.lang();
+        let count = {
+            let x = &mut live.timeouts[seat as usize];
+            *x += 1;
+            *x
+        };
+        out.push(Out::Post {
+            chat: live.row.chat.clone(),
+            text: t(lang, "turn-timeout", &[("name", name.clone().into())]),
+        });
+        if count >= 3 {
+            self.store.set_away(live.id(), seat, true).await?;
+            live.seats = self.store.seats(live.id()).await?;
+            out.push(Out::Post {
+                chat: live.row.chat.clone(),
+                text: t(lang, "turn-away", &[("name", name.into())]),
+            });
+            out.extend(self.drive(live).await?);
+            return Ok(out);
+        }
+        let game = live.game.as_ref().expect("a timed turn has a game");
+        let action = game.bot_action(
+            Level::Basic,
+            (live.id() as u64) << 32 ^ live.seq as u64,
+            self.config.bot_budget_ms,
+        );
+        self.commit_and_follow(live, &action, &mut out).await?;
+        out.extend(self.drive(live).await?);
+        Ok(out)
+    }
+
+    /// Every card of deal `deal_no` of table `id` that no public message may show right now. For the privacy
+    /// checks of tests and diagnostics only: never send it anywhere.
+    #[doc(hidden)]
+    pub async fn hidden_cards(&self, id: i64, deal_no: usize) -> Vec<String> {
+        match self.cached(id) {
+            Some(shared) => shared
+                .lock()
+                .await
+                .game
+                .as_ref()
+                .map(|g| g.hidden_cards(deal_no))
+                .unwrap_or_default(),
+            None => Vec::new(),
+        }
+    }
+
+    /// After a restart: rebuilds every running table from the log, refreshes its messages,
+    /// lets computer players finish their turns and resumes the timers with the time left.
+    pub async fn recover(self: &Arc<Self>) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        for row in self.store.running_tables().await? {
+            let id = row.id;
+            let Some(shared) = self.table(id).await? else {
+                continue;
+            };
+            let mut live = shared.lock().await;
+            match self.drive(&mut live).await {
+                Ok(o) => out.extend(o),
+                Err(e) => tracing::warn!(table = id, error = %e, "could not resume a table"),
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn free_seat(live: &Live) -> Option<Seat> {
+    (0..live.size as Seat).find(|s| live.seats.iter().all(|x| x.seat != *s))
+}

@@ -1,0 +1,141 @@
+//! What goes into the host (a `Request`: who, where, which `Command`) and what comes out (an
+//! `Outbox` of messages to show). Adapters translate platform updates into requests and the
+//! outbox into API calls; nothing here knows a platform's API.
+
+use serde_json::Value;
+use stikis_core::ai::Level;
+
+use crate::i18n::Lang;
+use crate::store::ChatRef;
+
+/// The person behind a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub id: String,
+    pub name: String,
+    /// The platform says this user administers the community (Telegram getChatMember,
+    /// Discord's Manage Server).
+    pub admin: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Open a table of `game` in this chat; `rules` is a preset name or a rules object
+    /// (RECORD.md), `seats` the number of players.
+    NewTable {
+        game: String,
+        rules: Option<Value>,
+        seats: Option<usize>,
+    },
+    Join,
+    Leave,
+    AddBot {
+        level: Level,
+    },
+    RemoveBot,
+    Start,
+    Stop,
+    /// A button: lobby verbs and moves alike carry a token.
+    Press {
+        token: String,
+    },
+    /// "I'm back": a seat played by a computer player after timeouts returns to its owner.
+    Back,
+    /// Show my hand again (for players whose private chat is unreachable).
+    ShowHand,
+    SetUserLang(Lang),
+    SetCommunityLang(Lang),
+    /// Seconds per move, or None for no limit.
+    SetTurnLimit(Option<u32>),
+    SetAutoStart(bool),
+    Record,
+    Leaderboard,
+    Stats,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// Where the command was given (for presses in a private chat: that chat; the token
+    /// names the table).
+    pub chat: ChatRef,
+    pub user: User,
+    pub command: Command,
+}
+
+/// A button under a message: its label and the token a press sends back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Button {
+    pub label: String,
+    pub token: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Out {
+    /// A table's public message in its chat; one message per `key`, edited in place.
+    Public {
+        chat: ChatRef,
+        key: String,
+        text: String,
+        buttons: Vec<Vec<Button>>,
+    },
+    /// A player's private message (their hand); one message per `key`, edited in place.
+    /// `chat` is the table's chat, for adapters that fall back to it.
+    Private {
+        user: String,
+        chat: ChatRef,
+        key: String,
+        text: String,
+        buttons: Vec<Vec<Button>>,
+    },
+    /// A new message in the chat (deal results, seeds, notices).
+    Post { chat: ChatRef, text: String },
+    /// A file for the chat (a record).
+    File {
+        chat: ChatRef,
+        name: String,
+        content: String,
+    },
+    /// The short answer to the user who gave the command or pressed the button.
+    Reply { text: String },
+}
+
+impl Out {
+    /// The text of any message kind.
+    pub fn text(&self) -> &str {
+        match self {
+            Out::Public { text, .. }
+            | Out::Private { text, .. }
+            | Out::Post { text, .. }
+            | Out::Reply { text } => text,
+            Out::File { content, .. } => content,
+        }
+    }
+
+    /// True for what everybody in the chat can read.
+    pub fn is_public(&self) -> bool {
+        matches!(self, Out::Public { .. } | Out::Post { .. } | Out::File { .. })
+    }
+}
+
+/// Everything one request (or one timer) asks the adapter to show, in order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outbox(pub Vec<Out>);
+
+impl Outbox {
+    pub fn push(&mut self, o: Out) {
+        self.0.push(o);
+    }
+    pub fn reply(&mut self, text: impl Into<String>) {
+        self.0.push(Out::Reply { text: text.into() });
+    }
+    pub fn extend(&mut self, other: Outbox) {
+        self.0.extend(other.0);
+    }
+    /// The reply to the actor, if any.
+    pub fn reply_text(&self) -> Option<&str> {
+        self.0.iter().find_map(|o| match o {
+            Out::Reply { text } => Some(text.as_str()),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,375 @@
+//! One running table in memory: its seats, its game, the last committed action number, the
+//! seeds of its deals and its turn timer state. Every move goes through `commit`, which writes
+//! the action to the log before the game applies it, so an acknowledged move survives a crash;
+//! after a restart `load` rebuilds the table by replaying the log.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use stikis_core::ai::Level;
+use stikis_core::{Seat, Seed};
+use tokio::time::Instant;
+
+use crate::games::{new_game, DealReport, HostedGame, Refusal};
+use crate::i18n::{t, Arg, Lang};
+use crate::outbox::{Button, Out, Outbox};
+use crate::store::{
+    CommunitySettings, Occupant, SeatRow, SheetTotal, Stats, StatsEntry, Store, StoreError, TableRow,
+};
+use crate::token::Token;
+
+/// Why the host could not do something; `Conflict` means another process moved first and the
+/// table must be reloaded from the database.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    #[error("another process changed this table first")]
+    Conflict,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Rule(#[from] Refusal),
+}
+
+/// Computer levels as the store keeps them.
+pub fn level_code(l: Level) -> u8 {
+    match l {
+        Level::Random => 0,
+        Level::Basic => 1,
+        Level::Strong => 2,
+    }
+}
+
+pub fn level_from_code(c: u8) -> Level {
+    match c {
+        0 => Level::Random,
+        2 => Level::Strong,
+        _ => Level::Basic,
+    }
+}
+
+/// The SHA-256 of a seed's 32 bytes, shown before the deal so the seed revealed afterwards can
+/// be checked against it.
+pub fn commitment(seed: &Seed) -> String {
+    Sha256::digest(seed.0)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+pub(crate) struct Live {
+    pub row: TableRow,
+    pub seats: Vec<SeatRow>,
+    /// Seats the table was opened for.
+    pub size: usize,
+    pub game: Option<Box<dyn HostedGame>>,
+    /// The last committed action number (0: none).
+    pub seq: i64,
+    /// The seed of every deal so far, revealed when its deal ends.
+    pub seeds: Vec<Seed>,
+    /// Consecutive timeouts per seat.
+    pub timeouts: Vec<u8>,
+    /// Changes whenever the turn changes, so a timer for an old turn does nothing.
+    pub turn_gen: u64,
+    pub turn_since: Instant,
+    pub settings: CommunitySettings,
+}
+
+impl Live {
+    pub fn new(row: TableRow, seats: Vec<SeatRow>, size: usize, settings: CommunitySettings) -> Live {
+        Live {
+            row,
+            seats,
+            size,
+            game: None,
+            seq: 0,
+            seeds: Vec::new(),
+            timeouts: Vec::new(),
+            turn_gen: 0,
+            turn_since: Instant::now(),
+            settings,
+        }
+    }
+
+    pub fn id(&self) -> i64 {
+        self.row.id
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.settings.lang
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.name.clone()).collect()
+    }
+
+    pub fn seat_of(&self, user: &str) -> Option<Seat> {
+        self.seats
+            .iter()
+            .find(|s| matches!(&s.occupant, Occupant::Human { user_id } if user_id == user))
+            .map(|s| s.seat)
+    }
+
+    /// The level of the computer player who moves for `seat`: its own, or basic for a person
+    /// who is away.
+    /// With everybody away the table waits for "I'm back" instead of playing on by itself.
+    pub fn bot_level(&self, seat: Seat) -> Option<Level> {
+        let s = self.seats.iter().find(|s| s.seat == seat)?;
+        let someone_here = self
+            .seats
+            .iter()
+            .any(|s| matches!(s.occupant, Occupant::Human { .. }) && !s.away);
+        match &s.occupant {
+            Occupant::Computer { level } => Some(level_from_code(*level)),
+            Occupant::Human { .. } if s.away && someone_here => Some(Level::Basic),
+            Occupant::Human { .. } => None,
+        }
+    }
+
+    /// Rebuilds a running table from the database: its seats, deals and action log.
+    pub async fn load(store: &Store, row: TableRow, settings: CommunitySettings) -> Result<Live, HostError> {
+        let seats = store.seats(row.id).await?;
+        let mut live = Live::new(row, seats, 0, settings);
+        live.size = live.seats.len();
+        let mut game = new_game(&live.row.game, &live.row.rules, live.seats.len())?;
+        let deals = store.deals(live.id()).await?;
+        let actions = store.actions(live.id()).await?;
+        let mut last_ms = None;
+        for (i, d) in deals.iter().enumerate() {
+            game.restore_deal(&d.deal)?;
+            live.seeds.push(
+                d.seed_hex
+                    .parse()
+                    .map_err(|_| Refusal(format!("deal {} has a bad seed", d.deal_no)))?,
+            );
+            last_ms = Some(d.at_ms);
+            let end = deals.get(i + 1).map_or(i64::MAX, |n| n.first_seq);
+            for a in actions.iter().filter(|a| a.seq >= d.first_seq && a.seq < end) {
+                game.apply(&a.payload)?;
+                live.seq = a.seq;
+                last_ms = Some(a.at_ms);
+            }
+        }
+        live.seq = live.seq.max(actions.last().map_or(0, |a| a.seq));
+        live.timeouts = vec![0; live.seats.len()];
+        live.game = Some(game);
+        // The turn clock resumes with the time that was left.
+        if let Some(ms) = last_ms {
+            let elapsed = (crate::store::now_ms() - ms).max(0) as u64;
+            live.turn_since = Instant::now()
+                .checked_sub(Duration::from_millis(elapsed))
+                .unwrap_or_else(Instant::now);
+        }
+        Ok(live)
+    }
+
+    /// Writes `action` to the log, then applies it. Nothing is applied if the write fails.
+    pub async fn commit(&mut self, store: &Store, action: &Value) -> Result<Option<DealReport>, HostError> {
+        let seq = self.seq + 1;
+        match store.append_action(self.id(), seq, action).await {
+            Ok(()) => {}
+            Err(StoreError::SeqTaken { .. }) => return Err(HostError::Conflict),
+            Err(e) => return Err(e.into()),
+        }
+        self.seq = seq;
+        self.new_turn();
+        let game = self.game.as_mut().expect("a committed move has a game");
+        Ok(game.apply(action)?)
+    }
+
+    pub fn new_turn(&mut self) {
+        self.turn_gen += 1;
+        self.turn_since = Instant::now();
+    }
+
+    /// Deals the next deal: a fresh seed, its commitment stored and shown before any card is.
+    pub async fn start_deal(&mut self, store: &Store, seed: Seed, out: &mut Outbox) -> Result<(), HostError> {
+        let game = self.game.as_mut().expect("a running table has a game");
+        let deal = game.start_deal(seed)?;
+        let deal_no = game.deal_no() as i64;
+        let commit = commitment(&seed);
+        match store
+            .start_deal(self.id(), deal_no, &seed.to_string(), &commit, &deal)
+            .await
+        {
+            Ok(_) => {}
+            Err(StoreError::DealTaken { .. }) => return Err(HostError::Conflict),
+            Err(e) => return Err(e.into()),
+        }
+        self.seeds.push(seed);
+        self.new_turn();
+        let lang = self.lang();
+        let text = format!(
+            "{}\n{}",
+            t(lang, "deal-started", &[("deal", Arg::from(deal_no))]),
+            t(lang, "deal-commitment", &[("commitment", commit.into())])
+        );
+        out.push(Out::Post {
+            chat: self.row.chat.clone(),
+            text,
+        });
+        Ok(())
+    }
+
+    /// After a deal: the result with the revealed seed, stats and the chat's score sheet.
+    pub async fn finish_deal(
+        &mut self,
+        store: &Store,
+        report: &DealReport,
+        out: &mut Outbox,
+    ) -> Result<(), HostError> {
+        let lang = self.lang();
+        let names = self.names();
+        let game = self.game.as_ref().expect("a running table has a game");
+        let mut text = game.result_text(report, lang, &names);
+        if let Some(seed) = self.seeds.get(report.deal_no.saturating_sub(1)) {
+            text.push('\n');
+            text.push_str(&t(lang, "deal-seed", &[("seed", seed.to_string().into())]));
+        }
+        out.push(Out::Post {
+            chat: self.row.chat.clone(),
+            text,
+        });
+        let entries: Vec<StatsEntry> = self
+            .seats
+            .iter()
+            .filter_map(|s| match &s.occupant {
+                Occupant::Human { user_id } => Some(StatsEntry {
+                    user_id: user_id.clone(),
+                    name: s.name.clone(),
+                    delta: Stats {
+                        games: 0,
+                        deals: 1,
+                        declarer_wins: i64::from(report.declarer == Some(s.seat) && report.declarer_won),
+                        points: report.deltas.get(s.seat as usize).copied().unwrap_or(0) as i64,
+                        pules_written: report.pules_written.get(s.seat as usize).copied().unwrap_or(0),
+                        pules_removed: report.pules_removed.get(s.seat as usize).copied().unwrap_or(0),
+                    },
+                }),
+                Occupant::Computer { .. } => None,
+            })
+            .collect();
+        let community = self.row.chat.community_ref();
+        store
+            .apply_stats(
+                self.id(),
+                report.deal_no as i64,
+                &community,
+                &self.row.game,
+                &entries,
+            )
+            .await?;
+        self.save_sheet(store).await
+    }
+
+    pub async fn save_sheet(&self, store: &Store) -> Result<(), HostError> {
+        let Some(game) = &self.game else { return Ok(()) };
+        let totals: Vec<SheetTotal> = self
+            .seats
+            .iter()
+            .zip(game.totals())
+            .map(|(s, points)| SheetTotal {
+                player: match &s.occupant {
+                    Occupant::Human { user_id } => user_id.clone(),
+                    Occupant::Computer { .. } => format!("computer:{}", s.seat),
+                },
+                name: s.name.clone(),
+                points: points as i64,
+            })
+            .collect();
+        store
+            .save_score_sheet(&self.row.chat, &self.row.game, &totals, &game.sheet_extras())
+            .await?;
+        Ok(())
+    }
+
+    fn token(&self, code: &str) -> String {
+        Token::new(self.id(), self.seq, code).encode().unwrap_or_default()
+    }
+
+    /// The lobby message: who sits where, and the lobby buttons.
+    pub fn render_lobby(&self, out: &mut Outbox) {
+        let lang = self.lang();
+        let mut lines: Vec<String> = self
+            .seats
+            .iter()
+            .map(|s| format!("{}. {}", s.seat + 1, s.name))
+            .collect();
+        let missing = self.size.saturating_sub(self.seats.len());
+        if missing > 0 {
+            lines.push(t(lang, "table-waiting", &[("count", Arg::from(missing))]));
+        }
+        let b = |key: &str, code: &str| Button {
+            label: t(lang, key, &[]),
+            token: self.token(code),
+        };
+        let buttons = vec![
+            vec![b("button-join", "join"), b("button-leave", "leave")],
+            vec![b("button-add-bot", "bot"), b("button-start", "start")],
+        ];
+        out.push(Out::Public {
+            chat: self.row.chat.clone(),
+            key: format!("t{}.lobby", self.id()),
+            text: format!("{}\n{}", self.row.game, lines.join("\n")),
+            buttons,
+        });
+    }
+
+    /// The public table message and every person's hand, as they are now.
+    pub fn render(&self, out: &mut Outbox, user_lang: &dyn Fn(&str) -> Lang) {
+        let Some(game) = &self.game else {
+            return self.render_lobby(out);
+        };
+        let lang = self.lang();
+        let names = self.names();
+        let deal = game.deal_no();
+        let mut public_buttons = vec![vec![Button {
+            label: "🂠".into(),
+            token: self.token("hand"),
+        }]];
+        if self
+            .seats
+            .iter()
+            .any(|s| s.away && matches!(s.occupant, Occupant::Human { .. }))
+        {
+            public_buttons[0].push(Button {
+                label: t(lang, "button-back", &[]),
+                token: self.token("back"),
+            });
+        }
+        out.push(Out::Public {
+            chat: self.row.chat.clone(),
+            key: format!("t{}.d{}", self.id(), deal),
+            text: game.public_text(lang, &names),
+            buttons: public_buttons,
+        });
+        for s in &self.seats {
+            if let Occupant::Human { user_id } = &s.occupant {
+                out.push(self.hand_message(s.seat, user_id, user_lang(user_id)));
+            }
+        }
+    }
+
+    pub fn hand_message(&self, seat: Seat, user_id: &str, lang: Lang) -> Out {
+        let game = self.game.as_ref().expect("a hand needs a game");
+        let buttons = game
+            .buttons(seat, lang)
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|b| Button {
+                        label: b.label,
+                        token: self.token(&b.code),
+                    })
+                    .collect()
+            })
+            .collect();
+        Out::Private {
+            user: user_id.to_string(),
+            chat: self.row.chat.clone(),
+            key: format!("t{}.d{}.s{}", self.id(), game.deal_no(), seat),
+            text: game.hand_text(seat, lang, &self.names()),
+            buttons,
+        }
+    }
+}
