@@ -86,7 +86,11 @@ fn strong_players_only_choose_legal_actions() {
 /// A random deal played at random down to `left` cards per hand, plus `extra` cards of the
 /// next trick (0..=2). Take, zole, small zole and galdiņš all occur.
 fn endgame(seed: u64, left: u32, extra: usize) -> Option<Deal> {
-    let opts = Options::preset(if seed.is_multiple_of(2) { "lv-galdins" } else { "lv" })?;
+    let opts = Options::preset(if seed.is_multiple_of(2) {
+        "lv-galdins"
+    } else {
+        "lv"
+    })?;
     let mut d = Deal::new(opts, 3, 0, Seed::from_u64(seed)).ok()?;
     let mut rng = SmallRng::seed_from_u64(seed);
     let stop = (8 - left as usize) * 3 + extra;

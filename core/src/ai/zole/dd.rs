@@ -230,7 +230,7 @@ struct Entry {
     mv: u8,
 }
 
-const TT_BITS: u32 = 20;
+const TT_BITS: u32 = 18;
 const INF: i32 = 1 << 20;
 const NO_MOVE: u8 = 255;
 
