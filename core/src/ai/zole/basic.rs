@@ -30,8 +30,8 @@ pub fn strength(hand: CardSet) -> i32 {
         t &= t - 1;
     }
     let n_trumps = trumps.count_ones();
-    for suit in 1..4 {
-        let cards = b & CAT_MASK[suit];
+    for (suit, &mask) in CAT_MASK.iter().enumerate().skip(1) {
+        let cards = b & mask;
         let base = 14 + 4 * (suit as u32 - 1);
         let ace = cards >> (base + 3) & 1 == 1;
         let ten = cards >> (base + 2) & 1 == 1;
@@ -55,8 +55,8 @@ pub fn small_zole_hand(hand: CardSet) -> bool {
     // Only 7D 8D 9D KD (codes 0..=3) as trumps, at most two of them.
     let low_trumps = trumps & !0xF == 0 && trumps.count_ones() <= 2;
     let mut plain_ok = true;
-    for suit in 1..4 {
-        let cards = b & CAT_MASK[suit];
+    for (suit, &mask) in CAT_MASK.iter().enumerate().skip(1) {
+        let cards = b & mask;
         let base = 14 + 4 * (suit as u32 - 1);
         // No ace; a ten only with a lower card to spare.
         if cards >> (base + 3) & 1 == 1 {
@@ -99,8 +99,8 @@ pub fn bury_score(hand: CardSet, pair: CardSet) -> i32 {
         s -= 25 + 3 * t.trailing_zeros() as i32;
         t &= t - 1;
     }
-    for suit in 1..4 {
-        let m = CAT_MASK[suit];
+    for (suit, &mask) in CAT_MASK.iter().enumerate().skip(1) {
+        let m = mask;
         let base = 14 + 4 * (suit as u32 - 1);
         if h & m != 0 && after & m == 0 {
             s += 12;
@@ -128,7 +128,7 @@ pub fn bury_candidates(hand: CardSet, n: usize) -> Vec<(Card, Card)> {
             all.push((bury_score(hand, pair), cards[i], cards[j]));
         }
     }
-    all.sort_by(|a, b| b.0.cmp(&a.0));
+    all.sort_by_key(|x| std::cmp::Reverse(x.0));
     all.into_iter().take(n).map(|(_, a, b)| (a, b)).collect()
 }
 
@@ -317,7 +317,7 @@ fn lead_contract(
     let out_trumps = unseen & CAT_MASK[0];
     let top_aces: Bits = {
         let mut a = 0;
-        for suit in 1..4 {
+        for suit in 1..4usize {
             let base = 14 + 4 * (suit as u32 - 1);
             let ace = base + 3;
             if legal >> ace & 1 == 1 {

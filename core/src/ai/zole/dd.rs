@@ -10,6 +10,8 @@
 
 use arrayvec::ArrayVec;
 
+use crate::ai::{Budget, NoLimit};
+
 use crate::cards::{Card, CardSet};
 use crate::games::zole::tables::{points, PLAIN_ORDER, TRUMP_ORDER};
 
@@ -224,10 +226,13 @@ struct Entry {
     gen: u32,
     lo: i16,
     hi: i16,
+    /// The lead that was best (or refuted the window) last time: tried first next time.
+    mv: u8,
 }
 
-const TT_BITS: u32 = 20;
+const TT_BITS: u32 = 18;
 const INF: i32 = 1 << 20;
+const NO_MOVE: u8 = 255;
 
 /// A reusable solver; `reset` before each new world or goal.
 pub struct Solver {
@@ -236,6 +241,7 @@ pub struct Solver {
     goal: Goal,
     /// Nodes visited since creation (for benchmarks).
     pub nodes: u64,
+    aborted: bool,
 }
 
 impl Default for Solver {
@@ -253,6 +259,7 @@ impl Solver {
             gen: 0,
             goal: Goal::points_of(0),
             nodes: 0,
+            aborted: false,
         }
     }
 
@@ -264,18 +271,28 @@ impl Solver {
             self.gen = 1;
         }
         self.goal = goal;
+        self.aborted = false;
     }
 
     /// The value of the rest of the play from `pos` under best play by both sides (the
     /// tricks already complete are not counted).
     pub fn value(&mut self, pos: &Position) -> i32 {
+        self.value_within(pos, &NoLimit)
+    }
+
+    /// Like `value`, but gives up when `budget` runs out; then `aborted()` is true until the
+    /// next `reset` and the result means nothing.
+    pub fn value_within(&mut self, pos: &Position, budget: &dyn Budget) -> i32 {
         // A binary search of null-window probes: each probe only asks "at least `mid`?",
         // which prunes far more than one wide window, and the table keeps what earlier probes
         // learnt.
         let (mut lo, mut hi) = (0, self.upper_bound(pos));
         while lo < hi {
             let mid = (lo + hi + 1) / 2;
-            let v = self.node(pos, mid - 1, mid);
+            let v = self.node(pos, mid - 1, mid, budget);
+            if self.aborted {
+                return lo;
+            }
             if v >= mid {
                 lo = v;
             } else {
@@ -288,7 +305,17 @@ impl Solver {
     /// Whether the rest of the play from `pos` is worth at least `target` under best play (one
     /// null-window probe).
     pub fn at_least(&mut self, pos: &Position, target: i32) -> bool {
-        self.node(pos, target - 1, target) >= target
+        self.at_least_within(pos, target, &NoLimit)
+    }
+
+    /// Like `at_least`, but gives up when `budget` runs out (see `value_within`).
+    pub fn at_least_within(&mut self, pos: &Position, target: i32, budget: &dyn Budget) -> bool {
+        self.node(pos, target - 1, target, budget) >= target
+    }
+
+    /// True if a search since the last `reset` was cut short by its budget.
+    pub fn aborted(&self) -> bool {
+        self.aborted
     }
 
     /// The most the rest of the play from `pos` can be worth.
@@ -320,9 +347,9 @@ impl Solver {
         out
     }
 
-    fn node(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+    fn node(&mut self, pos: &Position, alpha: i32, beta: i32, b: &dyn Budget) -> i32 {
         if pos.n_trick == 0 {
-            self.trick_start(pos.hands, pos.leader as usize, alpha, beta)
+            self.trick_start(pos.hands, pos.leader as usize, alpha, beta, b)
         } else {
             self.ply(
                 pos.hands,
@@ -331,16 +358,30 @@ impl Solver {
                 pos.n_trick as usize,
                 alpha,
                 beta,
+                NO_MOVE,
+                b,
             )
+            .0
         }
     }
 
-    fn trick_start(&mut self, hands: [Bits; 3], leader: usize, mut alpha: i32, mut beta: i32) -> i32 {
+    fn trick_start(
+        &mut self,
+        hands: [Bits; 3],
+        leader: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        b: &dyn Budget,
+    ) -> i32 {
         let all = hands[0] | hands[1] | hands[2];
-        if all == 0 {
+        if all == 0 || self.aborted {
             return 0;
         }
         self.nodes += 1;
+        if self.nodes.is_multiple_of(512) && b.expired() {
+            self.aborted = true;
+            return 0;
+        }
         let g = self.goal;
         if all.count_ones() == 3 {
             let t = [
@@ -361,7 +402,9 @@ impl Solver {
         let idx = (key.wrapping_mul(0x9E37_79B1) >> (32 - TT_BITS)) as usize;
         let (mut lo, mut hi) = (0, rem_max);
         let e = self.tt[idx];
+        let mut hint = NO_MOVE;
         if e.gen == self.gen && e.key == key {
+            hint = e.mv;
             lo = e.lo as i32;
             hi = e.hi as i32;
             if lo >= beta {
@@ -376,7 +419,10 @@ impl Solver {
             alpha = alpha.max(lo);
             beta = beta.min(hi);
         }
-        let v = self.ply(hands, leader, [0; 3], 0, alpha, beta);
+        let (v, mv) = self.ply(hands, leader, [0; 3], 0, alpha, beta, hint, b);
+        if self.aborted {
+            return v;
+        }
         if v <= alpha {
             hi = hi.min(v);
         } else if v >= beta {
@@ -390,10 +436,12 @@ impl Solver {
             gen: self.gen,
             lo: lo as i16,
             hi: hi as i16,
+            mv,
         };
         v
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn ply(
         &mut self,
         hands: [Bits; 3],
@@ -402,35 +450,43 @@ impl Solver {
         k: usize,
         mut alpha: i32,
         mut beta: i32,
-    ) -> i32 {
+        hint: u8,
+        b: &dyn Budget,
+    ) -> (i32, u8) {
         let p = (leader + k) % 3;
         let maxing = self.goal.max_side >> p & 1 == 1;
-        let moves = self.ordered_moves(hands, leader, trick, k, maxing);
+        let mut moves = self.ordered_moves(hands, leader, trick, k, maxing);
+        if let Some(i) = moves.iter().position(|&m| m == hint) {
+            moves[..=i].rotate_right(1);
+        }
         let mut best = if maxing { -INF } else { INF };
+        let mut best_move = NO_MOVE;
         for c in moves {
             let mut h = hands;
             h[p] &= !(1 << c);
             let mut t = trick;
             t[k] = c;
             let v = if k < 2 {
-                self.ply(h, leader, t, k + 1, alpha, beta)
+                self.ply(h, leader, t, k + 1, alpha, beta, NO_MOVE, b).0
             } else {
                 let w = (leader + winner(t)) % 3;
                 let tv = self.goal.trick_value(t, w);
-                tv + self.trick_start(h, w, alpha - tv, beta - tv)
+                tv + self.trick_start(h, w, alpha - tv, beta - tv, b)
             };
+            if (maxing && v > best) || (!maxing && v < best) {
+                best = v;
+                best_move = c;
+            }
             if maxing {
-                best = best.max(v);
                 alpha = alpha.max(v);
             } else {
-                best = best.min(v);
                 beta = beta.min(v);
             }
             if alpha >= beta {
                 break;
             }
         }
-        best
+        (best, best_move)
     }
 
     /// The legal moves worth trying, best guesses first. Of cards that are neighbours in power
@@ -479,9 +535,10 @@ impl Solver {
             let pts = PTS[c as usize] as i32;
             let score = match best {
                 None => {
-                    // Leading: top cards of their category first, then high trumps.
+                    // Leading: top cards of their category first, then trumps, high first.
                     let top = above == 0;
-                    (top as i32) * 100 + c as i32
+                    // (Measured: trumps before plain cards cuts the nodes by a fifth.)
+                    (top as i32) * 100 + if c < 14 { 50 + c as i32 } else { c as i32 }
                 }
                 Some(b) => {
                     let wins = beats(c, b);
@@ -501,7 +558,7 @@ impl Solver {
             };
             scored.push((score, c));
         }
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
         scored.into_iter().map(|(_, c)| c).collect()
     }
 }

@@ -86,7 +86,7 @@ impl Strong {
     }
 
     fn enough(&self, worlds: usize, budget: &dyn Budget) -> bool {
-        worlds >= self.max_worlds || (worlds >= 1 && budget.expired())
+        worlds >= self.max_worlds || budget.expired()
     }
 
     fn play(&mut self, v: &SeatView, opts: &Options, rng: &mut dyn RngCore, budget: &dyn Budget) -> Action {
@@ -112,8 +112,17 @@ impl Strong {
             };
             self.solver.reset(goal);
             let pos = position(v, &w);
+            let mut world = [0f64; 26];
             for c in plays.iter() {
-                sums[code(c) as usize] += self.after_move(v, opts, contract, declarer, &w, &pos, code(c));
+                world[code(c) as usize] =
+                    self.after_move(v, opts, contract, declarer, &w, &pos, code(c), budget);
+            }
+            // A world cut short by the budget is dropped, not counted half-solved.
+            if self.solver.aborted() {
+                break;
+            }
+            for (s, x) in sums.iter_mut().zip(world) {
+                *s += x;
             }
             worlds += 1;
         }
@@ -146,6 +155,7 @@ impl Strong {
         w: &World,
         pos: &Position,
         c: u8,
+        budget: &dyn Budget,
     ) -> f64 {
         let me = v.active.iter().position(|&a| a == v.seat).unwrap_or(0);
         let mut next = *pos;
@@ -180,12 +190,13 @@ impl Strong {
                     opps_took,
                     v.players,
                     d == me,
+                    budget,
                 )
             }
             (Contract::SmallZole, Some(d)) => {
                 let lost = match done {
                     Some((winner, _)) if winner == d => true,
-                    _ => next.hands.iter().any(|&h| h != 0) && self.solver.at_least(&next, 1),
+                    _ => next.hands.iter().any(|&h| h != 0) && self.solver.at_least_within(&next, 1, budget),
                 };
                 let unit = if lost { -(opts.small_zole_loss as f64) } else { 6.0 };
                 if d == me {
@@ -197,7 +208,7 @@ impl Strong {
             _ => {
                 let g = Goal::galdins(me, opts.all_pass != AllPass::Rondo);
                 let now = done.map(|(winner, t)| g.trick_value(t, winner)).unwrap_or(0);
-                -((now + self.solver.value(&next)) as f64)
+                -((now + self.solver.value_within(&next, budget)) as f64)
             }
         }
     }
@@ -216,6 +227,7 @@ impl Strong {
         opps_took: bool,
         players: usize,
         i_declare: bool,
+        budget: &dyn Budget,
     ) -> f64 {
         let rem = if pos.hands.iter().all(|&h| h == 0) {
             0
@@ -224,7 +236,7 @@ impl Strong {
         };
         let reach = |solver: &mut Solver, total: i32| {
             let need = total - base;
-            need <= 0 || (need <= rem && solver.at_least(pos, need))
+            need <= 0 || (need <= rem && solver.at_least_within(pos, need, budget))
         };
         let (pts, dt, ot) = if reach(&mut self.solver, 61) {
             if reach(&mut self.solver, 91) {
@@ -267,12 +279,21 @@ impl Strong {
         let mut sums = [0f64; 3];
         let mut worlds = 0;
         let max = self.max_worlds.min(120);
-        while worlds < max && !(worlds >= 1 && budget.expired()) {
+        while worlds < max && !budget.expired() {
             let Some(w) = sample_world(v, &know, rng) else {
                 break;
             };
+            let mut world = [0f64; 3];
+            let mut cut = false;
             for (i, &b) in cands.iter().enumerate() {
-                sums[i] += self.simulate(v, opts, &w, me, b);
+                world[i] = self.simulate(v, opts, &w, me, b, budget);
+                cut |= self.solver.aborted();
+            }
+            if cut {
+                break;
+            }
+            for (s, x) in sums.iter_mut().zip(world) {
+                *s += x;
             }
             worlds += 1;
         }
@@ -292,7 +313,15 @@ impl Strong {
     }
 
     /// My game points if I declare `bid` in world `w` and the play goes double dummy.
-    fn simulate(&mut self, v: &SeatView, opts: &Options, w: &World, me: usize, bid: Bid) -> f64 {
+    fn simulate(
+        &mut self,
+        v: &SeatView,
+        opts: &Options,
+        w: &World,
+        me: usize,
+        bid: Bid,
+        budget: &dyn Budget,
+    ) -> f64 {
         let mut hands = w.hands.map(bits);
         let n = v.players;
         match bid {
@@ -303,17 +332,37 @@ impl Strong {
                 hands[me] = bits(ten.minus(bury));
                 self.solver.reset(Goal::points_of(me));
                 let base = bits_points(bits(bury));
-                self.contract_result(opts, Contract::Take, &start(hands), base, false, false, n, true)
+                self.contract_result(
+                    opts,
+                    Contract::Take,
+                    &start(hands),
+                    base,
+                    false,
+                    false,
+                    n,
+                    true,
+                    budget,
+                )
             }
             Bid::Zole => {
                 self.solver.reset(Goal::points_of(me));
                 // The talon's points go to the opponents (out of the declarer's reach) but are
                 // no trick of theirs.
-                self.contract_result(opts, Contract::Zole, &start(hands), 0, false, false, n, true)
+                self.contract_result(
+                    opts,
+                    Contract::Zole,
+                    &start(hands),
+                    0,
+                    false,
+                    false,
+                    n,
+                    true,
+                    budget,
+                )
             }
             _ => {
                 self.solver.reset(Goal::small_zole(me));
-                let lost = self.solver.at_least(&start(hands), 1);
+                let lost = self.solver.at_least_within(&start(hands), 1, budget);
                 let unit = if lost { -(opts.small_zole_loss as f64) } else { 6.0 };
                 unit * (n as f64 - 1.0)
             }
@@ -327,17 +376,18 @@ impl Strong {
         let mut sums = vec![0f64; cands.len()];
         let mut worlds = 0;
         let max = self.max_worlds.min(100);
-        while worlds < max && !(worlds >= 1 && budget.expired()) {
+        while worlds < max && !budget.expired() {
             let Some(w) = sample_world(v, &know, rng) else {
                 break;
             };
             self.solver.reset(Goal::points_of(me));
+            let mut world = vec![0f64; cands.len()];
             for (i, &(a, b)) in cands.iter().enumerate() {
                 let bury = CardSet::single(a) | CardSet::single(b);
                 let mut hands = w.hands.map(bits);
                 hands[me] = bits(v.hand.minus(bury));
                 let base = bits_points(bits(bury));
-                sums[i] += self.contract_result(
+                world[i] = self.contract_result(
                     opts,
                     Contract::Take,
                     &start(hands),
@@ -346,7 +396,14 @@ impl Strong {
                     false,
                     v.players,
                     true,
+                    budget,
                 );
+            }
+            if self.solver.aborted() {
+                break;
+            }
+            for (s, x) in sums.iter_mut().zip(world) {
+                *s += x;
             }
             worlds += 1;
         }
