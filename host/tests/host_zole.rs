@@ -35,11 +35,13 @@ fn config() -> HostConfig {
     }
 }
 
+/// One shown message: to whom (user or chat), its text, its buttons as (label, token).
+type Shown = (String, String, Vec<(String, String)>);
+
 /// A fake adapter: keeps the newest version of every keyed message, and everything posted.
 #[derive(Default)]
 struct Screen {
-    /// (key) -> (user or chat, text, buttons as (label, token))
-    latest: std::collections::BTreeMap<String, (String, String, Vec<(String, String)>)>,
+    latest: std::collections::BTreeMap<String, Shown>,
     posts: Vec<String>,
     /// Every public text with the deal it is about (0: none).
     public_texts: Vec<(usize, String)>,
