@@ -1,13 +1,15 @@
 //! `stikis`: the command line. `stikis replay FILE|-` replays a game record (RECORD.md);
-//! `stikis arena ...` plays computer players against each other (see `arena.rs`).
+//! `stikis arena ...` plays computer players against each other (see `arena.rs`);
+//! `stikis play zole` plays in the terminal through the host (see `play.rs`).
 
 mod arena;
+mod play;
 
 use std::io::Read;
 use std::process::ExitCode;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: stikis replay FILE|-\n       {}", arena::USAGE);
+    eprintln!("usage: stikis replay FILE|-\n       stikis play zole [--preset NAME] [--level basic|strong] [--db PATH]\n       {}", arena::USAGE);
     ExitCode::from(64)
 }
 
@@ -52,6 +54,13 @@ fn main() -> ExitCode {
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["replay", path] => replay(path),
         ["arena", ..] => arena(&args[1..]),
+        ["play", ..] => match play::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        },
         _ => usage(),
     }
 }
