@@ -8,6 +8,7 @@
 //! (table, deal), (table, seat) and "one open table per chat" make two processes on one
 //! database fail cleanly (`StoreError::SeqTaken`, ...) instead of both succeeding.
 
+mod sqlite_log;
 mod types;
 
 use std::str::FromStr;
@@ -21,6 +22,7 @@ use sqlx::sqlite::{
 };
 use sqlx::{Connection, Row};
 use stikis_core::record::Envelope;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::i18n::Lang;
 pub use types::*;
@@ -58,6 +60,9 @@ pub enum StoreError {
     TableClosed(i64),
     #[error("bad PostgreSQL schema name {0:?} (ASCII letters, digits, _)")]
     BadSchema(String),
+    /// The transaction holding the action failed; the action is not committed.
+    #[error("commit failed: {0}")]
+    Commit(String),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
     #[error(transparent)]
@@ -72,6 +77,8 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 #[derive(Clone, Debug)]
 pub struct Store {
     backend: Backend,
+    /// SQLite only: the group-commit writer of the action log (see `sqlite_log`).
+    appender: Option<mpsc::Sender<sqlite_log::Job>>,
 }
 
 #[derive(Clone, Debug)]
@@ -90,6 +97,14 @@ macro_rules! on_pool {
         }
     };
 }
+
+/// Commits action `$2` of table `$1` only if it is the table's next sequence number. Two
+/// writers of the same number may both pass the guard (PostgreSQL, read committed); the
+/// primary key then makes the later one do nothing, and the caller sees 0 rows.
+const APPEND_SQL: &str = "INSERT INTO actions (table_id, seq, payload, at_ms) \
+     SELECT $1, $2, $3, $4 \
+     WHERE $2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1) \
+     ON CONFLICT (table_id, seq) DO NOTHING";
 
 fn now_ms() -> i64 {
     SystemTime::now()
@@ -228,6 +243,7 @@ impl Store {
             .await?;
         SQLITE_MIGRATIONS.run(&pool).await?;
         Ok(Store {
+            appender: Some(sqlite_log::spawn(pool.clone())),
             backend: Backend::Sqlite(pool),
         })
     }
@@ -259,6 +275,7 @@ impl Store {
             .await?;
         POSTGRES_MIGRATIONS.run(&pool).await?;
         Ok(Store {
+            appender: None,
             backend: Backend::Postgres(pool),
         })
     }
@@ -579,36 +596,54 @@ impl Store {
     /// changes nothing, one past the next fails with `SeqGap`. Returns once the action is
     /// durable.
     pub async fn append_action(&self, table: i64, seq: i64, payload: &Value) -> Result<()> {
-        // The guard makes the insert conditional on `seq` being the next number; two writers
-        // of the same `seq` both pass it, and the primary key then refuses the second.
-        let sql = "INSERT INTO actions (table_id, seq, payload, at_ms) \
-                   SELECT $1, $2, $3, $4 \
-                   WHERE $2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1)";
-        let result = on_pool!(self, pool => {
-            sqlx::query(sql)
-                .bind(table)
-                .bind(seq)
-                .bind(payload.to_string())
-                .bind(now_ms())
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        });
-        match result {
-            Ok(1) => Ok(()),
-            Ok(_) => {
-                let next = self.next_seq(table).await?;
-                if (1..next).contains(&seq) {
-                    Err(StoreError::SeqTaken { table, seq })
-                } else if next == 1 && self.table(table).await?.is_none() {
-                    Err(StoreError::NoTable(table))
-                } else {
-                    Err(StoreError::SeqGap { table, seq, next })
+        let payload = payload.to_string();
+        let at_ms = now_ms();
+        let inserted = match (&self.appender, &self.backend) {
+            (Some(appender), _) => {
+                let (reply, answer) = oneshot::channel();
+                let job = sqlite_log::Job {
+                    table,
+                    seq,
+                    payload,
+                    at_ms,
+                    reply,
+                };
+                let gone = || StoreError::Commit("the store's writer has stopped".into());
+                appender.send(job).await.map_err(|_| gone())?;
+                match answer.await.map_err(|_| gone())? {
+                    sqlite_log::Outcome::Committed => true,
+                    sqlite_log::Outcome::NotInserted => false,
+                    sqlite_log::Outcome::NoTable => return Err(StoreError::NoTable(table)),
+                    sqlite_log::Outcome::Failed(msg) => return Err(StoreError::Commit(msg)),
                 }
             }
-            Err(e) if is_unique_violation(&e) => Err(StoreError::SeqTaken { table, seq }),
-            Err(e) if is_fk_violation(&e) => Err(StoreError::NoTable(table)),
-            Err(e) => Err(e.into()),
+            (None, Backend::Postgres(pool)) => {
+                let r = sqlx::query(APPEND_SQL)
+                    .bind(table)
+                    .bind(seq)
+                    .bind(payload)
+                    .bind(at_ms)
+                    .execute(pool)
+                    .await;
+                match r {
+                    Ok(r) => r.rows_affected() == 1,
+                    Err(e) if is_unique_violation(&e) => false,
+                    Err(e) if is_fk_violation(&e) => return Err(StoreError::NoTable(table)),
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            (None, Backend::Sqlite(_)) => unreachable!("a SQLite store always has its writer"),
+        };
+        if inserted {
+            return Ok(());
+        }
+        let next = self.next_seq(table).await?;
+        if (1..next).contains(&seq) {
+            Err(StoreError::SeqTaken { table, seq })
+        } else if next == 1 && self.table(table).await?.is_none() {
+            Err(StoreError::NoTable(table))
+        } else {
+            Err(StoreError::SeqGap { table, seq, next })
         }
     }
 
