@@ -708,7 +708,7 @@ impl Store {
         match result {
             Ok(Some(first_seq)) => Ok(first_seq),
             Ok(None) => {
-                let next = self.deals(table).await?.len() as i64 + 1;
+                let next = self.deal_count(table).await? + 1;
                 if (1..next).contains(&deal_no) {
                     Err(StoreError::DealTaken {
                         table,
@@ -731,6 +731,13 @@ impl Store {
             Err(e) if is_fk_violation(&e) => Err(StoreError::NoTable(table)),
             Err(e) => Err(e.into()),
         }
+    }
+
+    async fn deal_count(&self, table: i64) -> Result<i64> {
+        let sql = "SELECT COUNT(*) FROM deals WHERE table_id = $1";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar::<_, i64>(sql).bind(table).fetch_one(pool).await?
+        }))
     }
 
     /// The table's deals in order.
@@ -765,8 +772,17 @@ impl Store {
             .into_iter()
             .map(|s| s.name)
             .collect();
-        let deals = self.deals(table).await?;
-        let mut actions = self.actions(table).await?.into_iter().peekable();
+        // Deals and actions are read apart, while the table may go on. A deal's first_seq is
+        // one past every action committed before it, so if no deal started while the actions
+        // were read, each action read belongs to a deal read; otherwise read again.
+        let (deals, actions) = loop {
+            let deals = self.deals(table).await?;
+            let actions = self.actions(table).await?;
+            if self.deal_count(table).await? == deals.len() as i64 {
+                break (deals, actions);
+            }
+        };
+        let mut actions = actions.into_iter().peekable();
         if let (Some(a), Some(d)) = (actions.peek(), deals.first()) {
             if a.seq < d.first_seq {
                 return Err(StoreError::Corrupt(format!(
