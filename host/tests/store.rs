@@ -939,3 +939,70 @@ async fn records_read_during_play_are_consistent() {
         assert!(reads > 1);
     }
 }
+
+/// A restarted host loads every running table at once; what it gets equals what it would read
+/// table by table, and tables that are not running are left out.
+#[tokio::test]
+async fn running_logs_load_every_running_table() {
+    for db in dbs().await {
+        let s = &db.store;
+        let mut running = Vec::new();
+        for (i, name) in ["c1", "c2", "c3", "c4"].iter().enumerate() {
+            let t = s.create_table(&new_table(chat(name))).await.unwrap().id;
+            for seat in 0..3u8 {
+                let occ = if seat == 2 {
+                    Occupant::Computer { level: 2 }
+                } else {
+                    human(&format!("u{i}-{seat}"))
+                };
+                s.take_seat(t, seat, &format!("P{seat}"), &occ)
+                    .await
+                    .unwrap();
+            }
+            let mut seq = 1;
+            for d in 1..=(i as i64 + 1) {
+                s.start_deal(t, d, "aa", "bb", &json!({"dealer": d % 3}))
+                    .await
+                    .unwrap();
+                for n in 0..(3 + i as i64) {
+                    s.append_action(t, seq, &json!({"seat": n % 3, "n": n}))
+                        .await
+                        .unwrap();
+                    seq += 1;
+                }
+            }
+            match i {
+                0 => {} // stays in the lobby
+                3 => {
+                    s.set_status(t, TableStatus::Running).await.unwrap();
+                    s.set_status(t, TableStatus::Finished).await.unwrap();
+                }
+                _ => {
+                    s.set_status(t, TableStatus::Running).await.unwrap();
+                    running.push(t);
+                }
+            }
+        }
+        s.set_away(running[0], 1, true).await.unwrap();
+
+        let logs = s.running_logs().await.unwrap();
+        assert_eq!(logs.iter().map(|l| l.table.id).collect::<Vec<_>>(), running);
+        for log in &logs {
+            let one = s.table_log(log.table.id).await.unwrap();
+            assert_eq!(log, &one);
+            let json = |e: stikis_core::record::Envelope| serde_json::to_value(e).unwrap();
+            assert_eq!(
+                json(log.record().unwrap()),
+                json(s.record(log.table.id).await.unwrap())
+            );
+            assert_eq!(log.next_seq(), s.next_seq(log.table.id).await.unwrap());
+            assert_eq!(log.seats.len(), 3);
+        }
+        assert!(logs[0].seats[1].away);
+        // Table 2 (index 1) has two deals of 4 actions each.
+        let rec = logs[0].record().unwrap();
+        assert_eq!(rec.deals.len(), 2);
+        assert_eq!(rec.deals[1]["actions"].as_array().unwrap().len(), 4);
+        assert_eq!(rec.players, ["P0", "P1", "P2"]);
+    }
+}

@@ -11,6 +11,7 @@
 mod sqlite_log;
 mod types;
 
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -159,6 +160,56 @@ macro_rules! table_row {
             status: parse(&r.try_get::<String, _>("status")?)?,
             created_ms: r.try_get("created_ms")?,
             updated_ms: r.try_get("updated_ms")?,
+        }
+    }};
+}
+
+macro_rules! seat_row {
+    ($r:expr) => {{
+        let r = $r;
+        let user: Option<String> = r.try_get("user_id")?;
+        let level: Option<i64> = r.try_get("bot_level")?;
+        let occupant = match (user, level) {
+            (Some(user_id), None) => Occupant::Human { user_id },
+            (None, Some(level)) => Occupant::Computer {
+                level: small(level, "bot level")?,
+            },
+            _ => {
+                return Err(StoreError::Corrupt(
+                    "seat with both or neither of user and bot".into(),
+                ))
+            }
+        };
+        SeatRow {
+            seat: small(r.try_get::<i64, _>("seat")?, "seat")?,
+            name: r.try_get("display_name")?,
+            occupant,
+            away: r.try_get("away")?,
+        }
+    }};
+}
+
+macro_rules! action_row {
+    ($r:expr) => {{
+        let r = $r;
+        ActionRow {
+            seq: r.try_get("seq")?,
+            payload: parse_json(&r.try_get::<String, _>("payload")?, "action")?,
+            at_ms: r.try_get("at_ms")?,
+        }
+    }};
+}
+
+macro_rules! deal_row {
+    ($r:expr) => {{
+        let r = $r;
+        DealRow {
+            deal_no: r.try_get("deal_no")?,
+            first_seq: r.try_get("first_seq")?,
+            seed_hex: r.try_get("seed_hex")?,
+            commitment_hex: r.try_get("commitment_hex")?,
+            deal: parse_json(&r.try_get::<String, _>("deal")?, "deal")?,
+            at_ms: r.try_get("at_ms")?,
         }
     }};
 }
@@ -569,23 +620,7 @@ impl Store {
                    WHERE table_id = $1 ORDER BY seat";
         on_pool!(self, pool => {
             let rows = sqlx::query(sql).bind(table).fetch_all(pool).await?;
-            rows.iter()
-                .map(|r| {
-                    let user: Option<String> = r.try_get("user_id")?;
-                    let level: Option<i64> = r.try_get("bot_level")?;
-                    let occupant = match (user, level) {
-                        (Some(user_id), None) => Occupant::Human { user_id },
-                        (None, Some(level)) => Occupant::Computer { level: small(level, "bot level")? },
-                        _ => return Err(StoreError::Corrupt("seat with both or neither of user and bot".into())),
-                    };
-                    Ok(SeatRow {
-                        seat: small(r.try_get::<i64, _>("seat")?, "seat")?,
-                        name: r.try_get("display_name")?,
-                        occupant,
-                        away: r.try_get("away")?,
-                    })
-                })
-                .collect()
+            rows.iter().map(|r| Ok(seat_row!(r))).collect()
         })
     }
 
@@ -660,15 +695,7 @@ impl Store {
         let sql = "SELECT seq, payload, at_ms FROM actions WHERE table_id = $1 ORDER BY seq";
         on_pool!(self, pool => {
             let rows = sqlx::query(sql).bind(table).fetch_all(pool).await?;
-            rows.iter()
-                .map(|r| {
-                    Ok(ActionRow {
-                        seq: r.try_get("seq")?,
-                        payload: parse_json(&r.try_get::<String, _>("payload")?, "action")?,
-                        at_ms: r.try_get("at_ms")?,
-                    })
-                })
-                .collect()
+            rows.iter().map(|r| Ok(action_row!(r))).collect()
         })
     }
 
@@ -746,18 +773,7 @@ impl Store {
                    WHERE table_id = $1 ORDER BY deal_no";
         on_pool!(self, pool => {
             let rows = sqlx::query(sql).bind(table).fetch_all(pool).await?;
-            rows.iter()
-                .map(|r| {
-                    Ok(DealRow {
-                        deal_no: r.try_get("deal_no")?,
-                        first_seq: r.try_get("first_seq")?,
-                        seed_hex: r.try_get("seed_hex")?,
-                        commitment_hex: r.try_get("commitment_hex")?,
-                        deal: parse_json(&r.try_get::<String, _>("deal")?, "deal")?,
-                        at_ms: r.try_get("at_ms")?,
-                    })
-                })
-                .collect()
+            rows.iter().map(|r| Ok(deal_row!(r))).collect()
         })
     }
 
@@ -765,16 +781,16 @@ impl Store {
     /// order, and every deal with its actions. It is what a restarted host replays and what
     /// `/record` exports.
     pub async fn record(&self, table: i64) -> Result<Envelope> {
+        self.table_log(table).await?.record()
+    }
+
+    /// Everything stored about one table. Deals and actions are read apart while the table
+    /// may go on; a deal's first_seq is one past every action committed before it, so if no
+    /// deal started while the actions were read, each action read belongs to a deal read,
+    /// and otherwise they are read again.
+    pub async fn table_log(&self, table: i64) -> Result<TableLog> {
         let row = self.table(table).await?.ok_or(StoreError::NoTable(table))?;
-        let players = self
-            .seats(table)
-            .await?
-            .into_iter()
-            .map(|s| s.name)
-            .collect();
-        // Deals and actions are read apart, while the table may go on. A deal's first_seq is
-        // one past every action committed before it, so if no deal started while the actions
-        // were read, each action read belongs to a deal read; otherwise read again.
+        let seats = self.seats(table).await?;
         let (deals, actions) = loop {
             let deals = self.deals(table).await?;
             let actions = self.actions(table).await?;
@@ -782,38 +798,63 @@ impl Store {
                 break (deals, actions);
             }
         };
-        let mut actions = actions.into_iter().peekable();
-        if let (Some(a), Some(d)) = (actions.peek(), deals.first()) {
-            if a.seq < d.first_seq {
-                return Err(StoreError::Corrupt(format!(
-                    "table {table}: action {} comes before the first deal",
-                    a.seq
-                )));
-            }
-        } else if actions.peek().is_some() {
-            return Err(StoreError::Corrupt(format!(
-                "table {table}: actions without a deal"
-            )));
-        }
-        let mut out = Vec::with_capacity(deals.len());
-        for (i, d) in deals.iter().enumerate() {
-            let end = deals.get(i + 1).map_or(i64::MAX, |n| n.first_seq);
-            let mut own = Vec::new();
-            while let Some(a) = actions.next_if(|a| a.seq < end) {
-                own.push(a.payload);
-            }
-            let mut deal = d.deal.clone();
-            if let Value::Object(o) = &mut deal {
-                o.insert("actions".into(), Value::Array(own));
-            }
-            out.push(deal);
-        }
-        Ok(Envelope {
-            game: row.game,
-            rules: row.rules,
-            players,
-            deals: out,
+        Ok(TableLog {
+            table: row,
+            seats,
+            deals,
+            actions,
         })
+    }
+
+    /// The logs of every running table, in four queries however many tables there are:
+    /// what a restarted host rebuilds its tables from. Call it before the tables play on.
+    pub async fn running_logs(&self) -> Result<Vec<TableLog>> {
+        let tables = self.running_tables().await?;
+        let mut index: HashMap<i64, usize> = HashMap::with_capacity(tables.len());
+        let mut logs: Vec<TableLog> = tables
+            .into_iter()
+            .enumerate()
+            .map(|(i, table)| {
+                index.insert(table.id, i);
+                TableLog {
+                    table,
+                    seats: Vec::new(),
+                    deals: Vec::new(),
+                    actions: Vec::new(),
+                }
+            })
+            .collect();
+        let running = "JOIN tables t ON t.id = x.table_id WHERE t.status = 'running'";
+        let seats_sql = format!(
+            "SELECT x.table_id, x.seat, x.user_id, x.display_name, x.bot_level, x.away \
+             FROM seats x {running} ORDER BY x.table_id, x.seat"
+        );
+        let deals_sql = format!(
+            "SELECT x.table_id, x.deal_no, x.first_seq, x.seed_hex, x.commitment_hex, x.deal, \
+             x.at_ms FROM deals x {running} ORDER BY x.table_id, x.deal_no"
+        );
+        let actions_sql = format!(
+            "SELECT x.table_id, x.seq, x.payload, x.at_ms FROM actions x {running} \
+             ORDER BY x.table_id, x.seq"
+        );
+        on_pool!(self, pool => {
+            for r in sqlx::query(&seats_sql).fetch_all(pool).await?.iter() {
+                if let Some(&i) = index.get(&r.try_get::<i64, _>("table_id")?) {
+                    logs[i].seats.push(seat_row!(r));
+                }
+            }
+            for r in sqlx::query(&deals_sql).fetch_all(pool).await?.iter() {
+                if let Some(&i) = index.get(&r.try_get::<i64, _>("table_id")?) {
+                    logs[i].deals.push(deal_row!(r));
+                }
+            }
+            for r in sqlx::query(&actions_sql).fetch_all(pool).await?.iter() {
+                if let Some(&i) = index.get(&r.try_get::<i64, _>("table_id")?) {
+                    logs[i].actions.push(action_row!(r));
+                }
+            }
+        });
+        Ok(logs)
     }
 
     // ---- score sheets ----
@@ -1009,4 +1050,60 @@ impl Store {
 
 fn is_postgres_url(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+/// Everything stored about one table: enough to rebuild it after a restart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableLog {
+    pub table: TableRow,
+    pub seats: Vec<SeatRow>,
+    pub deals: Vec<DealRow>,
+    pub actions: Vec<ActionRow>,
+}
+
+impl TableLog {
+    /// The sequence number the table's next action takes.
+    pub fn next_seq(&self) -> i64 {
+        self.actions.last().map_or(1, |a| a.seq + 1)
+    }
+
+    /// The table's record (RECORD.md): game, rules, the seated players' names in seat order,
+    /// and every deal with the actions from its first_seq up to the next deal's.
+    pub fn record(&self) -> Result<Envelope> {
+        let table = self.table.id;
+        let mut actions = self.actions.iter().peekable();
+        match (actions.peek(), self.deals.first()) {
+            (Some(a), Some(d)) if a.seq < d.first_seq => {
+                return Err(StoreError::Corrupt(format!(
+                    "table {table}: action {} comes before the first deal",
+                    a.seq
+                )))
+            }
+            (Some(_), None) => {
+                return Err(StoreError::Corrupt(format!(
+                    "table {table}: actions without a deal"
+                )))
+            }
+            _ => {}
+        }
+        let mut deals = Vec::with_capacity(self.deals.len());
+        for (i, d) in self.deals.iter().enumerate() {
+            let end = self.deals.get(i + 1).map_or(i64::MAX, |n| n.first_seq);
+            let mut own = Vec::new();
+            while let Some(a) = actions.next_if(|a| a.seq < end) {
+                own.push(a.payload.clone());
+            }
+            let mut deal = d.deal.clone();
+            if let Value::Object(o) = &mut deal {
+                o.insert("actions".into(), Value::Array(own));
+            }
+            deals.push(deal);
+        }
+        Ok(Envelope {
+            game: self.table.game.clone(),
+            rules: self.table.rules.clone(),
+            players: self.seats.iter().map(|s| s.name.clone()).collect(),
+            deals,
+        })
+    }
 }
