@@ -1006,3 +1006,39 @@ async fn running_logs_load_every_running_table() {
         assert_eq!(rec.players, ["P0", "P1", "P2"]);
     }
 }
+
+/// Two bots (two processes) may start at once on a fresh SQLite file: both must come up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_stores_can_open_a_fresh_sqlite_file_at_once() {
+    for round in 0..5 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fresh.db").display().to_string();
+        let (a, b) = tokio::join!(Store::connect(&path), Store::connect(&path));
+        let (a, b) = (a.unwrap(), b.unwrap());
+        let t = a.create_table(&new_table(chat("c1"))).await.unwrap().id;
+        assert_eq!(b.table(t).await.unwrap().unwrap().id, t, "round {round}");
+    }
+}
+
+/// Two processes may start at once on a fresh PostgreSQL schema: both must come up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_stores_can_open_a_fresh_postgres_schema_at_once() {
+    let Some(url) = postgres_url() else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return;
+    };
+    for round in 0..3 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos();
+        let schema = format!("fresh_{}_{round}_{nanos}", std::process::id());
+        let (a, b) = tokio::join!(
+            Store::connect_postgres(&url, Some(&schema)),
+            Store::connect_postgres(&url, Some(&schema))
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        let t = a.create_table(&new_table(chat("c1"))).await.unwrap().id;
+        assert_eq!(b.table(t).await.unwrap().unwrap().id, t, "round {round}");
+    }
+}

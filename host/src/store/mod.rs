@@ -292,7 +292,23 @@ impl Store {
             .max_connections(8)
             .connect_with(options)
             .await?;
-        SQLITE_MIGRATIONS.run(&pool).await?;
+        // SQLite's migrator takes no lock: two processes starting at once on a fresh file both
+        // try the first migration, and the loser fails. Each migration is one transaction, so
+        // trying again simply finds it applied.
+        let mut attempt = 0;
+        loop {
+            match SQLITE_MIGRATIONS.run(&pool).await {
+                Ok(()) => break,
+                Err(
+                    sqlx::migrate::MigrateError::Execute(_)
+                    | sqlx::migrate::MigrateError::ExecuteMigration(..),
+                ) if attempt < 5 => {
+                    attempt += 1;
+                    tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
         Ok(Store {
             appender: Some(sqlite_log::spawn(pool.clone())),
             backend: Backend::Sqlite(pool),
@@ -314,9 +330,14 @@ impl Store {
                 return Err(StoreError::BadSchema(schema.to_string()));
             }
             let mut conn = sqlx::PgConnection::connect_with(&options).await?;
-            sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\""))
+            let created = sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\""))
                 .execute(&mut conn)
-                .await?;
+                .await;
+            match created {
+                // Two processes creating it at once: the loser hits the catalog's unique key.
+                Err(e) if !is_unique_violation(&e) => return Err(e.into()),
+                _ => {}
+            }
             conn.close().await?;
             options = options.options([("search_path", schema)]);
         }
