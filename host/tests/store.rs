@@ -861,12 +861,14 @@ async fn appends_arriving_together_each_get_their_own_answer() {
         }
         assert!(r3.is_ok(), "{r3:?}");
         assert!(matches!(r4, Err(StoreError::NoTable(555_555))), "{r4:?}");
+        // Whether (a, 1) was committed when (a, 9) was refused depends on the timing (on
+        // PostgreSQL they run on different connections), so `next` is 1 or 2.
         assert!(
             matches!(
                 r5,
                 Err(StoreError::SeqGap {
                     seq: 9,
-                    next: 2,
+                    next: 1 | 2,
                     ..
                 })
             ),
