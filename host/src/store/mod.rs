@@ -7,6 +7,9 @@
 //! Concurrency is the database's job, not the caller's: the unique keys on (table, seq),
 //! (table, deal), (table, seat) and "one open table per chat" make two processes on one
 //! database fail cleanly (`StoreError::SeqTaken`, ...) instead of both succeeding.
+//!
+//! On SQLite the action log is group-committed by one writer task per `Store` (`sqlite_log`):
+//! appends waiting at the same moment share one transaction and one disk flush.
 
 mod sqlite_log;
 mod types;
@@ -1089,7 +1092,9 @@ impl TableLog {
     }
 
     /// The table's record (RECORD.md): game, rules, the seated players' names in seat order,
-    /// and every deal with the actions from its first_seq up to the next deal's.
+    /// and every deal with the actions from its first_seq up to the next deal's. The names
+    /// are those of the seats now: while a table runs, a seat whose owner is gone stays
+    /// taken (`set_away`), or the record would lose a player.
     pub fn record(&self) -> Result<Envelope> {
         let table = self.table.id;
         let mut actions = self.actions.iter().peekable();
