@@ -770,3 +770,211 @@ async fn racing_writers_commit_every_number_exactly_once() {
         eprintln!("{}: {lost} lost races retried", a.backend_name());
     }
 }
+
+/// Appends that arrive together share one commit on SQLite; each caller still gets the answer
+/// for its own action, whatever the others in the batch were.
+#[tokio::test]
+async fn appends_arriving_together_each_get_their_own_answer() {
+    for db in dbs().await {
+        let s = &db.store;
+        let a = s.create_table(&new_table(chat("a"))).await.unwrap().id;
+        let b = s.create_table(&new_table(chat("b"))).await.unwrap().id;
+        let p = |n: i64| json!({"seat": 0, "n": n});
+        let ps: Vec<Value> = (1..=6).map(p).collect();
+        let (r1, r2, r3, r4, r5, r6) = tokio::join!(
+            s.append_action(a, 1, &ps[0]),
+            s.append_action(a, 1, &ps[1]),
+            s.append_action(b, 1, &ps[2]),
+            s.append_action(555_555, 1, &ps[3]),
+            s.append_action(a, 9, &ps[4]),
+            s.append_action(b, 2, &ps[5]),
+        );
+        // Of the two writers of (a, 1) exactly one wins.
+        match (&r1, &r2) {
+            (Ok(()), Err(StoreError::SeqTaken { seq: 1, .. }))
+            | (Err(StoreError::SeqTaken { seq: 1, .. }), Ok(())) => {}
+            other => panic!("{}: {other:?}", s.backend_name()),
+        }
+        assert!(r3.is_ok(), "{r3:?}");
+        assert!(matches!(r4, Err(StoreError::NoTable(555_555))), "{r4:?}");
+        // Whether (a, 1) was committed when (a, 9) was refused depends on the timing (on
+        // PostgreSQL they run on different connections), so `next` is 1 or 2.
+        assert!(
+            matches!(
+                r5,
+                Err(StoreError::SeqGap {
+                    seq: 9,
+                    next: 1 | 2,
+                    ..
+                })
+            ),
+            "{r5:?}"
+        );
+        // (b, 2) depends on (b, 1) having been committed first; join! starts them in order
+        // but the database decides, so either outcome is allowed, and the log must agree.
+        let b_log = s.actions(b).await.unwrap();
+        match r6 {
+            Ok(()) => assert_eq!(b_log.len(), 2),
+            Err(StoreError::SeqGap { .. }) => assert_eq!(b_log.len(), 1),
+            Err(e) => panic!("{e}"),
+        }
+        let a_log = s.actions(a).await.unwrap();
+        assert_eq!(a_log.len(), 1);
+        let winner = if r1.is_ok() { p(1) } else { p(2) };
+        assert_eq!(a_log[0].payload, winner);
+    }
+}
+
+/// A record read while the table plays on is always a consistent prefix: every action sits
+/// in its own deal, and every deal but the last is complete.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_read_during_play_are_consistent() {
+    const DEALS: i64 = 12;
+    const ACTIONS: i64 = 6;
+    for db in dbs().await {
+        let s = db.store.clone();
+        let t = s.create_table(&new_table(chat("live"))).await.unwrap().id;
+        let writer = {
+            let s = s.clone();
+            tokio::spawn(async move {
+                let mut seq = 1;
+                for d in 1..=DEALS {
+                    s.start_deal(t, d, "00", "11", &json!({"dealer": d}))
+                        .await
+                        .unwrap();
+                    for n in 0..ACTIONS {
+                        s.append_action(t, seq, &json!({"deal": d, "n": n}))
+                            .await
+                            .unwrap();
+                        seq += 1;
+                    }
+                }
+            })
+        };
+        let mut reads = 0;
+        loop {
+            let done = writer.is_finished();
+            let env = s.record(t).await.unwrap();
+            reads += 1;
+            let count = env.deals.len();
+            for (i, deal) in env.deals.iter().enumerate() {
+                let d = i as i64 + 1;
+                assert_eq!(deal["dealer"], json!(d));
+                let acts = deal["actions"].as_array().unwrap();
+                for (n, a) in acts.iter().enumerate() {
+                    assert_eq!(a, &json!({"deal": d, "n": n}), "{}", s.backend_name());
+                }
+                if i + 1 < count {
+                    assert_eq!(acts.len() as i64, ACTIONS, "deal {d} of {count} incomplete");
+                }
+            }
+            if done {
+                assert_eq!(count as i64, DEALS);
+                break;
+            }
+        }
+        writer.await.unwrap();
+        assert!(reads > 1);
+    }
+}
+
+/// A restarted host loads every running table at once; what it gets equals what it would read
+/// table by table, and tables that are not running are left out.
+#[tokio::test]
+async fn running_logs_load_every_running_table() {
+    for db in dbs().await {
+        let s = &db.store;
+        let mut running = Vec::new();
+        for (i, name) in ["c1", "c2", "c3", "c4"].iter().enumerate() {
+            let t = s.create_table(&new_table(chat(name))).await.unwrap().id;
+            for seat in 0..3u8 {
+                let occ = if seat == 2 {
+                    Occupant::Computer { level: 2 }
+                } else {
+                    human(&format!("u{i}-{seat}"))
+                };
+                s.take_seat(t, seat, &format!("P{seat}"), &occ).await.unwrap();
+            }
+            let mut seq = 1;
+            for d in 1..=(i as i64 + 1) {
+                s.start_deal(t, d, "aa", "bb", &json!({"dealer": d % 3}))
+                    .await
+                    .unwrap();
+                for n in 0..(3 + i as i64) {
+                    s.append_action(t, seq, &json!({"seat": n % 3, "n": n}))
+                        .await
+                        .unwrap();
+                    seq += 1;
+                }
+            }
+            match i {
+                0 => {} // stays in the lobby
+                3 => {
+                    s.set_status(t, TableStatus::Running).await.unwrap();
+                    s.set_status(t, TableStatus::Finished).await.unwrap();
+                }
+                _ => {
+                    s.set_status(t, TableStatus::Running).await.unwrap();
+                    running.push(t);
+                }
+            }
+        }
+        s.set_away(running[0], 1, true).await.unwrap();
+
+        let logs = s.running_logs().await.unwrap();
+        assert_eq!(logs.iter().map(|l| l.table.id).collect::<Vec<_>>(), running);
+        for log in &logs {
+            let one = s.table_log(log.table.id).await.unwrap();
+            assert_eq!(log, &one);
+            let json = |e: stikis_core::record::Envelope| serde_json::to_value(e).unwrap();
+            assert_eq!(
+                json(log.record().unwrap()),
+                json(s.record(log.table.id).await.unwrap())
+            );
+            assert_eq!(log.next_seq(), s.next_seq(log.table.id).await.unwrap());
+            assert_eq!(log.seats.len(), 3);
+        }
+        assert!(logs[0].seats[1].away);
+        // Table 2 (index 1) has two deals of 4 actions each.
+        let rec = logs[0].record().unwrap();
+        assert_eq!(rec.deals.len(), 2);
+        assert_eq!(rec.deals[1]["actions"].as_array().unwrap().len(), 4);
+        assert_eq!(rec.players, ["P0", "P1", "P2"]);
+    }
+}
+
+/// Two bots (two processes) may start at once on a fresh SQLite file: both must come up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_stores_can_open_a_fresh_sqlite_file_at_once() {
+    for round in 0..5 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fresh.db").display().to_string();
+        let (a, b) = tokio::join!(Store::connect(&path), Store::connect(&path));
+        let (a, b) = (a.unwrap(), b.unwrap());
+        let t = a.create_table(&new_table(chat("c1"))).await.unwrap().id;
+        assert_eq!(b.table(t).await.unwrap().unwrap().id, t, "round {round}");
+    }
+}
+
+/// Two processes may start at once on a fresh PostgreSQL schema: both must come up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_stores_can_open_a_fresh_postgres_schema_at_once() {
+    let Some(url) = postgres_url() else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return;
+    };
+    for round in 0..3 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos();
+        let schema = format!("fresh_{}_{round}_{nanos}", std::process::id());
+        let (a, b) = tokio::join!(
+            Store::connect_postgres(&url, Some(&schema)),
+            Store::connect_postgres(&url, Some(&schema))
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        let t = a.create_table(&new_table(chat("c1"))).await.unwrap().id;
+        assert_eq!(b.table(t).await.unwrap().unwrap().id, t, "round {round}");
+    }
+}

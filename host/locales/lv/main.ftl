@@ -3,7 +3,7 @@
 lang-name = latviešu
 
 ## Galds
-table-created = { $name } atvēra { $game } galdu. Spied “Pievienoties”, lai apsēstos.
+table-created = { $name } atvēra galdu: { $game }. Spied “Pievienoties”, lai apsēstos.
 table-exists = Šajā tērzētavā jau ir atvērts galds.
 table-joined = { $name } apsēžas { $seat }. vietā.
 table-left = { $name } atstāja galdu.
@@ -13,7 +13,7 @@ table-already-seated = Tu jau sēdi pie šī galda.
 table-not-seated = Tu nesēdi pie šī galda.
 table-bot-added = Dators apsēžas { $seat }. vietā.
 table-bot-removed = Dators atstāja { $seat }. vietu.
-table-started = Sākas { $game } spēle.
+table-started = Spēle sākas: { $game }.
 table-stopped = { $name } apturēja spēli.
 table-finished = Spēle ir beigusies.
 table-not-allowed = To drīkst tikai galda atvērējs vai administrators.
@@ -30,8 +30,8 @@ turn-warning = { $name }, gājienam atlikušas { $seconds ->
     [one] { $seconds } sekunde
    *[other] { $seconds } sekundes
 }.
-turn-timeout = { $name } laiks beidzās; dators izdarīja gājienu viņa vietā.
-turn-away = { $name } nav klāt; dators spēlē viņa vietā, līdz viņš nospiež “Esmu atpakaļ”.
+turn-timeout = { $name }: laiks beidzās, gājienu izdarīja dators.
+turn-away = { $name } nav klāt; līdz “Esmu atpakaļ” šo vietu spēlē dators.
 button-back = Esmu atpakaļ
 button-stale = Šī poga ir novecojusi; izmanto jaunāko ziņu.
 button-bad = Šī poga nav derīga.

@@ -4,18 +4,18 @@
 lang-name = русский
 
 ## Стол
-table-created = { $name } открыл стол: { $game }. Нажмите «Присоединиться», чтобы сесть.
+table-created = { $name } открывает стол: { $game }. Нажмите «Присоединиться», чтобы сесть.
 table-exists = В этом чате уже есть открытый стол.
 table-joined = { $name } садится на место { $seat }.
-table-left = { $name } покинул стол.
+table-left = { $name } уходит из-за стола.
 table-seat-full = Это место уже занято.
 table-full = Стол заполнен.
 table-already-seated = Вы уже сидите за этим столом.
 table-not-seated = Вы не сидите за этим столом.
 table-bot-added = Компьютер садится на место { $seat }.
-table-bot-removed = Компьютер покинул место { $seat }.
+table-bot-removed = Компьютер освобождает место { $seat }.
 table-started = Игра { $game } начинается.
-table-stopped = { $name } остановил игру.
+table-stopped = { $name } останавливает игру.
 table-finished = Игра окончена.
 table-not-allowed = Это может сделать только создатель стола или администратор.
 table-none = В этом чате нет открытого стола.
@@ -33,8 +33,8 @@ turn-warning = { $name }, на ход осталось { $seconds ->
     [few] { $seconds } секунды
    *[other] { $seconds } секунд
 }.
-turn-timeout = У игрока { $name } вышло время; за него походил компьютер.
-turn-away = { $name } отсутствует; компьютер играет за него, пока он не нажмёт «Я вернулся».
+turn-timeout = { $name }: время вышло, ход сделал компьютер.
+turn-away = { $name } отсутствует; до нажатия «Я вернулся» за это место играет компьютер.
 button-back = Я вернулся
 button-stale = Эта кнопка устарела; используйте последнее сообщение.
 button-bad = Эта кнопка недействительна.
@@ -69,7 +69,7 @@ word-lielais = lielais
 word-pule = pule
 word-pules = pules
 word-galdins = galdiņš
-pule-written = Игроку { $name } записана pule.
+pule-written = { $name }: записана pule.
 pule-removed = { $name } снимает pule.
 pules-open = Открытые pules: { $count }
 

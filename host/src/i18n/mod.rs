@@ -291,6 +291,15 @@ mod tests {
             ("totals", "Anna 2, Bruno -1".into()),
             ("lang", "latviešu".into()),
             ("value", "on".into()),
+            ("dealer", "Bruno".into()),
+            ("names", "Cilda".into()),
+            ("bids", "Anna garām".into()),
+            ("n", 3i64.into()),
+            ("cards", "Q♣ 10♦".into()),
+            ("list", "Anna 2 · Bruno 3".into()),
+            ("common", 1i64.into()),
+            ("personal", "Anna".into()),
+            ("branches", 2i64.into()),
         ]
     }
 

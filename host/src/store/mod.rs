@@ -7,9 +7,14 @@
 //! Concurrency is the database's job, not the caller's: the unique keys on (table, seq),
 //! (table, deal), (table, seat) and "one open table per chat" make two processes on one
 //! database fail cleanly (`StoreError::SeqTaken`, ...) instead of both succeeding.
+//!
+//! On SQLite the action log is group-committed by one writer task per `Store` (`sqlite_log`):
+//! appends waiting at the same moment share one transaction and one disk flush.
 
+mod sqlite_log;
 mod types;
 
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -21,6 +26,7 @@ use sqlx::sqlite::{
 };
 use sqlx::{Connection, Row};
 use stikis_core::record::Envelope;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::i18n::Lang;
 pub use types::*;
@@ -58,6 +64,9 @@ pub enum StoreError {
     TableClosed(i64),
     #[error("bad PostgreSQL schema name {0:?} (ASCII letters, digits, _)")]
     BadSchema(String),
+    /// The transaction holding the action failed; the action is not committed.
+    #[error("commit failed: {0}")]
+    Commit(String),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
     #[error(transparent)]
@@ -72,6 +81,8 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 #[derive(Clone, Debug)]
 pub struct Store {
     backend: Backend,
+    /// SQLite only: the group-commit writer of the action log (see `sqlite_log`).
+    appender: Option<mpsc::Sender<sqlite_log::Job>>,
 }
 
 #[derive(Clone, Debug)]
@@ -90,6 +101,14 @@ macro_rules! on_pool {
         }
     };
 }
+
+/// Commits action `$2` of table `$1` only if it is the table's next sequence number. Two
+/// writers of the same number may both pass the guard (PostgreSQL, read committed); the
+/// primary key then makes the later one do nothing, and the caller sees 0 rows.
+const APPEND_SQL: &str = "INSERT INTO actions (table_id, seq, payload, at_ms) \
+     SELECT $1, $2, $3, $4 \
+     WHERE $2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1) \
+     ON CONFLICT (table_id, seq) DO NOTHING";
 
 pub fn now_ms() -> i64 {
     SystemTime::now()
@@ -144,6 +163,56 @@ macro_rules! table_row {
             status: parse(&r.try_get::<String, _>("status")?)?,
             created_ms: r.try_get("created_ms")?,
             updated_ms: r.try_get("updated_ms")?,
+        }
+    }};
+}
+
+macro_rules! seat_row {
+    ($r:expr) => {{
+        let r = $r;
+        let user: Option<String> = r.try_get("user_id")?;
+        let level: Option<i64> = r.try_get("bot_level")?;
+        let occupant = match (user, level) {
+            (Some(user_id), None) => Occupant::Human { user_id },
+            (None, Some(level)) => Occupant::Computer {
+                level: small(level, "bot level")?,
+            },
+            _ => {
+                return Err(StoreError::Corrupt(
+                    "seat with both or neither of user and bot".into(),
+                ))
+            }
+        };
+        SeatRow {
+            seat: small(r.try_get::<i64, _>("seat")?, "seat")?,
+            name: r.try_get("display_name")?,
+            occupant,
+            away: r.try_get("away")?,
+        }
+    }};
+}
+
+macro_rules! action_row {
+    ($r:expr) => {{
+        let r = $r;
+        ActionRow {
+            seq: r.try_get("seq")?,
+            payload: parse_json(&r.try_get::<String, _>("payload")?, "action")?,
+            at_ms: r.try_get("at_ms")?,
+        }
+    }};
+}
+
+macro_rules! deal_row {
+    ($r:expr) => {{
+        let r = $r;
+        DealRow {
+            deal_no: r.try_get("deal_no")?,
+            first_seq: r.try_get("first_seq")?,
+            seed_hex: r.try_get("seed_hex")?,
+            commitment_hex: r.try_get("commitment_hex")?,
+            deal: parse_json(&r.try_get::<String, _>("deal")?, "deal")?,
+            at_ms: r.try_get("at_ms")?,
         }
     }};
 }
@@ -226,8 +295,25 @@ impl Store {
             .max_connections(8)
             .connect_with(options)
             .await?;
-        SQLITE_MIGRATIONS.run(&pool).await?;
+        // SQLite's migrator takes no lock: two processes starting at once on a fresh file both
+        // try the first migration, and the loser fails. Each migration is one transaction, so
+        // trying again simply finds it applied.
+        let mut attempt = 0;
+        loop {
+            match SQLITE_MIGRATIONS.run(&pool).await {
+                Ok(()) => break,
+                Err(
+                    sqlx::migrate::MigrateError::Execute(_)
+                    | sqlx::migrate::MigrateError::ExecuteMigration(..),
+                ) if attempt < 5 => {
+                    attempt += 1;
+                    tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
         Ok(Store {
+            appender: Some(sqlite_log::spawn(pool.clone())),
             backend: Backend::Sqlite(pool),
         })
     }
@@ -245,9 +331,14 @@ impl Store {
                 return Err(StoreError::BadSchema(schema.to_string()));
             }
             let mut conn = sqlx::PgConnection::connect_with(&options).await?;
-            sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\""))
+            let created = sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\""))
                 .execute(&mut conn)
-                .await?;
+                .await;
+            match created {
+                // Two processes creating it at once: the loser hits the catalog's unique key.
+                Err(e) if !is_unique_violation(&e) => return Err(e.into()),
+                _ => {}
+            }
             conn.close().await?;
             options = options.options([("search_path", schema)]);
         }
@@ -257,6 +348,7 @@ impl Store {
             .await?;
         POSTGRES_MIGRATIONS.run(&pool).await?;
         Ok(Store {
+            appender: None,
             backend: Backend::Postgres(pool),
         })
     }
@@ -533,23 +625,7 @@ impl Store {
                    WHERE table_id = $1 ORDER BY seat";
         on_pool!(self, pool => {
             let rows = sqlx::query(sql).bind(table).fetch_all(pool).await?;
-            rows.iter()
-                .map(|r| {
-                    let user: Option<String> = r.try_get("user_id")?;
-                    let level: Option<i64> = r.try_get("bot_level")?;
-                    let occupant = match (user, level) {
-                        (Some(user_id), None) => Occupant::Human { user_id },
-                        (None, Some(level)) => Occupant::Computer { level: small(level, "bot level")? },
-                        _ => return Err(StoreError::Corrupt("seat with both or neither of user and bot".into())),
-                    };
-                    Ok(SeatRow {
-                        seat: small(r.try_get::<i64, _>("seat")?, "seat")?,
-                        name: r.try_get("display_name")?,
-                        occupant,
-                        away: r.try_get("away")?,
-                    })
-                })
-                .collect()
+            rows.iter().map(|r| Ok(seat_row!(r))).collect()
         })
     }
 
@@ -560,36 +636,54 @@ impl Store {
     /// changes nothing, one past the next fails with `SeqGap`. Returns once the action is
     /// durable.
     pub async fn append_action(&self, table: i64, seq: i64, payload: &Value) -> Result<()> {
-        // The guard makes the insert conditional on `seq` being the next number; two writers
-        // of the same `seq` both pass it, and the primary key then refuses the second.
-        let sql = "INSERT INTO actions (table_id, seq, payload, at_ms) \
-                   SELECT $1, $2, $3, $4 \
-                   WHERE $2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1)";
-        let result = on_pool!(self, pool => {
-            sqlx::query(sql)
-                .bind(table)
-                .bind(seq)
-                .bind(payload.to_string())
-                .bind(now_ms())
-                .execute(pool)
-                .await
-                .map(|r| r.rows_affected())
-        });
-        match result {
-            Ok(1) => Ok(()),
-            Ok(_) => {
-                let next = self.next_seq(table).await?;
-                if (1..next).contains(&seq) {
-                    Err(StoreError::SeqTaken { table, seq })
-                } else if next == 1 && self.table(table).await?.is_none() {
-                    Err(StoreError::NoTable(table))
-                } else {
-                    Err(StoreError::SeqGap { table, seq, next })
+        let payload = payload.to_string();
+        let at_ms = now_ms();
+        let inserted = match (&self.appender, &self.backend) {
+            (Some(appender), _) => {
+                let (reply, answer) = oneshot::channel();
+                let job = sqlite_log::Job {
+                    table,
+                    seq,
+                    payload,
+                    at_ms,
+                    reply,
+                };
+                let gone = || StoreError::Commit("the store's writer has stopped".into());
+                appender.send(job).await.map_err(|_| gone())?;
+                match answer.await.map_err(|_| gone())? {
+                    sqlite_log::Outcome::Committed => true,
+                    sqlite_log::Outcome::NotInserted => false,
+                    sqlite_log::Outcome::NoTable => return Err(StoreError::NoTable(table)),
+                    sqlite_log::Outcome::Failed(msg) => return Err(StoreError::Commit(msg)),
                 }
             }
-            Err(e) if is_unique_violation(&e) => Err(StoreError::SeqTaken { table, seq }),
-            Err(e) if is_fk_violation(&e) => Err(StoreError::NoTable(table)),
-            Err(e) => Err(e.into()),
+            (None, Backend::Postgres(pool)) => {
+                let r = sqlx::query(APPEND_SQL)
+                    .bind(table)
+                    .bind(seq)
+                    .bind(payload)
+                    .bind(at_ms)
+                    .execute(pool)
+                    .await;
+                match r {
+                    Ok(r) => r.rows_affected() == 1,
+                    Err(e) if is_unique_violation(&e) => false,
+                    Err(e) if is_fk_violation(&e) => return Err(StoreError::NoTable(table)),
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            (None, Backend::Sqlite(_)) => unreachable!("a SQLite store always has its writer"),
+        };
+        if inserted {
+            return Ok(());
+        }
+        let next = self.next_seq(table).await?;
+        if (1..next).contains(&seq) {
+            Err(StoreError::SeqTaken { table, seq })
+        } else if next == 1 && self.table(table).await?.is_none() {
+            Err(StoreError::NoTable(table))
+        } else {
+            Err(StoreError::SeqGap { table, seq, next })
         }
     }
 
@@ -606,15 +700,7 @@ impl Store {
         let sql = "SELECT seq, payload, at_ms FROM actions WHERE table_id = $1 ORDER BY seq";
         on_pool!(self, pool => {
             let rows = sqlx::query(sql).bind(table).fetch_all(pool).await?;
-            rows.iter()
-                .map(|r| {
-                    Ok(ActionRow {
-                        seq: r.try_get("seq")?,
-                        payload: parse_json(&r.try_get::<String, _>("payload")?, "action")?,
-                        at_ms: r.try_get("at_ms")?,
-                    })
-                })
-                .collect()
+            rows.iter().map(|r| Ok(action_row!(r))).collect()
         })
     }
 
@@ -654,7 +740,7 @@ impl Store {
         match result {
             Ok(Some(first_seq)) => Ok(first_seq),
             Ok(None) => {
-                let next = self.deals(table).await?.len() as i64 + 1;
+                let next = self.deal_count(table).await? + 1;
                 if (1..next).contains(&deal_no) {
                     Err(StoreError::DealTaken { table, deal: deal_no })
                 } else if next == 1 && self.table(table).await?.is_none() {
@@ -673,24 +759,20 @@ impl Store {
         }
     }
 
+    async fn deal_count(&self, table: i64) -> Result<i64> {
+        let sql = "SELECT COUNT(*) FROM deals WHERE table_id = $1";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar::<_, i64>(sql).bind(table).fetch_one(pool).await?
+        }))
+    }
+
     /// The table's deals in order.
     pub async fn deals(&self, table: i64) -> Result<Vec<DealRow>> {
         let sql = "SELECT deal_no, first_seq, seed_hex, commitment_hex, deal, at_ms FROM deals \
                    WHERE table_id = $1 ORDER BY deal_no";
         on_pool!(self, pool => {
             let rows = sqlx::query(sql).bind(table).fetch_all(pool).await?;
-            rows.iter()
-                .map(|r| {
-                    Ok(DealRow {
-                        deal_no: r.try_get("deal_no")?,
-                        first_seq: r.try_get("first_seq")?,
-                        seed_hex: r.try_get("seed_hex")?,
-                        commitment_hex: r.try_get("commitment_hex")?,
-                        deal: parse_json(&r.try_get::<String, _>("deal")?, "deal")?,
-                        at_ms: r.try_get("at_ms")?,
-                    })
-                })
-                .collect()
+            rows.iter().map(|r| Ok(deal_row!(r))).collect()
         })
     }
 
@@ -698,41 +780,80 @@ impl Store {
     /// order, and every deal with its actions. It is what a restarted host replays and what
     /// `/record` exports.
     pub async fn record(&self, table: i64) -> Result<Envelope> {
+        self.table_log(table).await?.record()
+    }
+
+    /// Everything stored about one table. Deals and actions are read apart while the table
+    /// may go on; a deal's first_seq is one past every action committed before it, so if no
+    /// deal started while the actions were read, each action read belongs to a deal read,
+    /// and otherwise they are read again.
+    pub async fn table_log(&self, table: i64) -> Result<TableLog> {
         let row = self.table(table).await?.ok_or(StoreError::NoTable(table))?;
-        let players = self.seats(table).await?.into_iter().map(|s| s.name).collect();
-        let deals = self.deals(table).await?;
-        let mut actions = self.actions(table).await?.into_iter().peekable();
-        if let (Some(a), Some(d)) = (actions.peek(), deals.first()) {
-            if a.seq < d.first_seq {
-                return Err(StoreError::Corrupt(format!(
-                    "table {table}: action {} comes before the first deal",
-                    a.seq
-                )));
+        let seats = self.seats(table).await?;
+        let (deals, actions) = loop {
+            let deals = self.deals(table).await?;
+            let actions = self.actions(table).await?;
+            if self.deal_count(table).await? == deals.len() as i64 {
+                break (deals, actions);
             }
-        } else if actions.peek().is_some() {
-            return Err(StoreError::Corrupt(format!(
-                "table {table}: actions without a deal"
-            )));
-        }
-        let mut out = Vec::with_capacity(deals.len());
-        for (i, d) in deals.iter().enumerate() {
-            let end = deals.get(i + 1).map_or(i64::MAX, |n| n.first_seq);
-            let mut own = Vec::new();
-            while let Some(a) = actions.next_if(|a| a.seq < end) {
-                own.push(a.payload);
-            }
-            let mut deal = d.deal.clone();
-            if let Value::Object(o) = &mut deal {
-                o.insert("actions".into(), Value::Array(own));
-            }
-            out.push(deal);
-        }
-        Ok(Envelope {
-            game: row.game,
-            rules: row.rules,
-            players,
-            deals: out,
+        };
+        Ok(TableLog {
+            table: row,
+            seats,
+            deals,
+            actions,
         })
+    }
+
+    /// The logs of every running table, in four queries however many tables there are:
+    /// what a restarted host rebuilds its tables from. Call it before the tables play on.
+    pub async fn running_logs(&self) -> Result<Vec<TableLog>> {
+        let tables = self.running_tables().await?;
+        let mut index: HashMap<i64, usize> = HashMap::with_capacity(tables.len());
+        let mut logs: Vec<TableLog> = tables
+            .into_iter()
+            .enumerate()
+            .map(|(i, table)| {
+                index.insert(table.id, i);
+                TableLog {
+                    table,
+                    seats: Vec::new(),
+                    deals: Vec::new(),
+                    actions: Vec::new(),
+                }
+            })
+            .collect();
+        let running = "JOIN tables t ON t.id = x.table_id WHERE t.status = 'running'";
+        let seats_sql = format!(
+            "SELECT x.table_id, x.seat, x.user_id, x.display_name, x.bot_level, x.away \
+             FROM seats x {running} ORDER BY x.table_id, x.seat"
+        );
+        let deals_sql = format!(
+            "SELECT x.table_id, x.deal_no, x.first_seq, x.seed_hex, x.commitment_hex, x.deal, \
+             x.at_ms FROM deals x {running} ORDER BY x.table_id, x.deal_no"
+        );
+        let actions_sql = format!(
+            "SELECT x.table_id, x.seq, x.payload, x.at_ms FROM actions x {running} \
+             ORDER BY x.table_id, x.seq"
+        );
+        on_pool!(self, pool => {
+            for r in sqlx::query(&seats_sql).fetch_all(pool).await?.iter() {
+                if let Some(&i) = index.get(&r.try_get::<i64, _>("table_id")?) {
+                    logs[i].seats.push(seat_row!(r));
+                }
+            }
+            for r in sqlx::query(&deals_sql).fetch_all(pool).await?.iter() {
+                if let Some(&i) = index.get(&r.try_get::<i64, _>("table_id")?) {
+                    logs[i].deals.push(deal_row!(r));
+                }
+            }
+            for r in sqlx::query(&actions_sql).fetch_all(pool).await?.iter() {
+                if let Some(&i) = index.get(&r.try_get::<i64, _>("table_id")?) {
+                    logs[i].actions.push(action_row!(r));
+                }
+            }
+        });
+        Ok(logs)
     }
 
     // ---- score sheets ----
@@ -924,4 +1045,62 @@ impl Store {
 
 fn is_postgres_url(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+/// Everything stored about one table: enough to rebuild it after a restart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableLog {
+    pub table: TableRow,
+    pub seats: Vec<SeatRow>,
+    pub deals: Vec<DealRow>,
+    pub actions: Vec<ActionRow>,
+}
+
+impl TableLog {
+    /// The sequence number the table's next action takes.
+    pub fn next_seq(&self) -> i64 {
+        self.actions.last().map_or(1, |a| a.seq + 1)
+    }
+
+    /// The table's record (RECORD.md): game, rules, the seated players' names in seat order,
+    /// and every deal with the actions from its first_seq up to the next deal's. The names
+    /// are those of the seats now: while a table runs, a seat whose owner is gone stays
+    /// taken (`set_away`), or the record would lose a player.
+    pub fn record(&self) -> Result<Envelope> {
+        let table = self.table.id;
+        let mut actions = self.actions.iter().peekable();
+        match (actions.peek(), self.deals.first()) {
+            (Some(a), Some(d)) if a.seq < d.first_seq => {
+                return Err(StoreError::Corrupt(format!(
+                    "table {table}: action {} comes before the first deal",
+                    a.seq
+                )))
+            }
+            (Some(_), None) => {
+                return Err(StoreError::Corrupt(format!(
+                    "table {table}: actions without a deal"
+                )))
+            }
+            _ => {}
+        }
+        let mut deals = Vec::with_capacity(self.deals.len());
+        for (i, d) in self.deals.iter().enumerate() {
+            let end = self.deals.get(i + 1).map_or(i64::MAX, |n| n.first_seq);
+            let mut own = Vec::new();
+            while let Some(a) = actions.next_if(|a| a.seq < end) {
+                own.push(a.payload.clone());
+            }
+            let mut deal = d.deal.clone();
+            if let Value::Object(o) = &mut deal {
+                o.insert("actions".into(), Value::Array(own));
+            }
+            deals.push(deal);
+        }
+        Ok(Envelope {
+            game: self.table.game.clone(),
+            rules: self.table.rules.clone(),
+            players: self.seats.iter().map(|s| s.name.clone()).collect(),
+            deals,
+        })
+    }
 }

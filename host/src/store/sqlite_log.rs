@@ -1,0 +1,80 @@
+//! Group commit for the action log on SQLite. SQLite has one writer at a time, and with
+//! synchronous=FULL every commit waits for the disk; committing each action on its own caps a
+//! busy host at a few thousand actions per second with long queues behind the write lock.
+//! So one task per `Store` owns the appends: it takes every append waiting at that moment,
+//! inserts them in one transaction, commits once, and only then answers each caller. An
+//! action is still acknowledged only after its commit; it merely shares the disk flush.
+
+use sqlx::sqlite::SqlitePool;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{is_fk_violation, is_unique_violation, APPEND_SQL};
+
+/// At most this many appends share one transaction, so one batch never holds the write lock
+/// for long.
+const MAX_BATCH: usize = 256;
+
+pub(super) struct Job {
+    pub table: i64,
+    pub seq: i64,
+    pub payload: String,
+    pub at_ms: i64,
+    pub reply: oneshot::Sender<Outcome>,
+}
+
+#[derive(Debug)]
+pub(super) enum Outcome {
+    Committed,
+    /// The guard or the key refused it: taken or out of order; the caller finds out which.
+    NotInserted,
+    NoTable,
+    /// The batch's transaction failed; nothing of it was committed.
+    Failed(String),
+}
+
+/// Starts the writer task; it ends when every sender (every clone of the `Store`) is gone.
+pub(super) fn spawn(pool: SqlitePool) -> mpsc::Sender<Job> {
+    let (tx, mut rx) = mpsc::channel::<Job>(4 * MAX_BATCH);
+    tokio::spawn(async move {
+        let mut batch = Vec::with_capacity(MAX_BATCH);
+        while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+            let outcomes = match commit(&pool, &batch).await {
+                Ok(outcomes) => outcomes,
+                Err(e) => {
+                    let msg = e.to_string();
+                    batch.iter().map(|_| Outcome::Failed(msg.clone())).collect()
+                }
+            };
+            for (job, outcome) in batch.drain(..).zip(outcomes) {
+                // A caller that stopped waiting still had its action committed (or not), as
+                // with any query whose future is dropped after it was sent.
+                let _ = job.reply.send(outcome);
+            }
+        }
+    });
+    tx
+}
+
+async fn commit(pool: &SqlitePool, jobs: &[Job]) -> Result<Vec<Outcome>, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    let mut out = Vec::with_capacity(jobs.len());
+    for j in jobs {
+        // A constraint error undoes only its own statement in SQLite; the batch goes on.
+        let r = sqlx::query(APPEND_SQL)
+            .bind(j.table)
+            .bind(j.seq)
+            .bind(&j.payload)
+            .bind(j.at_ms)
+            .execute(&mut *tx)
+            .await;
+        out.push(match r {
+            Ok(r) if r.rows_affected() == 1 => Outcome::Committed,
+            Ok(_) => Outcome::NotInserted,
+            Err(e) if is_fk_violation(&e) => Outcome::NoTable,
+            Err(e) if is_unique_violation(&e) => Outcome::NotInserted,
+            Err(e) => return Err(e),
+        });
+    }
+    tx.commit().await?;
+    Ok(out)
+}
