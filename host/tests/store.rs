@@ -978,3 +978,51 @@ async fn two_stores_can_open_a_fresh_postgres_schema_at_once() {
         assert_eq!(b.table(t).await.unwrap().unwrap().id, t, "round {round}");
     }
 }
+
+#[tokio::test]
+async fn message_refs_are_remembered_and_replaced() {
+    for db in dbs().await {
+        let s = &db.store;
+        assert_eq!(
+            s.message_ref(Platform::Telegram, "t1.d1", "chat-1")
+                .await
+                .unwrap(),
+            None
+        );
+        s.set_message_ref(Platform::Telegram, "t1.d1", "chat-1", "100")
+            .await
+            .unwrap();
+        s.set_message_ref(Platform::Telegram, "t1.d1.s0", "user-1", "7")
+            .await
+            .unwrap();
+        assert_eq!(
+            s.message_ref(Platform::Telegram, "t1.d1", "chat-1")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("100")
+        );
+        s.set_message_ref(Platform::Telegram, "t1.d1", "chat-1", "101")
+            .await
+            .unwrap();
+        assert_eq!(
+            s.message_ref(Platform::Telegram, "t1.d1", "chat-1")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("101")
+        );
+        // Platforms and recipients keep their own.
+        assert_eq!(
+            s.message_ref(Platform::Discord, "t1.d1", "chat-1").await.unwrap(),
+            None
+        );
+        assert_eq!(
+            s.message_ref(Platform::Telegram, "t1.d1.s0", "user-1")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("7")
+        );
+    }
+}

@@ -411,6 +411,46 @@ impl Store {
         Ok(())
     }
 
+    /// The platform's id of the message that shows outbox message `key` to `recipient`.
+    pub async fn message_ref(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+    ) -> Result<Option<String>> {
+        let sql = "SELECT message_id FROM messages WHERE platform = $1 AND msg_key = $2 AND recipient = $3";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar(sql)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .fetch_optional(pool)
+                .await?
+        }))
+    }
+
+    /// Remembers (or replaces) the platform message that shows `key` to `recipient`.
+    pub async fn set_message_ref(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        message_id: &str,
+    ) -> Result<()> {
+        let sql = "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
+                   ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id";
+        on_pool!(self, pool => {
+            sqlx::query(sql)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .bind(message_id)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
     /// A user's own language; None: the community's.
     pub async fn user_lang(&self, platform: Platform, user: &str) -> Result<Option<Lang>> {
         let sql = "SELECT lang FROM users WHERE platform = $1 AND user_id = $2";
