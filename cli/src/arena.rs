@@ -10,15 +10,75 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
+use stikis_core::ai::zole::dd::{card_of, open_position, Goal, Solver};
 use stikis_core::ai::{polt, zole, Budget, Level, Player, DEFAULT_BUDGET_MS};
 use stikis_core::games::polt as polt_game;
 use stikis_core::games::zole::record::to_record;
-use stikis_core::games::zole::{Action, Options, SeatView, Session};
+use stikis_core::games::zole::{Action, AllPass, Contract, Deal, Options, Phase, SeatView, Session};
 use stikis_core::{Seat, Seed};
 
 pub const USAGE: &str = "stikis arena [--game zole|polt] [--deals N] [--players L,L,...] \
 [--rules PRESET] [--seed N] [--budget-ms MS] [--threads T] [--records FILE.jsonl]   \
-(levels: random, basic, strong; zole seats 3 players, polt 5 to 7)";
+(levels: random, basic, strong, and for zole the reference `peek`; zole seats 3 players, \
+polt 5 to 7)";
+
+/// Who sits in a slot: a computer player of a level, or the arena-only `peek` reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Entrant {
+    Ai(Level),
+    /// REFERENCE ONLY, NOT A PLAYER: plays its cards double dummy on the real hands (it looks
+    /// at every hidden card); bids and buries like `strong`. It measures how far the honest
+    /// levels are from perfect information, and exists nowhere but here.
+    Peek,
+}
+
+impl Entrant {
+    fn name(self) -> &'static str {
+        match self {
+            Entrant::Ai(l) => l.name(),
+            Entrant::Peek => "peek",
+        }
+    }
+    fn level(self) -> Level {
+        match self {
+            Entrant::Ai(l) => l,
+            Entrant::Peek => Level::Strong,
+        }
+    }
+}
+
+impl std::str::FromStr for Entrant {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "peek" {
+            Ok(Entrant::Peek)
+        } else {
+            s.parse().map(Entrant::Ai)
+        }
+    }
+}
+
+/// The `peek` reference's card play: the best card for its side by a double-dummy solve of
+/// the real deal.
+fn peek_play(solver: &mut Solver, deal: &Deal, seat: Seat) -> Option<Action> {
+    let active = deal.active();
+    let me = active.iter().position(|&s| s == seat)?;
+    let decl = deal.declarer().and_then(|d| active.iter().position(|&s| s == d));
+    let goal = match (deal.contract()?, decl) {
+        (Contract::Take | Contract::Zole, Some(d)) => Goal::points_of(d),
+        (Contract::SmallZole, Some(d)) => Goal::small_zole(d),
+        _ => Goal::galdins(me, deal.options().all_pass != AllPass::Rondo),
+    };
+    solver.reset(goal);
+    let maxing = goal.max_side >> me & 1 == 1;
+    let values = solver.move_values(&open_position(deal));
+    let best = if maxing {
+        values.iter().max_by_key(|x| x.1)
+    } else {
+        values.iter().min_by_key(|x| x.1)
+    };
+    best.map(|&(c, _)| Action::Play(card_of(c)))
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum GameKind {
@@ -29,7 +89,7 @@ enum GameKind {
 struct Args {
     game: GameKind,
     deals: usize,
-    players: Vec<Level>,
+    players: Vec<Entrant>,
     opts: Options,
     seed: u64,
     budget: Duration,
@@ -41,7 +101,11 @@ fn parse(args: &[String]) -> Result<Args, String> {
     let mut a = Args {
         game: GameKind::Zole,
         deals: 100,
-        players: vec![Level::Strong, Level::Basic, Level::Basic],
+        players: vec![
+            Entrant::Ai(Level::Strong),
+            Entrant::Ai(Level::Basic),
+            Entrant::Ai(Level::Basic),
+        ],
         opts: Options::lv(),
         seed: 1,
         budget: Duration::from_millis(DEFAULT_BUDGET_MS),
@@ -77,6 +141,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
         GameKind::Zole => a.players.len() == 3,
         GameKind::Polt => (5..=7).contains(&a.players.len()),
     };
+    if a.game == GameKind::Polt && a.players.contains(&Entrant::Peek) {
+        return Err("the peek reference exists for zole only".into());
+    }
     if !seats_ok {
         return Err("--players lists one level per seat: three for zole, 5 to 7 for polt".into());
     }
@@ -94,7 +161,12 @@ impl Budget for Deadline {
 type Played = (Vec<Vec<i32>>, Vec<String>);
 
 /// One Zole deal played under every rotation.
-fn play_deal(a: &Args, i: usize, players: &mut [Box<dyn Player<SeatView, Action>>]) -> Played {
+fn play_deal(
+    a: &Args,
+    i: usize,
+    players: &mut [Box<dyn Player<SeatView, Action>>],
+    solver: &mut Solver,
+) -> Played {
     let mut out = Vec::new();
     let mut records = Vec::new();
     let dealer = (i % 3) as Seat;
@@ -110,7 +182,11 @@ fn play_deal(a: &Args, i: usize, players: &mut [Box<dyn Player<SeatView, Action>
             let s = deal.to_act().expect("a deal in progress has a seat to act");
             let v = deal.view(s);
             let budget = Deadline(Instant::now() + a.budget);
-            let action = players[slot(s)].choose(&v, &mut rng, &budget);
+            let peeked = match a.players[slot(s)] {
+                Entrant::Peek if deal.phase() == Phase::Play => peek_play(solver, deal, s),
+                _ => None,
+            };
+            let action = peeked.unwrap_or_else(|| players[slot(s)].choose(&v, &mut rng, &budget));
             if let Some(res) = session.apply(s, action).unwrap_or_else(|e| {
                 panic!(
                     "{} chose an illegal action {action} in deal {i}: {e}",
@@ -125,7 +201,7 @@ fn play_deal(a: &Args, i: usize, players: &mut [Box<dyn Player<SeatView, Action>
         out.push(deltas);
         if a.records.is_some() {
             let names: Vec<String> = (0..3)
-                .map(|s| format!("{}#{}", a.players[slot(s)], slot(s)))
+                .map(|s| format!("{}#{}", a.players[slot(s)].name(), slot(s)))
                 .collect();
             let env = to_record(&session, &names);
             records.push(serde_json::to_string(&env).expect("a record serialises"));
@@ -176,7 +252,7 @@ fn play_polt(
         out.push(tricks);
         if a.records.is_some() {
             let names: Vec<String> = (0..n as Seat)
-                .map(|s| format!("{}#{}", a.players[slot(s)], slot(s)))
+                .map(|s| format!("{}#{}", a.players[slot(s)].name(), slot(s)))
                 .collect();
             let env = polt_game::record::session_record(&session, &names);
             records.push(serde_json::to_string(&env).expect("a record serialises"));
@@ -205,17 +281,22 @@ pub fn run(args: &[String]) -> Result<String, String> {
             .map(|t| {
                 let a = &a;
                 scope.spawn(move || {
-                    let mut zp: Vec<_> = a.players.iter().map(|&l| zole::player(l, a.opts)).collect();
+                    let mut zp: Vec<_> = a
+                        .players
+                        .iter()
+                        .map(|&e| zole::player(e.level(), a.opts))
+                        .collect();
+                    let mut solver = Solver::new();
                     let mut pp: Vec<_> = a
                         .players
                         .iter()
-                        .map(|&l| polt::player(l, Default::default()))
+                        .map(|&e| polt::player(e.level(), Default::default()))
                         .collect();
                     (t..a.deals)
                         .step_by(a.threads)
                         .map(|i| {
                             let (d, r) = match a.game {
-                                GameKind::Zole => play_deal(a, i, &mut zp),
+                                GameKind::Zole => play_deal(a, i, &mut zp, &mut solver),
                                 GameKind::Polt => play_polt(a, i, &mut pp),
                             };
                             (i, d, r)
@@ -240,10 +321,10 @@ pub fn run(args: &[String]) -> Result<String, String> {
         }
     }
     // Per deal, the mean game points of each level over its slots and the three rotations.
-    let mut levels: Vec<Level> = a.players.clone();
+    let mut levels: Vec<Entrant> = a.players.clone();
     levels.sort();
     levels.dedup();
-    let per_deal = |l: Level| -> Vec<f64> {
+    let per_deal = |l: Entrant| -> Vec<f64> {
         let slots: Vec<usize> = (0..a.players.len()).filter(|&s| a.players[s] == l).collect();
         results
             .iter()
@@ -274,6 +355,12 @@ pub fn run(args: &[String]) -> Result<String, String> {
         a.budget.as_millis(),
         started.elapsed().as_secs_f64()
     );
+    if a.players.contains(&Entrant::Peek) {
+        let _ = writeln!(
+            out,
+            "peek is a REFERENCE, not a player: it sees every hidden card and plays double dummy"
+        );
+    }
     for &l in &levels {
         let (m, ci) = mean_ci(&per_deal(l));
         let _ = writeln!(

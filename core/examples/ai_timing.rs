@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
-use stikis_core::ai::zole::basic::bury_candidates;
+use stikis_core::ai::zole::basic::{bury_candidates, choose_bid};
 use stikis_core::ai::zole::dd::{open_position, Goal, Solver};
 use stikis_core::ai::{zole, Budget, Level, DEFAULT_BUDGET_MS};
-use stikis_core::games::zole::{Action, Bid, Deal, Options};
+use stikis_core::games::zole::{Action, Bid, Contract, Deal, Options, Phase};
 use stikis_core::Seed;
 
 fn after_bury(seed: u64) -> Deal {
@@ -20,6 +20,23 @@ fn after_bury(seed: u64) -> Deal {
     let (a, b) = bury_candidates(d.hand(first), 1)[0];
     d.apply(first, Action::Bury(a, b)).expect("bury");
     d
+}
+
+/// A deal bid by the rules-of-thumb players, if it ended in a take: the declarer buries and
+/// the position is right after the bury.
+fn bid_take(seed: u64) -> Option<Deal> {
+    let mut d = Deal::new(Options::lv(), 3, (seed % 3) as u8, Seed::from_u64(seed)).ok()?;
+    while d.phase() == Phase::Bidding {
+        let s = d.to_act()?;
+        d.apply(s, Action::Bid(choose_bid(&d.view(s)))).ok()?;
+    }
+    if d.contract() != Some(Contract::Take) {
+        return None;
+    }
+    let s = d.declarer()?;
+    let (a, b) = bury_candidates(d.hand(s), 1)[0];
+    d.apply(s, Action::Bury(a, b)).ok()?;
+    Some(d)
 }
 
 fn bury_points(d: &Deal) -> i32 {
@@ -48,16 +65,36 @@ fn main() {
     let mut solver = Solver::new();
     // Three ways to solve: the win/loss probe alone (61), the scoring band (61, then 91 or
     // 31: what scoring a take needs), and the exact card points (binary search of probes).
-    for mode in ["probe 61", "band", "exact points"] {
+    for (deals_kind, mode) in [
+        ("first hand takes", "probe 61"),
+        ("first hand takes", "band"),
+        ("first hand takes", "exact points"),
+        ("takes bid by basic players", "band"),
+        ("takes bid by basic players", "exact points"),
+    ] {
         let mut times = Vec::with_capacity(deals);
         let mut nodes = 0;
-        for seed in 0..deals as u64 {
-            let d = after_bury(seed);
+        let mut seed = 0u64;
+        while times.len() < deals {
+            seed += 1;
+            let d = if deals_kind == "first hand takes" {
+                after_bury(seed)
+            } else {
+                match bid_take(seed) {
+                    Some(d) => d,
+                    None => continue,
+                }
+            };
+            let decl = d
+                .active()
+                .iter()
+                .position(|&s| Some(s) == d.declarer())
+                .unwrap_or(0);
             let pos = open_position(&d);
             let base = bury_points(&d);
             let before = solver.nodes;
             let t = Instant::now();
-            solver.reset(Goal::points_of(0));
+            solver.reset(Goal::points_of(decl));
             match mode {
                 "probe 61" => {
                     std::hint::black_box(solver.at_least(&pos, 61 - base));
@@ -76,7 +113,7 @@ fn main() {
         }
         let mean_nodes = nodes / deals as u64;
         println!(
-            "dd whole deal after bury, {mode}: {deals} deals, median {:?}, p99 {:?}, max {:?}, mean nodes {mean_nodes}",
+            "dd whole deal after bury ({deals_kind}), {mode}: {deals} deals, median {:?}, p99 {:?}, max {:?}, mean nodes {mean_nodes}",
             pct(&mut times, 0.5),
             pct(&mut times, 0.99),
             pct(&mut times, 1.0)

@@ -378,7 +378,7 @@ impl Solver {
             return 0;
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(512) && b.expired() {
+        if self.nodes.is_multiple_of(128) && b.expired() {
             self.aborted = true;
             return 0;
         }
