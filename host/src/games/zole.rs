@@ -269,7 +269,9 @@ impl HostedGame for ZoleGame {
         let seat = d.to_act().expect("a bot is asked only on its turn");
         let mut player = ai::zole::player(level, *self.session.options());
         let mut rng = ChaCha8Rng::seed_from_u64(rng_seed);
-        let deadline = Instant::now() + Duration::from_millis(budget_ms);
+        // The strong player polls its budget between pieces of work and returns within a few
+        // milliseconds of expiry; ending the budget 10 ms early keeps moves under `budget_ms`.
+        let deadline = Instant::now() + Duration::from_millis(budget_ms.saturating_sub(10));
         let budget = move || Instant::now() >= deadline;
         let a = player.choose(&d.view(seat), &mut rng, &budget);
         action_json(seat, a)
