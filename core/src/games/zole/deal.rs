@@ -396,7 +396,8 @@ impl Deal {
     pub fn tricks(&self) -> &[u8] {
         &self.tricks[..self.players as usize]
     }
-    /// Card points taken in tricks per seat (the bury and talon not included).
+    /// Card points taken in tricks per seat: the bury and a zole talon are not included; with
+    /// `galdins_talon = first_trick` the talon counts for the first trick's winner.
     pub fn trick_points(&self) -> &[u8] {
         &self.points[..self.players as usize]
     }
