@@ -15,7 +15,9 @@ use tokio::sync::{mpsc, Mutex as AsyncMutex};
 use crate::games::{new_game, seat_range, Pressed};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Command, Out, Outbox, Request, User};
-use crate::store::{ChatRef, NewTable, Occupant, Store, StoreError, TableStatus};
+use crate::store::{
+    ChatRef, CommunityRef, CommunitySettings, NewTable, Occupant, Store, StoreError, TableRow, TableStatus,
+};
 use crate::table::{level_code, HostError, Live};
 use crate::token::Token;
 
@@ -143,6 +145,33 @@ impl Host {
         ))
     }
 
+    /// The table as the database has it now (`row` was just read): a copy here that another
+    /// process changed since (seats taken in the lobby, a start, moves) is brought up to
+    /// date. One query; for commands and lobby buttons (a move's token says by itself
+    /// whether the copy could be behind).
+    async fn fresh_table(&self, row: &TableRow) -> Result<Option<Shared>, HostError> {
+        let Some(shared) = self.table(row.id).await? else {
+            return Ok(None);
+        };
+        {
+            let mut live = shared.lock().await;
+            match (live.game.is_some(), row.status) {
+                (false, TableStatus::Lobby) => {
+                    live.seats = self.store.seats(row.id).await?;
+                    return Ok(Some(shared.clone()));
+                }
+                (true, TableStatus::Running) => {
+                    if self.store.next_seq(row.id).await? - 1 == live.seq {
+                        return Ok(Some(shared.clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.evict(row.id);
+        self.table(row.id).await
+    }
+
     /// Forgets the in-memory table so the next use reloads it (after another process moved).
     fn evict(&self, id: i64) {
         self.tables.lock().expect("table map").remove(&id);
@@ -259,7 +288,7 @@ impl Host {
                     out.reply(t(lang, "table-none", &[]));
                     return Ok(out);
                 };
-                let Some(shared) = self.table(row.id).await? else {
+                let Some(shared) = self.fresh_table(&row).await? else {
                     out.reply(t(lang, "table-none", &[]));
                     return Ok(out);
                 };
@@ -584,23 +613,48 @@ impl Host {
             out.reply(t(lang, "button-bad", &[]));
             return Ok(out);
         };
+        if let Some(cmd) = lobby_verb(&tok.action) {
+            let row = self.store.table(tok.table).await?;
+            let shared = match &row {
+                Some(row) if row.status.is_open() => self.fresh_table(row).await?,
+                _ => None,
+            };
+            let Some(shared) = shared else {
+                out.reply(t(lang, "button-stale", &[]));
+                return Ok(out);
+            };
+            let mut live = shared.lock().await;
+            return self.table_command(&mut live, &req.user, &cmd, lang).await;
+        }
         let Some(shared) = self.table(tok.table).await? else {
             out.reply(t(lang, "button-stale", &[]));
             return Ok(out);
         };
-        let mut live = shared.lock().await;
-        let lobby_verb = match tok.action.as_str() {
-            "join" => Some(Command::Join),
-            "leave" => Some(Command::Leave),
-            "bot" => Some(Command::AddBot { level: Level::Basic }),
-            "start" => Some(Command::Start),
-            "back" => Some(Command::Back),
-            "hand" => Some(Command::ShowHand),
-            _ => None,
-        };
-        if let Some(cmd) = lobby_verb {
-            return self.table_command(&mut live, &req.user, &cmd, lang).await;
+        let live = shared.lock().await;
+        if tok.seq != live.seq && self.store.next_seq(tok.table).await? - 1 != live.seq {
+            // Another process moved this table since this one loaded it: answer from the
+            // database's state, not from the stale copy.
+            drop(live);
+            self.evict(tok.table);
+            let Some(fresh) = self.table(tok.table).await? else {
+                out.reply(t(lang, "button-stale", &[]));
+                return Ok(out);
+            };
+            return self.press_on(req, &tok, lang, fresh).await;
         }
+        drop(live);
+        self.press_on(req, &tok, lang, shared).await
+    }
+
+    async fn press_on(
+        self: &Arc<Self>,
+        req: &Request,
+        tok: &Token,
+        lang: Lang,
+        shared: Shared,
+    ) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        let mut live = shared.lock().await;
         if tok.seq != live.seq || live.game.is_none() {
             out.reply(t(lang, "button-stale", &[]));
             return Ok(out);
@@ -620,15 +674,28 @@ impl Host {
                 if let Some(x) = live.timeouts.get_mut(seat as usize) {
                     *x = 0;
                 }
-                let result = self.play(&mut live, &action).await;
-                if matches!(result, Err(HostError::Conflict)) {
-                    // Another process committed this turn first: reload and say so.
-                    drop(live);
-                    self.evict(tok.table);
-                    out.reply(t(lang, "button-stale", &[]));
-                    return Ok(out);
+                let before = live.seq;
+                match self.play(&mut live, &action).await {
+                    Ok(o) => out.extend(o),
+                    Err(HostError::Conflict) => {
+                        // Another process committed first. If it was this very move, it is
+                        // not applied here: the press is stale. If this move was committed
+                        // and another process then moved on (computer players, the next
+                        // deal), the move stands. Either way this copy is out of date.
+                        let applied = live.seq > before;
+                        drop(live);
+                        self.evict(tok.table);
+                        if !applied {
+                            out.reply(t(lang, "button-stale", &[]));
+                            return Ok(out);
+                        }
+                        if let Some(fresh) = self.table(tok.table).await? {
+                            let live = fresh.lock().await;
+                            self.render(&live, &mut out).await;
+                        }
+                    }
+                    Err(e) => return Err(e),
                 }
-                out.extend(result?);
                 out.reply("✓");
             }
         }
@@ -664,9 +731,16 @@ impl Host {
     /// rendered and the turn timer armed.
     async fn drive(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
+        // A table of computer players only never waits for a person; it would play on here
+        // forever, so it moves only when asked (`step`).
+        let bots_only = live
+            .seats
+            .iter()
+            .all(|s| matches!(s.occupant, Occupant::Computer { .. }));
         // A deal has at most a few dozen moves; the bound only guards against a game that
         // would never hand the turn to a person.
-        for _ in 0..10_000 {
+        let bound = if bots_only { 0 } else { 10_000 };
+        for _ in 0..bound {
             let Some(game) = live.game.as_ref() else { break };
             let Some(seat) = game.to_act() else { break };
             let Some(level) = live.bot_level(seat) else { break };
@@ -677,6 +751,49 @@ impl Host {
         self.render(live, &mut out).await;
         self.arm_timer(live);
         Ok(out)
+    }
+
+    /// One move of the computer player to act at table `id`, as a person's press would be
+    /// played: committed (this returns only after the commit), the deal closed and the next
+    /// one dealt if it ended, and the table rendered. None when no computer player is to act.
+    /// Tables of computer players only (exhibitions, benchmarks) move only through this.
+    pub async fn step(self: &Arc<Self>, id: i64) -> Result<Option<Outbox>, HostError> {
+        let Some(shared) = self.table(id).await? else {
+            return Ok(None);
+        };
+        let mut live = shared.lock().await;
+        let Some(game) = live.game.as_ref() else {
+            return Ok(None);
+        };
+        let Some(seat) = game.to_act() else {
+            return Ok(None);
+        };
+        let Some(level) = live.bot_level(seat) else {
+            return Ok(None);
+        };
+        let rng_seed = (live.id() as u64) << 32 ^ live.seq as u64;
+        let action = game.bot_action(level, rng_seed, self.config.bot_budget_ms);
+        let mut out = Outbox::default();
+        match self.commit_and_follow(&mut live, &action, &mut out).await {
+            Ok(()) => {}
+            Err(HostError::Conflict) => {
+                drop(live);
+                self.evict(id);
+                return Err(HostError::Conflict);
+            }
+            Err(e) => return Err(e),
+        }
+        self.render(&live, &mut out).await;
+        Ok(Some(out))
+    }
+
+    /// Deals finished so far at table `id` (0 if this host does not run it).
+    pub async fn deals_done(&self, id: i64) -> usize {
+        let Some(shared) = self.cached(id) else { return 0 };
+        let live = shared.lock().await;
+        live.game
+            .as_ref()
+            .map_or(0, |g| g.deal_no() - usize::from(g.in_deal()))
     }
 
     /// Starts the turn timer for the person to act: a warning at half time, then a computer
@@ -734,6 +851,11 @@ impl Host {
         let result = self.timeout(&mut live, seat, name).await;
         match result {
             Ok(o) => out.extend(o),
+            Err(HostError::Conflict) => {
+                // Another process moved first; the next use reloads the table.
+                drop(live);
+                self.evict(id);
+            }
             Err(e) => tracing::warn!(table = id, error = %e, "a timeout move failed"),
         }
         let _ = self.events.send(out);
@@ -797,20 +919,64 @@ impl Host {
 
     /// After a restart: rebuilds every running table from the log, refreshes its messages,
     /// lets computer players finish their turns and resumes the timers with the time left.
+    /// Every log is read in a few queries (`running_logs`), not a handful per table.
     pub async fn recover(self: &Arc<Self>) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
-        for row in self.store.running_tables().await? {
-            let id = row.id;
-            let Some(shared) = self.table(id).await? else {
-                continue;
+        let mut settings: HashMap<CommunityRef, CommunitySettings> = HashMap::new();
+        for log in self.store.running_logs().await? {
+            let id = log.table.id;
+            let shared = match self.cached(id) {
+                Some(s) => s,
+                None => {
+                    let c = log.table.chat.community_ref();
+                    let s = match settings.get(&c) {
+                        Some(s) => s.clone(),
+                        None => {
+                            let s = self.store.community_settings(&c).await?;
+                            settings.insert(c, s.clone());
+                            s
+                        }
+                    };
+                    let live = match Live::from_log(log.table.clone(), log, s) {
+                        Ok(l) => l,
+                        Err(e) => {
+                            tracing::warn!(table = id, error = %e, "could not rebuild a table");
+                            continue;
+                        }
+                    };
+                    self.tables
+                        .lock()
+                        .expect("table map")
+                        .entry(id)
+                        .or_insert_with(|| Arc::new(AsyncMutex::new(live)))
+                        .clone()
+                }
             };
             let mut live = shared.lock().await;
             match self.drive(&mut live).await {
                 Ok(o) => out.extend(o),
+                Err(HostError::Conflict) => {
+                    // Another process runs this table too and moved first.
+                    drop(live);
+                    self.evict(id);
+                }
                 Err(e) => tracing::warn!(table = id, error = %e, "could not resume a table"),
             }
         }
         Ok(out)
+    }
+}
+
+/// The table command a lobby or table button stands for (not a move).
+fn lobby_verb(action: &str) -> Option<Command> {
+    match action {
+        "join" => Some(Command::Join),
+        "leave" => Some(Command::Leave),
+        "bot" => Some(Command::AddBot { level: Level::Basic }),
+        "start" => Some(Command::Start),
+        "back" => Some(Command::Back),
+        "hand" => Some(Command::ShowHand),
+        _ => None,
     }
 }
 

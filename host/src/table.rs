@@ -15,7 +15,8 @@ use crate::games::{new_game, DealReport, HostedGame, Refusal};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Button, Out, Outbox};
 use crate::store::{
-    CommunitySettings, Occupant, SeatRow, SheetTotal, Stats, StatsEntry, Store, StoreError, TableRow,
+    CommunitySettings, Occupant, SeatRow, SheetTotal, Stats, StatsEntry, Store, StoreError, TableLog,
+    TableRow,
 };
 use crate::token::Token;
 
@@ -126,14 +127,24 @@ impl Live {
         }
     }
 
-    /// Rebuilds a running table from the database: its seats, deals and action log.
+    /// Rebuilds a running table from the database: its seats, deals and action log. The log
+    /// is read consistently (`table_log`) even while another process plays on.
     pub async fn load(store: &Store, row: TableRow, settings: CommunitySettings) -> Result<Live, HostError> {
-        let seats = store.seats(row.id).await?;
+        let log = store.table_log(row.id).await?;
+        Live::from_log(row, log, settings)
+    }
+
+    /// Rebuilds a running table from its stored log.
+    pub fn from_log(row: TableRow, log: TableLog, settings: CommunitySettings) -> Result<Live, HostError> {
+        let TableLog {
+            seats,
+            deals,
+            actions,
+            ..
+        } = log;
         let mut live = Live::new(row, seats, 0, settings);
         live.size = live.seats.len();
         let mut game = new_game(&live.row.game, &live.row.rules, live.seats.len())?;
-        let deals = store.deals(live.id()).await?;
-        let actions = store.actions(live.id()).await?;
         let mut last_ms = None;
         for (i, d) in deals.iter().enumerate() {
             game.restore_deal(&d.deal)?;
