@@ -12,12 +12,13 @@ use stikis_core::ai::Level;
 use stikis_core::{Seat, Seed};
 use tokio::sync::{mpsc, Mutex as AsyncMutex};
 
-use crate::games::{new_game, seat_range, Pressed};
+use crate::games::{new_game, seat_range, settle_sheet, Pressed, GAMES};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Command, Out, Outbox, Request, User};
 use crate::store::{
     ChatRef, CommunityRef, CommunitySettings, NewTable, Occupant, Store, StoreError, TableRow, TableStatus,
 };
+use crate::store::{Stats, StatsEntry};
 use crate::table::{level_code, HostError, Live};
 use crate::token::Token;
 
@@ -160,10 +161,8 @@ impl Host {
                     live.seats = self.store.seats(row.id).await?;
                     return Ok(Some(shared.clone()));
                 }
-                (true, TableStatus::Running) => {
-                    if self.store.next_seq(row.id).await? - 1 == live.seq {
-                        return Ok(Some(shared.clone()));
-                    }
+                (true, TableStatus::Running) if self.store.next_seq(row.id).await? - 1 == live.seq => {
+                    return Ok(Some(shared.clone()));
                 }
                 _ => {}
             }
@@ -252,6 +251,7 @@ impl Host {
                 self.store.set_community_settings(&c, &s).await?;
                 out.reply(text);
             }
+            Command::CloseSheet => self.close_sheet(req, lang, &mut out).await?,
             Command::Leaderboard => {
                 let rows = self.store.leaderboard(&chat.community_ref(), "zole", 10).await?;
                 let lines: Vec<String> = rows
@@ -350,6 +350,55 @@ impl Host {
             .lock()
             .expect("table map")
             .insert(live.id(), Arc::new(AsyncMutex::new(live)));
+        Ok(())
+    }
+
+    /// Closes the chat's score sheets: admins and the players on a sheet may. The closed
+    /// sheet keeps its totals and pules as they were; the settlement is computed from them
+    /// and posted with the final standings.
+    async fn close_sheet(&self, req: &Request, lang: Lang, out: &mut Outbox) -> Result<(), HostError> {
+        let chat = &req.chat;
+        if self.store.open_table(chat).await?.is_some() {
+            out.reply(t(lang, "sheet-table-open", &[]));
+            return Ok(());
+        }
+        let mut closed = false;
+        for game in GAMES {
+            let Some(sheet) = self.store.score_sheet(chat, game).await? else {
+                continue;
+            };
+            if !req.user.admin && !sheet.totals.iter().any(|s| s.player == req.user.id) {
+                out.reply(t(lang, "table-not-allowed", &[]));
+                return Ok(());
+            }
+            // Of two closings at once, one gets the sheet.
+            let Some(sheet) = self.store.close_score_sheet(chat, game).await? else {
+                continue;
+            };
+            closed = true;
+            let settle = settle_sheet(game, &sheet.pules);
+            let standings: Vec<String> = sheet
+                .totals
+                .iter()
+                .map(|s| {
+                    let d = settle.iter().find(|(k, _)| *k == s.player).map_or(0, |x| x.1);
+                    if d == 0 {
+                        format!("{} {}", s.name, s.points)
+                    } else {
+                        format!("{} {} ({d:+})", s.name, s.points + d)
+                    }
+                })
+                .collect();
+            out.push(Out::Post {
+                chat: chat.clone(),
+                text: t(lang, "sheet-closed", &[("totals", standings.join(" · ").into())]),
+            });
+        }
+        if !closed {
+            out.reply(t(lang, "sheet-none", &[]));
+        } else {
+            out.reply("✓");
+        }
         Ok(())
     }
 
@@ -557,6 +606,13 @@ impl Host {
         let mut out = Outbox::default();
         live.game = Some(new_game(&live.row.game, &live.row.rules, live.seats.len())?);
         live.timeouts = vec![0; live.seats.len()];
+        // The chat's open score sheet goes on at this table: its totals and open pules. It is
+        // kept with the table before the table runs, so a restart starts from it too.
+        if let Some(sheet) = self.store.score_sheet(&live.row.chat, &live.row.game).await? {
+            let carry = serde_json::json!({"totals": sheet.totals, "pules": sheet.pules});
+            self.store.set_sheet_carry(live.id(), &carry).await?;
+            live.carry_in(&carry);
+        }
         self.store.set_status(live.id(), TableStatus::Running).await?;
         out.push(Out::Post {
             chat: live.row.chat.clone(),
@@ -576,17 +632,9 @@ impl Host {
         let lang = live.lang();
         let names = live.names();
         let mut text = t(lang, "table-stopped", &[("name", user.name.clone().into())]);
-        if let Some(game) = live.game.as_mut() {
-            let settle = game.settle();
-            if settle.iter().any(|&d| d != 0) {
-                let s: Vec<String> = names
-                    .iter()
-                    .zip(&settle)
-                    .map(|(n, d)| format!("{n} {d:+}"))
-                    .collect();
-                text.push('\n');
-                text.push_str(&s.join(" · "));
-            }
+        if let Some(game) = live.game.as_ref() {
+            // The pules stay open on the chat's score sheet for its next table; closing the
+            // sheet (`CloseSheet`) settles them.
             let totals = game.totals();
             let s: Vec<String> = names
                 .iter()
@@ -596,6 +644,29 @@ impl Host {
             text.push('\n');
             text.push_str(&t(lang, "deal-totals", &[("totals", s.join(" · ").into())]));
             live.save_sheet(&self.store).await?;
+            // One game for everybody who played at the table, once however often it is
+            // stopped (deal 0 of the table is its own guard).
+            let entries: Vec<StatsEntry> = live
+                .seats
+                .iter()
+                .filter_map(|s| match &s.occupant {
+                    Occupant::Human { user_id } => Some(StatsEntry {
+                        user_id: user_id.clone(),
+                        name: s.name.clone(),
+                        delta: Stats {
+                            games: 1,
+                            ..Stats::default()
+                        },
+                    }),
+                    Occupant::Computer { .. } => None,
+                })
+                .collect();
+            if !entries.is_empty() {
+                let community = live.row.chat.community_ref();
+                self.store
+                    .apply_stats(live.id(), 0, &community, &live.row.game, &entries)
+                    .await?;
+            }
         }
         self.store.set_status(live.id(), TableStatus::Stopped).await?;
         live.new_turn();
@@ -923,6 +994,7 @@ impl Host {
     pub async fn recover(self: &Arc<Self>) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
         let mut settings: HashMap<CommunityRef, CommunitySettings> = HashMap::new();
+        let carries = self.store.running_sheet_carries().await?;
         for log in self.store.running_logs().await? {
             let id = log.table.id;
             let shared = match self.cached(id) {
@@ -937,7 +1009,7 @@ impl Host {
                             s
                         }
                     };
-                    let live = match Live::from_log(log.table.clone(), log, s) {
+                    let live = match Live::from_log(log.table.clone(), log, s, carries.get(&id)) {
                         Ok(l) => l,
                         Err(e) => {
                             tracing::warn!(table = id, error = %e, "could not rebuild a table");

@@ -975,6 +975,42 @@ impl Store {
         })
     }
 
+    /// Remembers the score sheet a table started from (written once, at its start).
+    pub async fn set_sheet_carry(&self, table: i64, sheet: &Value) -> Result<()> {
+        let sql = "INSERT INTO sheet_carry (table_id, sheet) VALUES ($1, $2) \
+                   ON CONFLICT (table_id) DO NOTHING";
+        on_pool!(self, pool => {
+            sqlx::query(sql).bind(table).bind(sheet.to_string()).execute(pool).await?;
+        });
+        Ok(())
+    }
+
+    /// The score sheet table `table` started from, if the chat had one open then.
+    pub async fn sheet_carry(&self, table: i64) -> Result<Option<Value>> {
+        let sql = "SELECT sheet FROM sheet_carry WHERE table_id = $1";
+        let text: Option<String> = on_pool!(self, pool => {
+            sqlx::query_scalar(sql).bind(table).fetch_optional(pool).await?
+        });
+        text.map(|t| serde_json::from_str(&t).map_err(|e| StoreError::Corrupt(e.to_string())))
+            .transpose()
+    }
+
+    /// The carried sheets of every running table, in one query (for recovery).
+    pub async fn running_sheet_carries(&self) -> Result<HashMap<i64, Value>> {
+        let sql = "SELECT c.table_id, c.sheet FROM sheet_carry c JOIN tables t ON t.id = c.table_id \
+                   WHERE t.status = 'running'";
+        let rows: Vec<(i64, String)> = on_pool!(self, pool => {
+            sqlx::query_as(sql).fetch_all(pool).await?
+        });
+        rows.into_iter()
+            .map(|(id, t)| {
+                serde_json::from_str(&t)
+                    .map(|v| (id, v))
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))
+            })
+            .collect()
+    }
+
     // ---- leaderboards ----
 
     /// Adds one deal's increments to the community's leaderboard for `game`, once: the pair
