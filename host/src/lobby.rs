@@ -12,10 +12,13 @@ use stikis_core::ai::Level;
 use stikis_core::{Seat, Seed};
 use tokio::sync::{mpsc, Mutex as AsyncMutex};
 
-use crate::games::{new_game, seat_range, Pressed};
+use crate::games::{new_game, seat_range, settle_sheet, Pressed, GAMES};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Command, Out, Outbox, Request, User};
-use crate::store::{ChatRef, NewTable, Occupant, Store, StoreError, TableStatus};
+use crate::store::{
+    ChatRef, CommunityRef, CommunitySettings, NewTable, Occupant, Store, StoreError, TableRow, TableStatus,
+};
+use crate::store::{Stats, StatsEntry};
 use crate::table::{level_code, HostError, Live};
 use crate::token::Token;
 
@@ -143,6 +146,31 @@ impl Host {
         ))
     }
 
+    /// The table as the database has it now (`row` was just read): a copy here that another
+    /// process changed since (seats taken in the lobby, a start, moves) is brought up to
+    /// date. One query; for commands and lobby buttons (a move's token says by itself
+    /// whether the copy could be behind).
+    async fn fresh_table(&self, row: &TableRow) -> Result<Option<Shared>, HostError> {
+        let Some(shared) = self.table(row.id).await? else {
+            return Ok(None);
+        };
+        {
+            let mut live = shared.lock().await;
+            match (live.game.is_some(), row.status) {
+                (false, TableStatus::Lobby) => {
+                    live.seats = self.store.seats(row.id).await?;
+                    return Ok(Some(shared.clone()));
+                }
+                (true, TableStatus::Running) if self.store.next_seq(row.id).await? - 1 == live.seq => {
+                    return Ok(Some(shared.clone()));
+                }
+                _ => {}
+            }
+        }
+        self.evict(row.id);
+        self.table(row.id).await
+    }
+
     /// Forgets the in-memory table so the next use reloads it (after another process moved).
     fn evict(&self, id: i64) {
         self.tables.lock().expect("table map").remove(&id);
@@ -223,6 +251,7 @@ impl Host {
                 self.store.set_community_settings(&c, &s).await?;
                 out.reply(text);
             }
+            Command::CloseSheet => self.close_sheet(req, lang, &mut out).await?,
             Command::Leaderboard => {
                 let rows = self.store.leaderboard(&chat.community_ref(), "zole", 10).await?;
                 let lines: Vec<String> = rows
@@ -259,7 +288,7 @@ impl Host {
                     out.reply(t(lang, "table-none", &[]));
                     return Ok(out);
                 };
-                let Some(shared) = self.table(row.id).await? else {
+                let Some(shared) = self.fresh_table(&row).await? else {
                     out.reply(t(lang, "table-none", &[]));
                     return Ok(out);
                 };
@@ -321,6 +350,55 @@ impl Host {
             .lock()
             .expect("table map")
             .insert(live.id(), Arc::new(AsyncMutex::new(live)));
+        Ok(())
+    }
+
+    /// Closes the chat's score sheets: admins and the players on a sheet may. The closed
+    /// sheet keeps its totals and pules as they were; the settlement is computed from them
+    /// and posted with the final standings.
+    async fn close_sheet(&self, req: &Request, lang: Lang, out: &mut Outbox) -> Result<(), HostError> {
+        let chat = &req.chat;
+        if self.store.open_table(chat).await?.is_some() {
+            out.reply(t(lang, "sheet-table-open", &[]));
+            return Ok(());
+        }
+        let mut closed = false;
+        for game in GAMES {
+            let Some(sheet) = self.store.score_sheet(chat, game).await? else {
+                continue;
+            };
+            if !req.user.admin && !sheet.totals.iter().any(|s| s.player == req.user.id) {
+                out.reply(t(lang, "table-not-allowed", &[]));
+                return Ok(());
+            }
+            // Of two closings at once, one gets the sheet.
+            let Some(sheet) = self.store.close_score_sheet(chat, game).await? else {
+                continue;
+            };
+            closed = true;
+            let settle = settle_sheet(game, &sheet.pules);
+            let standings: Vec<String> = sheet
+                .totals
+                .iter()
+                .map(|s| {
+                    let d = settle.iter().find(|(k, _)| *k == s.player).map_or(0, |x| x.1);
+                    if d == 0 {
+                        format!("{} {}", s.name, s.points)
+                    } else {
+                        format!("{} {} ({d:+})", s.name, s.points + d)
+                    }
+                })
+                .collect();
+            out.push(Out::Post {
+                chat: chat.clone(),
+                text: t(lang, "sheet-closed", &[("totals", standings.join(" · ").into())]),
+            });
+        }
+        if !closed {
+            out.reply(t(lang, "sheet-none", &[]));
+        } else {
+            out.reply("✓");
+        }
         Ok(())
     }
 
@@ -528,6 +606,13 @@ impl Host {
         let mut out = Outbox::default();
         live.game = Some(new_game(&live.row.game, &live.row.rules, live.seats.len())?);
         live.timeouts = vec![0; live.seats.len()];
+        // The chat's open score sheet goes on at this table: its totals and open pules. It is
+        // kept with the table before the table runs, so a restart starts from it too.
+        if let Some(sheet) = self.store.score_sheet(&live.row.chat, &live.row.game).await? {
+            let carry = serde_json::json!({"totals": sheet.totals, "pules": sheet.pules});
+            self.store.set_sheet_carry(live.id(), &carry).await?;
+            live.carry_in(&carry);
+        }
         self.store.set_status(live.id(), TableStatus::Running).await?;
         out.push(Out::Post {
             chat: live.row.chat.clone(),
@@ -547,17 +632,9 @@ impl Host {
         let lang = live.lang();
         let names = live.names();
         let mut text = t(lang, "table-stopped", &[("name", user.name.clone().into())]);
-        if let Some(game) = live.game.as_mut() {
-            let settle = game.settle();
-            if settle.iter().any(|&d| d != 0) {
-                let s: Vec<String> = names
-                    .iter()
-                    .zip(&settle)
-                    .map(|(n, d)| format!("{n} {d:+}"))
-                    .collect();
-                text.push('\n');
-                text.push_str(&s.join(" · "));
-            }
+        if let Some(game) = live.game.as_ref() {
+            // The pules stay open on the chat's score sheet for its next table; closing the
+            // sheet (`CloseSheet`) settles them.
             let totals = game.totals();
             let s: Vec<String> = names
                 .iter()
@@ -567,6 +644,29 @@ impl Host {
             text.push('\n');
             text.push_str(&t(lang, "deal-totals", &[("totals", s.join(" · ").into())]));
             live.save_sheet(&self.store).await?;
+            // One game for everybody who played at the table, once however often it is
+            // stopped (deal 0 of the table is its own guard).
+            let entries: Vec<StatsEntry> = live
+                .seats
+                .iter()
+                .filter_map(|s| match &s.occupant {
+                    Occupant::Human { user_id } => Some(StatsEntry {
+                        user_id: user_id.clone(),
+                        name: s.name.clone(),
+                        delta: Stats {
+                            games: 1,
+                            ..Stats::default()
+                        },
+                    }),
+                    Occupant::Computer { .. } => None,
+                })
+                .collect();
+            if !entries.is_empty() {
+                let community = live.row.chat.community_ref();
+                self.store
+                    .apply_stats(live.id(), 0, &community, &live.row.game, &entries)
+                    .await?;
+            }
         }
         self.store.set_status(live.id(), TableStatus::Stopped).await?;
         live.new_turn();
@@ -584,23 +684,48 @@ impl Host {
             out.reply(t(lang, "button-bad", &[]));
             return Ok(out);
         };
+        if let Some(cmd) = lobby_verb(&tok.action) {
+            let row = self.store.table(tok.table).await?;
+            let shared = match &row {
+                Some(row) if row.status.is_open() => self.fresh_table(row).await?,
+                _ => None,
+            };
+            let Some(shared) = shared else {
+                out.reply(t(lang, "button-stale", &[]));
+                return Ok(out);
+            };
+            let mut live = shared.lock().await;
+            return self.table_command(&mut live, &req.user, &cmd, lang).await;
+        }
         let Some(shared) = self.table(tok.table).await? else {
             out.reply(t(lang, "button-stale", &[]));
             return Ok(out);
         };
-        let mut live = shared.lock().await;
-        let lobby_verb = match tok.action.as_str() {
-            "join" => Some(Command::Join),
-            "leave" => Some(Command::Leave),
-            "bot" => Some(Command::AddBot { level: Level::Basic }),
-            "start" => Some(Command::Start),
-            "back" => Some(Command::Back),
-            "hand" => Some(Command::ShowHand),
-            _ => None,
-        };
-        if let Some(cmd) = lobby_verb {
-            return self.table_command(&mut live, &req.user, &cmd, lang).await;
+        let live = shared.lock().await;
+        if tok.seq != live.seq && self.store.next_seq(tok.table).await? - 1 != live.seq {
+            // Another process moved this table since this one loaded it: answer from the
+            // database's state, not from the stale copy.
+            drop(live);
+            self.evict(tok.table);
+            let Some(fresh) = self.table(tok.table).await? else {
+                out.reply(t(lang, "button-stale", &[]));
+                return Ok(out);
+            };
+            return self.press_on(req, &tok, lang, fresh).await;
         }
+        drop(live);
+        self.press_on(req, &tok, lang, shared).await
+    }
+
+    async fn press_on(
+        self: &Arc<Self>,
+        req: &Request,
+        tok: &Token,
+        lang: Lang,
+        shared: Shared,
+    ) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        let mut live = shared.lock().await;
         if tok.seq != live.seq || live.game.is_none() {
             out.reply(t(lang, "button-stale", &[]));
             return Ok(out);
@@ -620,15 +745,28 @@ impl Host {
                 if let Some(x) = live.timeouts.get_mut(seat as usize) {
                     *x = 0;
                 }
-                let result = self.play(&mut live, &action).await;
-                if matches!(result, Err(HostError::Conflict)) {
-                    // Another process committed this turn first: reload and say so.
-                    drop(live);
-                    self.evict(tok.table);
-                    out.reply(t(lang, "button-stale", &[]));
-                    return Ok(out);
+                let before = live.seq;
+                match self.play(&mut live, &action).await {
+                    Ok(o) => out.extend(o),
+                    Err(HostError::Conflict) => {
+                        // Another process committed first. If it was this very move, it is
+                        // not applied here: the press is stale. If this move was committed
+                        // and another process then moved on (computer players, the next
+                        // deal), the move stands. Either way this copy is out of date.
+                        let applied = live.seq > before;
+                        drop(live);
+                        self.evict(tok.table);
+                        if !applied {
+                            out.reply(t(lang, "button-stale", &[]));
+                            return Ok(out);
+                        }
+                        if let Some(fresh) = self.table(tok.table).await? {
+                            let live = fresh.lock().await;
+                            self.render(&live, &mut out).await;
+                        }
+                    }
+                    Err(e) => return Err(e),
                 }
-                out.extend(result?);
                 out.reply("✓");
             }
         }
@@ -664,9 +802,16 @@ impl Host {
     /// rendered and the turn timer armed.
     async fn drive(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
+        // A table of computer players only never waits for a person; it would play on here
+        // forever, so it moves only when asked (`step`).
+        let bots_only = live
+            .seats
+            .iter()
+            .all(|s| matches!(s.occupant, Occupant::Computer { .. }));
         // A deal has at most a few dozen moves; the bound only guards against a game that
         // would never hand the turn to a person.
-        for _ in 0..10_000 {
+        let bound = if bots_only { 0 } else { 10_000 };
+        for _ in 0..bound {
             let Some(game) = live.game.as_ref() else { break };
             let Some(seat) = game.to_act() else { break };
             let Some(level) = live.bot_level(seat) else { break };
@@ -677,6 +822,49 @@ impl Host {
         self.render(live, &mut out).await;
         self.arm_timer(live);
         Ok(out)
+    }
+
+    /// One move of the computer player to act at table `id`, as a person's press would be
+    /// played: committed (this returns only after the commit), the deal closed and the next
+    /// one dealt if it ended, and the table rendered. None when no computer player is to act.
+    /// Tables of computer players only (exhibitions, benchmarks) move only through this.
+    pub async fn step(self: &Arc<Self>, id: i64) -> Result<Option<Outbox>, HostError> {
+        let Some(shared) = self.table(id).await? else {
+            return Ok(None);
+        };
+        let mut live = shared.lock().await;
+        let Some(game) = live.game.as_ref() else {
+            return Ok(None);
+        };
+        let Some(seat) = game.to_act() else {
+            return Ok(None);
+        };
+        let Some(level) = live.bot_level(seat) else {
+            return Ok(None);
+        };
+        let rng_seed = (live.id() as u64) << 32 ^ live.seq as u64;
+        let action = game.bot_action(level, rng_seed, self.config.bot_budget_ms);
+        let mut out = Outbox::default();
+        match self.commit_and_follow(&mut live, &action, &mut out).await {
+            Ok(()) => {}
+            Err(HostError::Conflict) => {
+                drop(live);
+                self.evict(id);
+                return Err(HostError::Conflict);
+            }
+            Err(e) => return Err(e),
+        }
+        self.render(&live, &mut out).await;
+        Ok(Some(out))
+    }
+
+    /// Deals finished so far at table `id` (0 if this host does not run it).
+    pub async fn deals_done(&self, id: i64) -> usize {
+        let Some(shared) = self.cached(id) else { return 0 };
+        let live = shared.lock().await;
+        live.game
+            .as_ref()
+            .map_or(0, |g| g.deal_no() - usize::from(g.in_deal()))
     }
 
     /// Starts the turn timer for the person to act: a warning at half time, then a computer
@@ -734,6 +922,11 @@ impl Host {
         let result = self.timeout(&mut live, seat, name).await;
         match result {
             Ok(o) => out.extend(o),
+            Err(HostError::Conflict) => {
+                // Another process moved first; the next use reloads the table.
+                drop(live);
+                self.evict(id);
+            }
             Err(e) => tracing::warn!(table = id, error = %e, "a timeout move failed"),
         }
         let _ = self.events.send(out);
@@ -797,20 +990,65 @@ impl Host {
 
     /// After a restart: rebuilds every running table from the log, refreshes its messages,
     /// lets computer players finish their turns and resumes the timers with the time left.
+    /// Every log is read in a few queries (`running_logs`), not a handful per table.
     pub async fn recover(self: &Arc<Self>) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
-        for row in self.store.running_tables().await? {
-            let id = row.id;
-            let Some(shared) = self.table(id).await? else {
-                continue;
+        let mut settings: HashMap<CommunityRef, CommunitySettings> = HashMap::new();
+        let carries = self.store.running_sheet_carries().await?;
+        for log in self.store.running_logs().await? {
+            let id = log.table.id;
+            let shared = match self.cached(id) {
+                Some(s) => s,
+                None => {
+                    let c = log.table.chat.community_ref();
+                    let s = match settings.get(&c) {
+                        Some(s) => s.clone(),
+                        None => {
+                            let s = self.store.community_settings(&c).await?;
+                            settings.insert(c, s.clone());
+                            s
+                        }
+                    };
+                    let live = match Live::from_log(log.table.clone(), log, s, carries.get(&id)) {
+                        Ok(l) => l,
+                        Err(e) => {
+                            tracing::warn!(table = id, error = %e, "could not rebuild a table");
+                            continue;
+                        }
+                    };
+                    self.tables
+                        .lock()
+                        .expect("table map")
+                        .entry(id)
+                        .or_insert_with(|| Arc::new(AsyncMutex::new(live)))
+                        .clone()
+                }
             };
             let mut live = shared.lock().await;
             match self.drive(&mut live).await {
                 Ok(o) => out.extend(o),
+                Err(HostError::Conflict) => {
+                    // Another process runs this table too and moved first.
+                    drop(live);
+                    self.evict(id);
+                }
                 Err(e) => tracing::warn!(table = id, error = %e, "could not resume a table"),
             }
         }
         Ok(out)
+    }
+}
+
+/// The table command a lobby or table button stands for (not a move).
+fn lobby_verb(action: &str) -> Option<Command> {
+    match action {
+        "join" => Some(Command::Join),
+        "leave" => Some(Command::Leave),
+        "bot" => Some(Command::AddBot { level: Level::Basic }),
+        "start" => Some(Command::Start),
+        "back" => Some(Command::Back),
+        "hand" => Some(Command::ShowHand),
+        _ => None,
     }
 }
 

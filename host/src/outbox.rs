@@ -49,6 +49,9 @@ pub enum Command {
     SetTurnLimit(Option<u32>),
     SetAutoStart(bool),
     Record,
+    /// Close the chat's score sheet (no table may be open): its open personal pules are
+    /// settled and the final standings posted; the next table starts a fresh sheet.
+    CloseSheet,
     Leaderboard,
     Stats,
 }

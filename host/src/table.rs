@@ -15,7 +15,8 @@ use crate::games::{new_game, DealReport, HostedGame, Refusal};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Button, Out, Outbox};
 use crate::store::{
-    CommunitySettings, Occupant, SeatRow, SheetTotal, Stats, StatsEntry, Store, StoreError, TableRow,
+    CommunitySettings, Occupant, SeatRow, SheetTotal, Stats, StatsEntry, Store, StoreError, TableLog,
+    TableRow,
 };
 use crate::token::Token;
 
@@ -73,6 +74,9 @@ pub(crate) struct Live {
     pub turn_gen: u64,
     pub turn_since: Instant,
     pub settings: CommunitySettings,
+    /// The chat's score-sheet totals when this table started (by player): the sheet this
+    /// table writes is these plus its own play.
+    pub carried: Vec<SheetTotal>,
 }
 
 impl Live {
@@ -88,6 +92,7 @@ impl Live {
             turn_gen: 0,
             turn_since: Instant::now(),
             settings,
+            carried: Vec::new(),
         }
     }
 
@@ -101,6 +106,27 @@ impl Live {
 
     pub fn names(&self) -> Vec<String> {
         self.seats.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// Who sits where as the score sheet names players: user ids, `computer:N` for seat N.
+    pub fn player_keys(&self) -> Vec<String> {
+        self.seats
+            .iter()
+            .map(|s| match &s.occupant {
+                Occupant::Human { user_id } => user_id.clone(),
+                Occupant::Computer { .. } => format!("computer:{}", s.seat),
+            })
+            .collect()
+    }
+
+    /// Starts this table from the chat's open score sheet (`{totals, pules}`, as
+    /// `Store::set_sheet_carry` keeps it): its totals go on, its open pules are in play.
+    pub fn carry_in(&mut self, sheet: &Value) {
+        self.carried = serde_json::from_value(sheet["totals"].clone()).unwrap_or_default();
+        let keys = self.player_keys();
+        if let Some(game) = self.game.as_mut() {
+            game.carry_in(&sheet["pules"], &keys);
+        }
     }
 
     pub fn seat_of(&self, user: &str) -> Option<Seat> {
@@ -126,14 +152,34 @@ impl Live {
         }
     }
 
-    /// Rebuilds a running table from the database: its seats, deals and action log.
+    /// Rebuilds a running table from the database: its seats, deals and action log. The log
+    /// is read consistently (`table_log`) even while another process plays on.
     pub async fn load(store: &Store, row: TableRow, settings: CommunitySettings) -> Result<Live, HostError> {
-        let seats = store.seats(row.id).await?;
+        let log = store.table_log(row.id).await?;
+        let carry = store.sheet_carry(row.id).await?;
+        Live::from_log(row, log, settings, carry.as_ref())
+    }
+
+    /// Rebuilds a running table from its stored log and the score sheet it started from.
+    pub fn from_log(
+        row: TableRow,
+        log: TableLog,
+        settings: CommunitySettings,
+        carry: Option<&Value>,
+    ) -> Result<Live, HostError> {
+        let TableLog {
+            seats,
+            deals,
+            actions,
+            ..
+        } = log;
         let mut live = Live::new(row, seats, 0, settings);
         live.size = live.seats.len();
-        let mut game = new_game(&live.row.game, &live.row.rules, live.seats.len())?;
-        let deals = store.deals(live.id()).await?;
-        let actions = store.actions(live.id()).await?;
+        live.game = Some(new_game(&live.row.game, &live.row.rules, live.seats.len())?);
+        if let Some(sheet) = carry {
+            live.carry_in(sheet);
+        }
+        let mut game = live.game.take().expect("just made");
         let mut last_ms = None;
         for (i, d) in deals.iter().enumerate() {
             game.restore_deal(&d.deal)?;
@@ -249,36 +295,46 @@ impl Live {
                 Occupant::Computer { .. } => None,
             })
             .collect();
-        let community = self.row.chat.community_ref();
-        store
-            .apply_stats(
-                self.id(),
-                report.deal_no as i64,
-                &community,
-                &self.row.game,
-                &entries,
-            )
-            .await?;
+        // Computer players are not counted: a table of them only has nothing to write.
+        if !entries.is_empty() {
+            let community = self.row.chat.community_ref();
+            store
+                .apply_stats(
+                    self.id(),
+                    report.deal_no as i64,
+                    &community,
+                    &self.row.game,
+                    &entries,
+                )
+                .await?;
+        }
         self.save_sheet(store).await
     }
 
+    /// Writes the chat's score sheet: the totals it had when this table started plus this
+    /// table's, by player, and the game's open pules.
     pub async fn save_sheet(&self, store: &Store) -> Result<(), HostError> {
         let Some(game) = &self.game else { return Ok(()) };
-        let totals: Vec<SheetTotal> = self
+        let keys = self.player_keys();
+        let mut totals: Vec<SheetTotal> = self
             .seats
             .iter()
+            .zip(&keys)
             .zip(game.totals())
-            .map(|(s, points)| SheetTotal {
-                player: match &s.occupant {
-                    Occupant::Human { user_id } => user_id.clone(),
-                    Occupant::Computer { .. } => format!("computer:{}", s.seat),
-                },
+            .map(|((s, key), points)| SheetTotal {
+                player: key.clone(),
                 name: s.name.clone(),
-                points: points as i64,
+                points: points as i64
+                    + self
+                        .carried
+                        .iter()
+                        .find(|c| c.player == *key)
+                        .map_or(0, |c| c.points),
             })
             .collect();
+        totals.extend(self.carried.iter().filter(|c| !keys.contains(&c.player)).cloned());
         store
-            .save_score_sheet(&self.row.chat, &self.row.game, &totals, &game.sheet_extras())
+            .save_score_sheet(&self.row.chat, &self.row.game, &totals, &game.sheet_extras(&keys))
             .await?;
         Ok(())
     }

@@ -110,3 +110,8 @@ button-take = Take (lielais)
 button-zole = Zole
 button-small-zole = Mazā zole
 button-surrender = Surrender
+
+## Score sheets
+sheet-closed = The score sheet is closed. Final standings: { $totals }
+sheet-none = This chat has no open score sheet.
+sheet-table-open = Stop the table first, then close the score sheet.

@@ -106,3 +106,8 @@ button-take = Ņemu (lielais)
 button-zole = Zole
 button-small-zole = Mazā zole
 button-surrender = Padodos
+
+## Score sheets
+sheet-closed = Rezultātu lapa slēgta. Galarezultāts: { $totals }
+sheet-none = Šajā tērzētavā nav atvērtas rezultātu lapas.
+sheet-table-open = Vispirms apturiet galdu, tad slēdziet rezultātu lapu.

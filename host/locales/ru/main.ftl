@@ -111,3 +111,8 @@ button-take = Беру (лиелайс)
 button-zole = Золе
 button-small-zole = Малая золе (mazā zole)
 button-surrender = Сдаюсь
+
+## Score sheets
+sheet-closed = Лист счёта закрыт. Итог: { $totals }
+sheet-none = В этом чате нет открытого листа счёта.
+sheet-table-open = Сначала остановите стол, затем закройте лист счёта.

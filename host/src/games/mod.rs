@@ -75,8 +75,13 @@ pub trait HostedGame: Send + Sync {
     /// The result message of a finished deal.
     fn result_text(&self, report: &DealReport, lang: Lang, names: &[String]) -> String;
     fn totals(&self) -> Vec<i32>;
-    /// The game's score-sheet extras (Zole: open pules and tree), stored with the sheet.
-    fn sheet_extras(&self) -> Value;
+    /// The game's score-sheet extras (Zole: open pules and tree), stored with the chat's
+    /// sheet; `players` names the seats (user ids), so a later table seated differently can
+    /// carry them on.
+    fn sheet_extras(&self, players: &[String]) -> Value;
+    /// Starts from the chat's open score sheet: its extras as `sheet_extras` wrote them, and
+    /// this table's players by seat. Called before the first deal.
+    fn carry_in(&mut self, extras: &Value, players: &[String]);
     /// Closing the table: settles what the rules settle at the end; returns the deltas.
     fn settle(&mut self) -> Vec<i32>;
     /// The session as a record.
@@ -94,6 +99,18 @@ pub fn new_game(game: &str, rules: &Value, seats: usize) -> Result<Box<dyn Hoste
         other => Err(Refusal(format!("stikis cannot host {other:?} yet"))),
     }
 }
+
+/// What closing a chat's score sheet settles (RULES.md 1.8, "at the end of a session"):
+/// points per player, from the sheet's extras as `sheet_extras` wrote them.
+pub fn settle_sheet(game: &str, extras: &Value) -> Vec<(String, i64)> {
+    match game {
+        "zole" => zole::settle_sheet(extras),
+        _ => Vec::new(),
+    }
+}
+
+/// Every game the host can open (and so every game a chat can have a score sheet of).
+pub const GAMES: [&str; 1] = ["zole"];
 
 /// The seat counts a game can be played with.
 pub fn seat_range(game: &str) -> Option<(usize, usize)> {

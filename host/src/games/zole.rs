@@ -22,6 +22,51 @@ pub struct ZoleGame {
     session: Session,
     /// The first card a burying declarer has picked (a selection, not a move).
     bury_pick: Option<Card>,
+    /// Personal pules carried in from the chat's score sheet whose owners do not sit at this
+    /// table: they stay open on the sheet, untouched, for a later table or the closing.
+    absent_pules: Vec<String>,
+}
+
+/// Zole's part of a chat's score sheet: the open pules, personal ones named by player (not
+/// seat), so that the next table of the chat carries them on however it is seated.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SheetPules {
+    pub common: u32,
+    pub tree: u32,
+    /// Owners of open personal pules, oldest first (a player may hold several).
+    pub personal: Vec<String>,
+    /// The players of the table that wrote the sheet last: closing the sheet settles each
+    /// personal pule among them.
+    pub players: Vec<String>,
+    /// The rules' `settle_pules_at_end`.
+    pub settle_at_end: bool,
+}
+
+/// Closing a sheet (RULES.md 1.8): each open personal pule costs its owner 1 per other
+/// player, paid to each of them (when the rules settle pules at the end); common pules and
+/// tree branches lapse. A sheet written before pules were named by player settles nothing.
+pub fn settle_sheet(extras: &Value) -> Vec<(String, i64)> {
+    let Ok(p) = serde_json::from_value::<SheetPules>(extras.clone()) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, i64)> = p.players.iter().map(|k| (k.clone(), 0)).collect();
+    if !p.settle_at_end {
+        return out;
+    }
+    for owner in &p.personal {
+        if !out.iter().any(|(k, _)| k == owner) {
+            out.push((owner.clone(), 0));
+        }
+        let others = p.players.iter().filter(|k| *k != owner).count() as i64;
+        for (k, d) in out.iter_mut() {
+            if k == owner {
+                *d -= others;
+            } else if p.players.contains(k) {
+                *d += 1;
+            }
+        }
+    }
+    out
 }
 
 /// A card as chat players read it: `Q♣`, `10♦`.
@@ -93,6 +138,7 @@ impl ZoleGame {
         Ok(ZoleGame {
             session,
             bury_pick: None,
+            absent_pules: Vec::new(),
         })
     }
 
@@ -475,8 +521,39 @@ impl HostedGame for ZoleGame {
         self.session.sheet.totals.clone()
     }
 
-    fn sheet_extras(&self) -> Value {
-        serde_json::to_value(&self.session.pules).unwrap_or(Value::Null)
+    fn sheet_extras(&self, players: &[String]) -> Value {
+        let p = &self.session.pules;
+        let mut personal = self.absent_pules.clone();
+        personal.extend(
+            p.personal
+                .iter()
+                .filter_map(|&s| players.get(s as usize).cloned()),
+        );
+        let sheet = SheetPules {
+            common: p.common,
+            tree: p.tree,
+            personal,
+            players: players.to_vec(),
+            settle_at_end: self.session.options().settle_pules_at_end,
+        };
+        serde_json::to_value(sheet).unwrap_or(Value::Null)
+    }
+
+    fn carry_in(&mut self, extras: &Value, players: &[String]) {
+        let Ok(sheet) = serde_json::from_value::<SheetPules>(extras.clone()) else {
+            return;
+        };
+        let pules = &mut self.session.pules;
+        pules.common = sheet.common;
+        pules.tree = sheet.tree;
+        pules.personal.clear();
+        self.absent_pules.clear();
+        for owner in sheet.personal {
+            match players.iter().position(|k| *k == owner) {
+                Some(seat) => pules.personal.push(seat as Seat),
+                None => self.absent_pules.push(owner),
+            }
+        }
     }
 
     fn settle(&mut self) -> Vec<i32> {

@@ -83,6 +83,11 @@ pub struct Store {
     backend: Backend,
     /// SQLite only: the group-commit writer of the action log (see `sqlite_log`).
     appender: Option<mpsc::Sender<sqlite_log::Job>>,
+    /// SQLite only: the one connection every write of this store goes through. SQLite has
+    /// one writer at a time; writers of one pool that met at its lock would wait in SQLite's
+    /// busy handler, which sleeps in steps of up to 100 ms. Queued here they wait their turn
+    /// without sleeping, and the action log's group commit is never starved.
+    writer: Option<SqlitePool>,
 }
 
 #[derive(Clone, Debug)]
@@ -98,6 +103,18 @@ macro_rules! on_pool {
         match &$store.backend {
             Backend::Sqlite($pool) => $body,
             Backend::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// Like `on_pool!`, for statements that write: on SQLite they run on the store's one writer
+/// connection.
+macro_rules! on_write {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match (&$store.backend, &$store.writer) {
+            (Backend::Sqlite(_), Some($pool)) => $body,
+            (Backend::Sqlite($pool), None) => $body,
+            (Backend::Postgres($pool), _) => $body,
         }
     };
 }
@@ -293,7 +310,7 @@ impl Store {
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
         // SQLite's migrator takes no lock: two processes starting at once on a fresh file both
         // try the first migration, and the loser fails. Each migration is one transaction, so
@@ -312,8 +329,13 @@ impl Store {
                 Err(e) => return Err(e.into()),
             }
         }
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
+            .await?;
         Ok(Store {
-            appender: Some(sqlite_log::spawn(pool.clone())),
+            appender: Some(sqlite_log::spawn(writer.clone())),
+            writer: Some(writer),
             backend: Backend::Sqlite(pool),
         })
     }
@@ -349,6 +371,7 @@ impl Store {
         POSTGRES_MIGRATIONS.run(&pool).await?;
         Ok(Store {
             appender: None,
+            writer: None,
             backend: Backend::Postgres(pool),
         })
     }
@@ -363,6 +386,9 @@ impl Store {
 
     /// Waits for running queries and closes every connection.
     pub async fn close(&self) {
+        if let Some(w) = &self.writer {
+            w.close().await;
+        }
         on_pool!(self, pool => pool.close().await)
     }
 
@@ -398,7 +424,7 @@ impl Store {
                    ON CONFLICT (platform, community_id) DO UPDATE SET \
                    lang = excluded.lang, turn_limit_secs = excluded.turn_limit_secs, \
                    auto_start = excluded.auto_start";
-        on_pool!(self, pool => {
+        on_write!(self, pool => {
             sqlx::query(sql)
                 .bind(c.platform.as_str())
                 .bind(&c.community)
@@ -439,7 +465,7 @@ impl Store {
     ) -> Result<()> {
         let sql = "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
                    ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id";
-        on_pool!(self, pool => {
+        on_write!(self, pool => {
             sqlx::query(sql)
                 .bind(platform.as_str())
                 .bind(key)
@@ -467,7 +493,7 @@ impl Store {
     pub async fn set_user_lang(&self, platform: Platform, user: &str, lang: Option<Lang>) -> Result<()> {
         let sql = "INSERT INTO users (platform, user_id, lang) VALUES ($1, $2, $3) \
                    ON CONFLICT (platform, user_id) DO UPDATE SET lang = excluded.lang";
-        on_pool!(self, pool => {
+        on_write!(self, pool => {
             sqlx::query(sql)
                 .bind(platform.as_str())
                 .bind(user)
@@ -489,7 +515,7 @@ impl Store {
              creator_id, status, created_ms, updated_ms) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, 'lobby', $8, $8) RETURNING {TABLE_COLUMNS}"
         );
-        on_pool!(self, pool => {
+        on_write!(self, pool => {
             let row = sqlx::query(&sql)
                 .bind(t.chat.platform.as_str())
                 .bind(&t.chat.community)
@@ -567,7 +593,7 @@ impl Store {
     pub async fn set_status(&self, table: i64, status: TableStatus) -> Result<()> {
         let sql = "UPDATE tables SET status = $2, updated_ms = $3 \
                    WHERE id = $1 AND status IN ('lobby', 'running')";
-        let done = on_pool!(self, pool => {
+        let done = on_write!(self, pool => {
             sqlx::query(sql)
                 .bind(table)
                 .bind(status.as_str())
@@ -594,7 +620,7 @@ impl Store {
         };
         let sql = "INSERT INTO seats (table_id, seat, user_id, display_name, bot_level, away) \
                    VALUES ($1, $2, $3, $4, $5, $6)";
-        let result = on_pool!(self, pool => {
+        let result = on_write!(self, pool => {
             sqlx::query(sql)
                 .bind(table)
                 .bind(i64::from(seat))
@@ -633,7 +659,7 @@ impl Store {
     /// Empties a seat; false if it was empty.
     pub async fn leave_seat(&self, table: i64, seat: u8) -> Result<bool> {
         let sql = "DELETE FROM seats WHERE table_id = $1 AND seat = $2";
-        let n = on_pool!(self, pool => {
+        let n = on_write!(self, pool => {
             sqlx::query(sql)
                 .bind(table)
                 .bind(i64::from(seat))
@@ -647,7 +673,7 @@ impl Store {
     /// Marks a seat as handed to a computer player (or back to its owner).
     pub async fn set_away(&self, table: i64, seat: u8, away: bool) -> Result<bool> {
         let sql = "UPDATE seats SET away = $3 WHERE table_id = $1 AND seat = $2";
-        let n = on_pool!(self, pool => {
+        let n = on_write!(self, pool => {
             sqlx::query(sql)
                 .bind(table)
                 .bind(i64::from(seat))
@@ -687,6 +713,7 @@ impl Store {
                     payload,
                     at_ms,
                     reply,
+                    other: None,
                 };
                 let gone = || StoreError::Commit("the store's writer has stopped".into());
                 appender.send(job).await.map_err(|_| gone())?;
@@ -725,6 +752,36 @@ impl Store {
         } else {
             Err(StoreError::SeqGap { table, seq, next })
         }
+    }
+
+    /// SQLite: runs one writing statement in the action log's next group commit (one disk
+    /// flush shared with the actions committed with it) and returns its row. None on
+    /// PostgreSQL, where the caller runs it itself.
+    async fn grouped(
+        &self,
+        sql: &str,
+        args: Vec<sqlite_log::Arg>,
+    ) -> Option<std::result::Result<Option<sqlx::sqlite::SqliteRow>, sqlx::Error>> {
+        let appender = self.appender.as_ref()?;
+        let (reply, answer) = oneshot::channel();
+        let (unused, _) = oneshot::channel();
+        let job = sqlite_log::Job {
+            table: 0,
+            seq: 0,
+            payload: String::new(),
+            at_ms: 0,
+            reply: unused,
+            other: Some(sqlite_log::Other {
+                sql: sql.to_string(),
+                args,
+                reply,
+            }),
+        };
+        let gone = || sqlx::Error::Protocol("the store's writer has stopped".into());
+        if appender.send(job).await.is_err() {
+            return Some(Err(gone()));
+        }
+        Some(answer.await.unwrap_or_else(|_| Err(gone())))
     }
 
     /// The sequence number the table's next action takes.
@@ -766,17 +823,29 @@ impl Store {
                    $3, $4, $5, $6 \
                    WHERE $2 = (SELECT COALESCE(MAX(deal_no), 0) + 1 FROM deals WHERE table_id = $1) \
                    RETURNING first_seq";
-        let result = on_pool!(self, pool => {
-            sqlx::query_scalar::<_, i64>(sql)
-                .bind(table)
-                .bind(deal_no)
-                .bind(seed_hex)
-                .bind(commitment_hex)
-                .bind(deal.to_string())
-                .bind(now_ms())
-                .fetch_optional(pool)
-                .await
-        });
+        use sqlite_log::Arg;
+        let args = vec![
+            Arg::Int(table),
+            Arg::Int(deal_no),
+            Arg::Text(seed_hex.into()),
+            Arg::Text(commitment_hex.into()),
+            Arg::Text(deal.to_string()),
+            Arg::Int(now_ms()),
+        ];
+        let result = match self.grouped(sql, args).await {
+            Some(r) => r.and_then(|row| row.map(|r| r.try_get::<i64, _>(0)).transpose()),
+            None => on_write!(self, pool => {
+                sqlx::query_scalar::<_, i64>(sql)
+                    .bind(table)
+                    .bind(deal_no)
+                    .bind(seed_hex)
+                    .bind(commitment_hex)
+                    .bind(deal.to_string())
+                    .bind(now_ms())
+                    .fetch_optional(pool)
+                    .await
+            }),
+        };
         match result {
             Ok(Some(first_seq)) => Ok(first_seq),
             Ok(None) => {
@@ -935,7 +1004,22 @@ impl Store {
              DO UPDATE SET totals = excluded.totals, pules = excluded.pules, \
              updated_ms = excluded.updated_ms RETURNING {SHEET_COLUMNS}"
         );
-        on_pool!(self, pool => {
+        use sqlite_log::Arg;
+        let args = vec![
+            Arg::Text(chat.platform.as_str().into()),
+            Arg::Text(chat.community.clone()),
+            Arg::Text(chat.chat.clone()),
+            Arg::Text(chat.thread_key().into()),
+            Arg::Text(game.into()),
+            Arg::Text(totals.clone()),
+            Arg::Text(pules.to_string()),
+            Arg::Int(now_ms()),
+        ];
+        if let Some(r) = self.grouped(&sql, args).await {
+            let row = r?.ok_or(sqlx::Error::RowNotFound)?;
+            return Ok(sheet_row!(&row));
+        }
+        on_write!(self, pool => {
             let row = sqlx::query(&sql)
                 .bind(chat.platform.as_str())
                 .bind(&chat.community)
@@ -959,7 +1043,7 @@ impl Store {
              AND chat_id = $2 AND thread_id = $3 AND game = $4 AND closed_ms IS NULL \
              RETURNING {SHEET_COLUMNS}"
         );
-        on_pool!(self, pool => {
+        on_write!(self, pool => {
             let row = sqlx::query(&sql)
                 .bind(chat.platform.as_str())
                 .bind(&chat.chat)
@@ -973,6 +1057,42 @@ impl Store {
                 None => None,
             })
         })
+    }
+
+    /// Remembers the score sheet a table started from (written once, at its start).
+    pub async fn set_sheet_carry(&self, table: i64, sheet: &Value) -> Result<()> {
+        let sql = "INSERT INTO sheet_carry (table_id, sheet) VALUES ($1, $2) \
+                   ON CONFLICT (table_id) DO NOTHING";
+        on_write!(self, pool => {
+            sqlx::query(sql).bind(table).bind(sheet.to_string()).execute(pool).await?;
+        });
+        Ok(())
+    }
+
+    /// The score sheet table `table` started from, if the chat had one open then.
+    pub async fn sheet_carry(&self, table: i64) -> Result<Option<Value>> {
+        let sql = "SELECT sheet FROM sheet_carry WHERE table_id = $1";
+        let text: Option<String> = on_pool!(self, pool => {
+            sqlx::query_scalar(sql).bind(table).fetch_optional(pool).await?
+        });
+        text.map(|t| serde_json::from_str(&t).map_err(|e| StoreError::Corrupt(e.to_string())))
+            .transpose()
+    }
+
+    /// The carried sheets of every running table, in one query (for recovery).
+    pub async fn running_sheet_carries(&self) -> Result<HashMap<i64, Value>> {
+        let sql = "SELECT c.table_id, c.sheet FROM sheet_carry c JOIN tables t ON t.id = c.table_id \
+                   WHERE t.status = 'running'";
+        let rows: Vec<(i64, String)> = on_pool!(self, pool => {
+            sqlx::query_as(sql).fetch_all(pool).await?
+        });
+        rows.into_iter()
+            .map(|(id, t)| {
+                serde_json::from_str(&t)
+                    .map(|v| (id, v))
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))
+            })
+            .collect()
     }
 
     // ---- leaderboards ----
@@ -1000,7 +1120,7 @@ impl Store {
                    points = stats.points + excluded.points, \
                    pules_written = stats.pules_written + excluded.pules_written, \
                    pules_removed = stats.pules_removed + excluded.pules_removed";
-        on_pool!(self, pool => {
+        on_write!(self, pool => {
             // The guard row is written first, so on SQLite the transaction takes the write
             // lock at its first statement and never has to upgrade a read lock.
             let mut tx = pool.begin().await?;

@@ -5,7 +5,7 @@
 //! inserts them in one transaction, commits once, and only then answers each caller. An
 //! action is still acknowledged only after its commit; it merely shares the disk flush.
 
-use sqlx::sqlite::SqlitePool;
+use sqlx::sqlite::{SqlitePool, SqliteRow};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{is_fk_violation, is_unique_violation, APPEND_SQL};
@@ -20,6 +20,21 @@ pub(super) struct Job {
     pub payload: String,
     pub at_ms: i64,
     pub reply: oneshot::Sender<Outcome>,
+    /// Instead of an action: another write that shares the batch's commit (a deal's start,
+    /// the chat's score sheet), so that closing a deal costs no disk flush of its own. Its
+    /// answer is the statement's row (for RETURNING) or its error.
+    pub other: Option<Other>,
+}
+
+pub(super) struct Other {
+    pub sql: String,
+    pub args: Vec<Arg>,
+    pub reply: oneshot::Sender<Result<Option<SqliteRow>, sqlx::Error>>,
+}
+
+pub(super) enum Arg {
+    Int(i64),
+    Text(String),
 }
 
 #[derive(Debug)]
@@ -38,27 +53,59 @@ pub(super) fn spawn(pool: SqlitePool) -> mpsc::Sender<Job> {
     tokio::spawn(async move {
         let mut batch = Vec::with_capacity(MAX_BATCH);
         while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-            let outcomes = match commit(&pool, &batch).await {
+            let outcomes = match commit(&pool, &mut batch).await {
                 Ok(outcomes) => outcomes,
                 Err(e) => {
                     let msg = e.to_string();
-                    batch.iter().map(|_| Outcome::Failed(msg.clone())).collect()
+                    batch
+                        .iter()
+                        .map(|_| (Outcome::Failed(msg.clone()), None))
+                        .collect()
                 }
             };
-            for (job, outcome) in batch.drain(..).zip(outcomes) {
+            for (job, (outcome, row)) in batch.drain(..).zip(outcomes) {
                 // A caller that stopped waiting still had its action committed (or not), as
                 // with any query whose future is dropped after it was sent.
-                let _ = job.reply.send(outcome);
+                match (job.other, row) {
+                    (Some(o), Some(r)) => {
+                        let _ = o.reply.send(r);
+                    }
+                    (Some(o), None) => {
+                        let msg = match outcome {
+                            Outcome::Failed(m) => m,
+                            _ => "not run".into(),
+                        };
+                        let _ = o.reply.send(Err(sqlx::Error::Protocol(msg)));
+                    }
+                    (None, _) => {
+                        let _ = job.reply.send(outcome);
+                    }
+                }
             }
         }
     });
     tx
 }
 
-async fn commit(pool: &SqlitePool, jobs: &[Job]) -> Result<Vec<Outcome>, sqlx::Error> {
+type Answer = (Outcome, Option<Result<Option<SqliteRow>, sqlx::Error>>);
+
+async fn commit(pool: &SqlitePool, jobs: &mut [Job]) -> Result<Vec<Answer>, sqlx::Error> {
     let mut tx = pool.begin().await?;
     let mut out = Vec::with_capacity(jobs.len());
-    for j in jobs {
+    for j in jobs.iter() {
+        if let Some(o) = &j.other {
+            let mut q = sqlx::query(&o.sql);
+            for a in &o.args {
+                q = match a {
+                    Arg::Int(i) => q.bind(*i),
+                    Arg::Text(t) => q.bind(t.as_str()),
+                };
+            }
+            // Its own error undoes only this statement; the batch goes on.
+            let r = q.fetch_optional(&mut *tx).await;
+            out.push((Outcome::Committed, Some(r)));
+            continue;
+        }
         // A constraint error undoes only its own statement in SQLite; the batch goes on.
         let r = sqlx::query(APPEND_SQL)
             .bind(j.table)
@@ -67,13 +114,16 @@ async fn commit(pool: &SqlitePool, jobs: &[Job]) -> Result<Vec<Outcome>, sqlx::E
             .bind(j.at_ms)
             .execute(&mut *tx)
             .await;
-        out.push(match r {
-            Ok(r) if r.rows_affected() == 1 => Outcome::Committed,
-            Ok(_) => Outcome::NotInserted,
-            Err(e) if is_fk_violation(&e) => Outcome::NoTable,
-            Err(e) if is_unique_violation(&e) => Outcome::NotInserted,
-            Err(e) => return Err(e),
-        });
+        out.push((
+            match r {
+                Ok(r) if r.rows_affected() == 1 => Outcome::Committed,
+                Ok(_) => Outcome::NotInserted,
+                Err(e) if is_fk_violation(&e) => Outcome::NoTable,
+                Err(e) if is_unique_violation(&e) => Outcome::NotInserted,
+                Err(e) => return Err(e),
+            },
+            None,
+        ));
     }
     tx.commit().await?;
     Ok(out)

@@ -1,0 +1,226 @@
+//! Two hosts on one database (as two bot processes would be) racing on one table: both get
+//! presses for the same turn. Exactly one press is applied, the other is answered "out of
+//! date"; a host whose copy of the table fell behind reloads it before answering; no action is
+//! lost or applied twice, and the final record replays. On one SQLite file always, and on
+//! PostgreSQL when STIKIS_TEST_POSTGRES_URL is set (`eval "$(bash .ci/postgres.sh)"`).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
+use stikis_core::ai::Level;
+use stikis_core::Seed;
+use stikis_host::store::{ChatRef, Platform, Store};
+use stikis_host::token::Token;
+use stikis_host::{Command, Host, HostConfig, Out, Outbox, Request, User};
+
+const STALE: &str = "That button is out of date; use the newest message.";
+
+fn user(id: &str, admin: bool) -> User {
+    User {
+        id: id.into(),
+        name: id.to_uppercase(),
+        admin,
+    }
+}
+
+fn config() -> HostConfig {
+    HostConfig {
+        bot_budget_ms: 20,
+        seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+    }
+}
+
+/// What the players see, merged from both hosts' outboxes in the order they were answered.
+#[derive(Default)]
+struct Screen {
+    /// The buttons of each person's newest hand message.
+    hands: HashMap<String, Vec<String>>,
+    lobby: Vec<String>,
+    results: usize,
+}
+
+impl Screen {
+    fn show(&mut self, out: &Outbox) {
+        for o in &out.0 {
+            match o {
+                Out::Private { user, buttons, .. } => {
+                    let b = buttons.iter().flatten().map(|b| b.token.clone()).collect();
+                    self.hands.insert(user.clone(), b);
+                }
+                Out::Public { key, buttons, .. } if key.ends_with(".lobby") => {
+                    self.lobby = buttons.iter().flatten().map(|b| b.token.clone()).collect();
+                }
+                Out::Post { text, .. } if text.starts_with("Result of deal") => self.results += 1,
+                _ => {}
+            }
+        }
+    }
+
+    /// Who is to act and the first button of their hand.
+    fn next_press(&self) -> (String, String) {
+        for who in ["anna", "bruno"] {
+            if let Some(t) = self.hands.get(who).and_then(|b| b.first()) {
+                return (who.to_string(), t.clone());
+            }
+        }
+        panic!("nobody can act: {:#?}", self.hands)
+    }
+}
+
+async fn send(host: &Arc<Host>, who: &str, command: Command) -> Outbox {
+    host.handle(Request {
+        chat: ChatRef::new(Platform::Telegram, "group-1", "g"),
+        user: user(who, who == "admin"),
+        command,
+    })
+    .await
+}
+
+/// Actions of the people (seats 0 and 1; seat 2 is a computer player) in the log.
+async fn human_actions(store: &Store, table: i64) -> usize {
+    store
+        .actions(table)
+        .await
+        .unwrap()
+        .iter()
+        .filter(|a| a.payload["seat"].as_u64().is_some_and(|s| s < 2))
+        .count()
+}
+
+async fn race(one: Store, two: Store, observer: Store) {
+    let (h1, _e1) = Host::new(one, config());
+    let (h2, _e2) = Host::new(two, config());
+    let hosts = [h1.clone(), h2.clone()];
+    let mut screen = Screen::default();
+    send(&h1, "admin", Command::SetTurnLimit(None)).await;
+    let out = send(
+        &h1,
+        "anna",
+        Command::NewTable {
+            game: "zole".into(),
+            rules: None,
+            seats: Some(3),
+        },
+    )
+    .await;
+    screen.show(&out);
+    let table = Token::decode(&screen.lobby[0]).unwrap().table;
+    // The lobby is shared too: Bruno joins through the second host.
+    screen.show(&send(&h2, "bruno", Command::Join).await);
+    screen.show(&send(&h1, "anna", Command::AddBot { level: Level::Basic }).await);
+    screen.show(&send(&h1, "anna", Command::Start).await);
+    // The second host loads the running table now, so that it has a copy to fall behind with.
+    let out = send(&h2, "anna", Command::ShowHand).await;
+    assert!(out.0.iter().any(|o| matches!(o, Out::Private { .. })), "{out:?}");
+
+    let (mut rounds, mut solo, mut raced) = (0, 0, 0);
+    while screen.results < 3 {
+        rounds += 1;
+        assert!(rounds < 2_000, "the game does not progress");
+        let (who, token) = screen.next_press();
+        let before = human_actions(&observer, table).await;
+        let burial = Token::decode(&token).unwrap().action.starts_with("y:");
+        let press = || Command::Press { token: token.clone() };
+        if rounds % 3 == 0 && !burial {
+            // One host only, alternating: the other host's copy falls behind, and the next
+            // press it gets must be played on the database's state, not refused as stale.
+            let host = &hosts[(rounds / 3) % 2];
+            let out = send(host, &who, press()).await;
+            assert_eq!(out.reply_text(), Some("✓"), "round {rounds}: {out:?}");
+            screen.show(&out);
+            assert_eq!(human_actions(&observer, table).await, before + 1);
+            solo += 1;
+            continue;
+        }
+        let (a, b) = tokio::join!(send(&h1, &who, press()), send(&h2, &who, press()));
+        let after = human_actions(&observer, table).await;
+        match (a.reply_text(), b.reply_text()) {
+            // The first card of a burial is a selection in each host: nothing is committed.
+            (Some("✓"), Some("✓")) if burial => {
+                assert_eq!(after, before, "a selection committed something");
+                screen.show(&a);
+            }
+            (Some("✓"), Some(STALE)) | (Some(STALE), Some("✓")) => {
+                assert_eq!(after, before + 1, "round {rounds}: not exactly one move applied");
+                raced += 1;
+                screen.show(&a);
+                screen.show(&b);
+            }
+            other => panic!("round {rounds}: answers {other:?}\n{a:?}\n{b:?}"),
+        }
+    }
+    assert!(solo >= 5 && raced >= 10, "solo {solo}, raced {raced}");
+
+    // The log has every number once, in order, and the record replays.
+    let actions = observer.actions(table).await.unwrap();
+    for (i, a) in actions.iter().enumerate() {
+        assert_eq!(a.seq, i as i64 + 1);
+    }
+    let record = observer.record(table).await.unwrap();
+    let bytes = serde_json::to_vec(&record).unwrap();
+    let replayed = stikis_core::record::replay(&bytes).expect("the raced record replays");
+    assert!(replayed["deals"].as_array().unwrap().len() >= 3);
+    // Both hosts export the database's record: the lagging one reloads first.
+    for host in &hosts {
+        let out = send(host, "anna", Command::Record).await;
+        let file = out
+            .0
+            .iter()
+            .find_map(|o| match o {
+                Out::File { content, .. } => Some(content.clone()),
+                _ => None,
+            })
+            .expect("a record file");
+        let v: serde_json::Value = serde_json::from_str(&file).unwrap();
+        assert_eq!(
+            v["deals"].as_array().unwrap().len(),
+            record.deals.len(),
+            "a host exported a stale record"
+        );
+        let n: usize = v["deals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["actions"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(n, actions.len(), "a host exported a stale record");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hosts_on_one_sqlite_file_apply_each_move_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("race.db");
+    let path = path.to_str().unwrap();
+    let one = Store::open_sqlite(path).await.unwrap();
+    let two = Store::open_sqlite(path).await.unwrap();
+    let observer = Store::open_sqlite(path).await.unwrap();
+    race(one, two, observer).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hosts_on_one_postgres_database_apply_each_move_once() {
+    let Some(url) = std::env::var("STIKIS_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return;
+    };
+    static N: AtomicU32 = AtomicU32::new(0);
+    let schema = format!(
+        "race_{}_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos()
+    );
+    let open = || Store::connect_postgres(&url, Some(&schema));
+    let one = open().await.unwrap();
+    let two = open().await.unwrap();
+    let observer = open().await.unwrap();
+    race(one, two, observer).await;
+}

@@ -1,0 +1,213 @@
+//! A chat's Zole score sheet across tables: a new table starts from the open sheet (its totals
+//! and its open pules, by player, also after a restart), stopping leaves the pules open,
+//! `CloseSheet` settles them, and the leaderboard counts one game per stopped table.
+
+use std::sync::Arc;
+
+use serde_json::json;
+use stikis_core::ai::Level;
+use stikis_core::Seed;
+use stikis_host::games::settle_sheet;
+use stikis_host::store::{ChatRef, CommunityRef, Platform, SheetTotal, Store};
+use stikis_host::{Command, Host, HostConfig, Out, Outbox, Request, User};
+
+fn user(id: &str, admin: bool) -> User {
+    User {
+        id: id.into(),
+        name: id.to_uppercase(),
+        admin,
+    }
+}
+
+fn chat() -> ChatRef {
+    ChatRef::new(Platform::Telegram, "group-1", "g")
+}
+
+fn config() -> HostConfig {
+    HostConfig {
+        bot_budget_ms: 20,
+        seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+    }
+}
+
+async fn send(host: &Arc<Host>, who: &str, command: Command) -> Outbox {
+    host.handle(Request {
+        chat: chat(),
+        user: user(who, who == "admin"),
+        command,
+    })
+    .await
+}
+
+/// Anna opens a table, Bruno joins, a computer player takes seat 3, Anna starts.
+async fn open_table(host: &Arc<Host>) -> Outbox {
+    send(host, "admin", Command::SetTurnLimit(None)).await;
+    send(
+        host,
+        "anna",
+        Command::NewTable {
+            game: "zole".into(),
+            rules: None,
+            seats: Some(3),
+        },
+    )
+    .await;
+    send(host, "bruno", Command::Join).await;
+    send(host, "anna", Command::AddBot { level: Level::Basic }).await;
+    send(host, "anna", Command::Start).await
+}
+
+/// Presses the first button of whoever of Anna and Bruno is to act until one deal is over;
+/// returns that deal's result post.
+async fn play_one_deal(host: &Arc<Host>, mut out: Outbox) -> String {
+    let mut hands: std::collections::HashMap<String, Vec<String>> = Default::default();
+    for _ in 0..500 {
+        for o in &out.0 {
+            match o {
+                Out::Private { user, buttons, .. } => {
+                    let b = buttons.iter().flatten().map(|b| b.token.clone()).collect();
+                    hands.insert(user.clone(), b);
+                }
+                Out::Post { text, .. } if text.starts_with("Result of deal 1") => {
+                    return text.clone();
+                }
+                _ => {}
+            }
+        }
+        let (who, token) = ["anna", "bruno"]
+            .iter()
+            .find_map(|w| hands.get(*w).and_then(|b| b.first()).map(|t| (*w, t.clone())))
+            .expect("somebody can act");
+        out = send(host, who, Command::Press { token }).await;
+        assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+    }
+    panic!("the deal does not end")
+}
+
+fn total(t: &[SheetTotal], player: &str) -> i64 {
+    t.iter()
+        .find(|s| s.player == player)
+        .unwrap_or_else(|| panic!("{player} not on the sheet {t:?}"))
+        .points
+}
+
+#[test]
+fn closing_a_sheet_settles_each_personal_pule_among_the_last_tables_players() {
+    // Dora is not at the last table: her pule costs her 1 to each of its three players;
+    // Anna's costs her 1 to each of the two others; common pules and branches lapse.
+    let extras = json!({"common": 2, "tree": 1, "personal": ["dora", "anna"],
+        "players": ["anna", "bruno", "computer:2"], "settle_at_end": true});
+    let mut s = settle_sheet("zole", &extras);
+    s.sort();
+    let expected = [("anna", -1), ("bruno", 2), ("computer:2", 2), ("dora", -3)];
+    assert_eq!(s, expected.map(|(k, d)| (k.to_string(), d)).to_vec());
+    // Rules without the end settlement settle nothing.
+    let off = json!({"common": 0, "tree": 0, "personal": ["anna"], "players": ["anna", "bruno", "c"],
+        "settle_at_end": false});
+    assert!(settle_sheet("zole", &off).iter().all(|(_, d)| *d == 0));
+}
+
+#[tokio::test]
+async fn a_new_table_goes_on_from_the_chats_open_sheet_until_it_is_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sheet.db");
+    let path = path.to_str().unwrap().to_string();
+    let store = Store::open_sqlite(&path).await.unwrap();
+    // An open sheet from earlier tables: totals, a common pule and personal pules of Anna (at
+    // the new table) and Dora (not at it).
+    let carried = vec![
+        SheetTotal {
+            player: "anna".into(),
+            name: "ANNA".into(),
+            points: 5,
+        },
+        SheetTotal {
+            player: "dora".into(),
+            name: "DORA".into(),
+            points: -5,
+        },
+    ];
+    let pules = json!({"common": 1, "tree": 0, "personal": ["dora", "anna"],
+        "players": ["anna", "dora", "computer:2"], "settle_at_end": true});
+    store
+        .save_score_sheet(&chat(), "zole", &carried, &pules)
+        .await
+        .unwrap();
+
+    let (host, _events) = Host::new(store.clone(), config());
+    let out = open_table(&host).await;
+    // The carried pules are in play: after one deal Anna still holds a personal pule or has
+    // removed it by winning, and no single deal from empty pules can write one.
+    let result = play_one_deal(&host, out).await;
+    assert!(result.contains("personal: ANNA"), "{result}");
+    // Closing needs the table stopped first.
+    let out = send(&host, "anna", Command::CloseSheet).await;
+    assert_eq!(
+        out.reply_text(),
+        Some("Stop the table first, then close the score sheet.")
+    );
+    send(&host, "anna", Command::Stop).await;
+    let sheet = store.score_sheet(&chat(), "zole").await.unwrap().unwrap();
+    // The totals went on from the carried ones; Dora's pule and total stay on the sheet.
+    let table_totals: i64 = ["anna", "bruno", "computer:2"]
+        .iter()
+        .map(|p| total(&sheet.totals, p))
+        .sum();
+    assert_eq!(
+        table_totals, 5,
+        "Zole deals sum to zero, so the table's sum is Anna's 5"
+    );
+    assert_eq!(total(&sheet.totals, "dora"), -5);
+    assert_eq!(sheet.pules["personal"][0], "dora");
+    assert_eq!(sheet.pules["players"], json!(["anna", "bruno", "computer:2"]));
+    // One game each for the stopped table.
+    let board = CommunityRef::new(Platform::Telegram, "group-1");
+    for who in ["anna", "bruno"] {
+        let s = store.user_stats(&board, "zole", who).await.unwrap().unwrap();
+        assert_eq!((s.stats.games, s.stats.deals), (1, 1), "{who}");
+    }
+
+    // A second table goes on from that sheet, also across a restart.
+    open_table(&host).await;
+    drop(host);
+    let (host, _events) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
+    host.recover().await.unwrap();
+    send(&host, "anna", Command::Stop).await;
+    let again = store.score_sheet(&chat(), "zole").await.unwrap().unwrap();
+    assert_eq!(again.totals, sheet.totals, "no deal was played: nothing changes");
+    assert_eq!(
+        again.pules, sheet.pules,
+        "the restarted table lost the carried pules"
+    );
+    let s = store.user_stats(&board, "zole", "anna").await.unwrap().unwrap();
+    assert_eq!(s.stats.games, 2);
+
+    // Only admins and the sheet's players may close it.
+    let out = send(&host, "cilda", Command::CloseSheet).await;
+    assert_eq!(
+        out.reply_text(),
+        Some("Only the table's creator or an admin may do that.")
+    );
+    let out = send(&host, "bruno", Command::CloseSheet).await;
+    let post = out
+        .0
+        .iter()
+        .find_map(|o| match o {
+            Out::Post { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .expect("the final standings");
+    assert!(post.starts_with("The score sheet is closed."), "{post}");
+    // Dora's pule is settled among the last table's three players.
+    assert!(post.contains("DORA -8 (-3)"), "{post}");
+    assert!(store.score_sheet(&chat(), "zole").await.unwrap().is_none());
+    let out = send(&host, "bruno", Command::CloseSheet).await;
+    assert_eq!(out.reply_text(), Some("This chat has no open score sheet."));
+
+    // The next table starts a fresh sheet.
+    open_table(&host).await;
+    send(&host, "anna", Command::Stop).await;
+    let fresh = store.score_sheet(&chat(), "zole").await.unwrap().unwrap();
+    assert!(fresh.totals.iter().all(|t| t.points == 0), "{:?}", fresh.totals);
+    assert_eq!(fresh.pules["personal"], json!([]));
+}
