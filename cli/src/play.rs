@@ -13,7 +13,8 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 const HELP: &str = "usage: stikis play zole [--preset NAME] [--level basic|strong] [--db PATH]
 
 Plays Zole in this terminal against two computer players. Type the number of a button
-and Enter; `r` prints the game record, `s` stops the table (settling pules), `q` quits
+and Enter; `r` prints the game record, `s` stops the table (its totals and pules stay on
+the score sheet), `c` closes the score sheet (settling open pules; after a stop), `q` quits
 (the game is kept and resumes next time). The database is DATABASE_URL if set, else the
 SQLite file given by --db (default: stikis.db, created on first run).";
 
@@ -149,6 +150,7 @@ async fn play(opts: Opts) -> Result<(), String> {
         let out = match line.trim() {
             "q" => return Ok(()),
             "r" => host.handle(ask(Command::Record)).await,
+            "c" => host.handle(ask(Command::CloseSheet)).await,
             "s" => {
                 show(&host.handle(ask(Command::Stop)).await, &me.id, &mut buttons);
                 return Ok(());
@@ -160,7 +162,7 @@ async fn play(opts: Opts) -> Result<(), String> {
             {
                 Some((_, token)) => host.handle(ask(Command::Press { token: token.clone() })).await,
                 None => {
-                    println!("Type a button number, r, s or q.");
+                    println!("Type a button number, r, s, c or q.");
                     continue;
                 }
             },
