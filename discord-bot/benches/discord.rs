@@ -32,25 +32,35 @@ async fn table(fake: Fake, i: u64, humans: u64, deals: usize, presses: Arc<Atomi
         .map(|h| Person::new(100_000 + i * 10 + h, &format!("P{i}x{h}")))
         .collect();
     fake.slash(&people[0], channel, "zole", json!([])).await;
+    // The lobby message is sent while (or just after) the command is answered.
     let lobby = |f: &Fake| {
-        f.channel(channel)
-            .into_iter()
-            .find(|m| m.buttons.iter().any(|(l, _)| l == "Join"))
-            .unwrap()
+        let f = f.clone();
+        async move {
+            loop {
+                let found = f
+                    .channel(channel)
+                    .into_iter()
+                    .find(|m| m.buttons.iter().any(|(l, _)| l == "Join"));
+                match found {
+                    Some(m) => return m,
+                    None => tokio::time::sleep(Duration::from_millis(1)).await,
+                }
+            }
+        }
     };
     let mut n = 1;
     for p in &people[1..] {
-        let l = lobby(&fake);
+        let l = lobby(&fake).await;
         fake.press(p, l.id, &button(&l, "Join")).await;
         n += 1;
     }
     for _ in humans..3 {
-        let l = lobby(&fake);
+        let l = lobby(&fake).await;
         fake.press(&people[0], l.id, &button(&l, "Add computer player"))
             .await;
         n += 1;
     }
-    let l = lobby(&fake);
+    let l = lobby(&fake).await;
     fake.press(&people[0], l.id, &button(&l, "Start")).await;
     n += 1;
     let results = |f: &Fake| {
@@ -66,10 +76,19 @@ async fn table(fake: Fake, i: u64, humans: u64, deals: usize, presses: Arc<Atomi
             let Some(h) = fake.dms(p.id).into_iter().last() else {
                 continue;
             };
-            let Some((_, token)) = h.buttons.first().cloned() else {
+            // "Take" while bidding, so deals are played out; never undo a card chosen to bury.
+            let token = h
+                .buttons
+                .iter()
+                .find(|(l, _)| l.starts_with("Take"))
+                .or_else(|| h.buttons.iter().find(|(l, _)| !l.starts_with('✓')));
+            let Some((_, token)) = token.cloned() else {
                 continue;
             };
             let v: Value = fake.press(p, h.id, &token).await;
+            if std::env::var("TRACE").is_ok() {
+                eprintln!("{} {:?} {token} -> {v}", p.name, h.buttons);
+            }
             if v["data"]["flags"] == 64 {
                 // An edit still under way showed an old button: wait for it.
                 tokio::time::sleep(Duration::from_millis(2)).await;
@@ -83,6 +102,11 @@ async fn table(fake: Fake, i: u64, humans: u64, deals: usize, presses: Arc<Atomi
             idle += 1;
             assert!(idle < 20_000, "table {i} stalled");
             tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+    if std::env::var("TRACE").is_ok() {
+        for m in fake.channel(channel) {
+            eprintln!("{:?}", m.versions);
         }
     }
     presses.fetch_add(n, Ordering::Relaxed);

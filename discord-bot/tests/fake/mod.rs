@@ -46,6 +46,9 @@ pub struct Msg {
     pub file: Option<String>,
 }
 
+/// What an interaction's original response shows: (message, channel, user).
+type Original = (Option<u64>, u64, u64);
+
 #[derive(Default)]
 pub struct State {
     ids: AtomicU64,
@@ -59,7 +62,7 @@ pub struct State {
     pub registered: AtomicBool,
     pub callbacks: Mutex<HashMap<u64, Value>>,
     /// Interaction token → the message its original response shows, and its user.
-    originals: Mutex<HashMap<String, (Option<u64>, u64, u64)>>,
+    originals: Mutex<HashMap<String, Original>>,
     /// Direct-message refusals (50007) sent.
     pub dm_refusals: AtomicU64,
     seq: AtomicU64,
