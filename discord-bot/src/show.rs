@@ -1,7 +1,7 @@
 //! Shows the host's outbox on Discord. Each keyed message (a table, a lobby, a hand) is a
 //! slot: the first version is sent, later ones edit it in place, unchanged versions are
 //! skipped, and versions asked for while an edit waits for its turn are merged into one (at
-//! most one edit per slot per `min_edit_interval`). Message ids are kept in the store, so a
+//! most one edit of a channel message per `min_edit_interval`). Message ids are kept in the store, so a
 //! restarted bot edits the same messages. Hands go by direct message; for a person whose
 //! direct messages are closed (error 50007) the hand is shown as an ephemeral answer to the
 //! table's 🂠 button and refreshed through that interaction while its token lives.
@@ -402,7 +402,11 @@ impl Shower {
     async fn run_slot(&self, slot: &Slot) -> Option<(String, ChatRef, Content)> {
         let dm_channels = &self.dm_channels;
         loop {
-            let wait = {
+            // Only channel messages wait: a hand (a DM, one reader, its own rate limit) is
+            // shown at once so its owner never presses an old button.
+            let wait = if matches!(slot.place, Place::Dm(_)) {
+                Duration::ZERO
+            } else {
                 let st = slot.state.lock().await;
                 st.last_edit
                     .map(|t| (t + self.min_edit_interval).saturating_duration_since(Instant::now()))
