@@ -1,0 +1,263 @@
+//! stikis on Discord. This crate knows no rule: `commands` turns slash commands into host
+//! requests, `press` turns button presses into host requests, and `show` turns the host's
+//! outbox into Discord API calls (messages edited in place, coalesced, remembered across
+//! restarts). `start` wires them to serenity's autosharded gateway through poise.
+
+pub mod commands;
+pub mod press;
+pub mod show;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use serenity::{GatewayIntents, ShardManager};
+use stikis_host::store::{ChatRef, Platform, Store};
+use stikis_host::{Host, HostConfig, Outbox, User};
+use tokio::sync::Notify;
+
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+pub type Data = Arc<Bot>;
+pub type Ctx<'a> = poise::Context<'a, Data, Error>;
+
+/// How the bot is started; `main` fills it from the environment.
+#[derive(Clone)]
+pub struct Config {
+    pub token: String,
+    /// A database URL (`postgres://…`) or an SQLite file path.
+    pub database_url: String,
+    /// Another Discord API base (scheme and host), for tests: REST goes there and the gateway
+    /// address is asked from it.
+    pub api_url: Option<String>,
+    pub host: HostConfig,
+    /// At most one edit of a message per this interval; edits asked for meanwhile are merged
+    /// into the next one (Discord allows 5 message edits per 5 seconds in a channel).
+    pub min_edit_interval: Duration,
+    /// An interaction not answered within this time is deferred first (Discord allows 3 s).
+    pub answer_within: Duration,
+}
+
+impl Config {
+    pub fn new(token: impl Into<String>, database_url: impl Into<String>) -> Config {
+        Config {
+            token: token.into(),
+            database_url: database_url.into(),
+            api_url: None,
+            host: HostConfig::default(),
+            min_edit_interval: Duration::from_millis(1000),
+            answer_within: Duration::from_millis(2000),
+        }
+    }
+}
+
+/// What every handler shares.
+pub struct Bot {
+    pub host: Arc<Host>,
+    pub http: Arc<serenity::Http>,
+    pub show: Arc<show::Shower>,
+    pub config: Config,
+    in_flight: AtomicUsize,
+    idle: Notify,
+}
+
+/// Counts a handler as running until dropped, so shutdown can wait for it.
+pub struct Busy<'a>(&'a Bot);
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        if self.0.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+impl Bot {
+    pub fn busy(&self) -> Busy<'_> {
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+        Busy(self)
+    }
+
+    /// Waits until no handler runs and every message edit asked for has been sent.
+    pub async fn settle(&self) {
+        loop {
+            let notified = self.idle.notified();
+            if self.in_flight.load(Ordering::Acquire) == 0 {
+                break;
+            }
+            let _ = tokio::time::timeout(Duration::from_millis(20), notified).await;
+        }
+        self.show.settle().await;
+    }
+}
+
+/// Where a Discord interaction happened, as the host names chats.
+pub fn chat_ref(guild: Option<serenity::GuildId>, channel: serenity::ChannelId) -> ChatRef {
+    let community = guild.map_or_else(|| "dm".to_string(), |g| g.to_string());
+    ChatRef::new(Platform::Discord, community, channel.to_string())
+}
+
+/// The host's view of a Discord user; `admin` is the member's Manage Server permission.
+pub fn host_user(user: &serenity::User, member: Option<&serenity::Member>) -> User {
+    let name = member
+        .and_then(|m| m.nick.clone())
+        .or_else(|| user.global_name.clone())
+        .unwrap_or_else(|| user.name.clone());
+    let admin = member
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.manage_guild() || p.administrator());
+    User {
+        id: user.id.to_string(),
+        name,
+        admin,
+    }
+}
+
+/// A running bot.
+pub struct Running {
+    pub bot: Arc<Bot>,
+    shards: Arc<ShardManager>,
+    client: tokio::task::JoinHandle<()>,
+    timers: tokio::task::JoinHandle<()>,
+}
+
+impl Running {
+    /// Stops taking interactions, lets the running ones finish, sends every pending edit and
+    /// closes the database: nothing the host committed is left unshown.
+    pub async fn shutdown(self) {
+        self.shards.shutdown_all().await;
+        let _ = self.client.await;
+        self.bot.settle().await;
+        self.timers.abort();
+        self.bot.host.store().close().await;
+    }
+
+    /// Waits until the gateway client stops by itself (a fatal gateway error).
+    pub async fn stopped(&mut self) {
+        let _ = (&mut self.client).await;
+    }
+}
+
+/// Connects to the database, recovers running tables, registers the commands and starts the
+/// autosharded gateway.
+pub async fn start(config: Config) -> Result<Running, Error> {
+    let store = Store::connect(&config.database_url).await?;
+    let (host, mut events) = Host::new(store, config.host.clone());
+
+    let mut builder = serenity::HttpBuilder::new(&config.token);
+    if let Some(url) = &config.api_url {
+        // serenity applies a proxy only with its own rate limiter off.
+        builder = builder
+            .proxy(url.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
+    }
+
+    // The framework hands the bot to handlers once the gateway is ready; the bot needs the
+    // client's HTTP (which learns the application id from READY), so it is filled in after.
+    let slot: Arc<std::sync::OnceLock<Data>> = Arc::new(std::sync::OnceLock::new());
+    let setup_slot = slot.clone();
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands::all(),
+            event_handler: |ctx, event, fw, data| Box::pin(on_event(ctx, event, fw, data)),
+            on_error: |err| {
+                Box::pin(async move {
+                    tracing::warn!(error = %err, "a command failed");
+                })
+            },
+            ..Default::default()
+        })
+        .initialize_owners(false)
+        .setup(move |ctx, _ready, framework| {
+            Box::pin(async move {
+                poise::builtins::register_globally(ctx, &framework.options().commands).await?;
+                Ok(setup_slot
+                    .get()
+                    .expect("the bot is built before the gateway starts")
+                    .clone())
+            })
+        })
+        .build();
+
+    let intents = GatewayIntents::GUILDS;
+    let mut client = serenity::ClientBuilder::new_with_http(builder.build(), intents)
+        .framework(framework)
+        .await?;
+    let http = client.http.clone();
+    let bot = Arc::new(Bot {
+        host: host.clone(),
+        http: http.clone(),
+        show: Arc::new(show::Shower::new(
+            http,
+            host.store().clone(),
+            config.min_edit_interval,
+        )),
+        config: config.clone(),
+        in_flight: AtomicUsize::new(0),
+        idle: Notify::new(),
+    });
+    let _ = slot.set(bot.clone());
+
+    // Tables that were running before a restart: refresh their messages (edited in place).
+    let out = host.recover().await?;
+    bot.show.show(&out).await;
+
+    let timer_bot = bot.clone();
+    let timers = tokio::spawn(async move {
+        while let Some(out) = events.recv().await {
+            timer_bot.show.show(&out).await;
+        }
+    });
+
+    let shards = client.shard_manager.clone();
+    let client = tokio::spawn(async move {
+        if let Err(e) = client.start_autosharded().await {
+            tracing::error!(error = %e, "the gateway client stopped");
+        }
+    });
+    Ok(Running {
+        bot,
+        shards,
+        client,
+        timers,
+    })
+}
+
+async fn on_event(
+    _ctx: &serenity::Context,
+    event: &serenity::FullEvent,
+    _fw: poise::FrameworkContext<'_, Data, Error>,
+    data: &Data,
+) -> Result<(), Error> {
+    if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(c),
+    } = event
+    {
+        press::on_press(data, c).await;
+    }
+    Ok(())
+}
+
+/// Runs one host request, answering within the configured time: `defer` is called once if
+/// the host takes longer, then the outbox is returned when it is ready.
+pub async fn handle_in_time<F, Fut>(bot: &Bot, req: stikis_host::Request, defer: F) -> Outbox
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let host = bot.host.clone();
+    let mut task = tokio::spawn(async move { host.handle(req).await });
+    let joined = match tokio::time::timeout(bot.config.answer_within, &mut task).await {
+        Ok(r) => r,
+        Err(_) => {
+            defer().await;
+            task.await
+        }
+    };
+    joined.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "a request panicked");
+        let mut out = Outbox::default();
+        out.reply("⚠");
+        out
+    })
+}

@@ -1,0 +1,89 @@
+//! `stikis-discord`: reads its settings from the environment, runs the bot until SIGINT or
+//! SIGTERM, then shuts down gracefully.
+
+use std::process::ExitCode;
+
+const HELP: &str = "\
+stikis-discord: the stikis card-game bot on Discord (Zole).
+
+USAGE:
+    stikis-discord [--help]
+
+ENVIRONMENT:
+    DISCORD_TOKEN     required: the bot token (Discord developer portal, Bot tab).
+    DATABASE_URL      optional: a PostgreSQL URL (postgres://user:pass@host/db) or an SQLite
+                      file path or sqlite: URL; default: the SQLite file stikis.db in the
+                      current directory. Running games survive restarts in it.
+    DISCORD_API_URL   optional: send Discord REST calls to this base URL (scheme and host, e.g.
+                      http://127.0.0.1:3000) instead of discord.com; the gateway address is
+                      asked from it too. Used by the tests' fake Discord.
+    RUST_LOG          optional: log filter (default: info).
+
+The bot connects with as many gateway shards as Discord recommends, registers its global
+slash commands (/zole, /top, /stats, /lang, /record, /settings, /stop, /rules, /help) and
+needs no privileged intents. SIGINT or SIGTERM stop it gracefully: no new interaction is
+taken, the running ones finish and every pending message edit is sent.
+";
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    if std::env::args().skip(1).any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
+    }
+    if let Some(a) = std::env::args().nth(1) {
+        eprintln!("stikis-discord: unknown argument {a:?} (settings come from the environment; see --help)");
+        return ExitCode::from(2);
+    }
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let token = match std::env::var("DISCORD_TOKEN") {
+        Ok(t) if !t.trim().is_empty() => t,
+        _ => {
+            eprintln!("stikis-discord: DISCORD_TOKEN is not set; give the bot's token (see --help)");
+            return ExitCode::from(2);
+        }
+    };
+    let db = std::env::var("DATABASE_URL")
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "stikis.db".into());
+    let mut config = stikis_discord::Config::new(token, db);
+    config.api_url = std::env::var("DISCORD_API_URL").ok().filter(|s| !s.is_empty());
+    let mut running = match stikis_discord::start(config).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("stikis-discord: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let gateway_ended = tokio::select! {
+        _ = shutdown_signal() => false,
+        _ = running.stopped() => true,
+    };
+    if gateway_ended {
+        eprintln!("stikis-discord: the gateway connection ended (see the log)");
+        return ExitCode::FAILURE;
+    }
+    tracing::info!("shutting down");
+    running.shutdown().await;
+    ExitCode::SUCCESS
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("a SIGTERM handler");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
+}

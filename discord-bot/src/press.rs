@@ -1,0 +1,177 @@
+//! Button presses: every button's custom id is a host token, so a press is one
+//! `Command::Press`. The answer: an update of the pressed message when the host redrew it
+//! (one call instead of two), a silent acknowledgement for "✓", an ephemeral explanation for
+//! stale, foreign and out-of-turn presses, and the ephemeral hand for the table's 🂠 button.
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ComponentInteraction, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, EditInteractionResponse, MessageFlags,
+};
+use stikis_host::token::Token;
+use stikis_host::{Command, Out, Outbox, Request};
+
+use crate::show::Content;
+use crate::{chat_ref, host_user, Bot};
+
+/// The host's reply to a move that was taken.
+const DONE: &str = "✓";
+
+pub async fn on_press(bot: &Bot, c: &ComponentInteraction) {
+    let _busy = bot.busy();
+    let user = host_user(&c.user, c.member.as_ref());
+    let token = c.data.custom_id.clone();
+    let req = Request {
+        chat: chat_ref(c.guild_id, c.channel_id),
+        user: user.clone(),
+        command: Command::Press { token: token.clone() },
+    };
+    let http = bot.http.clone();
+    let mut deferred = false;
+    let out = crate::handle_in_time(bot, req, || async {
+        deferred = true;
+        if let Err(e) = c
+            .create_response(&http, CreateInteractionResponse::Acknowledge)
+            .await
+        {
+            tracing::warn!(error = %e, "could not defer a press");
+        }
+    })
+    .await;
+    answer(bot, c, &user.id, &token, out, deferred).await;
+}
+
+/// The actor's own hand message in an outbox, if any.
+fn own_hand(out: &Outbox, user: &str) -> Option<(String, Content)> {
+    out.0.iter().rev().find_map(|o| match o {
+        Out::Private {
+            user: u,
+            key,
+            text,
+            buttons,
+            ..
+        } if u == user => Some((
+            key.clone(),
+            Content {
+                text: text.clone(),
+                buttons: buttons.clone(),
+            },
+        )),
+        _ => None,
+    })
+}
+
+async fn answer(bot: &Bot, c: &ComponentInteraction, user: &str, token: &str, out: Outbox, deferred: bool) {
+    let reply = out.reply_text().unwrap_or(DONE).to_string();
+    let show_hand = Token::decode(token).is_ok_and(|t| t.action == "hand");
+    let from_ephemeral = c
+        .message
+        .flags
+        .is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
+    let hand = own_hand(&out, user);
+
+    // What the interaction's own answer shows, and what is left for the shower.
+    let mut response: Option<CreateInteractionResponseMessage> = None;
+    let mut update = false;
+    let mut rest = Outbox::default();
+    let mut skip_key: Option<String> = None;
+    if let Some((key, content)) = &hand {
+        if show_hand || (from_ephemeral && bot.show.dm_closed(user)) {
+            // The hand as an ephemeral message (new, or the pressed one updated), refreshed
+            // through this interaction on later turns.
+            response = Some(
+                CreateInteractionResponseMessage::new()
+                    .embed(content.embed())
+                    .components(content.rows())
+                    .ephemeral(true),
+            );
+            update = !show_hand;
+            if !deferred {
+                // A deferred press's original response is the table message, not this hand.
+                bot.show.set_fallback(user, &c.token, content);
+            }
+            skip_key = Some(key.clone());
+        } else if reply == DONE && bot.show.claim_inline(key, user, c.message.id, content).await {
+            response = Some(
+                CreateInteractionResponseMessage::new()
+                    .embed(content.embed())
+                    .components(content.rows()),
+            );
+            update = true;
+            skip_key = Some(key.clone());
+        }
+    }
+    for o in out.0 {
+        match &o {
+            Out::Private { key, user: u, .. } if Some(key) == skip_key.as_ref() && u == user => {}
+            _ => rest.push(o),
+        }
+    }
+    // Other people's messages first: the answer tells the presser it is done.
+    bot.show.show(&rest).await;
+
+    let http = &bot.http;
+    let result = match (response, deferred) {
+        (Some(msg), false) if update => {
+            c.create_response(http, CreateInteractionResponse::UpdateMessage(msg))
+                .await
+        }
+        (Some(msg), false) => {
+            c.create_response(http, CreateInteractionResponse::Message(msg))
+                .await
+        }
+        (Some(_), true) => {
+            // Deferred: edit the pressed message through the interaction, or follow up.
+            let (key, content) = hand.expect("a response is built from the hand");
+            let _ = key;
+            if update {
+                c.edit_response(
+                    http,
+                    EditInteractionResponse::new()
+                        .embed(content.embed())
+                        .components(content.rows()),
+                )
+                .await
+                .map(|_| ())
+            } else {
+                c.create_followup(
+                    http,
+                    CreateInteractionResponseFollowup::new()
+                        .embed(content.embed())
+                        .components(content.rows())
+                        .ephemeral(true),
+                )
+                .await
+                .map(|_| ())
+            }
+        }
+        (None, false) if reply == DONE => {
+            c.create_response(http, CreateInteractionResponse::Acknowledge)
+                .await
+        }
+        (None, false) => {
+            c.create_response(
+                http,
+                CreateInteractionResponse::Message(
+                    CreateInteractionResponseMessage::new()
+                        .content(reply)
+                        .ephemeral(true),
+                ),
+            )
+            .await
+        }
+        (None, true) if reply == DONE => Ok(()),
+        (None, true) => c
+            .create_followup(
+                http,
+                CreateInteractionResponseFollowup::new()
+                    .content(reply)
+                    .ephemeral(true),
+            )
+            .await
+            .map(|_| ()),
+    };
+    if let Err(e) = result {
+        tracing::warn!(error = %e, "could not answer a press");
+    }
+}

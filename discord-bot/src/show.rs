@@ -1,0 +1,505 @@
+//! Shows the host's outbox on Discord. Each keyed message (a table, a lobby, a hand) is a
+//! slot: the first version is sent, later ones edit it in place, unchanged versions are
+//! skipped, and versions asked for while an edit waits for its turn are merged into one (at
+//! most one edit of a channel message per `min_edit_interval`). Message ids are kept in the store, so a
+//! restarted bot edits the same messages. Hands go by direct message; for a person whose
+//! direct messages are closed (error 50007) the hand is shown as an ephemeral answer to the
+//! table's 🂠 button and refreshed through that interaction while its token lives.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ButtonStyle, ChannelId, CreateActionRow, CreateAttachment, CreateButton, CreateEmbed, CreateMessage,
+    EditInteractionResponse, EditMessage, Http, MessageId, UserId,
+};
+use stikis_host::store::{ChatRef, Platform, Store};
+use stikis_host::{Button, Out, Outbox};
+use tokio::sync::Mutex as AsyncMutex;
+
+/// Discord's error code for "Cannot send messages to this user".
+pub const DM_CLOSED: isize = 50007;
+/// Interaction tokens live 15 minutes; refresh through one only while it surely lives.
+const TOKEN_LIFE: Duration = Duration::from_secs(14 * 60);
+
+/// The text and buttons of one message version.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Content {
+    pub text: String,
+    pub buttons: Vec<Vec<Button>>,
+}
+
+impl Content {
+    pub fn digest(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.text.hash(&mut h);
+        for b in self.buttons.iter().flatten() {
+            b.label.hash(&mut h);
+            b.token.hash(&mut h);
+        }
+        h.finish()
+    }
+
+    pub fn embed(&self) -> CreateEmbed {
+        CreateEmbed::new().description(truncate(&self.text, 4000))
+    }
+
+    /// Discord allows 5 buttons a row and 5 rows; longer host rows are wrapped.
+    pub fn rows(&self) -> Vec<CreateActionRow> {
+        let mut rows = Vec::new();
+        for row in &self.buttons {
+            for chunk in row.chunks(5) {
+                rows.push(CreateActionRow::Buttons(
+                    chunk
+                        .iter()
+                        .map(|b| {
+                            CreateButton::new(&b.token)
+                                .label(truncate(&b.label, 80))
+                                .style(ButtonStyle::Secondary)
+                        })
+                        .collect(),
+                ));
+            }
+        }
+        rows.truncate(5);
+        rows
+    }
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max - 1).collect();
+    t.push('…');
+    t
+}
+
+/// The Discord error code of a failed request, if Discord sent one.
+pub fn error_code(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
+    }
+}
+
+/// Where a slot's message lives.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Place {
+    Channel(ChannelId),
+    Dm(UserId),
+}
+
+#[derive(Default)]
+struct SlotState {
+    message: Option<MessageId>,
+    loaded: bool,
+    sent: Option<u64>,
+    pending: Option<Content>,
+    running: bool,
+    last_edit: Option<Instant>,
+}
+
+struct Slot {
+    key: String,
+    recipient: String,
+    place: Place,
+    /// The table's chat, for notices when a hand cannot be sent.
+    chat: ChatRef,
+    state: AsyncMutex<SlotState>,
+}
+
+/// An ephemeral hand message: the interaction whose original response shows it.
+#[derive(Clone)]
+struct Fallback {
+    token: String,
+    since: Instant,
+    sent: Option<u64>,
+}
+
+pub struct Shower {
+    http: Arc<Http>,
+    store: Store,
+    min_edit_interval: Duration,
+    slots: Mutex<HashMap<(String, String), Arc<Slot>>>,
+    dm_channels: AsyncMutex<HashMap<UserId, ChannelId>>,
+    /// People whose direct messages failed with 50007.
+    dm_closed: Mutex<HashSet<String>>,
+    fallbacks: Mutex<HashMap<String, Fallback>>,
+    /// Turn notices already posted for closed-DM hands (by content digest).
+    noticed: Mutex<HashSet<(String, u64)>>,
+    running: AtomicUsize,
+}
+
+impl Shower {
+    pub fn new(http: Arc<Http>, store: Store, min_edit_interval: Duration) -> Shower {
+        Shower {
+            http,
+            store,
+            min_edit_interval,
+            slots: Mutex::new(HashMap::new()),
+            dm_channels: AsyncMutex::new(HashMap::new()),
+            dm_closed: Mutex::new(HashSet::new()),
+            fallbacks: Mutex::new(HashMap::new()),
+            noticed: Mutex::new(HashSet::new()),
+            running: AtomicUsize::new(0),
+        }
+    }
+
+    pub fn dm_closed(&self, user: &str) -> bool {
+        self.dm_closed.lock().expect("dm set").contains(user)
+    }
+
+    /// Shows everything but the reply (which answers the interaction) and files (which
+    /// `commands` attaches to its answer; timer outboxes carry none).
+    pub async fn show(self: &Arc<Self>, out: &Outbox) {
+        for o in &out.0 {
+            match o {
+                Out::Public {
+                    chat,
+                    key,
+                    text,
+                    buttons,
+                } => {
+                    let Some(channel) = channel_of(chat) else { continue };
+                    let content = Content {
+                        text: text.clone(),
+                        buttons: buttons.clone(),
+                    };
+                    self.update(key, &chat.chat, Place::Channel(channel), chat, content)
+                        .await;
+                }
+                Out::Private {
+                    user,
+                    chat,
+                    key,
+                    text,
+                    buttons,
+                } => {
+                    let content = Content {
+                        text: text.clone(),
+                        buttons: buttons.clone(),
+                    };
+                    if self.dm_closed(user) {
+                        self.fallback(user, chat, content).await;
+                        continue;
+                    }
+                    let Ok(uid) = user.parse::<u64>() else { continue };
+                    self.update(key, user, Place::Dm(UserId::new(uid)), chat, content)
+                        .await;
+                }
+                Out::Post { chat, text } => {
+                    if let Some(channel) = channel_of(chat) {
+                        self.post(channel, text).await;
+                    }
+                }
+                Out::File { chat, name, content } => {
+                    if let Some(channel) = channel_of(chat) {
+                        let file = CreateAttachment::bytes(content.as_bytes().to_vec(), name.clone());
+                        let msg = CreateMessage::new().add_file(file);
+                        if let Err(e) = channel.send_message(&self.http, msg).await {
+                            tracing::warn!(error = %e, "could not send a file");
+                        }
+                    }
+                }
+                Out::Reply { .. } => {}
+            }
+        }
+    }
+
+    /// A new message, split at Discord's 2000 characters.
+    pub async fn post(&self, channel: ChannelId, text: &str) {
+        let chars: Vec<char> = text.chars().collect();
+        for part in chars.chunks(1990) {
+            let part: String = part.iter().collect();
+            if let Err(e) = channel.say(&self.http, part).await {
+                tracing::warn!(error = %e, channel = %channel, "could not post");
+            }
+        }
+    }
+
+    fn slot(&self, key: &str, recipient: &str, place: Place, chat: &ChatRef) -> Arc<Slot> {
+        self.slots
+            .lock()
+            .expect("slots")
+            .entry((key.to_string(), recipient.to_string()))
+            .or_insert_with(|| {
+                Arc::new(Slot {
+                    key: key.to_string(),
+                    recipient: recipient.to_string(),
+                    place,
+                    chat: chat.clone(),
+                    state: AsyncMutex::new(SlotState::default()),
+                })
+            })
+            .clone()
+    }
+
+    async fn update(
+        self: &Arc<Self>,
+        key: &str,
+        recipient: &str,
+        place: Place,
+        chat: &ChatRef,
+        content: Content,
+    ) {
+        let slot = self.slot(key, recipient, place, chat);
+        let mut st = slot.state.lock().await;
+        if st.pending.is_none() && st.sent == Some(content.digest()) {
+            return;
+        }
+        st.pending = Some(content);
+        if st.running {
+            // The waiting edit will carry this version.
+            return;
+        }
+        st.running = true;
+        self.running.fetch_add(1, Ordering::AcqRel);
+        drop(st);
+        let me = self.clone();
+        tokio::spawn(async move {
+            let refused = me.run_slot(&slot).await;
+            if let Some((user, chat, content)) = refused {
+                me.dm_closed.lock().expect("dm set").insert(user.clone());
+                if let Some(channel) = channel_of(&chat) {
+                    me.post(
+                        channel,
+                        &format!("<@{user}>: your direct messages are closed; press 🂠 under the table for your hand."),
+                    )
+                    .await;
+                }
+                me.fallback(&user, &chat, content).await;
+            }
+            me.running.fetch_sub(1, Ordering::AcqRel);
+        });
+    }
+
+    /// A closed-DM person's hand: refreshes their ephemeral hand while its token lives, or
+    /// asks them to press 🂠 when it is their turn.
+    async fn fallback(&self, user: &str, chat: &ChatRef, content: Content) {
+        let digest = content.digest();
+        let fb = self.fallbacks.lock().expect("fallbacks").get(user).cloned();
+        match fb {
+            Some(fb) if fb.since.elapsed() < TOKEN_LIFE => {
+                if fb.sent == Some(digest) {
+                    return;
+                }
+                let edit = EditInteractionResponse::new()
+                    .embed(content.embed())
+                    .components(content.rows());
+                match self
+                    .http
+                    .edit_original_interaction_response(&fb.token, &edit, Vec::new())
+                    .await
+                {
+                    Ok(_) => {
+                        if let Some(f) = self.fallbacks.lock().expect("fallbacks").get_mut(user) {
+                            f.sent = Some(digest);
+                        }
+                    }
+                    Err(e) => tracing::warn!(error = %e, "could not refresh an ephemeral hand"),
+                }
+            }
+            _ if !content.buttons.is_empty() => {
+                if !self
+                    .noticed
+                    .lock()
+                    .expect("noticed")
+                    .insert((user.to_string(), digest))
+                {
+                    return;
+                }
+                if let Some(channel) = channel_of(chat) {
+                    self.post(channel, &format!("<@{user}>: 🂠")).await;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Remembers the interaction that now shows `user`'s ephemeral hand.
+    pub fn set_fallback(&self, user: &str, token: &str, content: &Content) {
+        self.fallbacks.lock().expect("fallbacks").insert(
+            user.to_string(),
+            Fallback {
+                token: token.to_string(),
+                since: Instant::now(),
+                sent: Some(content.digest()),
+            },
+        );
+    }
+
+    /// The message id a slot shows, if sent; loads it from the store.
+    pub async fn message_of(&self, key: &str, recipient: &str) -> Option<MessageId> {
+        let slot = self
+            .slots
+            .lock()
+            .expect("slots")
+            .get(&(key.to_string(), recipient.to_string()))
+            .cloned();
+        if let Some(slot) = slot {
+            if let Some(m) = slot.state.lock().await.message {
+                return Some(m);
+            }
+        }
+        let id = self
+            .store
+            .message_ref(Platform::Discord, key, recipient)
+            .await
+            .ok()
+            .flatten()?;
+        id.parse().ok().map(MessageId::new)
+    }
+
+    /// If the slot `key` of `recipient` is the pressed message and no edit of it is under
+    /// way, records `content` as shown there and returns true: the interaction's answer then
+    /// updates the pressed message itself, saving an edit.
+    pub async fn claim_inline(
+        &self,
+        key: &str,
+        recipient: &str,
+        pressed: MessageId,
+        content: &Content,
+    ) -> bool {
+        let slot = self
+            .slots
+            .lock()
+            .expect("slots")
+            .get(&(key.to_string(), recipient.to_string()))
+            .cloned();
+        let Some(slot) = slot else { return false };
+        let mut st = slot.state.lock().await;
+        if st.running || st.message != Some(pressed) {
+            return false;
+        }
+        st.pending = None;
+        st.sent = Some(content.digest());
+        st.last_edit = Some(Instant::now());
+        true
+    }
+
+    /// Waits until no edit is waiting or being sent.
+    pub async fn settle(&self) {
+        while self.running.load(Ordering::Acquire) > 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+}
+
+fn channel_of(chat: &ChatRef) -> Option<ChannelId> {
+    let id = chat.thread.as_deref().unwrap_or(&chat.chat);
+    id.parse::<u64>().ok().filter(|&n| n != 0).map(ChannelId::new)
+}
+
+impl Shower {
+    /// Sends the slot's pending versions until none is left. Returns the user, chat and
+    /// content of a hand whose direct message was refused.
+    async fn run_slot(&self, slot: &Slot) -> Option<(String, ChatRef, Content)> {
+        let dm_channels = &self.dm_channels;
+        loop {
+            // Only channel messages wait: a hand (a DM, one reader, its own rate limit) is
+            // shown at once so its owner never presses an old button.
+            let wait = if matches!(slot.place, Place::Dm(_)) {
+                Duration::ZERO
+            } else {
+                let st = slot.state.lock().await;
+                st.last_edit
+                    .map(|t| (t + self.min_edit_interval).saturating_duration_since(Instant::now()))
+                    .unwrap_or_default()
+            };
+            if !wait.is_zero() {
+                tokio::time::sleep(wait).await;
+            }
+            let mut st = slot.state.lock().await;
+            let Some(content) = st.pending.take() else {
+                st.running = false;
+                return None;
+            };
+            if st.sent == Some(content.digest()) {
+                continue;
+            }
+            if !st.loaded {
+                st.loaded = true;
+                if st.message.is_none() {
+                    st.message = self
+                        .store
+                        .message_ref(Platform::Discord, &slot.key, &slot.recipient)
+                        .await
+                        .ok()
+                        .flatten()
+                        .and_then(|s| s.parse().ok())
+                        .map(MessageId::new);
+                }
+            }
+            let channel = match &slot.place {
+                Place::Channel(c) => *c,
+                Place::Dm(u) => {
+                    let mut dms = dm_channels.lock().await;
+                    match dms.get(u) {
+                        Some(c) => *c,
+                        None => match u.create_dm_channel(&self.http).await {
+                            Ok(ch) => {
+                                dms.insert(*u, ch.id);
+                                ch.id
+                            }
+                            Err(e) => {
+                                tracing::warn!(error = %e, "could not open a direct message");
+                                st.running = false;
+                                return None;
+                            }
+                        },
+                    }
+                }
+            };
+            let digest = content.digest();
+            // The lock is held across the request so versions merge while it is under way.
+            let result = match st.message {
+                Some(m) => {
+                    let edit = EditMessage::new()
+                        .embed(content.embed())
+                        .components(content.rows());
+                    channel.edit_message(&self.http, m, edit).await.map(|_| ())
+                }
+                None => {
+                    let msg = CreateMessage::new()
+                        .embed(content.embed())
+                        .components(content.rows());
+                    match channel.send_message(&self.http, msg).await {
+                        Ok(m) => {
+                            st.message = Some(m.id);
+                            if let Err(e) = self
+                                .store
+                                .set_message_ref(
+                                    Platform::Discord,
+                                    &slot.key,
+                                    &slot.recipient,
+                                    &m.id.to_string(),
+                                )
+                                .await
+                            {
+                                tracing::warn!(error = %e, "could not remember a message id");
+                            }
+                            Ok(())
+                        }
+                        Err(e) => Err(e),
+                    }
+                }
+            };
+            st.last_edit = Some(Instant::now());
+            match result {
+                Ok(()) => st.sent = Some(digest),
+                Err(e) if matches!(slot.place, Place::Dm(_)) && error_code(&e) == Some(DM_CLOSED) => {
+                    st.running = false;
+                    let latest = st.pending.take().unwrap_or(content);
+                    return Some((slot.recipient.clone(), slot.chat.clone(), latest));
+                }
+                Err(e) => tracing::warn!(error = %e, key = %slot.key, "could not show a message"),
+            }
+        }
+    }
+}

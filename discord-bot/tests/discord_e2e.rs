@@ -1,0 +1,413 @@
+//! The bot against a fake Discord (tests/fake): three people play a whole Zole deal through
+//! button interactions, one of them with closed direct messages (the ephemeral hand); every
+//! public message version is checked for hidden cards; stale, foreign and out-of-turn presses,
+//! Manage Server checks, the record, and a restart mid-deal on the same database.
+
+mod fake;
+
+use std::sync::atomic::Ordering;
+
+use fake::{callback_text, Fake, Msg, Person, CHANNEL, MANAGE_GUILD};
+use serde_json::{json, Value};
+use stikis_discord::Running;
+
+const TABLE: i64 = 1;
+
+struct Play {
+    fake: Fake,
+    bot: Option<Running>,
+    anna: Person,
+    bruno: Person,
+    cilda: Person,
+    dora: Person,
+    /// Public message versions already checked for hidden cards, by message id.
+    checked: std::collections::HashMap<u64, usize>,
+    presses: usize,
+}
+
+impl Play {
+    async fn start(db: &str) -> Play {
+        let fake = Fake::start().await;
+        // Cilda's direct messages are closed: every DM to her fails with 50007.
+        fake.state.closed_dms.lock().unwrap().insert(1003);
+        let bot = stikis_discord::start(fake.config(db)).await.unwrap();
+        fake.wait_ready(1).await;
+        Play {
+            fake,
+            bot: Some(bot),
+            anna: Person::new(1001, "Anna"),
+            bruno: Person::new(1002, "Bruno"),
+            cilda: Person::new(1003, "Cilda"),
+            dora: Person::new(1004, "Dora"),
+            checked: Default::default(),
+            presses: 0,
+        }
+    }
+
+    fn running(&self) -> &Running {
+        self.bot.as_ref().unwrap()
+    }
+
+    async fn settle(&self) {
+        self.running().bot.settle().await;
+    }
+
+    async fn restart(&mut self, db: &str) {
+        self.bot.take().unwrap().shutdown().await;
+        self.fake.disconnect();
+        let n = self.fake.state.identifies.load(Ordering::Acquire);
+        self.bot = Some(stikis_discord::start(self.fake.config(db)).await.unwrap());
+        self.fake.wait_ready(n + 1).await;
+        self.settle().await;
+    }
+
+    async fn slash(&self, who: &Person, name: &str, options: Value) -> String {
+        let v = self.fake.slash(who, CHANNEL, name, options).await;
+        self.settle().await;
+        callback_text(&v)
+    }
+
+    async fn press(&mut self, who: &Person, msg: u64, token: &str) -> Value {
+        let v = self.fake.press(who, msg, token).await;
+        self.settle().await;
+        self.presses += 1;
+        self.check_privacy().await;
+        v
+    }
+
+    /// Non-ephemeral messages of the table's channel.
+    fn public(&self) -> Vec<Msg> {
+        self.fake
+            .channel(CHANNEL)
+            .into_iter()
+            .filter(|m| m.ephemeral_for.is_none())
+            .collect()
+    }
+
+    fn lobby(&self) -> Msg {
+        self.public()
+            .into_iter()
+            .find(|m| m.buttons.iter().any(|(l, _)| l == "Join"))
+            .expect("a lobby message")
+    }
+
+    fn button(m: &Msg, label: &str) -> String {
+        m.buttons
+            .iter()
+            .find(|(l, _)| l == label)
+            .unwrap_or_else(|| panic!("no {label:?} button in {m:#?}"))
+            .1
+            .clone()
+    }
+
+    /// The newest table message (the one with the 🂠 button).
+    fn table(&self) -> Msg {
+        self.public()
+            .into_iter()
+            .rev()
+            .find(|m| m.buttons.iter().any(|(l, _)| l == "🂠"))
+            .expect("a table message")
+    }
+
+    /// The newest hand message of a person: their DM, or their newest ephemeral hand.
+    fn hand(&self, who: &Person) -> Option<Msg> {
+        let dm = self.fake.dms(who.id).into_iter().last();
+        dm.or_else(|| {
+            self.fake
+                .channel(CHANNEL)
+                .into_iter()
+                .rev()
+                .find(|m| m.ephemeral_for == Some(who.id) && m.text.contains("Your cards"))
+        })
+    }
+
+    fn results(&self) -> usize {
+        self.public()
+            .iter()
+            .filter(|m| m.text.starts_with("Result of deal"))
+            .count()
+    }
+
+    /// Every public version shown since the last check, against the cards of its deal that
+    /// are still hidden (hidden sets only shrink, so this never flags a card rightly shown).
+    async fn check_privacy(&mut self) {
+        let host = self.running().bot.host.clone();
+        let current = self.results() + 1;
+        for m in self.public() {
+            let from = self.checked.get(&m.id).copied().unwrap_or(0);
+            for text in &m.versions[from..] {
+                let deal = deal_of(text).unwrap_or(current);
+                let hidden = host.hidden_cards(TABLE, deal).await;
+                for word in text.split(|c: char| !c.is_alphanumeric()) {
+                    assert!(
+                        !hidden.iter().any(|h| h == word),
+                        "a public message shows the hidden card {word}:\n{text}"
+                    );
+                }
+            }
+            self.checked.insert(m.id, m.versions.len());
+        }
+    }
+
+    /// Opens the table (Anna, Bruno, Cilda) and starts it.
+    async fn open(&mut self) {
+        let mut admin = Person::new(1009, "Admin");
+        admin.perms = MANAGE_GUILD;
+        // Server settings need Manage Server.
+        let r = self
+            .slash(
+                &self.dora.clone(),
+                "settings",
+                json!([{"name": "turn_limit", "type": 4, "value": 0}]),
+            )
+            .await;
+        assert_eq!(r, "Only the table's creator or an admin may do that.");
+        let r = self
+            .slash(&admin, "lang", json!([{"name": "language", "type": 4, "value": 1}, {"name": "scope", "type": 4, "value": 1}]))
+            .await;
+        assert_eq!(r, "Language: English");
+        let r = self
+            .slash(
+                &admin,
+                "settings",
+                json!([{"name": "turn_limit", "type": 4, "value": 0}]),
+            )
+            .await;
+        assert_eq!(r, "Time per move: no limit");
+
+        let r = self.slash(&self.anna.clone(), "zole", json!([])).await;
+        assert!(r.contains("Anna opened a table of zole"), "{r}");
+        let lobby = self.lobby();
+        for p in [self.bruno.clone(), self.cilda.clone()] {
+            let v = self.press(&p, lobby.id, &Self::button(&lobby, "Join")).await;
+            assert!(callback_text(&v).contains("sits down"), "{v}");
+        }
+        // Only the creator starts.
+        let lobby = self.lobby();
+        let v = self
+            .press(&self.bruno.clone(), lobby.id, &Self::button(&lobby, "Start"))
+            .await;
+        assert_eq!(
+            callback_text(&v),
+            "Only the table's creator or an admin may do that."
+        );
+        let v = self
+            .press(&self.anna.clone(), lobby.id, &Self::button(&lobby, "Start"))
+            .await;
+        assert_eq!(v["type"], 6, "a taken start is acknowledged silently: {v}");
+    }
+
+    /// Presses the first legal button of whoever is to act until `results` deals are over
+    /// (or `limit` presses). Cilda, whose DMs are closed, asks for her hand with 🂠 first.
+    async fn play(&mut self, results: usize, limit: usize) {
+        self.play_some(results, limit).await;
+        assert!(
+            self.results() >= results,
+            "the deal did not end in {limit} presses"
+        );
+    }
+
+    async fn play_some(&mut self, results: usize, limit: usize) {
+        for _ in 0..limit {
+            if self.results() >= results {
+                return;
+            }
+            let mut acted = false;
+            for p in [self.anna.clone(), self.bruno.clone(), self.cilda.clone()] {
+                let Some(h) = self.hand(&p) else { continue };
+                let Some(token) = choose(&h.buttons) else { continue };
+                let v = self.press(&p, h.id, &token).await;
+                if std::env::var("TRACE").is_ok() {
+                    eprintln!(
+                        "{} {:?} -> {}",
+                        p.name,
+                        h.buttons.iter().find(|b| b.1 == token),
+                        v
+                    );
+                }
+                let t = v["type"].as_u64().unwrap();
+                assert!(t == 6 || t == 7, "a legal press is taken silently: {v}");
+                acted = true;
+                break;
+            }
+            if !acted {
+                // Nobody has buttons: Cilda's hand is only reachable through the table.
+                let table = self.table();
+                if std::env::var("TRACE").is_ok() {
+                    eprintln!(
+                        "anna {:?}\nbruno {:?}\ntable {:?}\nlog {:?}",
+                        self.hand(&self.anna),
+                        self.hand(&self.bruno),
+                        table.text,
+                        self.fake
+                            .state
+                            .log
+                            .lock()
+                            .unwrap()
+                            .iter()
+                            .rev()
+                            .take(8)
+                            .collect::<Vec<_>>()
+                    );
+                }
+                let v = self
+                    .press(&self.cilda.clone(), table.id, &Self::button(&table, "🂠"))
+                    .await;
+                assert_eq!(v["type"], 4, "{v}");
+                assert_eq!(v["data"]["flags"], 64, "the hand is ephemeral: {v}");
+                assert!(callback_text(&v).contains("Your cards"), "{v}");
+            }
+        }
+    }
+}
+
+/// The button a test player presses: "Take" while bidding (so the deal is played out), never
+/// an already chosen card to bury (that would undo it), otherwise the first.
+fn choose(buttons: &[(String, String)]) -> Option<String> {
+    buttons
+        .iter()
+        .find(|(l, _)| l.starts_with("Take"))
+        .or_else(|| buttons.iter().find(|(l, _)| !l.starts_with('✓')))
+        .map(|(_, t)| t.clone())
+}
+
+/// The deal a public text is about ("… deal N …"), if it names one.
+fn deal_of(text: &str) -> Option<usize> {
+    let lower = text.to_lowercase();
+    let i = lower.find("deal ")?;
+    lower[i + 5..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn db(dir: &tempfile::TempDir, name: &str) -> String {
+    dir.path().join(name).to_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_people_play_a_deal_by_buttons_and_no_hidden_card_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = Play::start(&db(&dir, "a.db")).await;
+    g.open().await;
+
+    // Cilda's DMs are refused; she is told so in the channel.
+    assert!(g.fake.state.dm_refusals.load(Ordering::Relaxed) > 0);
+    assert!(g
+        .public()
+        .iter()
+        .any(|m| m.text.contains("<@1003>: your direct messages are closed")));
+    assert!(g.fake.dms(1003).is_empty());
+
+    // Bad presses, with whoever is to act among Anna and Bruno.
+    let (actor, idle) = if g.hand(&g.anna.clone()).is_some_and(|h| !h.buttons.is_empty()) {
+        (g.anna.clone(), g.bruno.clone())
+    } else {
+        (g.bruno.clone(), g.anna.clone())
+    };
+    if let Some(h) = g.hand(&actor).filter(|h| !h.buttons.is_empty()) {
+        let token = h.buttons[0].1.clone();
+        let v = g.press(&g.dora.clone(), h.id, &token).await;
+        assert_eq!(callback_text(&v), "You are not playing at this table.");
+        assert_eq!(v["data"]["flags"], 64);
+        let v = g.press(&idle, h.id, &token).await;
+        assert_eq!(callback_text(&v), "It is not your turn.");
+        let v = g.press(&actor, h.id, &token).await;
+        assert_eq!(
+            v["type"], 7,
+            "the pressed hand is redrawn by the answer itself: {v}"
+        );
+        let v = g.press(&actor, h.id, &token).await;
+        assert_eq!(
+            callback_text(&v),
+            "That button is out of date; use the newest message."
+        );
+        assert_eq!(v["data"]["flags"], 64);
+    }
+    let v = g.press(&g.dora.clone(), g.table().id, "garbage").await;
+    assert_eq!(callback_text(&v), "That button is not valid.");
+
+    g.play(1, 400).await;
+
+    // One table message for deal 1, edited in place many times.
+    let deal1: Vec<Msg> = g
+        .public()
+        .into_iter()
+        .filter(|m| m.text.contains("deal 1 ·"))
+        .collect();
+    assert_eq!(deal1.len(), 1, "{deal1:#?}");
+    assert!(deal1[0].versions.len() > 10, "{:#?}", deal1[0].versions);
+    // Anna's and Bruno's hands: one DM per deal (deal 2 has begun), edited in place.
+    for p in [1001, 1002] {
+        let dms = g.fake.dms(p);
+        assert_eq!(dms.len(), 2, "{dms:#?}");
+        assert!(dms[0].versions.len() > 2);
+        assert!(dms[0]
+            .versions
+            .iter()
+            .all(|v| v.contains("Your cards") || v.contains("sit")));
+    }
+    // Cilda played through ephemeral hands only.
+    assert!(g.fake.dms(1003).is_empty());
+    assert!(g
+        .fake
+        .channel(CHANNEL)
+        .iter()
+        .any(|m| m.ephemeral_for == Some(1003) && m.versions.len() > 1));
+
+    // The record, attached to the answer, replays.
+    let v = g.fake.slash(&g.anna, CHANNEL, "record", json!([])).await;
+    assert_eq!(v["type"], 4);
+    let file = g
+        .fake
+        .channel(CHANNEL)
+        .into_iter()
+        .rev()
+        .find_map(|m| m.file)
+        .expect("a record file");
+    let replayed = stikis_core::record::replay(file.as_bytes()).expect("the record replays");
+    let rec: Value = serde_json::from_str(&file).unwrap();
+    assert_eq!(rec["game"], "zole");
+    assert_eq!(rec["players"], json!(["Anna", "Bruno", "Cilda"]));
+    assert!(!replayed["deals"].as_array().unwrap().is_empty(), "{replayed}");
+    g.bot.take().unwrap().shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_mid_deal_edits_the_same_messages_and_finishes_the_deal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db(&dir, "r.db");
+    let mut g = Play::start(&path).await;
+    g.open().await;
+    g.play_some(1, 12).await;
+    assert_eq!(g.results(), 0, "the restart is mid-deal");
+    let before = g.public().iter().filter(|m| m.text.contains("deal 1 ·")).count();
+    assert_eq!(before, 1);
+    let table_id = g.table().id;
+    let anna_dm = g.fake.dms(1001)[0].id;
+    let versions = g.table().versions.len();
+
+    g.restart(&path).await;
+    // The restarted bot refreshed the same table message (its id came from the database).
+    let after: Vec<Msg> = g
+        .public()
+        .into_iter()
+        .filter(|m| m.text.contains("deal 1 ·"))
+        .collect();
+    assert_eq!(after.len(), 1, "{after:#?}");
+    assert_eq!(after[0].id, table_id);
+    assert!(
+        after[0].versions.len() > versions,
+        "recovery edits the table message"
+    );
+    assert_eq!(g.fake.dms(1001)[0].id, anna_dm);
+    assert_eq!(g.fake.dms(1001).len(), 1, "no second DM for the same deal");
+
+    g.play(1, 400).await;
+    assert_eq!(
+        g.public().iter().filter(|m| m.text.contains("deal 1 ·")).count(),
+        1
+    );
+    g.bot.take().unwrap().shutdown().await;
+}

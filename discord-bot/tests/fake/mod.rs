@@ -1,0 +1,593 @@
+//! A fake Discord on 127.0.0.1 for the end-to-end tests and the benchmark: REST (messages,
+//! direct messages, interaction callbacks and webhooks, command registration) and the
+//! gateway (HELLO, heartbeat ACKs, READY, then the INTERACTION_CREATE events the test sends).
+//! It keeps every message with all its versions, which user sees it (ephemeral) and counts
+//! the REST calls.
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State as AxState};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, patch, post, put};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+pub const APP: u64 = 4242;
+pub const BOT_USER: u64 = 4243;
+pub const GUILD: u64 = 500;
+pub const CHANNEL: u64 = 600;
+/// A person's direct-message channel id is their user id plus this.
+pub const DM_OFFSET: u64 = 1_000_000;
+/// The Manage Server permission bit.
+pub const MANAGE_GUILD: u64 = 1 << 5;
+
+#[derive(Debug, Clone)]
+pub struct Msg {
+    pub id: u64,
+    pub channel: u64,
+    /// Content and embed descriptions.
+    pub text: String,
+    /// (label, custom id)
+    pub buttons: Vec<(String, String)>,
+    /// Only this user sees it (an ephemeral interaction answer).
+    pub ephemeral_for: Option<u64>,
+    /// Every text this message has shown, first to last.
+    pub versions: Vec<String>,
+    pub file: Option<String>,
+}
+
+/// What an interaction's original response shows: (message, channel, user).
+type Original = (Option<u64>, u64, u64);
+
+#[derive(Default)]
+pub struct State {
+    ids: AtomicU64,
+    pub msgs: Mutex<BTreeMap<u64, Msg>>,
+    by_channel: Mutex<HashMap<u64, Vec<u64>>>,
+    pub rest_calls: AtomicU64,
+    pub log: Mutex<Vec<String>>,
+    pub closed_dms: Mutex<HashSet<u64>>,
+    gw: Mutex<Option<mpsc::UnboundedSender<Value>>>,
+    pub identifies: AtomicU64,
+    pub registered: AtomicBool,
+    pub callbacks: Mutex<HashMap<u64, Value>>,
+    /// Interaction token → the message its original response shows, and its user.
+    originals: Mutex<HashMap<String, Original>>,
+    /// Direct-message refusals (50007) sent.
+    pub dm_refusals: AtomicU64,
+    seq: AtomicU64,
+    url: Mutex<String>,
+}
+
+impl State {
+    fn id(&self) -> u64 {
+        self.ids.fetch_add(1, Ordering::Relaxed) + 10_000_000
+    }
+}
+
+#[derive(Clone)]
+pub struct Fake {
+    pub url: String,
+    pub state: Arc<State>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Person {
+    pub id: u64,
+    pub name: String,
+    pub perms: u64,
+}
+
+impl Person {
+    pub fn new(id: u64, name: &str) -> Person {
+        Person {
+            id,
+            name: name.into(),
+            perms: 0,
+        }
+    }
+    fn json(&self) -> Value {
+        json!({"id": self.id.to_string(), "username": self.name.to_lowercase(), "discriminator": "0",
+               "global_name": self.name, "avatar": null, "bot": false})
+    }
+}
+
+fn bot_user() -> Value {
+    json!({"id": BOT_USER.to_string(), "username": "stikis", "discriminator": "0", "global_name": null,
+           "avatar": null, "bot": true})
+}
+
+fn msg_json(m: &Msg) -> Value {
+    json!({
+        "id": m.id.to_string(), "channel_id": m.channel.to_string(), "author": bot_user(),
+        "content": "", "timestamp": "2026-01-01T00:00:00.000000+00:00", "edited_timestamp": null,
+        "tts": false, "mention_everyone": false, "mentions": [], "mention_roles": [],
+        "mention_channels": [], "attachments": [], "embeds": [], "reactions": [], "pinned": false,
+        "type": 0, "flags": if m.ephemeral_for.is_some() { 64 } else { 0 }, "components": [],
+        "message_snapshots": []
+    })
+}
+
+/// Text and buttons of a message body (JSON or multipart with payload_json).
+fn parse_body(headers: &HeaderMap, body: &Bytes) -> (Value, Option<String>) {
+    let ct = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if ct.starts_with("multipart/") {
+        let s = String::from_utf8_lossy(body).to_string();
+        let payload = s
+            .find("name=\"payload_json\"")
+            .and_then(|i| s[i..].find('{').map(|j| i + j))
+            .and_then(|i| {
+                serde_json::Deserializer::from_str(&s[i..])
+                    .into_iter::<Value>()
+                    .next()
+                    .and_then(|r| r.ok())
+            })
+            .unwrap_or(Value::Null);
+        let file = s.find("filename=\"").map(|i| {
+            let rest = &s[i..];
+            let start = rest.find("\r\n\r\n").map_or(0, |j| j + 4);
+            let end = rest[start..].find("\r\n--").map_or(rest.len(), |j| start + j);
+            rest[start..end].to_string()
+        });
+        (payload, file)
+    } else {
+        (serde_json::from_slice(body).unwrap_or(Value::Null), None)
+    }
+}
+
+fn text_of(v: &Value) -> Option<String> {
+    if v.get("content").is_none() && v.get("embeds").is_none() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if let Some(c) = v["content"].as_str() {
+        parts.push(c.to_string());
+    }
+    for e in v["embeds"].as_array().into_iter().flatten() {
+        for f in ["title", "description"] {
+            if let Some(d) = e[f].as_str() {
+                parts.push(d.to_string());
+            }
+        }
+    }
+    Some(parts.join("\n"))
+}
+
+fn buttons_of(v: &Value) -> Option<Vec<(String, String)>> {
+    let rows = v.get("components")?.as_array()?;
+    Some(
+        rows.iter()
+            .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+            .map(|b| {
+                (
+                    b["label"].as_str().unwrap_or("").to_string(),
+                    b["custom_id"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect(),
+    )
+}
+
+type St = AxState<Arc<State>>;
+
+fn count(st: &State, what: String) {
+    st.rest_calls.fetch_add(1, Ordering::Relaxed);
+    st.log.lock().unwrap().push(what);
+}
+
+fn error(status: StatusCode, code: u64, message: &str) -> Response {
+    (status, Json(json!({"code": code, "message": message}))).into_response()
+}
+
+impl State {
+    fn create(&self, channel: u64, body: &Value, file: Option<String>, ephemeral_for: Option<u64>) -> Msg {
+        let text = text_of(body).unwrap_or_default();
+        let m = Msg {
+            id: self.id(),
+            channel,
+            versions: vec![text.clone()],
+            text,
+            buttons: buttons_of(body).unwrap_or_default(),
+            ephemeral_for,
+            file,
+        };
+        self.msgs.lock().unwrap().insert(m.id, m.clone());
+        self.by_channel
+            .lock()
+            .unwrap()
+            .entry(channel)
+            .or_default()
+            .push(m.id);
+        m
+    }
+
+    fn edit(&self, id: u64, body: &Value) -> Option<Msg> {
+        let mut msgs = self.msgs.lock().unwrap();
+        let m = msgs.get_mut(&id)?;
+        if let Some(t) = text_of(body) {
+            m.text = t.clone();
+            m.versions.push(t);
+        }
+        if let Some(b) = buttons_of(body) {
+            m.buttons = b;
+        }
+        Some(m.clone())
+    }
+}
+
+async fn gateway_info(AxState(st): St) -> Json<Value> {
+    let url = st.url.lock().unwrap().clone();
+    Json(json!({"url": format!("{}/ws", url.replace("http://", "ws://"))}))
+}
+
+async fn gateway_bot(AxState(st): St) -> Json<Value> {
+    let url = st.url.lock().unwrap().clone();
+    Json(
+        json!({"url": format!("{}/ws", url.replace("http://", "ws://")), "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}),
+    )
+}
+
+async fn ws(AxState(st): St, up: WebSocketUpgrade) -> Response {
+    up.on_upgrade(move |socket| gateway(st, socket))
+}
+
+async fn gateway(st: Arc<State>, socket: WebSocket) {
+    let (mut tx, mut rx) = socket.split();
+    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Value>();
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null});
+    if tx.send(WsMessage::Text(hello.to_string().into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            incoming = rx.next() => {
+                let Some(Ok(msg)) = incoming else { break };
+                let WsMessage::Text(text) = msg else { continue };
+                let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
+                match v["op"].as_u64() {
+                    Some(1) => { let _ = out_tx.send(json!({"op": 11, "d": null, "s": null, "t": null})); }
+                    Some(2) => {
+                        st.identifies.fetch_add(1, Ordering::Relaxed);
+                        let url = st.url.lock().unwrap().replace("http://", "ws://");
+                        let ready = json!({"v": 10, "user": bot_user(), "guilds": [], "session_id": "fake-session",
+                            "resume_gateway_url": format!("{url}/ws"), "shard": [0, 1],
+                            "application": {"id": APP.to_string(), "flags": 0}});
+                        let _ = out_tx.send(json!({"op": 0, "t": "READY", "d": ready}));
+                        *st.gw.lock().unwrap() = Some(out_tx.clone());
+                    }
+                    _ => {}
+                }
+            }
+            outgoing = out_rx.recv() => {
+                let Some(mut v) = outgoing else { break };
+                if v["op"] == 0 {
+                    v["s"] = json!(st.seq.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+                if tx.send(WsMessage::Text(v.to_string().into())).await.is_err() { break; }
+            }
+        }
+    }
+}
+
+async fn register(AxState(st): St, Path(app): Path<String>) -> Json<Value> {
+    count(&st, format!("PUT commands {app}"));
+    st.registered.store(true, Ordering::Release);
+    Json(json!([]))
+}
+
+async fn open_dm(AxState(st): St, Json(body): Json<Value>) -> Json<Value> {
+    count(&st, "POST dm".into());
+    let user: u64 = body["recipient_id"]
+        .as_str()
+        .map(|s| s.parse().unwrap())
+        .or(body["recipient_id"].as_u64())
+        .unwrap();
+    Json(
+        json!({"id": (user + DM_OFFSET).to_string(), "type": 1, "last_message_id": null,
+                "recipients": [{"id": user.to_string(), "username": "u", "discriminator": "0", "avatar": null}]}),
+    )
+}
+
+async fn send_message(
+    AxState(st): St,
+    Path(channel): Path<u64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    count(&st, format!("POST message {channel}"));
+    if channel > DM_OFFSET && st.closed_dms.lock().unwrap().contains(&(channel - DM_OFFSET)) {
+        st.dm_refusals.fetch_add(1, Ordering::Relaxed);
+        return error(StatusCode::FORBIDDEN, 50007, "Cannot send messages to this user");
+    }
+    let (v, file) = parse_body(&headers, &body);
+    let m = st.create(channel, &v, file, None);
+    Json(msg_json(&m)).into_response()
+}
+
+async fn edit_message(
+    AxState(st): St,
+    Path((channel, id)): Path<(u64, u64)>,
+    Json(body): Json<Value>,
+) -> Response {
+    count(&st, format!("PATCH message {channel}"));
+    match st.edit(id, &body) {
+        Some(m) => Json(msg_json(&m)).into_response(),
+        None => error(StatusCode::NOT_FOUND, 10008, "Unknown Message"),
+    }
+}
+
+async fn create_thread(AxState(st): St, Path(channel): Path<u64>, Json(body): Json<Value>) -> Json<Value> {
+    count(&st, format!("POST thread {channel}"));
+    let id = st.id();
+    Json(
+        json!({"id": id.to_string(), "type": 11, "guild_id": GUILD.to_string(), "parent_id": channel.to_string(),
+                "name": body["name"], "position": 0, "permission_overwrites": [], "nsfw": false,
+                "thread_metadata": {"archived": false, "auto_archive_duration": 1440, "archive_timestamp": "2026-01-01T00:00:00.000000+00:00", "locked": false}}),
+    )
+}
+
+async fn callback(
+    AxState(st): St,
+    Path((iid, token)): Path<(u64, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    count(&st, "POST callback".into());
+    let (v, file) = parse_body(&headers, &body);
+    let (pressed, channel, user) = st
+        .originals
+        .lock()
+        .unwrap()
+        .get(&token)
+        .cloned()
+        .unwrap_or((None, CHANNEL, 0));
+    let d = &v["data"];
+    let shown = match v["type"].as_u64() {
+        Some(4) => {
+            let eph = d["flags"].as_u64().unwrap_or(0) & 64 != 0;
+            Some(st.create(channel, d, file, eph.then_some(user)).id)
+        }
+        Some(7) => {
+            if let Some(p) = pressed {
+                st.edit(p, d);
+            }
+            pressed
+        }
+        Some(6) => pressed,
+        _ => None,
+    };
+    st.originals.lock().unwrap().insert(token, (shown, channel, user));
+    st.callbacks.lock().unwrap().insert(iid, v);
+    StatusCode::NO_CONTENT.into_response()
+}
+
+async fn edit_original(
+    AxState(st): St,
+    Path((_app, token, _m)): Path<(u64, String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    count(&st, "PATCH original".into());
+    let (v, file) = parse_body(&headers, &body);
+    let known = st.originals.lock().unwrap().get(&token).cloned();
+    let Some((shown, channel, user)) = known else {
+        return error(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+    };
+    let m = match shown.and_then(|id| st.edit(id, &v)) {
+        Some(m) => m,
+        None => {
+            let m = st.create(channel, &v, file, None);
+            st.originals
+                .lock()
+                .unwrap()
+                .insert(token, (Some(m.id), channel, user));
+            m
+        }
+    };
+    Json(msg_json(&m)).into_response()
+}
+
+async fn followup(
+    AxState(st): St,
+    Path((_app, token)): Path<(u64, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    count(&st, "POST followup".into());
+    let (v, file) = parse_body(&headers, &body);
+    let (_, channel, user) = st
+        .originals
+        .lock()
+        .unwrap()
+        .get(&token)
+        .cloned()
+        .unwrap_or((None, CHANNEL, 0));
+    let eph = v["flags"].as_u64().unwrap_or(0) & 64 != 0;
+    let m = st.create(channel, &v, file, eph.then_some(user));
+    Json(msg_json(&m)).into_response()
+}
+
+async fn fallback(AxState(st): St, uri: axum::http::Uri, method: axum::http::Method) -> Response {
+    count(&st, format!("{method} {uri} (unknown)"));
+    eprintln!("fake discord: no route for {method} {uri}");
+    error(StatusCode::NOT_FOUND, 0, "no such route in the fake")
+}
+
+impl Fake {
+    pub async fn start() -> Fake {
+        let state = Arc::new(State::default());
+        let app = Router::new()
+            .route("/api/v10/gateway", get(gateway_info))
+            .route("/api/v10/gateway/bot", get(gateway_bot))
+            .route("/ws", get(ws))
+            .route("/api/v10/applications/{app}/commands", put(register))
+            .route("/api/v10/users/@me/channels", post(open_dm))
+            .route("/api/v10/channels/{c}/messages", post(send_message))
+            .route("/api/v10/channels/{c}/messages/{m}", patch(edit_message))
+            .route("/api/v10/channels/{c}/threads", post(create_thread))
+            .route("/api/v10/interactions/{i}/{t}/callback", post(callback))
+            .route("/api/v10/webhooks/{a}/{t}/messages/{m}", patch(edit_original))
+            .route("/api/v10/webhooks/{a}/{t}", post(followup))
+            .fallback(fallback)
+            .with_state(state.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        *state.url.lock().unwrap() = url.clone();
+        tokio::spawn(async move {
+            axum::serve(listener, app).await.unwrap();
+        });
+        Fake { url, state }
+    }
+
+    pub fn config(&self, db: &str) -> stikis_discord::Config {
+        let mut c = stikis_discord::Config::new("fake-token", db);
+        c.api_url = Some(self.url.clone());
+        c.host.bot_budget_ms = 5;
+        c.host.seeds =
+            Arc::new(|table, deal| stikis_core::Seed::from_u64((table as u64) << 16 | deal as u64));
+        c.min_edit_interval = Duration::ZERO;
+        c
+    }
+
+    /// Waits until a bot has identified `n` times in all and registered its commands.
+    pub async fn wait_ready(&self, n: u64) {
+        for _ in 0..2000 {
+            if self.state.identifies.load(Ordering::Acquire) >= n
+                && self.state.registered.load(Ordering::Acquire)
+                && self.state.gw.lock().unwrap().is_some()
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        panic!("the bot did not connect to the fake gateway");
+    }
+
+    /// Forgets the gateway connection (before a restart) and the registration.
+    pub fn disconnect(&self) {
+        *self.state.gw.lock().unwrap() = None;
+        self.state.registered.store(false, Ordering::Release);
+    }
+
+    fn dispatch(&self, d: Value) {
+        let gw = self
+            .state
+            .gw
+            .lock()
+            .unwrap()
+            .clone()
+            .expect("a gateway connection");
+        gw.send(json!({"op": 0, "t": "INTERACTION_CREATE", "d": d}))
+            .unwrap();
+    }
+
+    fn member(&self, p: &Person) -> Value {
+        json!({"user": p.json(), "nick": null, "avatar": null, "roles": [], "joined_at": "2026-01-01T00:00:00.000000+00:00",
+               "premium_since": null, "deaf": false, "mute": false, "flags": 0, "pending": false,
+               "permissions": p.perms.to_string(), "communication_disabled_until": null, "guild_id": GUILD.to_string()})
+    }
+
+    /// Where an interaction happens: a guild channel (with the member) or a DM.
+    fn base(&self, p: &Person, channel: u64, kind: u8) -> (u64, String, Value) {
+        let iid = self.state.id();
+        let token = format!("itok-{iid}");
+        let mut d = json!({"id": iid.to_string(), "application_id": APP.to_string(), "type": kind,
+            "token": token, "version": 1, "channel_id": channel.to_string(), "user": p.json(),
+            "app_permissions": "0", "locale": "en-US", "entitlements": [], "attachment_size_limit": 8388608});
+        if channel < DM_OFFSET {
+            d["guild_id"] = json!(GUILD.to_string());
+            d["guild_locale"] = json!("en-US");
+            d["member"] = self.member(p);
+        }
+        (iid, token, d)
+    }
+
+    async fn wait_callback(&self, iid: u64) -> Value {
+        for _ in 0..4000 {
+            if let Some(v) = self.state.callbacks.lock().unwrap().get(&iid) {
+                return v.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        panic!("interaction {iid} was not answered");
+    }
+
+    /// Sends a slash command in `channel`; returns the callback body.
+    pub async fn slash(&self, p: &Person, channel: u64, name: &str, options: Value) -> Value {
+        let (iid, token, mut d) = self.base(p, channel, 2);
+        d["data"] = json!({"id": "77", "name": name, "type": 1, "options": options});
+        self.state
+            .originals
+            .lock()
+            .unwrap()
+            .insert(token, (None, channel, p.id));
+        self.dispatch(d);
+        self.wait_callback(iid).await
+    }
+
+    /// Presses a button of a message; returns the callback body.
+    pub async fn press(&self, p: &Person, msg: u64, custom_id: &str) -> Value {
+        let m = self
+            .state
+            .msgs
+            .lock()
+            .unwrap()
+            .get(&msg)
+            .cloned()
+            .expect("a known message");
+        let (iid, token, mut d) = self.base(p, m.channel, 3);
+        d["data"] = json!({"custom_id": custom_id, "component_type": 2});
+        d["message"] = msg_json(&m);
+        self.state
+            .originals
+            .lock()
+            .unwrap()
+            .insert(token, (Some(msg), m.channel, p.id));
+        self.dispatch(d);
+        self.wait_callback(iid).await
+    }
+
+    /// Messages of a channel, oldest first (ephemeral ones included, with their viewer).
+    pub fn channel(&self, channel: u64) -> Vec<Msg> {
+        let ids = self
+            .state
+            .by_channel
+            .lock()
+            .unwrap()
+            .get(&channel)
+            .cloned()
+            .unwrap_or_default();
+        let msgs = self.state.msgs.lock().unwrap();
+        ids.iter().filter_map(|id| msgs.get(id).cloned()).collect()
+    }
+
+    /// The bot's own messages in a person's DM channel (not the ephemeral answers there).
+    pub fn dms(&self, user: u64) -> Vec<Msg> {
+        let mut v = self.channel(user + DM_OFFSET);
+        v.retain(|m| m.ephemeral_for.is_none());
+        v
+    }
+
+    pub fn rest_calls(&self) -> u64 {
+        self.state.rest_calls.load(Ordering::Relaxed)
+    }
+}
+
+/// The reply text of an interaction callback (content or embed).
+pub fn callback_text(v: &Value) -> String {
+    text_of(&v["data"]).unwrap_or_default()
+}
