@@ -55,7 +55,8 @@ pub struct FakeState {
     /// Artificial latency of every call.
     pub latency: Duration,
     /// Callback queries answered so far.
-    pub answered: HashSet<String>,
+    /// Callback id -> the answer's text.
+    pub answered: HashMap<String, String>,
     /// Calls per method.
     pub counts: HashMap<String, usize>,
     /// Record every call in `calls` (off for the benchmark).
@@ -214,7 +215,8 @@ impl Fake {
         *s.counts.entry(method.to_string()).or_default() += 1;
         if method == "answerCallbackQuery" {
             let id = body["callback_query_id"].as_str().unwrap_or("").to_string();
-            s.answered.insert(id);
+            let text = body["text"].as_str().unwrap_or("").to_string();
+            s.answered.insert(id, text);
         }
         if !s.quiet {
             s.calls.push(Call {
@@ -362,7 +364,7 @@ impl Fake {
     }
 
     pub fn is_answered(&self, id: &str) -> bool {
-        self.state.lock().unwrap().answered.contains(id)
+        self.state.lock().unwrap().answered.contains_key(id)
     }
 
     pub fn messages(&self, chat: i64) -> Vec<Msg> {
