@@ -109,11 +109,12 @@ async fn open_table(fake: &Fake) -> i64 {
         let id = fake.press(GROUP, msg, u, &join);
         fake.answered(&id).await;
     }
-    let lobby = fake.messages(GROUP).into_iter().find(|m| m.id == msg).unwrap();
-    assert!(
-        lobby.text.contains("U12") && lobby.text.contains("U13"),
-        "{lobby:?}"
-    );
+    // The lobby message (edited in place, possibly coalesced) shows both.
+    fake.until("the lobby with U12 and U13", |f| {
+        let lobby = f.messages(GROUP).into_iter().find(|m| m.id == msg)?;
+        (lobby.text.contains("U12") && lobby.text.contains("U13")).then_some(())
+    })
+    .await;
     let (msg, go) = button(fake, GROUP, "start").unwrap();
     let id = fake.press(GROUP, msg, ANNA, &go);
     fake.answered(&id).await;
@@ -371,5 +372,46 @@ async fn a_deep_link_seats_a_newcomer_and_a_closed_private_chat_falls_back_to_th
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     assert!(closed, "the table stayed open after the bot left the group");
+    running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn public_edits_of_a_group_are_coalesced_to_the_rate_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let mut s = Settings::new("123:TEST", dir.path().join("c.db").to_str().unwrap());
+    s.api_url = Some(fake.url.clone());
+    s.edit_interval = Duration::from_millis(400);
+    s.host = HostConfig {
+        bot_budget_ms: 10,
+        seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+    };
+    let running = start(s).await.unwrap();
+    let table = open_table(&fake).await;
+    let mut checked = 0;
+    // People pressing as fast as the bot answers.
+    play(&fake, &running, table, &mut checked, 12, |_| false).await;
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    let edits: Vec<_> = fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "editMessageText" && c.body["chat_id"] == json!(GROUP))
+        .collect();
+    assert!(edits.len() >= 2);
+    for w in edits.windows(2) {
+        assert!(
+            w[1].at - w[0].at >= Duration::from_millis(380),
+            "two group edits {:?} apart",
+            w[1].at - w[0].at
+        );
+    }
+    // The newest state still reached the group: the last edit shows the table as it is now.
+    let last = fake
+        .messages(GROUP)
+        .into_iter()
+        .rev()
+        .find(|m| m.text.contains("deal 1"))
+        .unwrap();
+    assert_eq!(last.text, edits.last().unwrap().body["text"].as_str().unwrap());
     running.shutdown().await;
 }
