@@ -1,0 +1,510 @@
+//! stikis on Telegram. This crate knows no rule: `App::on_update` turns a Telegram update
+//! (command message, button press, the bot's own membership) into a host `Request`, and
+//! `show::Shower` turns the host's `Outbox` into Bot API calls. `start` wires teloxide's
+//! dispatcher (long polling, or a webhook), registers the commands, recovers running tables
+//! and returns a handle that shuts down gracefully (in-flight updates finish first).
+
+pub mod commands;
+pub mod show;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use stikis_core::ai::Level;
+use stikis_host::i18n::Lang;
+use stikis_host::store::{ChatRef, CommunityRef, Platform, Store};
+use stikis_host::token::Token;
+use stikis_host::{Command, Host, HostConfig, Outbox, Request, User};
+use teloxide::dispatching::{Dispatcher, ShutdownToken};
+use teloxide::error_handlers::LoggingErrorHandler;
+use teloxide::payloads::SetMyCommandsSetters;
+use teloxide::prelude::*;
+use teloxide::types::{BotCommand, CallbackQuery, ChatMemberUpdated, Message, UpdateKind};
+use teloxide::update_listeners::{webhooks, Polling};
+use tokio::sync::Mutex as AsyncMutex;
+
+use show::{call, Answer, Shower};
+
+/// Where the bot receives updates from.
+#[derive(Debug, Clone)]
+pub enum Mode {
+    /// getUpdates long polling (the default).
+    Polling,
+    /// Telegram posts updates to `url`; the bot listens on `listen`.
+    Webhook { url: url::Url, listen: SocketAddr },
+}
+
+pub struct Settings {
+    pub token: String,
+    pub database_url: String,
+    /// A self-hosted Bot API server (or the tests' fake); None: api.telegram.org.
+    pub api_url: Option<url::Url>,
+    pub mode: Mode,
+    /// Minimum time between two public edits in one group (about 20 per minute: 3 s).
+    pub edit_interval: Duration,
+    pub host: HostConfig,
+}
+
+impl Settings {
+    pub fn new(token: impl Into<String>, database_url: impl Into<String>) -> Settings {
+        Settings {
+            token: token.into(),
+            database_url: database_url.into(),
+            api_url: None,
+            mode: Mode::Polling,
+            edit_interval: Duration::from_secs(3),
+            host: HostConfig::default(),
+        }
+    }
+}
+
+/// How long an admin check (getChatMember) is trusted.
+const ADMIN_TTL: Duration = Duration::from_secs(300);
+
+pub struct App {
+    pub host: Arc<Host>,
+    pub shower: Arc<Shower>,
+    username: String,
+    /// One lock per table: the outbox of one request is shown before the next request of the
+    /// same table is handled, so an older render never overwrites a newer one.
+    locks: Mutex<HashMap<i64, Arc<AsyncMutex<()>>>>,
+    admins: Mutex<HashMap<(i64, u64), (bool, Instant)>>,
+}
+
+/// A running bot.
+pub struct Running {
+    pub app: Arc<App>,
+    token: ShutdownToken,
+    dispatch: tokio::task::JoinHandle<()>,
+    events: tokio::task::JoinHandle<()>,
+}
+
+impl Running {
+    /// Stops taking updates, lets the updates being handled finish, and returns.
+    pub async fn shutdown(self) {
+        if let Ok(f) = self.token.shutdown() {
+            f.await;
+        }
+        let _ = self.dispatch.await;
+        self.events.abort();
+    }
+
+    /// Shuts down on Ctrl-C or SIGTERM.
+    pub async fn until_signal(self) {
+        let ctrl_c = tokio::signal::ctrl_c();
+        #[cfg(unix)]
+        {
+            let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                .expect("a SIGTERM handler");
+            tokio::select! {
+                _ = ctrl_c => {}
+                _ = term.recv() => {}
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = ctrl_c.await;
+        tracing::info!("shutting down: finishing the updates in hand");
+        self.shutdown().await;
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot open the database: {0}")]
+    Store(String),
+    #[error("cannot reach Telegram (is TELEGRAM_BOT_TOKEN right?): {0}")]
+    Telegram(String),
+}
+
+/// Connects the store, checks the token (getMe), registers the commands, recovers running
+/// tables and starts taking updates.
+pub async fn start(settings: Settings) -> Result<Running, StartError> {
+    let store = Store::connect(&settings.database_url)
+        .await
+        .map_err(|e| StartError::Store(e.to_string()))?;
+    let mut bot = Bot::new(settings.token.clone());
+    if let Some(url) = settings.api_url.clone() {
+        bot = bot.set_api_url(url);
+    }
+    let me = call(bot.get_me())
+        .await
+        .map_err(|e| StartError::Telegram(e.to_string()))?;
+    let username = me.username().to_string();
+    register_commands(&bot).await;
+    let (host, mut events) = Host::new(store.clone(), settings.host.clone());
+    let shower = Shower::new(bot.clone(), store, username.clone(), settings.edit_interval);
+    let app = Arc::new(App {
+        host,
+        shower,
+        username,
+        locks: Mutex::default(),
+        admins: Mutex::default(),
+    });
+    match app.host.recover().await {
+        Ok(out) => app.show_unasked(out).await,
+        Err(e) => tracing::error!(error = %e, "could not recover running tables"),
+    }
+    let timer_app = Arc::clone(&app);
+    let events_task = tokio::spawn(async move {
+        while let Some(out) = events.recv().await {
+            timer_app.show_unasked(out).await;
+        }
+    });
+    let handler = dptree::endpoint(|upd: Update, app: Arc<App>| async move {
+        app.on_update(upd).await;
+        respond(())
+    });
+    let mut dispatcher = Dispatcher::builder(bot.clone(), handler)
+        .dependencies(dptree::deps![Arc::clone(&app)])
+        .default_handler(|_| async {})
+        .build();
+    let token = dispatcher.shutdown_token();
+    let dispatch = match settings.mode {
+        Mode::Polling => {
+            let listener = Polling::builder(bot.clone())
+                .timeout(Duration::from_secs(10))
+                .delete_webhook()
+                .await
+                .build();
+            tokio::spawn(async move {
+                dispatcher
+                    .dispatch_with_listener(listener, LoggingErrorHandler::new())
+                    .await
+            })
+        }
+        Mode::Webhook { url, listen } => {
+            let listener = webhooks::axum(bot.clone(), webhooks::Options::new(listen, url))
+                .await
+                .map_err(|e| StartError::Telegram(e.to_string()))?;
+            tokio::spawn(async move {
+                dispatcher
+                    .dispatch_with_listener(listener, LoggingErrorHandler::new())
+                    .await
+            })
+        }
+    };
+    Ok(Running {
+        app,
+        token,
+        dispatch,
+        events: events_task,
+    })
+}
+
+/// setMyCommands: the default list (English) and one per language.
+async fn register_commands(bot: &Bot) {
+    for lang in [None, Some(Lang::Lv), Some(Lang::En), Some(Lang::Ru)] {
+        let i = commands::lang_index(lang.unwrap_or(Lang::En));
+        let list = commands::COMMANDS
+            .iter()
+            .map(|(name, d)| BotCommand::new(*name, d[i]));
+        let mut req = bot.set_my_commands(list);
+        if let Some(l) = lang {
+            req = req.language_code(l.code());
+        }
+        if let Err(e) = call(req).await {
+            tracing::warn!(error = %e, "setMyCommands failed");
+        }
+    }
+}
+
+fn chat_ref(m: &Message) -> ChatRef {
+    let id = m.chat.id.0.to_string();
+    let chat = ChatRef::new(Platform::Telegram, id.clone(), id);
+    match m.thread_id {
+        Some(t) if m.is_topic_message => chat.in_thread(t.0 .0.to_string()),
+        _ => chat,
+    }
+}
+
+fn person(u: &teloxide::types::User) -> User {
+    User {
+        id: u.id.0.to_string(),
+        name: u.full_name(),
+        admin: false,
+    }
+}
+
+impl App {
+    fn lock(&self, table: i64) -> Arc<AsyncMutex<()>> {
+        self.locks
+            .lock()
+            .expect("table locks")
+            .entry(table)
+            .or_default()
+            .clone()
+    }
+
+    /// Handles one request under its table's lock and shows the outbox.
+    async fn run(&self, table: Option<i64>, req: Request, answer: Answer) {
+        let lock = table.map(|t| self.lock(t));
+        let _guard = match &lock {
+            Some(l) => Some(l.lock().await),
+            None => None,
+        };
+        let out = self.host.handle(req).await;
+        self.shower.show(out, answer).await;
+    }
+
+    /// Shows an outbox nobody asked for (timers, recovery) under its table's lock.
+    async fn show_unasked(&self, out: Outbox) {
+        let table = out.0.iter().find_map(|o| match o {
+            stikis_host::Out::Public { key, .. } | stikis_host::Out::Private { key, .. } => {
+                show::table_of_key(key)
+            }
+            _ => None,
+        });
+        let lock = table.map(|t| self.lock(t));
+        let _guard = match &lock {
+            Some(l) => Some(l.lock().await),
+            None => None,
+        };
+        self.shower.show(out, Answer::Nobody).await;
+    }
+
+    pub async fn on_update(self: &Arc<Self>, upd: Update) {
+        match upd.kind {
+            UpdateKind::Message(m) => self.on_message(m).await,
+            UpdateKind::CallbackQuery(q) => self.on_callback(q).await,
+            UpdateKind::MyChatMember(u) => self.on_membership(u).await,
+            _ => {}
+        }
+    }
+
+    /// getChatMember, cached for a few minutes.
+    async fn is_admin(&self, chat: ChatId, user: UserId) -> bool {
+        if chat.is_user() {
+            return false;
+        }
+        if let Some((a, at)) = self.admins.lock().expect("admins").get(&(chat.0, user.0)) {
+            if at.elapsed() < ADMIN_TTL {
+                return *a;
+            }
+        }
+        let admin = match call(self.shower.bot.get_chat_member(chat, user)).await {
+            Ok(m) => m.is_privileged(),
+            Err(e) => {
+                tracing::warn!(error = %e, "getChatMember failed");
+                false
+            }
+        };
+        self.admins
+            .lock()
+            .expect("admins")
+            .insert((chat.0, user.0), (admin, Instant::now()));
+        admin
+    }
+
+    async fn on_callback(self: &Arc<Self>, q: CallbackQuery) {
+        let data = q.data.clone().unwrap_or_default();
+        let tok = Token::decode(&data).ok();
+        let alert = tok.as_ref().is_some_and(|t| t.action == "hand");
+        let answer = Answer::Callback {
+            id: q.id.clone(),
+            alert,
+        };
+        let mut user = person(&q.from);
+        let chat = match q.regular_message() {
+            Some(m) => chat_ref(m),
+            None => ChatRef::new(Platform::Telegram, user.id.clone(), user.id.clone()),
+        };
+        // Managing verbs need to know whether the presser administers the group.
+        if tok
+            .as_ref()
+            .is_some_and(|t| t.action == "bot" || t.action == "start")
+        {
+            if let Some(cid) = show::chat_id(&chat) {
+                user.admin = self.is_admin(cid, q.from.id).await;
+            }
+        }
+        let req = Request {
+            chat,
+            user,
+            command: Command::Press { token: data },
+        };
+        self.run(tok.map(|t| t.table), req, answer).await;
+    }
+
+    async fn on_membership(&self, u: ChatMemberUpdated) {
+        if u.new_chat_member.is_present() || u.chat.is_private() {
+            return;
+        }
+        // The bot was removed: close every open table of the group (nobody can see them).
+        let community = CommunityRef::new(Platform::Telegram, u.chat.id.0.to_string());
+        let rows = match self.host.store().open_tables(&community).await {
+            Ok(r) => r,
+            Err(e) => return tracing::warn!(error = %e, "could not list the group's tables"),
+        };
+        for row in rows {
+            let lock = self.lock(row.id);
+            let _g = lock.lock().await;
+            let req = Request {
+                chat: row.chat.clone(),
+                user: User {
+                    id: "telegram".into(),
+                    name: "Telegram".into(),
+                    admin: true,
+                },
+                command: Command::Stop,
+            };
+            // The outbox cannot be shown any more: the bot is no longer in the chat.
+            let _ = self.host.handle(req).await;
+            tracing::info!(table = row.id, "closed a table: the bot left its group");
+        }
+    }
+
+    async fn user_lang(&self, m: &Message) -> Lang {
+        let from = m.from.as_ref();
+        let stored = match from {
+            Some(u) => self
+                .host
+                .store()
+                .user_lang(Platform::Telegram, &u.id.0.to_string())
+                .await
+                .ok()
+                .flatten(),
+            None => None,
+        };
+        stored
+            .or_else(|| commands::lang_of_code(from.and_then(|u| u.language_code.as_deref())))
+            .unwrap_or_default()
+    }
+
+    async fn on_message(self: &Arc<Self>, m: Message) {
+        let (Some(text), Some(from)) = (m.text(), m.from.as_ref()) else {
+            return;
+        };
+        let Some((name, args)) = commands::parse(text, &self.username) else {
+            return;
+        };
+        let chat = chat_ref(&m);
+        let answer = Answer::Message {
+            chat: m.chat.id,
+            thread: if m.is_topic_message { m.thread_id } else { None },
+        };
+        let mut user = person(from);
+        let private = m.chat.is_private();
+        let lang = self.user_lang(&m).await;
+        let say = |text: String| {
+            let mut o = Outbox::default();
+            o.reply(text);
+            o
+        };
+        let command = match name.as_str() {
+            "start" if private && !args.is_empty() => {
+                // A deep link: t.me/<bot>?start=<lobby token>.
+                self.shower.reachable(&user.id);
+                let token = show::token_of_start(args[0]);
+                let table = Token::decode(&token).ok().map(|t| t.table);
+                let req = Request {
+                    chat,
+                    user,
+                    command: Command::Press { token },
+                };
+                return self.run(table, req, answer).await;
+            }
+            "start" | "help" => {
+                self.shower.reachable(&user.id);
+                return self.shower.show(say(commands::help_text(lang)), answer).await;
+            }
+            "rules" => {
+                return self
+                    .shower
+                    .show(say(commands::rules_text(lang).into()), answer)
+                    .await
+            }
+            "zole" => Command::NewTable {
+                game: "zole".into(),
+                rules: args.first().map(|p| Value::String(p.to_string())),
+                seats: None,
+            },
+            "join" => Command::Join,
+            "leave" => Command::Leave,
+            "go" => Command::Start,
+            "stop" => Command::Stop,
+            "record" => Command::Record,
+            "top" => Command::Leaderboard,
+            "stats" => Command::Stats,
+            "bots" => Command::AddBot { level: Level::Basic },
+            "lang" => {
+                let pick = |s: &str| Lang::ALL.into_iter().find(|l| l.code() == s);
+                match args.as_slice() {
+                    ["group", code] if !private => match pick(code) {
+                        Some(l) => Command::SetCommunityLang(l),
+                        None => return self.shower.show(say(commands::help_text(lang)), answer).await,
+                    },
+                    [code] => match pick(code) {
+                        Some(l) => Command::SetUserLang(l),
+                        None => return self.shower.show(say(commands::help_text(lang)), answer).await,
+                    },
+                    _ => {
+                        return self
+                            .shower
+                            .show(say("/lang lv|en|ru · /lang group lv|en|ru".into()), answer)
+                            .await
+                    }
+                }
+            }
+            "settings" => match args.as_slice() {
+                ["turn", "off"] => Command::SetTurnLimit(None),
+                ["turn", n] if n.parse::<u32>().is_ok() => {
+                    Command::SetTurnLimit(n.parse().ok().filter(|&s: &u32| s > 0))
+                }
+                ["auto", v @ ("on" | "off")] => Command::SetAutoStart(*v == "on"),
+                _ => {
+                    let usage = "/settings turn N|off · /settings auto on|off".to_string();
+                    return self.shower.show(say(usage), answer).await;
+                }
+            },
+            _ => return,
+        };
+        if matches!(
+            command,
+            Command::Stop
+                | Command::Start
+                | Command::AddBot { .. }
+                | Command::SetCommunityLang(_)
+                | Command::SetTurnLimit(_)
+                | Command::SetAutoStart(_)
+        ) {
+            user.admin = self.is_admin(m.chat.id, from.id).await;
+        }
+        let table = match self.host.store().open_table(&chat).await {
+            Ok(Some(row)) => Some(row.id),
+            _ => None,
+        };
+        let times = if name == "bots" {
+            args.first()
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or(1)
+                .clamp(1, 3)
+        } else {
+            1
+        };
+        let lock = table.map(|t| self.lock(t));
+        let _guard = match &lock {
+            Some(l) => Some(l.lock().await),
+            None => None,
+        };
+        // `/bots N` is N requests; only the last answer is shown.
+        let mut out = Outbox::default();
+        for i in 0..times {
+            let mut o = self
+                .host
+                .handle(Request {
+                    chat: chat.clone(),
+                    user: user.clone(),
+                    command: command.clone(),
+                })
+                .await;
+            if i + 1 < times {
+                o.0.retain(|x| !matches!(x, stikis_host::Out::Reply { .. }));
+            }
+            out.extend(o);
+        }
+        self.shower.show(out, answer).await;
+    }
+}

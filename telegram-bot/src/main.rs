@@ -1,0 +1,73 @@
+//! `stikis-telegram`: the command line of the Telegram bot (configuration from flags and the
+//! environment); everything else is in the library.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// stikis on Telegram: Zole tables in groups and forum topics, hands in private chats.
+///
+/// Create a bot with @BotFather, allow it in groups, and run with its token. Updates come by
+/// long polling unless --webhook-url is given. Ctrl-C or SIGTERM stops it gracefully: updates
+/// in hand finish, and running tables resume from the database at the next start.
+#[derive(Parser, Debug)]
+#[command(name = "stikis-telegram", version)]
+struct Args {
+    /// The bot token from @BotFather (required).
+    #[arg(long, env = "TELEGRAM_BOT_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// Database: a SQLite file path or sqlite: URL (created if missing), or a postgres:// URL.
+    #[arg(long, env = "DATABASE_URL", default_value = "stikis.db")]
+    database_url: String,
+    /// Bot API server URL, for a self-hosted telegram-bot-api server (default: https://api.telegram.org).
+    #[arg(long, env = "TELEGRAM_API_URL")]
+    api_url: Option<url::Url>,
+    /// Webhook mode: the public HTTPS URL Telegram posts updates to (default: long polling).
+    #[arg(long, env = "TELEGRAM_WEBHOOK_URL")]
+    webhook_url: Option<url::Url>,
+    /// Webhook mode: the local address to listen on.
+    #[arg(long, env = "TELEGRAM_WEBHOOK_LISTEN", default_value = "0.0.0.0:8443")]
+    listen: SocketAddr,
+    /// Minimum milliseconds between two edits of public messages in one group (Telegram allows
+    /// about 20 messages a minute per group).
+    #[arg(long, env = "STIKIS_EDIT_INTERVAL_MS", default_value_t = 3000)]
+    edit_interval_ms: u64,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .init();
+    let args = Args::parse();
+    let Some(token) = args.token.filter(|t| !t.trim().is_empty()) else {
+        eprintln!(
+            "stikis-telegram: TELEGRAM_BOT_TOKEN is not set. Get a token from @BotFather and run\n  \
+             TELEGRAM_BOT_TOKEN=123456:ABC... stikis-telegram\n(see stikis-telegram --help)"
+        );
+        return ExitCode::from(2);
+    };
+    let mut settings = stikis_telegram::Settings::new(token, args.database_url);
+    settings.api_url = args.api_url;
+    settings.edit_interval = std::time::Duration::from_millis(args.edit_interval_ms);
+    if let Some(url) = args.webhook_url {
+        settings.mode = stikis_telegram::Mode::Webhook {
+            url,
+            listen: args.listen,
+        };
+    }
+    match stikis_telegram::start(settings).await {
+        Ok(running) => {
+            tracing::info!("stikis-telegram is running");
+            running.until_signal().await;
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("stikis-telegram: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,562 @@
+//! Shows a host `Outbox` on Telegram: keyed messages sent once and then edited in place (their
+//! message ids remembered in the store so edits survive restarts), unchanged edits skipped,
+//! public edits of one chat coalesced to stay within the group rate limit, 429 `retry_after`
+//! honoured, every callback query answered, forum topics (`message_thread_id`) carried, and
+//! private chats that refuse the bot (403) remembered so the player uses the "my hand" popup.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use stikis_host::store::{ChatRef, Platform, Store};
+use stikis_host::token::Token;
+use stikis_host::{Button, Out, Outbox};
+use teloxide::payloads::{
+    AnswerCallbackQuerySetters, EditMessageTextSetters, SendDocumentSetters, SendMessageSetters,
+};
+use teloxide::prelude::*;
+use teloxide::requests::Payload;
+use teloxide::types::{
+    CallbackQueryId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, MessageId, ThreadId,
+};
+use teloxide::{ApiError, RequestError};
+use tokio::time::Instant;
+
+/// To whom the outbox's `Reply` goes.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    /// A button press: answered with answerCallbackQuery (a popup when `alert`).
+    Callback { id: CallbackQueryId, alert: bool },
+    /// A command message: answered with a message in the same chat and topic.
+    Message { chat: ChatId, thread: Option<ThreadId> },
+    /// A timer's outbox: nobody to answer.
+    Nobody,
+}
+
+/// A public edit waiting for the chat's next slot.
+struct Pending {
+    chat: ChatRef,
+    text: String,
+    buttons: Vec<Vec<Button>>,
+}
+
+#[derive(Default)]
+struct Pace {
+    /// When the last public edit went out.
+    last: Option<Instant>,
+    /// The newest content of each public key waiting for a slot.
+    pending: HashMap<String, Pending>,
+    flushing: bool,
+}
+
+pub struct Shower {
+    pub bot: Bot,
+    store: Store,
+    /// The bot's username, for t.me deep links.
+    username: String,
+    /// Minimum time between two public edits in one chat (Telegram allows about 20 messages
+    /// per minute in a group: 3 s).
+    edit_interval: Duration,
+    /// Content hash last shown for (key, recipient): unchanged edits are skipped.
+    shown: Mutex<HashMap<(String, String), u64>>,
+    /// Message ids, read through to the store.
+    ids: Mutex<HashMap<(String, String), MessageId>>,
+    /// Users whose private chat refused the bot (403) since it started.
+    unreachable: Mutex<HashSet<String>>,
+    pace: Mutex<HashMap<String, Pace>>,
+}
+
+fn digest(text: &str, buttons: &[Vec<Button>]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    for row in buttons {
+        for b in row {
+            b.label.hash(&mut h);
+            b.token.hash(&mut h);
+        }
+        0xffu8.hash(&mut h);
+    }
+    h.finish()
+}
+
+pub fn chat_id(chat: &ChatRef) -> Option<ChatId> {
+    chat.chat.parse().ok().map(ChatId)
+}
+
+pub fn thread_id(chat: &ChatRef) -> Option<ThreadId> {
+    chat.thread
+        .as_deref()
+        .and_then(|t| t.parse().ok())
+        .map(|t| ThreadId(MessageId(t)))
+}
+
+/// The recipient string of a public message: its chat and topic.
+fn place(chat: &ChatRef) -> String {
+    match &chat.thread {
+        Some(t) => format!("{}/{t}", chat.chat),
+        None => chat.chat.clone(),
+    }
+}
+
+/// The table id a message key (`t<id>.…`) belongs to.
+pub fn table_of_key(key: &str) -> Option<i64> {
+    key.strip_prefix('t')?.split('.').next()?.parse().ok()
+}
+
+/// A lobby token as a t.me start parameter (which allows only `A-Za-z0-9_-`).
+pub fn start_param(token: &str) -> Option<String> {
+    let p = token.replace('.', "-");
+    (p.len() <= 64
+        && p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    .then_some(p)
+}
+
+/// The token behind a start parameter.
+pub fn token_of_start(param: &str) -> String {
+    param.replace('-', ".")
+}
+
+fn keyboard(buttons: &[Vec<Button>]) -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new(buttons.iter().map(|row| {
+        row.iter()
+            .map(|b| InlineKeyboardButton::callback(b.label.clone(), b.token.clone()))
+            .collect::<Vec<_>>()
+    }))
+}
+
+/// Sends a request, waiting out 429s (`retry_after`) and retrying a network error a few times.
+pub async fn call<R>(req: R) -> Result<<R::Payload as Payload>::Output, RequestError>
+where
+    R: Request<Err = RequestError>,
+{
+    let mut tries = 0;
+    loop {
+        match req.send_ref().await {
+            Err(RequestError::RetryAfter(s)) if tries < 5 => {
+                tracing::info!(secs = s.seconds(), "Telegram asks to retry later");
+                tokio::time::sleep(s.duration()).await;
+            }
+            Err(RequestError::Network(e)) if tries < 3 => {
+                tracing::warn!(error = %e, "network error, retrying");
+                tokio::time::sleep(Duration::from_millis(200 << tries)).await;
+            }
+            r => return r,
+        }
+        tries += 1;
+    }
+}
+
+fn forbidden(e: &RequestError) -> bool {
+    match e {
+        RequestError::Api(
+            ApiError::BotBlocked | ApiError::CantInitiateConversation | ApiError::UserDeactivated,
+        ) => true,
+        RequestError::Api(ApiError::Unknown(s)) => s.starts_with("Forbidden"),
+        _ => false,
+    }
+}
+
+impl Shower {
+    pub fn new(bot: Bot, store: Store, username: String, edit_interval: Duration) -> Arc<Shower> {
+        Arc::new(Shower {
+            bot,
+            store,
+            username,
+            edit_interval,
+            shown: Mutex::default(),
+            ids: Mutex::default(),
+            unreachable: Mutex::default(),
+            pace: Mutex::default(),
+        })
+    }
+
+    pub fn deep_link(&self, param: &str) -> String {
+        format!("https://t.me/{}?start={param}", self.username)
+    }
+
+    /// The user opened the private chat again (/start): try it again.
+    pub fn reachable(&self, user: &str) {
+        self.unreachable.lock().expect("unreachable set").remove(user);
+    }
+
+    /// Shows one outbox: the answer first (Telegram wants callbacks answered quickly), then
+    /// every message in order. A keyed message that appears twice is shown once, as its last
+    /// version.
+    pub async fn show(self: &Arc<Self>, out: Outbox, answer: Answer) {
+        let reply = out.reply_text().map(str::to_string);
+        match (&answer, reply) {
+            (Answer::Callback { id, alert }, text) => {
+                let mut req = self.bot.answer_callback_query(id.clone());
+                if let Some(text) = text {
+                    // Callback answers hold at most 200 characters.
+                    let text: String = text.chars().take(200).collect();
+                    req = req.text(text).show_alert(*alert);
+                }
+                if let Err(e) = call(req).await {
+                    tracing::warn!(error = %e, "answerCallbackQuery failed");
+                }
+            }
+            (Answer::Message { chat, thread }, Some(text)) => {
+                let mut req = self.bot.send_message(*chat, text);
+                if let Some(t) = thread {
+                    req = req.message_thread_id(*t);
+                }
+                if let Err(e) = call(req).await {
+                    tracing::warn!(error = %e, "reply failed");
+                }
+            }
+            _ => {}
+        }
+        let last_of_key: HashMap<(&str, &str), usize> = out
+            .0
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match o {
+                Out::Public { key, chat, .. } => Some(((key.as_str(), chat.chat.as_str()), i)),
+                Out::Private { key, user, .. } => Some(((key.as_str(), user.as_str()), i)),
+                _ => None,
+            })
+            .collect();
+        for (i, o) in out.0.iter().enumerate() {
+            let res = match o {
+                Out::Public {
+                    chat,
+                    key,
+                    text,
+                    buttons,
+                } => {
+                    if last_of_key.get(&(key.as_str(), chat.chat.as_str())) != Some(&i) {
+                        continue;
+                    }
+                    self.public(chat, key, text, buttons).await
+                }
+                Out::Private {
+                    user,
+                    chat,
+                    key,
+                    text,
+                    buttons,
+                } => {
+                    if last_of_key.get(&(key.as_str(), user.as_str())) != Some(&i) {
+                        continue;
+                    }
+                    self.private(user, chat, key, text, buttons).await
+                }
+                Out::Post { chat, text } => self.post(chat, text, None).await.map(|_| ()),
+                Out::File { chat, name, content } => self.file(chat, name, content).await,
+                Out::Reply { .. } => Ok(()),
+            };
+            if let Err(e) = res {
+                tracing::warn!(error = %e, "could not show a message");
+            }
+        }
+    }
+
+    async fn post(
+        &self,
+        chat: &ChatRef,
+        text: &str,
+        markup: Option<InlineKeyboardMarkup>,
+    ) -> Result<Message, RequestError> {
+        let Some(id) = chat_id(chat) else {
+            return Err(RequestError::Api(ApiError::ChatNotFound));
+        };
+        let mut req = self.bot.send_message(id, text);
+        if let Some(t) = thread_id(chat) {
+            req = req.message_thread_id(t);
+        }
+        if let Some(m) = markup {
+            req = req.reply_markup(m);
+        }
+        call(req).await
+    }
+
+    async fn file(&self, chat: &ChatRef, name: &str, content: &str) -> Result<(), RequestError> {
+        let Some(id) = chat_id(chat) else { return Ok(()) };
+        let doc = InputFile::memory(content.as_bytes().to_vec()).file_name(name.to_string());
+        let mut req = self.bot.send_document(id, doc);
+        if let Some(t) = thread_id(chat) {
+            req = req.message_thread_id(t);
+        }
+        call(req).await.map(|_| ())
+    }
+
+    /// Records that (key, recipient) now shows `d`; false if it already did.
+    fn changed(&self, key: &str, recipient: &str, d: u64) -> bool {
+        let mut shown = self.shown.lock().expect("shown map");
+        shown.insert((key.to_string(), recipient.to_string()), d) != Some(d)
+    }
+
+    fn forget(&self, key: &str, recipient: &str) {
+        self.shown
+            .lock()
+            .expect("shown map")
+            .remove(&(key.to_string(), recipient.to_string()));
+    }
+
+    async fn message_id(&self, key: &str, recipient: &str) -> Option<MessageId> {
+        let k = (key.to_string(), recipient.to_string());
+        if let Some(id) = self.ids.lock().expect("ids").get(&k) {
+            return Some(*id);
+        }
+        let stored = self
+            .store
+            .message_ref(Platform::Telegram, key, recipient)
+            .await
+            .ok()??;
+        let id = MessageId(stored.parse().ok()?);
+        self.ids.lock().expect("ids").insert(k, id);
+        Some(id)
+    }
+
+    async fn remember(&self, key: &str, recipient: &str, id: MessageId) {
+        self.ids
+            .lock()
+            .expect("ids")
+            .insert((key.to_string(), recipient.to_string()), id);
+        if let Err(e) = self
+            .store
+            .set_message_ref(Platform::Telegram, key, recipient, &id.0.to_string())
+            .await
+        {
+            tracing::warn!(error = %e, "could not remember a message id");
+        }
+    }
+
+    /// Sends the keyed message the first time, edits it afterwards.
+    async fn upsert(
+        &self,
+        chat: &ChatRef,
+        recipient: &str,
+        key: &str,
+        text: &str,
+        markup: InlineKeyboardMarkup,
+    ) -> Result<(), RequestError> {
+        if let Some(mid) = self.message_id(key, recipient).await {
+            let Some(cid) = chat_id(chat) else { return Ok(()) };
+            let req = self
+                .bot
+                .edit_message_text(cid, mid, text)
+                .reply_markup(markup.clone());
+            match call(req).await {
+                Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => return Ok(()),
+                Err(RequestError::Api(ApiError::MessageToEditNotFound | ApiError::MessageCantBeEdited)) => {
+                    // Deleted by someone: show it anew below.
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let m = self.post(chat, text, Some(markup)).await?;
+        self.remember(key, recipient, m.id).await;
+        Ok(())
+    }
+
+    async fn public(
+        self: &Arc<Self>,
+        chat: &ChatRef,
+        key: &str,
+        text: &str,
+        buttons: &[Vec<Button>],
+    ) -> Result<(), RequestError> {
+        let recipient = place(chat);
+        if !self.changed(key, &recipient, digest(text, buttons)) {
+            return Ok(());
+        }
+        let buttons = self.with_links(buttons);
+        // A first showing is a new message and goes out now; edits wait for the chat's slot.
+        if self.message_id(key, &recipient).await.is_none() {
+            return self
+                .upsert(chat, &recipient, key, text, keyboard_with_links(&buttons))
+                .await;
+        }
+        let wait = {
+            let mut pace = self.pace.lock().expect("pace");
+            let p = pace.entry(recipient.clone()).or_default();
+            let now = Instant::now();
+            match p.last {
+                Some(last) if now < last + self.edit_interval || p.flushing => {
+                    p.pending.insert(
+                        key.to_string(),
+                        Pending {
+                            chat: chat.clone(),
+                            text: text.to_string(),
+                            buttons: buttons.clone(),
+                        },
+                    );
+                    if p.flushing {
+                        return Ok(());
+                    }
+                    p.flushing = true;
+                    Some(last + self.edit_interval)
+                }
+                _ => {
+                    p.last = Some(now);
+                    None
+                }
+            }
+        };
+        match wait {
+            None => {
+                self.upsert(chat, &recipient, key, text, keyboard_with_links(&buttons))
+                    .await
+            }
+            Some(at) => {
+                let me = Arc::clone(self);
+                tokio::spawn(async move { me.flush(recipient, at).await });
+                Ok(())
+            }
+        }
+    }
+
+    /// Sends the newest pending public edits of one chat, one per slot, until none is left.
+    async fn flush(self: Arc<Self>, recipient: String, mut at: Instant) {
+        loop {
+            tokio::time::sleep_until(at).await;
+            let next = {
+                let mut pace = self.pace.lock().expect("pace");
+                let p = pace.entry(recipient.clone()).or_default();
+                let key = p.pending.keys().next().cloned();
+                match key {
+                    Some(k) => {
+                        p.last = Some(Instant::now());
+                        p.pending.remove(&k).map(|x| (k, x))
+                    }
+                    None => {
+                        p.flushing = false;
+                        None
+                    }
+                }
+            };
+            let Some((key, x)) = next else { return };
+            if let Err(e) = self
+                .upsert(
+                    &x.chat,
+                    &recipient,
+                    &key,
+                    &x.text,
+                    keyboard_with_links(&x.buttons),
+                )
+                .await
+            {
+                tracing::warn!(error = %e, "a coalesced edit failed");
+            }
+            at = Instant::now() + self.edit_interval;
+        }
+    }
+
+    /// A lobby's join button gets a deep link beside it, for people who never opened a private
+    /// chat with the bot (t.me/<bot>?start=<token> opens it and seats them).
+    fn with_links(&self, buttons: &[Vec<Button>]) -> Vec<Vec<Button>> {
+        let mut rows = buttons.to_vec();
+        let join = buttons
+            .iter()
+            .flatten()
+            .find(|b| Token::decode(&b.token).is_ok_and(|t| t.action == "join"));
+        if let Some(p) = join.and_then(|b| start_param(&b.token)) {
+            rows.push(vec![Button {
+                label: "🔗 @".to_string() + &self.username,
+                token: LINK.to_string() + &self.deep_link(&p),
+            }]);
+        }
+        rows
+    }
+
+    async fn private(
+        &self,
+        user: &str,
+        chat: &ChatRef,
+        key: &str,
+        text: &str,
+        buttons: &[Vec<Button>],
+    ) -> Result<(), RequestError> {
+        if self.unreachable.lock().expect("unreachable set").contains(user) {
+            return Ok(());
+        }
+        if !self.changed(key, user, digest(text, buttons)) {
+            return Ok(());
+        }
+        let dm = ChatRef::new(Platform::Telegram, user, user);
+        match self.upsert(&dm, user, key, text, keyboard(buttons)).await {
+            Err(e) if forbidden(&e) => {
+                self.forget(key, user);
+                self.unreachable
+                    .lock()
+                    .expect("unreachable set")
+                    .insert(user.to_string());
+                // Tell the group: the hand is behind the table's 🂠 button, and a deep link
+                // opens the private chat.
+                let Some(table) = table_of_key(key) else {
+                    return Ok(());
+                };
+                let hand = Token::new(table, 0, "hand").encode().unwrap_or_default();
+                let link = start_param(&hand).map(|p| self.deep_link(&p));
+                let mut rows = vec![vec![InlineKeyboardButton::callback("🂠", hand)]];
+                if let Some(link) = link.and_then(|l| url::Url::parse(&l).ok()) {
+                    rows[0].push(InlineKeyboardButton::url("💬", link));
+                }
+                let text = format!(
+                    "A player's private chat with @{} is closed: 🂠 shows your hand, 💬 opens the chat.",
+                    self.username
+                );
+                self.post(chat, &text, Some(InlineKeyboardMarkup::new(rows)))
+                    .await
+                    .map(|_| ())
+            }
+            r => r,
+        }
+    }
+}
+
+/// Marks a `Button` that is a URL rather than a callback (only inside this module).
+const LINK: &str = "\u{1}link:";
+
+fn keyboard_with_links(buttons: &[Vec<Button>]) -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new(buttons.iter().map(|row| {
+        row.iter()
+            .map(
+                |b| match b.token.strip_prefix(LINK).and_then(|u| url::Url::parse(u).ok()) {
+                    Some(u) => InlineKeyboardButton::url(b.label.clone(), u),
+                    None => InlineKeyboardButton::callback(b.label.clone(), b.token.clone()),
+                },
+            )
+            .collect::<Vec<_>>()
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lobby_tokens_survive_the_start_parameter_alphabet() {
+        let tok = Token::new(4242, 17, "join").encode().unwrap();
+        let p = start_param(&tok).unwrap();
+        assert!(p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+        assert_eq!(token_of_start(&p), tok);
+        assert_eq!(Token::decode(&token_of_start(&p)).unwrap().action, "join");
+        // Card tokens hold ':' and are never turned into links.
+        assert_eq!(start_param("s1.2.p:QC"), None);
+    }
+
+    #[test]
+    fn keys_name_their_table() {
+        assert_eq!(table_of_key("t12.d3.s1"), Some(12));
+        assert_eq!(table_of_key("t7.lobby"), Some(7));
+        assert_eq!(table_of_key("x"), None);
+    }
+
+    #[test]
+    fn digests_see_text_and_buttons() {
+        let b = |l: &str| {
+            vec![vec![Button {
+                label: l.into(),
+                token: "t".into(),
+            }]]
+        };
+        assert_eq!(digest("a", &b("x")), digest("a", &b("x")));
+        assert_ne!(digest("a", &b("x")), digest("a", &b("y")));
+        assert_ne!(digest("a", &b("x")), digest("b", &b("x")));
+    }
+}

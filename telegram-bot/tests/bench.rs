@@ -1,0 +1,176 @@
+//! Throughput benchmark against the fake Bot API server (ignored by default; run with
+//! `cargo test --release -p stikis-telegram --test bench -- --ignored --nocapture`):
+//! 200 group tables play one Zole deal each at the same time; reports updates handled per
+//! second and Bot API calls per card played, with three people per table and with one person
+//! and two computer players per table.
+
+mod fake;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fake::Fake;
+use stikis_core::Seed;
+use stikis_host::token::Token;
+use stikis_host::HostConfig;
+use stikis_telegram::{start, Settings};
+
+const TABLES: i64 = 200;
+
+fn move_button(fake: &Fake, user: i64) -> Option<(i64, String)> {
+    let s = fake.state.lock().unwrap();
+    let m = s.chats.get(&user)?.last()?;
+    // Take the talon where offered (so that every deal is played out), and never press a
+    // bury pick twice.
+    let moves: Vec<&(String, String)> = m
+        .buttons
+        .iter()
+        .flatten()
+        .filter(|(l, d)| !l.starts_with('✓') && Token::decode(d).is_ok_and(|t| t.action.contains(':')))
+        .collect();
+    let take = moves.iter().find(|(_, d)| d.ends_with(".b:take"));
+    take.or(moves.first()).map(|(_, d)| (m.id, d.clone()))
+}
+
+fn lobby_button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String)> {
+    let s = fake.state.lock().unwrap();
+    s.chats.get(&chat)?.iter().rev().find_map(|m| {
+        m.buttons
+            .iter()
+            .flatten()
+            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == action))
+            .map(|(_, d)| (m.id, d.clone()))
+    })
+}
+
+fn dealt(fake: &Fake, chat: i64) -> bool {
+    let s = fake.state.lock().unwrap();
+    s.chats
+        .get(&chat)
+        .is_some_and(|c| c.iter().any(|m| m.text.starts_with("Result of deal")))
+}
+
+async fn wait(fake: &Fake, id: &str) {
+    while !fake.is_answered(id) {
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// One table: opens, seats `humans` people (the rest computer players), plays one deal.
+/// Returns (updates sent, cards played by people).
+async fn table(fake: Fake, n: i64, humans: i64) -> (usize, usize) {
+    let group = -10_000 - n;
+    let users: Vec<i64> = (0..humans).map(|i| 1_000 + n * 10 + i).collect();
+    fake.say(group, users[0], "/zole", None);
+    let mut updates = 1;
+    let (msg, join) = loop {
+        if let Some(b) = lobby_button(&fake, group, "join") {
+            break b;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    for &u in &users[1..] {
+        let id = fake.press(group, msg, u, &join);
+        wait(&fake, &id).await;
+        updates += 1;
+    }
+    if humans < 3 {
+        fake.say(group, users[0], &format!("/bots {}", 3 - humans), None);
+        updates += 1;
+        while !fake.state.lock().unwrap().chats[&group]
+            .iter()
+            .any(|m| m.text.contains("Dators"))
+        {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+    let (msg, go) = lobby_button(&fake, group, "start").unwrap();
+    let id = fake.press(group, msg, users[0], &go);
+    wait(&fake, &id).await;
+    updates += 1;
+    let mut cards = 0;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !dealt(&fake, group) {
+        assert!(Instant::now() < deadline, "table {n} is stuck");
+        let Some((u, (msg, data))) = users.iter().find_map(|&u| move_button(&fake, u).map(|b| (u, b))) else {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            continue;
+        };
+        let id = fake.press(u, msg, u, &data);
+        wait(&fake, &id).await;
+        updates += 1;
+        // A press on a hand not yet redrawn is answered "out of date" and plays nothing.
+        let played = fake.state.lock().unwrap().answered[&id] == "✓";
+        if played && data.contains(".p:") {
+            cards += 1;
+        }
+    }
+    (updates, cards)
+}
+
+async fn run(humans: i64) {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    fake.state.lock().unwrap().quiet = true;
+    let mut s = Settings::new("1:BENCH", dir.path().join("bench.db").to_str().unwrap());
+    s.api_url = Some(fake.url.clone());
+    s.host = HostConfig {
+        bot_budget_ms: 5,
+        seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+    };
+    let running = start(s).await.unwrap();
+    let before: usize = fake
+        .state
+        .lock()
+        .unwrap()
+        .counts
+        .iter()
+        .filter(|(m, _)| *m != "getUpdates")
+        .map(|(_, n)| n)
+        .sum();
+    let t0 = Instant::now();
+    let tasks: Vec<_> = (0..TABLES)
+        .map(|n| tokio::spawn(table(fake.clone(), n, humans)))
+        .collect();
+    let mut updates = 0;
+    let mut cards = 0;
+    for t in tasks {
+        let (u, c) = t.await.unwrap();
+        updates += u;
+        cards += c;
+    }
+    let elapsed = t0.elapsed();
+    // Coalesced public edits still due go out within one interval.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let counts = fake.state.lock().unwrap().counts.clone();
+    let calls: usize = counts
+        .iter()
+        .filter(|(m, _)| *m != "getUpdates")
+        .map(|(_, n)| n)
+        .sum::<usize>()
+        - before;
+    // Every deal is played out (a person takes the talon when offered): 24 cards per table.
+    let all_cards = TABLES as usize * 24;
+    println!(
+        "{humans} people per table, {TABLES} tables: {updates} updates in {:.2} s = {:.0} updates/s; \
+         {calls} Bot API calls for {all_cards} cards ({cards} by people) = {:.2} calls per card \
+         ({:.2} per person's card); per method: {counts:?}",
+        elapsed.as_secs_f64(),
+        updates as f64 / elapsed.as_secs_f64(),
+        calls as f64 / all_cards as f64,
+        calls as f64 / cards.max(1) as f64,
+    );
+    running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore]
+async fn bench_200_tables_three_people() {
+    run(3).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore]
+async fn bench_200_tables_one_person_two_computers() {
+    run(1).await;
+}

@@ -1,0 +1,417 @@
+//! The real bot (teloxide, long polling) against the fake Bot API server: three people play a
+//! whole Zole deal by pressing buttons in a group and in their private chats; what the group
+//! saw never shows a hidden card; a 429 is waited out; a restart mid-deal on the same database
+//! goes on; a deep link seats a newcomer; a closed private chat falls back to the popup; the bot
+//! removed from a group closes its table.
+
+mod fake;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use fake::{Fake, Msg};
+use serde_json::json;
+use stikis_core::Seed;
+use stikis_host::token::Token;
+use stikis_host::HostConfig;
+use stikis_telegram::{start, Running, Settings};
+
+const GROUP: i64 = -1_001;
+const ANNA: i64 = 11;
+const BRUNO: i64 = 12;
+const CILDA: i64 = 13;
+
+async fn bot(fake: &Fake, db: &std::path::Path) -> Running {
+    let mut s = Settings::new("123:TEST", db.to_str().unwrap());
+    s.api_url = Some(fake.url.clone());
+    s.edit_interval = Duration::ZERO;
+    s.host = HostConfig {
+        bot_budget_ms: 10,
+        seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+    };
+    start(s).await.expect("the bot starts")
+}
+
+/// The newest message of `chat` with a button whose token's action is `action`.
+fn button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String)> {
+    fake.messages(chat).into_iter().rev().find_map(|m| {
+        m.buttons
+            .iter()
+            .flatten()
+            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == action))
+            .map(|(_, d)| (m.id, d.clone()))
+    })
+}
+
+/// The first action button (a bid, a bury pick or a card) in `user`'s private chat; a bid to
+/// take the talon where there is one, so that deals are played out rather than passed.
+fn move_button(fake: &Fake, user: i64) -> Option<(i64, String)> {
+    fake.messages(user).into_iter().rev().find_map(|m| {
+        let moves: Vec<&(String, String)> = m
+            .buttons
+            .iter()
+            .flatten()
+            .filter(|(l, d)| !l.starts_with('✓') && Token::decode(d).is_ok_and(|t| t.action.contains(':')))
+            .collect();
+        let take = moves
+            .iter()
+            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == "b:take"));
+        take.or(moves.first()).map(|(_, d)| (m.id, d.clone()))
+    })
+}
+
+/// Every text the group has seen (each sendMessage and editMessageText, in order).
+fn group_texts(fake: &Fake) -> Vec<String> {
+    fake.calls()
+        .into_iter()
+        .filter(|c| {
+            (c.method == "sendMessage" || c.method == "editMessageText")
+                && c.body["chat_id"] == json!(GROUP)
+                && c.failed.is_none()
+        })
+        .map(|c| c.body["text"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+fn results(fake: &Fake) -> usize {
+    group_texts(fake)
+        .iter()
+        .filter(|t| t.starts_with("Result of deal"))
+        .count()
+}
+
+async fn check_privacy(running: &Running, table: i64, fake: &Fake, checked: &mut usize) {
+    let texts = group_texts(fake);
+    let hidden = running.app.host.hidden_cards(table, 1).await;
+    for text in &texts[*checked..] {
+        for card in &hidden {
+            assert!(
+                !text
+                    .split(|c: char| c.is_whitespace() || c == ',')
+                    .any(|w| w == card),
+                "the group saw the hidden card {card}:\n{text}"
+            );
+        }
+    }
+    *checked = texts.len();
+}
+
+/// Opens a table in the group: Anna creates it (after switching the turn timer off), Bruno
+/// and Cilda join by button, Anna starts. Returns the table id.
+async fn open_table(fake: &Fake) -> i64 {
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.said(GROUP, "").await;
+    fake.say(GROUP, ANNA, "/zole", None);
+    let (msg, join) = fake.until("the lobby", |f| button(f, GROUP, "join")).await;
+    let table = Token::decode(&join).unwrap().table;
+    for u in [BRUNO, CILDA] {
+        let id = fake.press(GROUP, msg, u, &join);
+        fake.answered(&id).await;
+    }
+    // The lobby message (edited in place, possibly coalesced) shows both.
+    fake.until("the lobby with U12 and U13", |f| {
+        let lobby = f.messages(GROUP).into_iter().find(|m| m.id == msg)?;
+        (lobby.text.contains("U12") && lobby.text.contains("U13")).then_some(())
+    })
+    .await;
+    let (msg, go) = button(fake, GROUP, "start").unwrap();
+    let id = fake.press(GROUP, msg, ANNA, &go);
+    fake.answered(&id).await;
+    fake.until("the hands dealt", |f| {
+        [ANNA, BRUNO, CILDA]
+            .iter()
+            .all(|&u| !f.messages(u).is_empty() || f.state.lock().unwrap().forbidden.contains(&u))
+            .then_some(())
+    })
+    .await;
+    table
+}
+
+/// Presses the first move button of whoever may act until `done` holds or `max` presses.
+async fn play(
+    fake: &Fake,
+    running: &Running,
+    table: i64,
+    checked: &mut usize,
+    max: usize,
+    done: impl Fn(&Fake) -> bool,
+) -> usize {
+    let mut presses = 0;
+    while !done(fake) && presses < max {
+        let (user, (msg, data)) = fake
+            .until("someone to act", |f| {
+                [ANNA, BRUNO, CILDA]
+                    .into_iter()
+                    .find_map(|u| move_button(f, u).map(|b| (u, b)))
+            })
+            .await;
+        let before = fake.messages(user).into_iter().find(|m| m.id == msg).unwrap();
+        let id = fake.press(user, msg, user, &data);
+        let answer = fake.answered(&id).await;
+        assert_eq!(answer["text"], "✓", "{answer}");
+        // The answer comes first; wait for the pressed hand to be redrawn before looking for
+        // the next button (as a person would).
+        fake.until("the hand redrawn", |f| {
+            let m = f.messages(user).into_iter().find(|m| m.id == msg)?;
+            (m.text != before.text || m.buttons != before.buttons).then_some(())
+        })
+        .await;
+        check_privacy(running, table, fake, checked).await;
+        presses += 1;
+    }
+    presses
+}
+
+fn cards_in(text: &str) -> Vec<String> {
+    let all: Vec<String> = stikis_core::cards::ZOLE_DECK
+        .iter()
+        .map(stikis_host::games::zole::card_label)
+        .collect();
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| all.iter().any(|c| c == w))
+        .map(str::to_string)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_people_play_a_whole_deal_by_buttons_and_the_group_sees_no_hidden_card() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = bot(&fake, &dir.path().join("a.db")).await;
+    // Start-up registered the commands in every language, and getMe was asked.
+    let calls = fake.calls();
+    for code in ["lv", "en", "ru"] {
+        assert!(
+            calls.iter().any(|c| c.method == "setMyCommands"
+                && c.body["language_code"] == code
+                && c.body["commands"].as_array().unwrap().len() >= 13),
+            "setMyCommands for {code}"
+        );
+    }
+    let table = open_table(&fake).await;
+    // Each private chat got a hand of 8 cards; the three hands are disjoint.
+    let hands: Vec<Vec<String>> = [ANNA, BRUNO, CILDA]
+        .iter()
+        .map(|&u| {
+            let m = &fake.messages(u)[0];
+            cards_in(&m.text)
+        })
+        .collect();
+    let mut all: Vec<&String> = hands.iter().flatten().collect();
+    assert_eq!(all.len(), 24, "{hands:?}");
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), 24, "hands overlap: {hands:?}");
+    let mut checked = 0;
+    let presses = play(&fake, &running, table, &mut checked, 200, |f| results(f) >= 1).await;
+    assert!(
+        presses >= 8,
+        "a deal needs at least a card per trick per person: {presses}\n{:#?}",
+        group_texts(&fake)
+    );
+    assert_eq!(results(&fake), 1, "{presses} {:#?}", group_texts(&fake));
+    // One private message per person per deal, edited in place: deal 1 and deal 2.
+    for u in [ANNA, BRUNO, CILDA] {
+        assert!(fake.messages(u).len() <= 3, "{:?}", fake.messages(u));
+    }
+    // Every callback query was answered exactly once.
+    let calls = fake.calls();
+    let answers = calls.iter().filter(|c| c.method == "answerCallbackQuery").count();
+    assert_eq!(answers, presses + 3);
+    // No edit repeated an unchanged message.
+    assert!(calls.iter().all(|c| c.failed.is_none()));
+    running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_is_waited_out_and_a_restart_mid_deal_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let fake = Fake::start().await;
+    let running = bot(&fake, &db).await;
+    let table = open_table(&fake).await;
+    let mut checked = 0;
+    // Telegram says "too many requests, retry after 1 s" to the next edit.
+    fake.inject(
+        "editMessageText",
+        429,
+        json!({"ok": false, "error_code": 429, "description": "Too Many Requests: retry after 1",
+               "parameters": {"retry_after": 1}}),
+    );
+    play(&fake, &running, table, &mut checked, 3, |_| false).await;
+    let calls = fake.calls();
+    let refused = calls
+        .iter()
+        .position(|c| c.failed == Some(429))
+        .expect("the 429 was served");
+    let retry = calls[refused + 1..]
+        .iter()
+        .find(|c| c.method == "editMessageText" && c.body["message_id"] == calls[refused].body["message_id"])
+        .expect("the edit was sent again");
+    assert!(retry.at - calls[refused].at >= Duration::from_millis(950));
+    // Stop the bot mid-deal and start a new one on the same database.
+    running.shutdown().await;
+    let before: Vec<Msg> = fake.messages(GROUP);
+    let sent_before = fake.calls().len();
+    let running = bot(&fake, &db).await;
+    play(&fake, &running, table, &mut checked, 200, |f| results(f) >= 1).await;
+    assert_eq!(results(&fake), 1);
+    // The table message of deal 1 was edited in place after the restart, not sent again.
+    let after = &fake.calls()[sent_before..];
+    let table_msg = before
+        .iter()
+        .find(|m| m.text.contains("deal 1") && m.buttons.iter().flatten().any(|(l, _)| l == "🂠"))
+        .expect("the table message of deal 1");
+    assert!(after
+        .iter()
+        .any(|c| c.method == "editMessageText" && c.body["message_id"] == table_msg.id));
+    assert!(
+        !after
+            .iter()
+            .any(|c| c.method == "sendMessage" && c.body["text"].as_str().unwrap_or("").contains("deal 1 ·")),
+        "the restarted bot sent the deal-1 table message anew"
+    );
+    running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deep_link_seats_a_newcomer_and_a_closed_private_chat_falls_back_to_the_popup() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = bot(&fake, &dir.path().join("d.db")).await;
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.said(GROUP, "").await;
+    // A forum topic: the table lives in topic 5 and every message carries the topic.
+    fake.say(GROUP, ANNA, "/zole", Some(5));
+    let (_, join) = fake.until("the lobby", |f| button(f, GROUP, "join")).await;
+    let link = fake
+        .messages(GROUP)
+        .iter()
+        .flat_map(|m| m.buttons.iter().flatten().cloned().collect::<Vec<_>>())
+        .find(|(_, u)| u.starts_with("https://t.me/"))
+        .expect("a deep link beside the join button")
+        .1;
+    assert!(link.starts_with(&format!("https://t.me/{}?start=", fake::BOT_NAME)));
+    // Bruno follows the link: his private chat opens with /start <param>, which seats him.
+    let param = link.split("start=").nth(1).unwrap();
+    fake.say(BRUNO, BRUNO, &format!("/start {param}"), None);
+    fake.until("Bruno seated", |f| {
+        f.messages(GROUP)
+            .into_iter()
+            .find(|m| m.text.contains("U12"))
+            .map(|_| ())
+    })
+    .await;
+    // Cilda never opened a private chat: her hand cannot be sent (403).
+    fake.state.lock().unwrap().forbidden.insert(CILDA);
+    let (msg, _) = button(&fake, GROUP, "join").unwrap();
+    let id = fake.press(GROUP, msg, CILDA, &join);
+    fake.answered(&id).await;
+    fake.say(GROUP, ANNA, "/go", Some(5));
+    // The group is told, with a 🂠 button and a link to the private chat.
+    let notice = fake.said(GROUP, "private chat").await;
+    assert_eq!(notice.thread, Some(5));
+    // Cilda presses 🂠: a popup (show_alert) with her hand.
+    let (msg, hand) = button(&fake, GROUP, "hand").unwrap();
+    let id = fake.press(GROUP, msg, CILDA, &hand);
+    let answer = fake.answered(&id).await;
+    assert_eq!(answer["show_alert"], true, "{answer}");
+    assert_eq!(cards_in(answer["text"].as_str().unwrap()).len(), 8, "{answer}");
+    // Every group message went to topic 5.
+    for c in fake.calls() {
+        if c.method == "sendMessage" && c.body["chat_id"] == json!(GROUP) && c.body["text"] != "✓" {
+            let is_settings = c.body["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("turn") || t.contains("limit"));
+            if !is_settings {
+                assert_eq!(c.body["message_thread_id"], 5, "{}", c.body);
+            }
+        }
+    }
+    // Once she opens the chat (the link's /start), her hand arrives there.
+    fake.state.lock().unwrap().forbidden.remove(&CILDA);
+    let link = notice
+        .buttons
+        .iter()
+        .flatten()
+        .find(|(_, u)| u.starts_with("https://t.me/"))
+        .unwrap()
+        .1
+        .clone();
+    fake.say(
+        CILDA,
+        CILDA,
+        &format!("/start {}", link.split("start=").nth(1).unwrap()),
+        None,
+    );
+    fake.until("Cilda's hand in her chat", |f| {
+        f.messages(CILDA)
+            .into_iter()
+            .find(|m| cards_in(&m.text).len() == 8)
+            .map(|_| ())
+    })
+    .await;
+    // The bot is removed from the group: the table is closed.
+    let chat = stikis_host::store::ChatRef::new(
+        stikis_host::store::Platform::Telegram,
+        GROUP.to_string(),
+        GROUP.to_string(),
+    )
+    .in_thread("5");
+    let store = running.app.host.store().clone();
+    assert!(store.open_table(&chat).await.unwrap().is_some());
+    fake.bot_membership(GROUP, "kicked");
+    let mut closed = false;
+    for _ in 0..400 {
+        if store.open_table(&chat).await.unwrap().is_none() {
+            closed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(closed, "the table stayed open after the bot left the group");
+    running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn public_edits_of_a_group_are_coalesced_to_the_rate_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let mut s = Settings::new("123:TEST", dir.path().join("c.db").to_str().unwrap());
+    s.api_url = Some(fake.url.clone());
+    s.edit_interval = Duration::from_millis(400);
+    s.host = HostConfig {
+        bot_budget_ms: 10,
+        seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+    };
+    let running = start(s).await.unwrap();
+    let table = open_table(&fake).await;
+    let mut checked = 0;
+    // People pressing as fast as the bot answers.
+    play(&fake, &running, table, &mut checked, 12, |_| false).await;
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    let edits: Vec<_> = fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "editMessageText" && c.body["chat_id"] == json!(GROUP))
+        .collect();
+    assert!(edits.len() >= 2);
+    for w in edits.windows(2) {
+        assert!(
+            w[1].at - w[0].at >= Duration::from_millis(380),
+            "two group edits {:?} apart",
+            w[1].at - w[0].at
+        );
+    }
+    // The newest state still reached the group: the last edit shows the table as it is now.
+    let last = fake
+        .messages(GROUP)
+        .into_iter()
+        .rev()
+        .find(|m| m.text.contains("deal 1"))
+        .unwrap();
+    assert_eq!(last.text, edits.last().unwrap().body["text"].as_str().unwrap());
+    running.shutdown().await;
+}

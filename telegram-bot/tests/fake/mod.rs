@@ -1,0 +1,414 @@
+//! A small fake Telegram Bot API server (axum on 127.0.0.1) for the end-to-end tests and the
+//! benchmark: it serves queued updates to getUpdates, keeps every chat's messages (text and
+//! inline keyboard, edited in place), records every call with its time, and can answer with an
+//! injected error (429 with retry_after, 403 for a private chat).
+
+#![allow(dead_code)]
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::routing::any;
+use axum::{Json, Router};
+use serde_json::{json, Value};
+use tokio::sync::Notify;
+
+pub const BOT_ID: i64 = 777;
+pub const BOT_NAME: &str = "stikis_test_bot";
+
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub method: String,
+    pub body: Value,
+    pub at: Instant,
+    /// The error injected for this call, if any.
+    pub failed: Option<u16>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Msg {
+    pub id: i64,
+    pub text: String,
+    /// Rows of (label, callback_data or url).
+    pub buttons: Vec<Vec<(String, String)>>,
+    pub thread: Option<i64>,
+}
+
+#[derive(Default)]
+pub struct FakeState {
+    updates: VecDeque<Value>,
+    next_update: i64,
+    next_message: i64,
+    next_callback: u64,
+    pub calls: Vec<Call>,
+    /// chat id -> messages in order.
+    pub chats: HashMap<i64, Vec<Msg>>,
+    /// method -> responses to give instead of the normal one, in order.
+    inject: HashMap<String, VecDeque<(u16, Value)>>,
+    /// Private chats that refuse the bot.
+    pub forbidden: HashSet<i64>,
+    pub admins: HashSet<i64>,
+    /// Artificial latency of every call.
+    pub latency: Duration,
+    /// Callback queries answered so far.
+    /// Callback id -> the answer's text.
+    pub answered: HashMap<String, String>,
+    /// Calls per method.
+    pub counts: HashMap<String, usize>,
+    /// Record every call in `calls` (off for the benchmark).
+    pub quiet: bool,
+}
+
+#[derive(Clone)]
+pub struct Fake {
+    pub state: Arc<Mutex<FakeState>>,
+    notify: Arc<Notify>,
+    pub url: url::Url,
+}
+
+pub fn user_json(id: i64) -> Value {
+    json!({"id": id, "is_bot": false, "first_name": format!("U{id}"), "language_code": "en"})
+}
+
+pub fn chat_json(id: i64) -> Value {
+    if id < 0 {
+        json!({"id": id, "type": "supergroup", "title": "Zole club", "is_forum": true})
+    } else {
+        json!({"id": id, "type": "private", "first_name": format!("U{id}")})
+    }
+}
+
+fn keyboard(body: &Value) -> Vec<Vec<(String, String)>> {
+    body["reply_markup"]["inline_keyboard"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    r.as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|b| {
+                            let data = b["callback_data"].as_str().or(b["url"].as_str()).unwrap_or("");
+                            (b["text"].as_str().unwrap_or("").to_string(), data.to_string())
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn message_json(chat: i64, id: i64, text: &str, thread: Option<i64>) -> Value {
+    let mut m = json!({
+        "message_id": id, "date": 0, "chat": chat_json(chat), "text": text,
+        "from": {"id": BOT_ID, "is_bot": true, "first_name": "stikis", "username": BOT_NAME}
+    });
+    if let Some(t) = thread {
+        m["message_thread_id"] = json!(t);
+        m["is_topic_message"] = json!(true);
+    }
+    m
+}
+
+fn chat_of(body: &Value) -> i64 {
+    match &body["chat_id"] {
+        Value::Number(n) => n.as_i64().unwrap(),
+        Value::String(s) => s.parse().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+async fn handle(
+    State(fake): State<Fake>,
+    Path((bot, method)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> (axum::http::StatusCode, Json<Value>) {
+    assert!(bot.starts_with("bot"), "{bot}");
+    // Telegram's method names are case-insensitive; teloxide sends `GetMe`, `SendMessage`.
+    let mut method = method;
+    if let Some(c) = method.get(0..1) {
+        method = c.to_lowercase() + &method[1..];
+    }
+    let json_body = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| c.starts_with("application/json"));
+    let body: Value = if json_body {
+        serde_json::from_slice(&body).unwrap_or(Value::Null)
+    } else {
+        // Multipart (sendDocument): keep the raw text, enough to find the file's content.
+        json!({"raw": String::from_utf8_lossy(&body)})
+    };
+    let latency = fake.state.lock().unwrap().latency;
+    if !latency.is_zero() {
+        tokio::time::sleep(latency).await;
+    }
+    if method == "getUpdates" {
+        return (axum::http::StatusCode::OK, Json(fake.get_updates(&body).await));
+    }
+    let (code, v) = fake.answer(&method, body);
+    (axum::http::StatusCode::from_u16(code).unwrap(), Json(v))
+}
+
+fn ok(v: Value) -> (u16, Value) {
+    (200, json!({"ok": true, "result": v}))
+}
+
+impl Fake {
+    pub async fn start() -> Fake {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let fake = Fake {
+            state: Arc::default(),
+            notify: Arc::default(),
+            url: url::Url::parse(&format!("http://{addr}/")).unwrap(),
+        };
+        let app = Router::new()
+            .route("/{bot}/{method}", any(handle))
+            .with_state(fake.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        fake
+    }
+
+    async fn get_updates(&self, body: &Value) -> Value {
+        let offset = body["offset"].as_i64().unwrap_or(0);
+        let deadline = Instant::now() + Duration::from_millis(300);
+        loop {
+            let notified = self.notify.notified();
+            {
+                let mut s = self.state.lock().unwrap();
+                if !s.quiet {
+                    s.calls.push(Call {
+                        method: "getUpdates".into(),
+                        body: body.clone(),
+                        at: Instant::now(),
+                        failed: None,
+                    });
+                }
+                while s
+                    .updates
+                    .front()
+                    .is_some_and(|u| u["update_id"].as_i64().unwrap() < offset)
+                {
+                    s.updates.pop_front();
+                }
+                if !s.updates.is_empty() || Instant::now() >= deadline {
+                    let list: Vec<Value> = s.updates.iter().take(100).cloned().collect();
+                    return json!({"ok": true, "result": list});
+                }
+            }
+            let _ = tokio::time::timeout(Duration::from_millis(50), notified).await;
+        }
+    }
+
+    fn answer(&self, method: &str, body: Value) -> (u16, Value) {
+        let mut s = self.state.lock().unwrap();
+        let injected = s.inject.get_mut(method).and_then(|q| q.pop_front());
+        let chat = chat_of(&body);
+        let forbidden = chat > 0 && s.forbidden.contains(&chat) && method.starts_with("send");
+        let failed = injected.as_ref().map(|(c, _)| *c).or(forbidden.then_some(403));
+        *s.counts.entry(method.to_string()).or_default() += 1;
+        if method == "answerCallbackQuery" {
+            let id = body["callback_query_id"].as_str().unwrap_or("").to_string();
+            let text = body["text"].as_str().unwrap_or("").to_string();
+            s.answered.insert(id, text);
+        }
+        if !s.quiet {
+            s.calls.push(Call {
+                method: method.to_string(),
+                body: body.clone(),
+                at: Instant::now(),
+                failed,
+            });
+        }
+        if let Some(r) = injected {
+            return r;
+        }
+        if forbidden {
+            return (
+                403,
+                json!({"ok": false, "error_code": 403, "description": "Forbidden: bot can't initiate conversation with a user"}),
+            );
+        }
+        match method {
+            "getMe" => ok(json!({
+                "id": BOT_ID, "is_bot": true, "first_name": "stikis", "username": BOT_NAME,
+                "can_join_groups": true, "can_read_all_group_messages": false,
+                "supports_inline_queries": false, "can_connect_to_business": false,
+                "has_main_web_app": false
+            })),
+            "sendMessage" => {
+                s.next_message += 1;
+                let id = s.next_message;
+                let text = body["text"].as_str().unwrap_or("").to_string();
+                let thread = body["message_thread_id"].as_i64();
+                s.chats.entry(chat).or_default().push(Msg {
+                    id,
+                    text: text.clone(),
+                    buttons: keyboard(&body),
+                    thread,
+                });
+                ok(message_json(chat, id, &text, thread))
+            }
+            "editMessageText" => {
+                let id = body["message_id"].as_i64().unwrap_or(0);
+                let text = body["text"].as_str().unwrap_or("").to_string();
+                let buttons = keyboard(&body);
+                let Some(m) = s
+                    .chats
+                    .get_mut(&chat)
+                    .and_then(|c| c.iter_mut().find(|m| m.id == id))
+                else {
+                    return (
+                        400,
+                        json!({"ok": false, "error_code": 400, "description": "Bad Request: message to edit not found"}),
+                    );
+                };
+                if m.text == text && m.buttons == buttons {
+                    return (
+                        400,
+                        json!({"ok": false, "error_code": 400, "description": "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"}),
+                    );
+                }
+                m.text = text.clone();
+                m.buttons = buttons;
+                let thread = m.thread;
+                ok(message_json(chat, id, &text, thread))
+            }
+            "sendDocument" => {
+                s.next_message += 1;
+                let id = s.next_message;
+                ok(message_json(-1, id, "", None))
+            }
+            "getChatMember" => {
+                let user = body["user_id"].as_i64().unwrap_or(0);
+                if s.admins.contains(&user) {
+                    ok(json!({"status": "creator", "user": user_json(user), "is_anonymous": false}))
+                } else {
+                    ok(json!({"status": "member", "user": user_json(user)}))
+                }
+            }
+            _ => ok(json!(true)),
+        }
+    }
+
+    fn push_update(&self, mut u: Value) {
+        let mut s = self.state.lock().unwrap();
+        s.next_update += 1;
+        u["update_id"] = json!(s.next_update);
+        s.updates.push_back(u);
+        drop(s);
+        self.notify.notify_waiters();
+    }
+
+    /// A text message from `user` in `chat` (optionally in a forum topic).
+    pub fn say(&self, chat: i64, user: i64, text: &str, thread: Option<i64>) {
+        let first = text.split_whitespace().next().unwrap_or("");
+        let mut m = json!({
+            "message_id": 100000 + self.state.lock().unwrap().next_update, "date": 0,
+            "chat": chat_json(chat), "from": user_json(user), "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": first.encode_utf16().count()}]
+        });
+        if let Some(t) = thread {
+            m["message_thread_id"] = json!(t);
+            m["is_topic_message"] = json!(true);
+        }
+        self.push_update(json!({ "message": m }));
+    }
+
+    /// A button press by `user` on message `message` of `chat`; returns the callback id.
+    pub fn press(&self, chat: i64, message: i64, user: i64, data: &str) -> String {
+        let (id, thread) = {
+            let mut s = self.state.lock().unwrap();
+            s.next_callback += 1;
+            let thread = s
+                .chats
+                .get(&chat)
+                .and_then(|c| c.iter().find(|m| m.id == message))
+                .and_then(|m| m.thread);
+            (format!("cq{}", s.next_callback), thread)
+        };
+        self.push_update(json!({"callback_query": {
+            "id": id, "from": user_json(user), "chat_instance": "ci", "data": data,
+            "message": message_json(chat, message, "…", thread)
+        }}));
+        id
+    }
+
+    /// The bot's own membership changed to `status` ("left", "kicked", "member").
+    pub fn bot_membership(&self, chat: i64, status: &str) {
+        self.push_update(json!({"my_chat_member": {
+            "chat": chat_json(chat), "from": user_json(1), "date": 0,
+            "old_chat_member": {"status": "member", "user": {"id": BOT_ID, "is_bot": true, "first_name": "stikis"}},
+            "new_chat_member": {"status": status, "until_date": 0, "user": {"id": BOT_ID, "is_bot": true, "first_name": "stikis"}}
+        }}));
+    }
+
+    pub fn inject(&self, method: &str, code: u16, response: Value) {
+        self.state
+            .lock()
+            .unwrap()
+            .inject
+            .entry(method.to_string())
+            .or_default()
+            .push_back((code, response));
+    }
+
+    pub fn calls(&self) -> Vec<Call> {
+        self.state.lock().unwrap().calls.clone()
+    }
+
+    pub fn is_answered(&self, id: &str) -> bool {
+        self.state.lock().unwrap().answered.contains_key(id)
+    }
+
+    pub fn messages(&self, chat: i64) -> Vec<Msg> {
+        self.state
+            .lock()
+            .unwrap()
+            .chats
+            .get(&chat)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Waits until `f` holds (polling), panicking with `what` after 20 s.
+    pub async fn until<T>(&self, what: &str, mut f: impl FnMut(&Fake) -> Option<T>) -> T {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(x) = f(self) {
+                return x;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// Waits until the callback `id` was answered; returns the answer's body.
+    pub async fn answered(&self, id: &str) -> Value {
+        self.until(&format!("the answer to {id}"), |f| {
+            f.calls()
+                .into_iter()
+                .rev()
+                .find(|c| c.method == "answerCallbackQuery" && c.body["callback_query_id"] == id)
+                .map(|c| c.body)
+        })
+        .await
+    }
+
+    /// Waits until a message `text` answered a command in `chat`.
+    pub async fn said(&self, chat: i64, needle: &str) -> Msg {
+        self.until(&format!("{needle:?} in {chat}"), |f| {
+            f.messages(chat)
+                .into_iter()
+                .rev()
+                .find(|m| m.text.contains(needle))
+        })
+        .await
+    }
+}
