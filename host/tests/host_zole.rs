@@ -162,7 +162,8 @@ fn table_id(screen: &Screen) -> i64 {
 
 struct Game {
     host: Arc<Host>,
-    _events: UnboundedReceiver<Outbox>,
+    /// Timer outboxes (warnings, moves for absent players).
+    events: UnboundedReceiver<Outbox>,
     screen: Screen,
     table: i64,
     anna: User,
@@ -170,6 +171,12 @@ struct Game {
 }
 
 async fn open(store: Store) -> Game {
+    open_with(store, None).await
+}
+
+/// Opens a Zole table for Anna, Bruno and a computer player, with `turn_limit` seconds per
+/// move, and starts it.
+async fn open_with(store: Store, turn_limit: Option<u32>) -> Game {
     let (host, events) = Host::new(store, config());
     let mut screen = Screen::default();
     let anna = user("anna", false);
@@ -181,7 +188,7 @@ async fn open(store: Store) -> Game {
         &mut screen,
         g.clone(),
         &user("admin", true),
-        Command::SetTurnLimit(None),
+        Command::SetTurnLimit(turn_limit),
     )
     .await;
     let out = send(
@@ -235,7 +242,7 @@ async fn open(store: Store) -> Game {
     send(&host, &mut screen, g.clone(), &anna, Command::Start).await;
     Game {
         host,
-        _events: events,
+        events,
         screen,
         table,
         anna,
@@ -439,7 +446,7 @@ async fn a_restart_mid_deal_gives_the_same_record_as_an_uninterrupted_game() {
     let (host, events) = Host::new(sqlite(&dir, "cut.db").await, config());
     let mut second = Game {
         host,
-        _events: events,
+        events,
         screen,
         table: 1,
         anna: user("anna", false),
@@ -479,51 +486,10 @@ async fn timeouts_warn_then_move_then_hand_the_seat_over_until_im_back() {
     // Real time with one-second turns: tokio's paused clock would also fire sqlx's pool
     // timeouts at once. Nothing below asserts a duration, only the order of events.
     let store = sqlite(&dir, "t.db").await;
-    let (host, mut events) = Host::new(store, config());
-    let mut game = Game {
-        host: host.clone(),
-        _events: tokio::sync::mpsc::unbounded_channel().1,
-        screen: Screen::default(),
-        table: 0,
-        anna: user("anna", false),
-        bruno: user("bruno", false),
-    };
-    let g = chat("g");
-    let admin = user("admin", true);
-    send(
-        &host,
-        &mut game.screen,
-        g.clone(),
-        &admin,
-        Command::SetTurnLimit(Some(1)),
-    )
-    .await;
-    let out = send(
-        &host,
-        &mut game.screen,
-        g.clone(),
-        &game.anna.clone(),
-        Command::NewTable {
-            game: "zole".into(),
-            rules: None,
-            seats: Some(3),
-        },
-    )
-    .await;
-    assert!(out.reply_text().unwrap().contains("ANNA"), "{out:?}");
-    game.table = table_id(&game.screen);
-    let bruno = game.bruno.clone();
-    send(&host, &mut game.screen, g.clone(), &bruno, Command::Join).await;
-    let anna = game.anna.clone();
-    send(
-        &host,
-        &mut game.screen,
-        g.clone(),
-        &anna,
-        Command::AddBot { level: Level::Basic },
-    )
-    .await;
-    send(&host, &mut game.screen, g.clone(), &anna, Command::Start).await;
+    let mut game = open_with(store, Some(1)).await;
+    let mut events = std::mem::replace(&mut game.events, tokio::sync::mpsc::unbounded_channel().1);
+    let (host, g) = (game.host.clone(), chat("g"));
+    let (anna, bruno) = (game.anna.clone(), game.bruno.clone());
     // Nobody presses: first a warning at half time, then a computer move for the absent seat.
     let posts = posts_until(&mut game, &mut events, "ran out of time").await;
     assert!(posts.iter().any(|p| p.contains("1 second left")), "{posts:#?}");

@@ -127,6 +127,17 @@ const APPEND_SQL: &str = "INSERT INTO actions (table_id, seq, payload, at_ms) \
      WHERE $2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1) \
      ON CONFLICT (table_id, seq) DO NOTHING";
 
+/// SQLite's "busy" and "locked" answers (codes 5 and 6, with their extended forms).
+fn is_sqlite_busy(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(d) => {
+            let code = d.code().and_then(|c| c.parse::<i64>().ok()).unwrap_or(0);
+            matches!(code & 0xff, 5 | 6)
+        }
+        _ => false,
+    }
+}
+
 pub fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -159,21 +170,28 @@ fn small<T: TryFrom<i64>>(n: i64, what: &str) -> Result<T> {
     T::try_from(n).map_err(|_| StoreError::Corrupt(format!("{what} {n} out of range")))
 }
 
+/// The chat columns of a row (platform, community, chat, thread; '' meaning no thread).
+macro_rules! chat_ref {
+    ($r:expr) => {{
+        let thread: String = $r.try_get("thread_id")?;
+        ChatRef {
+            platform: parse(&$r.try_get::<String, _>("platform")?)?,
+            community: $r.try_get("community_id")?,
+            chat: $r.try_get("chat_id")?,
+            thread: (!thread.is_empty()).then_some(thread),
+        }
+    }};
+}
+
 const TABLE_COLUMNS: &str = "id, platform, community_id, chat_id, thread_id, game, rules, \
                              creator_id, status, created_ms, updated_ms";
 
 macro_rules! table_row {
     ($r:expr) => {{
         let r = $r;
-        let thread: String = r.try_get("thread_id")?;
         TableRow {
             id: r.try_get("id")?,
-            chat: ChatRef {
-                platform: parse(&r.try_get::<String, _>("platform")?)?,
-                community: r.try_get("community_id")?,
-                chat: r.try_get("chat_id")?,
-                thread: (!thread.is_empty()).then_some(thread),
-            },
+            chat: chat_ref!(r),
             game: r.try_get("game")?,
             rules: parse_json(&r.try_get::<String, _>("rules")?, "rules")?,
             creator: r.try_get("creator_id")?,
@@ -240,16 +258,10 @@ const SHEET_COLUMNS: &str = "id, platform, community_id, chat_id, thread_id, gam
 macro_rules! sheet_row {
     ($r:expr) => {{
         let r = $r;
-        let thread: String = r.try_get("thread_id")?;
         let totals: String = r.try_get("totals")?;
         ScoreSheetRow {
             id: r.try_get("id")?,
-            chat: ChatRef {
-                platform: parse(&r.try_get::<String, _>("platform")?)?,
-                community: r.try_get("community_id")?,
-                chat: r.try_get("chat_id")?,
-                thread: (!thread.is_empty()).then_some(thread),
-            },
+            chat: chat_ref!(r),
             game: r.try_get("game")?,
             totals: serde_json::from_str(&totals)
                 .map_err(|e| StoreError::Corrupt(format!("score sheet totals: {e}")))?,
@@ -308,6 +320,21 @@ impl Store {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(SQLITE_BUSY_TIMEOUT)
             .foreign_keys(true);
+        // Two processes opening a fresh file at once: switching it to WAL answers "database is
+        // locked" at once, without waiting in the busy handler. Trying again finds it in WAL.
+        let mut attempt = 0;
+        loop {
+            match Self::open_sqlite_once(&options).await {
+                Err(StoreError::Db(e)) if attempt < 10 && is_sqlite_busy(&e) => {
+                    attempt += 1;
+                    tokio::time::sleep(Duration::from_millis(20 * attempt)).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn open_sqlite_once(options: &SqliteConnectOptions) -> Result<Store> {
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .connect_with(options.clone())
@@ -331,7 +358,7 @@ impl Store {
         }
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
         Ok(Store {
             appender: Some(sqlite_log::spawn(writer.clone())),
