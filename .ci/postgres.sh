@@ -52,7 +52,7 @@ else
     fi
     log "starting PostgreSQL on 127.0.0.1:$PORT"
     # Tests open many pools in parallel, hence the generous connection limit.
-    as_pg "$BIN/pg_ctl" -D "$DATA" -l "$ROOT/server.log" -w -t 60 \
+    as_pg "$BIN/pg_ctl" -D "$DATA" -l "$ROOT/server.log" -w -t 300 \
         -o "-p $PORT -k $ROOT -c listen_addresses=127.0.0.1 -c max_connections=300" start >&2 \
         || { tail -n 30 "$ROOT/server.log" >&2; exit 1; }
 fi

@@ -23,6 +23,7 @@ async fn main() {
                 chat: ChatRef::new(Platform::Local, "bench", format!("c{i}-{}", std::process::id())),
                 game: "zole".into(),
                 rules: serde_json::json!("lv"),
+                seats: 3,
                 creator: "u".into(),
             })
             .await

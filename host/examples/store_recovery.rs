@@ -33,6 +33,7 @@ async fn main() {
                         chat,
                         game: "zole".into(),
                         rules: json!("lv"),
+                        seats: 3,
                         creator: "u0".into(),
                     })
                     .await

@@ -130,7 +130,10 @@ impl Host {
             TableStatus::Running => Live::load(&self.store, row, settings).await?,
             TableStatus::Lobby => {
                 let seats = self.store.seats(id).await?;
-                let size = seat_range(&row.game).map_or(3, |r| r.0).max(seats.len());
+                let size = seat_range(&row.game)
+                    .map_or(3, |r| r.0)
+                    .max(row.seats)
+                    .max(seats.len());
                 Live::new(row, seats, size, settings)
             }
             TableStatus::Finished | TableStatus::Stopped => return Ok(None),
@@ -322,6 +325,7 @@ impl Host {
                 chat: req.chat.clone(),
                 game: game.to_string(),
                 rules,
+                seats: size,
                 creator: req.user.id.clone(),
             })
             .await

@@ -84,6 +84,7 @@ fn new_table(chat: ChatRef) -> NewTable {
         chat,
         game: "zole".into(),
         rules: json!({"preset": "lv", "small_zole": true}),
+        seats: 4,
         creator: "u-anna".into(),
     }
 }
@@ -147,6 +148,7 @@ async fn tables_open_one_per_chat_and_close_for_good() {
         assert_eq!(t.game, "zole");
         assert_eq!(t.rules, json!({"preset": "lv", "small_zole": true}));
         assert_eq!(t.creator, "u-anna");
+        assert_eq!(t.seats, 4);
         assert_eq!(t.chat, chat("c1"));
         assert_eq!(s.table(t.id).await.unwrap(), Some(t.clone()));
         assert_eq!(s.table(t.id + 1000).await.unwrap(), None);

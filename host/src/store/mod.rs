@@ -184,7 +184,7 @@ macro_rules! chat_ref {
 }
 
 const TABLE_COLUMNS: &str = "id, platform, community_id, chat_id, thread_id, game, rules, \
-                             creator_id, status, created_ms, updated_ms";
+                             seat_count, creator_id, status, created_ms, updated_ms";
 
 macro_rules! table_row {
     ($r:expr) => {{
@@ -194,6 +194,7 @@ macro_rules! table_row {
             chat: chat_ref!(r),
             game: r.try_get("game")?,
             rules: parse_json(&r.try_get::<String, _>("rules")?, "rules")?,
+            seats: usize::try_from(r.try_get::<i64, _>("seat_count")?).unwrap_or(0),
             creator: r.try_get("creator_id")?,
             status: parse(&r.try_get::<String, _>("status")?)?,
             created_ms: r.try_get("created_ms")?,
@@ -539,8 +540,8 @@ impl Store {
         let now = now_ms();
         let sql = format!(
             "INSERT INTO tables (platform, community_id, chat_id, thread_id, game, rules, \
-             creator_id, status, created_ms, updated_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 'lobby', $8, $8) RETURNING {TABLE_COLUMNS}"
+             seat_count, creator_id, status, created_ms, updated_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'lobby', $9, $9) RETURNING {TABLE_COLUMNS}"
         );
         on_write!(self, pool => {
             let row = sqlx::query(&sql)
@@ -550,6 +551,7 @@ impl Store {
                 .bind(t.chat.thread_key())
                 .bind(&t.game)
                 .bind(t.rules.to_string())
+                .bind(t.seats as i64)
                 .bind(&t.creator)
                 .bind(now)
                 .fetch_one(pool)

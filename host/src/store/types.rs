@@ -168,6 +168,8 @@ pub struct NewTable {
     pub game: String,
     /// The record's `rules`: a preset name or an object of options.
     pub rules: Value,
+    /// How many seats it has.
+    pub seats: usize,
     /// The user id of the player who opened it.
     pub creator: String,
 }
@@ -178,6 +180,9 @@ pub struct TableRow {
     pub chat: ChatRef,
     pub game: String,
     pub rules: Value,
+    /// The seats it was opened with (0 for tables stored before the count was: the game's
+    /// smallest table).
+    pub seats: usize,
     pub creator: String,
     pub status: TableStatus,
     pub created_ms: i64,
