@@ -1,6 +1,6 @@
 //! Whole Zole games through the host with a recording fake adapter: lobby, presses in private
 //! chats, computer players, every kind of bad press, the privacy of every public message, a
-//! restart mid-deal, and the turn timers (tokio's paused clock).
+//! restart mid-deal, and the turn timers (on tokio's paused clock).
 
 use std::sync::Arc;
 
@@ -462,49 +462,125 @@ async fn a_restart_mid_deal_gives_the_same_record_as_an_uninterrupted_game() {
     assert_eq!(record(&mut second).await, expected);
 }
 
-/// Collects timer outboxes until `until` appears in a post; returns every post seen.
-async fn posts_until(game: &mut Game, events: &mut UnboundedReceiver<Outbox>, until: &str) -> Vec<String> {
-    let mut seen = Vec::new();
-    for _ in 0..200 {
-        let out = events.recv().await.expect("the timers keep the table going");
-        game.screen.show(&out);
-        for o in &out.0 {
-            if let Out::Post { text, .. } = o {
-                seen.push(text.clone());
-            }
+/// Keeps the runtime busy, so that tokio's paused clock never jumps ahead on its own while the
+/// store's threads work (an idle paused runtime skips to its next timer, which would fire
+/// sqlx's pool timeouts too); the test alone moves the clock, with `advance`.
+fn hold_the_clock() -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async {
+        loop {
+            tokio::task::yield_now().await;
         }
-        if seen.iter().any(|p| p.contains(until)) {
-            return seen;
-        }
-    }
-    panic!("no {until:?} in {seen:#?}");
+    })
 }
 
-#[tokio::test]
+/// The next timer outbox, waiting up to `real_ms` of real time (the store's commits take real
+/// time) and never moving the paused clock.
+async fn next_event(events: &mut UnboundedReceiver<Outbox>, real_ms: u64) -> Option<Outbox> {
+    let since = std::time::Instant::now();
+    loop {
+        match events.try_recv() {
+            Ok(out) => return Some(out),
+            Err(tokio::sync::mpsc::error::TryRecvError::Empty) => {}
+            Err(e) => panic!("the timer stream ended: {e}"),
+        }
+        if since.elapsed() > std::time::Duration::from_millis(real_ms) {
+            return None;
+        }
+        tokio::task::yield_now().await;
+    }
+}
+
+fn posts(out: &Outbox) -> Vec<String> {
+    out.0
+        .iter()
+        .filter_map(|o| match o {
+            Out::Post { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One turn of an absent person with `limit` seconds per move, on the paused clock: nothing
+/// until half time, the warning exactly then, nothing until the end, then the computer's move
+/// for them. Returns the posts of that move.
+async fn absent_turn(game: &mut Game, events: &mut UnboundedReceiver<Outbox>, limit: u64) -> Vec<String> {
+    let half = std::time::Duration::from_secs(limit / 2);
+    let second = std::time::Duration::from_secs(1);
+    tokio::time::advance(half - second).await;
+    assert!(
+        next_event(events, 100).await.is_none(),
+        "a timer fired before half time"
+    );
+    tokio::time::advance(second).await;
+    let out = next_event(events, 30_000).await.expect("a warning at half time");
+    game.screen.show(&out);
+    let warning = posts(&out).join("\n");
+    assert!(
+        warning.contains(&format!("{} seconds left for your move", limit / 2)),
+        "{warning}"
+    );
+    tokio::time::advance(half - second).await;
+    assert!(
+        next_event(events, 100).await.is_none(),
+        "a timer fired before the end"
+    );
+    tokio::time::advance(second).await;
+    let out = next_event(events, 30_000)
+        .await
+        .expect("a move at the end of the turn");
+    game.screen.show(&out);
+    let moved = posts(&out);
+    assert!(moved.iter().any(|p| p.contains("ran out of time")), "{moved:#?}");
+    moved
+}
+
+#[tokio::test(start_paused = true)]
 async fn timeouts_warn_then_move_then_hand_the_seat_over_until_im_back() {
+    let _clock = hold_the_clock();
     let dir = tempfile::tempdir().unwrap();
-    // Real time with one-second turns: tokio's paused clock would also fire sqlx's pool
-    // timeouts at once. Nothing below asserts a duration, only the order of events.
     let store = sqlite(&dir, "t.db").await;
-    let mut game = open_with(store, Some(1)).await;
+    let limit = 20;
+    let mut game = open_with(store, Some(limit as u32)).await;
     let mut events = std::mem::replace(&mut game.events, tokio::sync::mpsc::unbounded_channel().1);
     let (host, g) = (game.host.clone(), chat("g"));
     let (anna, bruno) = (game.anna.clone(), game.bruno.clone());
-    // Nobody presses: first a warning at half time, then a computer move for the absent seat.
-    let posts = posts_until(&mut game, &mut events, "ran out of time").await;
-    assert!(posts.iter().any(|p| p.contains("1 second left")), "{posts:#?}");
-    // Three timeouts in a row hand a seat to a computer player.
-    let posts = posts_until(&mut game, &mut events, "is away").await;
-    let away = posts.iter().find(|p| p.contains("is away")).unwrap();
-    let who = if away.starts_with("ANNA") {
+    // Nobody presses. Anna and Bruno time out in turn; the third timeout in a row of one of
+    // them hands that seat to a computer player, and then the other's.
+    let mut away = Vec::new();
+    let mut timeouts = std::collections::HashMap::<String, usize>::new();
+    for _ in 0..12 {
+        let moved = absent_turn(&mut game, &mut events, limit).await;
+        for p in &moved {
+            if let Some(name) = p
+                .split(" ran out of time")
+                .next()
+                .filter(|_| p.contains("ran out"))
+            {
+                *timeouts.entry(name.to_string()).or_default() += 1;
+            }
+            if let Some(name) = p.split(" is away").next().filter(|_| p.contains("is away")) {
+                assert_eq!(timeouts.get(name), Some(&3), "{name} away after {timeouts:?}");
+            }
+        }
+        away.extend(moved.into_iter().filter(|p| p.contains("is away")));
+        if away.len() == 2 {
+            break;
+        }
+    }
+    assert_eq!(away.len(), 2, "{away:#?}");
+    assert_ne!(away[0].split(' ').next(), away[1].split(' ').next(), "{away:#?}");
+    let who = if away[0].starts_with("ANNA") {
         anna.clone()
     } else {
         bruno.clone()
     };
-    // The other person times out too; with both away the table waits instead of playing alone.
-    posts_until(&mut game, &mut events, "is away").await;
+    // With both away the table waits instead of playing on alone, however long.
     let before = record(&mut game).await;
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    tokio::time::advance(std::time::Duration::from_secs(3600)).await;
+    assert!(
+        next_event(&mut events, 200).await.is_none(),
+        "a timer fired with everybody away"
+    );
     assert_eq!(
         record(&mut game).await,
         before,
