@@ -590,3 +590,57 @@ async fn timeouts_warn_then_move_then_hand_the_seat_over_until_im_back() {
     let out = send(&host, &mut game.screen, g.clone(), &who, Command::Back).await;
     assert_eq!(out.reply_text(), Some("Your turn."));
 }
+
+#[tokio::test]
+async fn a_player_who_leaves_mid_deal_is_played_for_until_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = open(sqlite(&dir, "leave.db").await).await;
+    let (host, g) = (game.host.clone(), chat("g"));
+    let anna = game.anna.clone();
+    let mut checked = 0;
+    let out = send(&host, &mut game.screen, g.clone(), &anna, Command::Leave).await;
+    assert!(out.reply_text().unwrap().contains("ANNA"), "{out:?}");
+    assert!(
+        game.screen.posts.iter().any(|p| p.starts_with("ANNA is away")),
+        "{:#?}",
+        game.screen.posts
+    );
+    // Anna's hand shows no buttons any more: the computer plays her seat, and Bruno finishes
+    // the deal on his own.
+    assert_eq!(game.screen.my_button("anna"), None, "{:#?}", game.screen.latest);
+    play(&mut game, 1, &mut checked).await;
+    assert_eq!(game.screen.my_button("anna"), None);
+    let record = record(&mut game).await;
+    let actions = record["deals"][0]["actions"].as_array().unwrap();
+    assert!(
+        actions
+            .iter()
+            .filter(|a| a["seat"] == 0 && a.get("play").is_some())
+            .count()
+            == 8,
+        "the computer played all of Anna's cards: {record}"
+    );
+    // Back at the table, Anna plays again.
+    let out = send(&host, &mut game.screen, g.clone(), &anna, Command::Back).await;
+    assert!(out.reply_text().is_some(), "{out:?}");
+    let bruno = game.bruno.clone();
+    for _ in 0..40 {
+        if game.screen.my_button("anna").is_some() {
+            break;
+        }
+        let token = game.screen.my_button("bruno").expect("Bruno or Anna can act");
+        send(
+            &host,
+            &mut game.screen,
+            dm("bruno"),
+            &bruno,
+            Command::Press { token },
+        )
+        .await;
+    }
+    assert!(
+        game.screen.my_button("anna").is_some(),
+        "Anna never got her turn back"
+    );
+    play(&mut game, 2, &mut checked).await;
+}
