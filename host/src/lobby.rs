@@ -600,6 +600,12 @@ impl Host {
                     name: format!("stikis-{}-{}.json", live.row.game, live.id()),
                     content: serde_json::to_string_pretty(&env).unwrap_or_default(),
                 });
+                if let Some(note) = live.game.as_ref().and_then(|g| g.record_note(live.lang())) {
+                    out.push(Out::Post {
+                        chat: live.row.chat.clone(),
+                        text: note,
+                    });
+                }
             }
             _ => out.reply(t(lang, "button-bad", &[])),
         }

@@ -140,6 +140,27 @@ async fn a_new_table_goes_on_from_the_chats_open_sheet_until_it_is_closed() {
     // removed it by winning, and no single deal from empty pules can write one.
     let result = play_one_deal(&host, out).await;
     assert!(result.contains("personal: ANNA"), "{result}");
+    // The record cannot carry those pules (RECORD.md has no field for them): the export says
+    // so beside the file, and the replay indeed scores from an empty sheet.
+    let out = send(&host, "bruno", Command::Record).await;
+    let (mut file, mut note) = (None, None);
+    for o in &out.0 {
+        match o {
+            Out::File { content, .. } => file = Some(content.clone()),
+            Out::Post { text, .. } => note = Some(text.clone()),
+            _ => {}
+        }
+    }
+    let note = note.expect("a note beside the record");
+    assert!(
+        note.contains("common: 1, personal: 2, tree branches: 0") && note.contains("stikis replay"),
+        "{note}"
+    );
+    let replayed = stikis_core::record::replay(file.expect("the record").as_bytes()).unwrap();
+    assert_eq!(
+        replayed["deals"][0]["pules"]["personal"][0], 0,
+        "a replay starts from an empty sheet, where Anna holds no pule: {replayed}"
+    );
     // Closing needs the table stopped first.
     let out = send(&host, "anna", Command::CloseSheet).await;
     assert_eq!(

@@ -86,6 +86,12 @@ pub trait HostedGame: Send + Sync {
     fn settle(&mut self) -> Vec<i32>;
     /// The session as a record.
     fn record(&self, names: &[String]) -> Envelope;
+    /// What the record alone does not tell, to be said beside it: a table that went on from
+    /// the chat's score sheet started from state (Zole: open pules) that RECORD.md has no
+    /// field for, so `stikis replay` scores its record from an empty sheet.
+    fn record_note(&self, _lang: Lang) -> Option<String> {
+        None
+    }
     /// Every card label of deal `deal_no` (from 1) that no public message may show now: the
     /// cards still in hands and, while the deal runs, the talon and bury. The tests check every
     /// public message about that deal against it.

@@ -25,6 +25,8 @@ pub struct ZoleGame {
     /// Personal pules carried in from the chat's score sheet whose owners do not sit at this
     /// table: they stay open on the sheet, untouched, for a later table or the closing.
     absent_pules: Vec<String>,
+    /// The open pules this table started from (carried in from the chat's sheet).
+    carried_in: SheetPules,
 }
 
 /// Zole's part of a chat's score sheet: the open pules, personal ones named by player (not
@@ -139,6 +141,7 @@ impl ZoleGame {
             session,
             bury_pick: None,
             absent_pules: Vec::new(),
+            carried_in: SheetPules::default(),
         })
     }
 
@@ -543,6 +546,7 @@ impl HostedGame for ZoleGame {
         let Ok(sheet) = serde_json::from_value::<SheetPules>(extras.clone()) else {
             return;
         };
+        self.carried_in = sheet.clone();
         let pules = &mut self.session.pules;
         pules.common = sheet.common;
         pules.tree = sheet.tree;
@@ -562,6 +566,21 @@ impl HostedGame for ZoleGame {
 
     fn record(&self, names: &[String]) -> Envelope {
         to_record(&self.session, names)
+    }
+
+    fn record_note(&self, lang: Lang) -> Option<String> {
+        let c = &self.carried_in;
+        (c.common + c.tree > 0 || !c.personal.is_empty()).then(|| {
+            t(
+                lang,
+                "record-carried-pules",
+                &[
+                    ("common", Arg::from(c.common)),
+                    ("personal", Arg::from(c.personal.len())),
+                    ("tree", Arg::from(c.tree)),
+                ],
+            )
+        })
     }
 
     fn hidden_cards(&self, deal_no: usize) -> Vec<String> {

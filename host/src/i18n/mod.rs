@@ -179,6 +179,7 @@ pub const KEYS: &[&str] = &[
     "deal-started",
     "deal-commitment",
     "deal-seed",
+    "record-carried-pules",
     "deal-result-header",
     "deal-declarer",
     "deal-all-passed",
@@ -303,6 +304,7 @@ mod tests {
             ("common", 1i64.into()),
             ("personal", "Anna".into()),
             ("branches", 2i64.into()),
+            ("tree", 1i64.into()),
         ]
     }
 
