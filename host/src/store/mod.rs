@@ -11,6 +11,7 @@
 //! On SQLite the action log is group-committed by one writer task per `Store` (`sqlite_log`):
 //! appends waiting at the same moment share one transaction and one disk flush.
 
+mod pg_log;
 mod sqlite_log;
 mod types;
 
@@ -83,6 +84,8 @@ pub struct Store {
     backend: Backend,
     /// SQLite only: the group-commit writer of the action log (see `sqlite_log`).
     appender: Option<mpsc::Sender<sqlite_log::Job>>,
+    /// PostgreSQL only: the group-commit writers of the action log (see `pg_log`).
+    pg_appender: Option<mpsc::Sender<pg_log::Job>>,
     /// SQLite only: the one connection every write of this store goes through. SQLite has
     /// one writer at a time; writers of one pool that met at its lock would wait in SQLite's
     /// busy handler, which sleeps in steps of up to 100 ms. Queued here they wait their turn
@@ -363,6 +366,7 @@ impl Store {
             .await?;
         Ok(Store {
             appender: Some(sqlite_log::spawn(writer.clone())),
+            pg_appender: None,
             writer: Some(writer),
             backend: Backend::Sqlite(pool),
         })
@@ -399,6 +403,7 @@ impl Store {
         POSTGRES_MIGRATIONS.run(&pool).await?;
         Ok(Store {
             appender: None,
+            pg_appender: Some(pg_log::spawn(pool.clone())),
             writer: None,
             backend: Backend::Postgres(pool),
         })
@@ -733,9 +738,10 @@ impl Store {
     pub async fn append_action(&self, table: i64, seq: i64, payload: &Value) -> Result<()> {
         let payload = payload.to_string();
         let at_ms = now_ms();
-        let inserted = match (&self.appender, &self.backend) {
+        let (reply, answer) = oneshot::channel();
+        let gone = || StoreError::Commit("the store's writer has stopped".into());
+        match (&self.appender, &self.pg_appender) {
             (Some(appender), _) => {
-                let (reply, answer) = oneshot::channel();
                 let job = sqlite_log::Job {
                     table,
                     seq,
@@ -744,31 +750,25 @@ impl Store {
                     reply,
                     other: None,
                 };
-                let gone = || StoreError::Commit("the store's writer has stopped".into());
                 appender.send(job).await.map_err(|_| gone())?;
-                match answer.await.map_err(|_| gone())? {
-                    sqlite_log::Outcome::Committed => true,
-                    sqlite_log::Outcome::NotInserted => false,
-                    sqlite_log::Outcome::NoTable => return Err(StoreError::NoTable(table)),
-                    sqlite_log::Outcome::Failed(msg) => return Err(StoreError::Commit(msg)),
-                }
             }
-            (None, Backend::Postgres(pool)) => {
-                let r = sqlx::query(APPEND_SQL)
-                    .bind(table)
-                    .bind(seq)
-                    .bind(payload)
-                    .bind(at_ms)
-                    .execute(pool)
-                    .await;
-                match r {
-                    Ok(r) => r.rows_affected() == 1,
-                    Err(e) if is_unique_violation(&e) => false,
-                    Err(e) if is_fk_violation(&e) => return Err(StoreError::NoTable(table)),
-                    Err(e) => return Err(e.into()),
-                }
+            (None, Some(appender)) => {
+                let job = pg_log::Job {
+                    table,
+                    seq,
+                    payload,
+                    at_ms,
+                    reply,
+                };
+                appender.send(job).await.map_err(|_| gone())?;
             }
-            (None, Backend::Sqlite(_)) => unreachable!("a SQLite store always has its writer"),
+            (None, None) => unreachable!("every store has an action-log writer"),
+        }
+        let inserted = match answer.await.map_err(|_| gone())? {
+            sqlite_log::Outcome::Committed => true,
+            sqlite_log::Outcome::NotInserted => false,
+            sqlite_log::Outcome::NoTable => return Err(StoreError::NoTable(table)),
+            sqlite_log::Outcome::Failed(msg) => return Err(StoreError::Commit(msg)),
         };
         if inserted {
             return Ok(());
