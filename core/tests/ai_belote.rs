@@ -9,6 +9,8 @@ use stikis_core::ai::{Level, NoLimit, Player};
 use stikis_core::games::belote::{Action, Deal, Options, Phase, SeatView, Variant};
 use stikis_core::{Game, Seed};
 
+type Maker = dyn Fn(Level, &Options) -> Box<dyn Player<SeatView, Action>>;
+
 fn iterations(debug: usize, release: usize) -> usize {
     if cfg!(debug_assertions) {
         debug
@@ -30,11 +32,7 @@ fn opts_for(v: Variant, seed: u64) -> Options {
 
 /// Plays a whole deal with the given levels per seat (cycled over the variant's seats); panics
 /// (with the seed) on any illegal choice. Returns the finished deal.
-fn play_with(
-    seed: u64,
-    levels: [Level; 4],
-    make: &dyn Fn(Level, &Options) -> Box<dyn Player<SeatView, Action>>,
-) -> Deal {
+fn play_with(seed: u64, levels: [Level; 4], make: &Maker) -> Deal {
     let v = variant_for(seed);
     let opts = opts_for(v, seed);
     let mut d = Deal::shuffled(v, opts, (seed % 4) as u8, Seed::from_u64(seed));

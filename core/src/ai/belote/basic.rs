@@ -356,15 +356,19 @@ pub fn choose_play(v: &SeatView) -> Card {
             .unwrap_or(fallback)
     };
     if partner_wins {
+        // The opponent still to play can only take it by ruffing a suit he is void in.
+        let next = var.next(me);
+        let may_ruff = info.void[next as usize & 3] >> led as u8 & 1 == 1;
         let sure = last
             || (info.is_master(best)
-                && (info.is_trump(best) || info.unseen_trumps().is_empty() || suit_of(best) == led));
+                && (info.is_trump(best) || info.unseen_trumps().is_empty() || !may_ruff));
         if sure {
             // Feed points, but not a master that makes a trick of its own, nor a top trump.
             let feed = legal
                 .iter()
                 .filter(|&c| {
-                    !(info.is_master(c) && legal.len() > 1) && !(info.is_trump(c) && t.order(c) >= 6)
+                    let keep = info.is_master(c) || (info.is_trump(c) && t.order(c) >= 6);
+                    !keep
                 })
                 .max_by_key(|&c| (t.points(c), std::cmp::Reverse(t.order(c))));
             return feed.unwrap_or_else(|| cheap(legal));
