@@ -22,7 +22,7 @@ use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
 use super::zole::card_label;
-use super::{DealReport, GameButton, HostedGame, Pressed, Refusal};
+use super::{with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal};
 use crate::i18n::{t, Arg, Lang};
 
 /// Level buttons shown at once: Bazar has 43 levels, more than a chat shows comfortably.
@@ -288,12 +288,13 @@ impl HostedGame for BeloteGame {
         let mut env = to_envelope(&self.session, &[]);
         env.deals
             .pop()
+            .map(without_actions)
             .ok_or_else(|| Refusal("the deal was not logged".into()))
     }
 
     fn restore_deal(&mut self, deal: &Value) -> Result<(), Refusal> {
         self.reset_pick();
-        let rec = DealRecord::deserialize(deal)
+        let rec = DealRecord::deserialize(&with_no_actions(deal))
             .map_err(|e| Refusal(format!("a stored deal is malformed ({e})")))?;
         let hands: Vec<CardSet> = rec.hands.iter().map(|h| h.iter().copied().collect()).collect();
         let stock = rec.stock.clone().unwrap_or_default();

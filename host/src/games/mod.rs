@@ -105,6 +105,23 @@ pub trait HostedGame: Send + Sync {
     }
 }
 
+/// A record deal object as the store keeps it: without its `actions` (the log holds them).
+pub(crate) fn without_actions(mut deal: Value) -> Value {
+    if let Some(m) = deal.as_object_mut() {
+        m.remove("actions");
+    }
+    deal
+}
+
+/// A stored deal object as a record's deal: with the empty `actions` the record types need.
+pub(crate) fn with_no_actions(deal: &Value) -> Value {
+    let mut deal = deal.clone();
+    if let Some(m) = deal.as_object_mut() {
+        m.insert("actions".into(), Value::Array(Vec::new()));
+    }
+    deal
+}
+
 /// Builds the hosted game for a record's `game` name and `rules`.
 pub fn new_game(game: &str, rules: &Value, seats: usize) -> Result<Box<dyn HostedGame>, Refusal> {
     match game {

@@ -23,7 +23,7 @@ use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
 use super::zole::card_label;
-use super::{DealReport, GameButton, HostedGame, Pressed, Refusal};
+use super::{with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal};
 use crate::i18n::{t, Arg, Lang};
 
 /// Hands a table plays when its rules do not say (`{"hands": N}`).
@@ -175,11 +175,13 @@ impl HostedGame for PoltGame {
             ),
         };
         let d = session.start_hand(seed).map_err(|e| Refusal(e.to_string()))?;
-        serde_json::to_value(deal_record(d)).map_err(|e| Refusal(e.to_string()))
+        serde_json::to_value(deal_record(d))
+            .map(without_actions)
+            .map_err(|e| Refusal(e.to_string()))
     }
 
     fn restore_deal(&mut self, deal: &Value) -> Result<(), Refusal> {
-        let rec = DealRecord::deserialize(deal)
+        let rec = DealRecord::deserialize(&with_no_actions(deal))
             .map_err(|e| Refusal(format!("a stored deal is malformed ({e})")))?;
         let session = match &mut self.session {
             Some(s) => s,
