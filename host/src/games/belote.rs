@@ -745,18 +745,18 @@ impl HostedGame for BeloteGame {
         match (is_current, self.session.current()) {
             (true, Some(d)) => {
                 for s in 0..self.seats() as Seat {
-                    hidden = hidden | d.hand(s);
+                    hidden |= d.hand(s);
                 }
                 if d.contract().is_none() {
                     // The stock is dealt only after a take.
-                    hidden = hidden | log.stock.iter().copied().collect::<CardSet>();
+                    hidden |= log.stock.iter().copied().collect::<CardSet>();
                 }
             }
             _ if log.result.is_some_and(|r| r.contract.is_none()) => {
                 for &h in &log.hands {
-                    hidden = hidden | h;
+                    hidden |= h;
                 }
-                hidden = hidden | log.stock.iter().copied().collect::<CardSet>();
+                hidden |= log.stock.iter().copied().collect::<CardSet>();
             }
             _ => {}
         }
@@ -835,4 +835,120 @@ fn bid_level_open(d: &Deal) -> bool {
     d.legal_actions()
         .iter()
         .any(|a| matches!(a, Action::Bid(b) if bid_level(*b).is_some()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    fn codes(rows: &[Vec<GameButton>]) -> Vec<String> {
+        rows.iter().flatten().map(|b| b.code.clone()).collect()
+    }
+
+    /// Every move the buttons reach from `seat`'s hand: the plain buttons, and the trumps of
+    /// each level on each page of levels.
+    fn reachable(g: &mut BeloteGame, seat: Seat) -> BTreeSet<String> {
+        let mut moves = BTreeSet::new();
+        let mut levels = BTreeSet::new();
+        for _page in 0..6 {
+            let rows = g.buttons(seat, Lang::En);
+            assert!(
+                rows.iter().flatten().count() <= 25,
+                "a chat shows at most 25 buttons: {rows:?}"
+            );
+            for c in codes(&rows) {
+                match c.strip_prefix("l:") {
+                    Some("+") => {}
+                    Some(n) => {
+                        levels.insert(n.to_string());
+                    }
+                    None => {
+                        moves.insert(c);
+                    }
+                }
+            }
+            if codes(&rows).contains(&"l:+".to_string()) {
+                assert_eq!(g.press(seat, "l:+", Lang::En), Ok(Pressed::Selection));
+            }
+        }
+        for l in levels {
+            assert_eq!(g.press(seat, &format!("l:{l}"), Lang::En), Ok(Pressed::Selection));
+            let rows = g.buttons(seat, Lang::En);
+            assert!(rows.iter().flatten().count() <= 25);
+            let c = codes(&rows);
+            assert!(c.contains(&"l:-".to_string()), "a picked level can be taken back");
+            let trumps: Vec<&String> = c
+                .iter()
+                .filter(|c| c.starts_with("b:") && c.contains(' '))
+                .collect();
+            assert!(!trumps.is_empty(), "level {l} offers no bid");
+            moves.extend(c.into_iter().filter(|c| !c.starts_with("l:")));
+            assert_eq!(g.press(seat, "l:-", Lang::En), Ok(Pressed::Selection));
+        }
+        moves
+    }
+
+    #[test]
+    fn the_buttons_reach_exactly_the_legal_actions_and_press_to_them() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for v in Variant::ALL {
+            let rules = serde_json::json!({"target": 100_000});
+            let mut g = BeloteGame::new(v.game_name(), &rules, v.seats()).unwrap();
+            for deal in 0..4u64 {
+                g.start_deal(Seed::from_u64(deal * 31 + v.seats() as u64))
+                    .unwrap();
+                while let Some(seat) = g.to_act() {
+                    let legal: Vec<Action> = g.deal().unwrap().legal_actions().iter().copied().collect();
+                    let want: BTreeSet<String> = legal
+                        .iter()
+                        .map(|a| match a {
+                            Action::Bid(b) => format!("b:{b}"),
+                            Action::Play(c) => format!("p:{c}"),
+                        })
+                        .collect();
+                    assert_eq!(reachable(&mut g, seat), want, "{v}");
+                    // Nobody else has a button.
+                    for other in (0..v.seats() as Seat).filter(|&s| s != seat) {
+                        assert!(g.buttons(other, Lang::En).is_empty());
+                        assert_eq!(
+                            g.press(other, want.iter().next().unwrap(), Lang::En),
+                            Err(Refusal(t(Lang::En, "turn-not-yours", &[])))
+                        );
+                    }
+                    for a in &legal {
+                        let code = match a {
+                            Action::Bid(b) => format!("b:{b}"),
+                            Action::Play(c) => format!("p:{c}"),
+                        };
+                        assert_eq!(
+                            g.press(seat, &code, Lang::En),
+                            Ok(Pressed::Action(action_json(seat, *a)))
+                        );
+                    }
+                    // Mostly passes in the auction, so that deals reach the play.
+                    let a = if g.deal().unwrap().phase() == Phase::Bidding
+                        && rand::Rng::random_bool(&mut rng, 0.7)
+                    {
+                        legal[0]
+                    } else {
+                        legal[rand::Rng::random_range(&mut rng, 0..legal.len())]
+                    };
+                    g.apply(&action_json(seat, a)).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_table_seats_the_variants_players_and_reads_its_rules() {
+        assert!(BeloteGame::new("belote-bazar", &Value::String("default".into()), 3).is_err());
+        assert!(BeloteGame::new("belote-h2h", &Value::String("default".into()), 2).is_ok());
+        assert!(BeloteGame::new("coinche", &Value::String("lv".into()), 4).is_err());
+        let g = BeloteGame::new("coinche", &serde_json::json!({"target": 1000}), 4).unwrap();
+        assert_eq!(g.session().options().target, 1000);
+        assert_eq!(g.game(), "coinche");
+        assert_eq!(g.totals(), vec![0; 4]);
+    }
 }

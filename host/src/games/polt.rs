@@ -527,7 +527,7 @@ impl HostedGame for PoltGame {
         };
         let mut hidden = d.unused();
         for s in 0..d.seat_count() as Seat {
-            hidden = hidden | d.hand(s);
+            hidden |= d.hand(s);
         }
         hidden.iter().map(card_label).collect()
     }
@@ -539,5 +539,70 @@ impl HostedGame for PoltGame {
     /// Polt records have no `seed` field (RECORD.md).
     fn record_takes_seeds(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    fn code(a: Action) -> String {
+        match a {
+            Action::Give(c) => format!("g:{c}"),
+            Action::Return(c) => format!("r:{c}"),
+            Action::Trump(s) => format!("t:{}", s.letter()),
+            Action::Play(c) => format!("p:{c}"),
+        }
+    }
+
+    #[test]
+    fn the_buttons_are_exactly_the_legal_actions_and_press_to_them() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for seats in 5..=7 {
+            let mut g = PoltGame::new(&serde_json::json!({"hands": 3}), seats).unwrap();
+            for hand in 0..3u64 {
+                g.start_deal(Seed::from_u64(hand + 100 * seats as u64)).unwrap();
+                while let Some(seat) = g.to_act() {
+                    let legal: Vec<Action> = g.deal().unwrap().legal_actions().iter().copied().collect();
+                    let want: BTreeSet<String> = legal.iter().map(|&a| code(a)).collect();
+                    let rows = g.buttons(seat, Lang::En);
+                    let got: BTreeSet<String> = rows.iter().flatten().map(|b| b.code.clone()).collect();
+                    assert_eq!(got, want);
+                    assert!(rows.iter().flatten().count() <= 25);
+                    for other in (0..seats as Seat).filter(|&s| s != seat) {
+                        assert!(g.buttons(other, Lang::En).is_empty());
+                    }
+                    for &a in &legal {
+                        assert_eq!(
+                            g.press(seat, &code(a), Lang::En),
+                            Ok(Pressed::Action(action_to_json(seat, a)))
+                        );
+                    }
+                    let a = legal[rand::Rng::random_range(&mut rng, 0..legal.len())];
+                    g.apply(&action_to_json(seat, a)).unwrap();
+                }
+            }
+            assert!(g.is_over());
+            assert!(g.start_deal(Seed::from_u64(9)).is_err(), "no hand after the last");
+            let tricks: i32 = g.totals().iter().sum();
+            let per_hand = stikis_core::games::polt::hand_size(seats).unwrap() as i32;
+            assert_eq!(tricks, 3 * per_hand);
+        }
+    }
+
+    #[test]
+    fn hands_are_a_table_option_kept_out_of_the_record_rules() {
+        let g = PoltGame::new(&serde_json::json!({"preset": "default", "hands": 4}), 5).unwrap();
+        assert_eq!(g.hands, 4);
+        assert_eq!(g.record(&[]).rules, Value::String("default".into()));
+        assert!(PoltGame::new(&serde_json::json!({"hands": 0}), 5).is_err());
+        assert!(PoltGame::new(&Value::String("default".into()), 4).is_err());
+        assert!(PoltGame::new(&serde_json::json!({"bowers": true}), 8).is_err());
+        assert_eq!(
+            PoltGame::new(&Value::String("default".into()), 6).unwrap().hands,
+            DEFAULT_HANDS
+        );
     }
 }
