@@ -224,6 +224,8 @@ async fn bids_go_through_the_level_then_the_trump() {
         0,
     )
     .await;
+    // Every card is hidden while the bidding runs: the privacy checks have something to check.
+    assert_eq!(t.host.hidden_cards(t.table, 1).await.len(), 32);
     // The first bidder sees pass and the levels 8.. in pages, not 340 buttons.
     let who = t
         .people
@@ -394,27 +396,32 @@ async fn play_until(t: &mut Table, deals: usize) {
 async fn a_restart_mid_deal_gives_the_same_record_as_an_uninterrupted_game() {
     let dir = tempfile::tempdir().unwrap();
     // Coinche carries the deck from deal to deal: a restart in deal 2 must deal the same cut.
-    let rules = json!({"preset": "default", "target": 5000});
+    for (game, people, bots) in [
+        ("coinche", &["anna", "bruno"][..], 2),
+        ("belote-bazar", &["anna", "bruno"][..], 2),
+        ("belote-classic", &["anna", "bruno"][..], 2),
+        ("belote-h2h", &["anna"][..], 1),
+    ] {
+        restart_mid_deal(&dir, game, people, bots).await;
+    }
+}
+
+async fn restart_mid_deal(dir: &tempfile::TempDir, game: &str, people: &[&str], bots: usize) {
+    let rules = json!({"preset": "default", "target": 50_000});
     let mut whole = open(
-        sqlite(&dir, "whole.db").await,
-        "coinche",
+        sqlite(dir, &format!("{game}-whole.db")).await,
+        game,
         rules.clone(),
-        &["anna", "bruno"],
-        2,
+        people,
+        bots,
     )
     .await;
     play_until(&mut whole, 3).await;
     let anna = whole.people[0].clone();
     let expected = record_of(&whole.host, &mut whole.screen, whole.g.clone(), &anna).await;
 
-    let mut first = open(
-        sqlite(&dir, "cut.db").await,
-        "coinche",
-        rules,
-        &["anna", "bruno"],
-        2,
-    )
-    .await;
+    let cut = format!("{game}-cut.db");
+    let mut first = open(sqlite(dir, &cut).await, game, rules, people, bots).await;
     play_until(&mut first, 1).await;
     for _ in 0..5 {
         assert!(step(&mut first).await);
@@ -429,6 +436,14 @@ async fn a_restart_mid_deal_gives_the_same_record_as_an_uninterrupted_game() {
     }) {
         assert!(step(&mut first).await);
     }
+    assert!(
+        !first
+            .host
+            .hidden_cards(first.table, deals_done(&first) + 1)
+            .await
+            .is_empty(),
+        "{game}: the cut is in the middle of a deal"
+    );
     let Table {
         screen,
         table,
@@ -438,7 +453,7 @@ async fn a_restart_mid_deal_gives_the_same_record_as_an_uninterrupted_game() {
         checked,
         ..
     } = first;
-    let (host, _events) = Host::new(sqlite(&dir, "cut.db").await, config());
+    let (host, _events) = Host::new(sqlite(dir, &cut).await, config());
     let out = host.recover().await.unwrap();
     let mut second = Table {
         host,
@@ -453,11 +468,12 @@ async fn a_restart_mid_deal_gives_the_same_record_as_an_uninterrupted_game() {
     second.screen.show(&out);
     assert!(
         out.0.iter().any(|o| matches!(o, stikis_host::Out::Public { .. })),
-        "recovery refreshes the table message"
+        "{game}: recovery refreshes the table message"
     );
     play_until(&mut second, 3).await;
     assert_eq!(
         record_of(&second.host, &mut second.screen, second.g.clone(), &anna).await,
-        expected
+        expected,
+        "{game}"
     );
 }

@@ -194,6 +194,8 @@ async fn the_exchange_is_private_and_returns_are_forced() {
     let dir = tempfile::tempdir().unwrap();
     let names = ["anna", "bruno", "cilda", "dita", "edgars"];
     let mut t = open(sqlite(&dir, "x.db").await, 5, 1, &names).await;
+    // Every card is hidden (hands and the 3 unused), so the privacy checks check something.
+    assert_eq!(t.host.hidden_cards(t.table, 1).await.len(), 53);
     // Everybody is a person: the Tzar gives first.
     let tzar = t
         .people
@@ -358,6 +360,14 @@ async fn a_restart_mid_hand_gives_the_same_record_as_an_uninterrupted_session() 
     for _ in 0..3 {
         assert!(step(&mut first).await);
     }
+    assert!(
+        !first
+            .host
+            .hidden_cards(first.table, hands_done(&first) + 1)
+            .await
+            .is_empty(),
+        "the cut is in the middle of a hand"
+    );
     let Table {
         screen,
         table,

@@ -616,6 +616,10 @@ impl HostedGame for BeloteGame {
             "belote-hand",
             &[("cards", labels(sorted(d.hand(seat), mode)).into())],
         )];
+        // The take/pass bidding is about the turned card: the bidder sees it beside his hand.
+        if let (Phase::Bidding, Some(c)) = (d.phase(), d.turned()) {
+            lines.push(t(lang, "belote-turned", &[("card", card_label(c).into())]));
+        }
         if d.to_act() == Some(seat) {
             if let (Phase::Bidding, Some(level)) = (d.phase(), self.level_pick) {
                 lines.push(t(
