@@ -12,7 +12,7 @@ use stikis_core::ai::Level;
 use stikis_core::{Seat, Seed};
 use tokio::sync::{mpsc, Mutex as AsyncMutex};
 
-use crate::games::{new_game, seat_range, settle_sheet, Pressed, GAMES};
+use crate::games::{default_rules, new_game, seat_range, settle_sheet, Pressed, GAMES};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Command, Out, Outbox, Request, User};
 use crate::store::{
@@ -316,7 +316,7 @@ impl Host {
             return Ok(());
         };
         let size = seats.unwrap_or(min).clamp(min, max);
-        let rules = rules.clone().unwrap_or_else(|| Value::String("lv".into()));
+        let rules = rules.clone().unwrap_or_else(|| default_rules(game));
         // Refuse bad rules before anything is stored.
         new_game(game, &rules, size)?;
         let row = match self
@@ -585,27 +585,8 @@ impl Host {
                 out.push(hand);
             }
             Command::Record => {
-                let mut env = match &live.game {
-                    Some(g) => g.record(&live.names()),
-                    None => self.store.record(live.id()).await?,
-                };
-                // Finished deals carry their seed, so the record proves its own deals.
-                let in_progress = live.game.as_ref().is_some_and(|g| g.in_deal());
-                let finished = env.deals.len().saturating_sub(usize::from(in_progress));
-                for (d, seed) in env.deals.iter_mut().zip(&live.seeds).take(finished) {
-                    d["seed"] = Value::String(seed.to_string());
-                }
-                out.push(Out::File {
-                    chat: live.row.chat.clone(),
-                    name: format!("stikis-{}-{}.json", live.row.game, live.id()),
-                    content: serde_json::to_string_pretty(&env).unwrap_or_default(),
-                });
-                if let Some(note) = live.game.as_ref().and_then(|g| g.record_note(live.lang())) {
-                    out.push(Out::Post {
-                        chat: live.row.chat.clone(),
-                        text: note,
-                    });
-                }
+                out.push(self.record_file(live).await?);
+                out.0.extend(record_note(live));
             }
             _ => out.reply(t(lang, "button-bad", &[])),
         }
@@ -638,10 +619,59 @@ impl Host {
         Ok(out)
     }
 
+    /// The table's record as a file for the chat. Finished deals carry their seed when the
+    /// game's record format takes it, so the record proves its own deals.
+    async fn record_file(&self, live: &Live) -> Result<Out, HostError> {
+        let mut env = match &live.game {
+            Some(g) => g.record(&live.names()),
+            None => self.store.record(live.id()).await?,
+        };
+        if live.game.as_ref().is_some_and(|g| g.record_takes_seeds()) {
+            let in_progress = live.game.as_ref().is_some_and(|g| g.in_deal());
+            let finished = env.deals.len().saturating_sub(usize::from(in_progress));
+            for (d, seed) in env.deals.iter_mut().zip(&live.seeds).take(finished) {
+                d["seed"] = Value::String(seed.to_string());
+            }
+        }
+        Ok(Out::File {
+            chat: live.row.chat.clone(),
+            name: format!("stikis-{}-{}.json", live.row.game, live.id()),
+            content: serde_json::to_string_pretty(&env).unwrap_or_default(),
+        })
+    }
+
     async fn stop(&self, live: &mut Live, user: &User, out: &mut Outbox) -> Result<(), HostError> {
+        let text = t(
+            live.lang(),
+            "table-stopped",
+            &[("name", user.name.clone().into())],
+        );
+        self.close(live, TableStatus::Stopped, text, out).await
+    }
+
+    /// The game ended by its own rules (`HostedGame::is_over`): the final totals and the
+    /// record are posted and the table is closed, so the chat may open the next one.
+    async fn finish(&self, live: &mut Live, out: &mut Outbox) -> Result<(), HostError> {
+        let text = t(live.lang(), "table-finished", &[]);
+        let file = self.record_file(live).await?;
+        let note = record_note(live);
+        self.close(live, TableStatus::Finished, text, out).await?;
+        out.push(file);
+        out.0.extend(note);
+        Ok(())
+    }
+
+    /// Closes a table (stopped or finished): totals posted, the chat's score sheet saved, one
+    /// game counted for every person at the table.
+    async fn close(
+        &self,
+        live: &mut Live,
+        status: TableStatus,
+        mut text: String,
+        out: &mut Outbox,
+    ) -> Result<(), HostError> {
         let lang = live.lang();
         let names = live.names();
-        let mut text = t(lang, "table-stopped", &[("name", user.name.clone().into())]);
         if let Some(game) = live.game.as_ref() {
             // The pules stay open on the chat's score sheet for its next table; closing the
             // sheet (`CloseSheet`) settles them.
@@ -678,7 +708,7 @@ impl Host {
                     .await?;
             }
         }
-        self.store.set_status(live.id(), TableStatus::Stopped).await?;
+        self.store.set_status(live.id(), status).await?;
         live.new_turn();
         self.evict(live.id());
         out.push(Out::Post {
@@ -802,8 +832,12 @@ impl Host {
             // Show the final trick before the result.
             self.render(live, out).await;
             live.finish_deal(&self.store, &report, out).await?;
-            let seed = (self.config.seeds)(live.id(), live.seeds.len() + 1);
-            live.start_deal(&self.store, seed, out).await?;
+            if live.game.as_ref().is_some_and(|g| g.is_over()) {
+                self.finish(live, out).await?;
+            } else {
+                let seed = (self.config.seeds)(live.id(), live.seeds.len() + 1);
+                live.start_deal(&self.store, seed, out).await?;
+            }
         }
         Ok(())
     }
@@ -1050,6 +1084,15 @@ impl Host {
 }
 
 /// The table command a lobby or table button stands for (not a move).
+/// What the table's record cannot say, as a message beside it (`HostedGame::record_note`).
+fn record_note(live: &Live) -> Option<Out> {
+    let text = live.game.as_ref()?.record_note(live.lang())?;
+    Some(Out::Post {
+        chat: live.row.chat.clone(),
+        text,
+    })
+}
+
 fn lobby_verb(action: &str) -> Option<Command> {
     match action {
         "join" => Some(Command::Join),
