@@ -831,12 +831,11 @@ impl Host {
         if let Some(report) = live.commit(&self.store, action).await? {
             // Show the final trick before the result.
             self.render(live, out).await;
-            live.finish_deal(&self.store, &report, out).await?;
-            if live.game.as_ref().is_some_and(|g| g.is_over()) {
+            let over = live.game.as_ref().is_some_and(|g| g.is_over());
+            let next = (!over).then(|| (self.config.seeds)(live.id(), live.seeds.len() + 1));
+            live.finish_deal(&self.store, &report, next, out).await?;
+            if over {
                 self.finish(live, out).await?;
-            } else {
-                let seed = (self.config.seeds)(live.id(), live.seeds.len() + 1);
-                live.start_deal(&self.store, seed, out).await?;
             }
         }
         Ok(())

@@ -79,6 +79,27 @@ pub(crate) struct Live {
     pub carried: Vec<SheetTotal>,
 }
 
+/// A deal dealt in memory, to be stored and then announced.
+struct NextDeal {
+    seed: Seed,
+    deal_no: i64,
+    commitment: String,
+    deal: Value,
+}
+
+/// Stores a deal's start: its seed, commitment and cards, before any of it is shown.
+async fn store_deal(store: &Store, table: i64, next: &NextDeal) -> Result<(), HostError> {
+    let seed = next.seed.to_string();
+    match store
+        .start_deal(table, next.deal_no, &seed, &next.commitment, &next.deal)
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(StoreError::DealTaken { .. }) => Err(HostError::Conflict),
+        Err(e) => Err(e.into()),
+    }
+}
+
 impl Live {
     pub fn new(row: TableRow, seats: Vec<SeatRow>, size: usize, settings: CommunitySettings) -> Live {
         Live {
@@ -230,38 +251,48 @@ impl Live {
 
     /// Deals the next deal: a fresh seed, its commitment stored and shown before any card is.
     pub async fn start_deal(&mut self, store: &Store, seed: Seed, out: &mut Outbox) -> Result<(), HostError> {
+        let next = self.deal_in_memory(seed)?;
+        store_deal(store, self.id(), &next).await?;
+        self.announce_deal(next, out);
+        Ok(())
+    }
+
+    /// The next deal, dealt in the game but neither stored nor shown yet.
+    fn deal_in_memory(&mut self, seed: Seed) -> Result<NextDeal, HostError> {
         let game = self.game.as_mut().expect("a running table has a game");
         let deal = game.start_deal(seed)?;
-        let deal_no = game.deal_no() as i64;
-        let commit = commitment(&seed);
-        match store
-            .start_deal(self.id(), deal_no, &seed.to_string(), &commit, &deal)
-            .await
-        {
-            Ok(_) => {}
-            Err(StoreError::DealTaken { .. }) => return Err(HostError::Conflict),
-            Err(e) => return Err(e.into()),
-        }
-        self.seeds.push(seed);
+        Ok(NextDeal {
+            seed,
+            deal_no: game.deal_no() as i64,
+            commitment: commitment(&seed),
+            deal,
+        })
+    }
+
+    /// A stored deal starts: its turn clock runs, its commitment is posted.
+    fn announce_deal(&mut self, next: NextDeal, out: &mut Outbox) {
+        self.seeds.push(next.seed);
         self.new_turn();
         let lang = self.lang();
         let text = format!(
             "{}\n{}",
-            t(lang, "deal-started", &[("deal", Arg::from(deal_no))]),
-            t(lang, "deal-commitment", &[("commitment", commit.into())])
+            t(lang, "deal-started", &[("deal", Arg::from(next.deal_no))]),
+            t(lang, "deal-commitment", &[("commitment", next.commitment.into())])
         );
         out.push(Out::Post {
             chat: self.row.chat.clone(),
             text,
         });
-        Ok(())
     }
 
-    /// After a deal: the result with the revealed seed, stats and the chat's score sheet.
+    /// After a deal: the result with the revealed seed, stats and the chat's score sheet, and,
+    /// with `next`, the next deal dealt from that seed. The writes do not depend on each other,
+    /// so they go to the store together (on SQLite they share one group commit).
     pub async fn finish_deal(
         &mut self,
         store: &Store,
         report: &DealReport,
+        next: Option<Seed>,
         out: &mut Outbox,
     ) -> Result<(), HostError> {
         let lang = self.lang();
@@ -295,20 +326,31 @@ impl Live {
                 Occupant::Computer { .. } => None,
             })
             .collect();
-        // Computer players are not counted: a table of them only has nothing to write.
-        if !entries.is_empty() {
-            let community = self.row.chat.community_ref();
-            store
-                .apply_stats(
-                    self.id(),
-                    report.deal_no as i64,
-                    &community,
-                    &self.row.game,
-                    &entries,
-                )
-                .await?;
+        // Dealing the next deal in memory changes neither the totals nor the open pules that
+        // the sheet is written from.
+        let next = next.map(|seed| self.deal_in_memory(seed)).transpose()?;
+        let community = self.row.chat.community_ref();
+        let stats = async {
+            // Computer players are not counted: a table of them only has nothing to write.
+            if !entries.is_empty() {
+                let deal_no = report.deal_no as i64;
+                store
+                    .apply_stats(self.id(), deal_no, &community, &self.row.game, &entries)
+                    .await?;
+            }
+            Ok::<_, HostError>(())
+        };
+        let dealt = async {
+            match &next {
+                Some(next) => store_deal(store, self.id(), next).await,
+                None => Ok(()),
+            }
+        };
+        tokio::try_join!(stats, self.save_sheet(store), dealt)?;
+        if let Some(next) = next {
+            self.announce_deal(next, out);
         }
-        self.save_sheet(store).await
+        Ok(())
     }
 
     /// Writes the chat's score sheet: the totals it had when this table started plus this
