@@ -88,14 +88,35 @@ pub fn pts(c: u8) -> i32 {
 pub fn cat(c: u8) -> usize {
     CAT[c as usize] as usize
 }
-pub fn bits_points(mut b: Bits) -> i32 {
-    let mut p = 0;
-    while b != 0 {
-        p += PTS[b.trailing_zeros() as usize] as i32;
-        b &= b - 1;
-    }
-    p
+pub fn bits_points(b: Bits) -> i32 {
+    // Table lookups: the search asks this at every trick start.
+    let suits = PLAIN_PTS[(b >> 14 & 0xF) as usize]
+        + PLAIN_PTS[(b >> 18 & 0xF) as usize]
+        + PLAIN_PTS[(b >> 22 & 0xF) as usize];
+    TRUMP_PTS[(b & CAT_MASK[0]) as usize] as i32 + suits as i32
 }
+
+/// Card points of every set of trumps (by its 14 bits).
+static TRUMP_PTS: [u8; 1 << 14] = {
+    let mut t = [0u8; 1 << 14];
+    let mut i = 1usize;
+    while i < 1 << 14 {
+        let low = i.trailing_zeros() as usize;
+        t[i] = t[i & (i - 1)] + PTS[low];
+        i += 1;
+    }
+    t
+};
+/// Card points of every set of one plain suit (by its 4 bits: 9, K, 10, A).
+const PLAIN_PTS: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut i = 1usize;
+    while i < 16 {
+        t[i] = t[i & (i - 1)] + PTS[14 + i.trailing_zeros() as usize];
+        i += 1;
+    }
+    t
+};
 
 /// True if `a` takes the trick from `best`, the card winning it so far (a trump, or a card
 /// of the led category).
@@ -250,8 +271,6 @@ impl Default for Solver {
     }
 }
 
-type Moves = ArrayVec<u8, 10>;
-
 impl Solver {
     pub fn new() -> Solver {
         Solver {
@@ -378,6 +397,7 @@ impl Solver {
             return 0;
         }
         self.nodes += 1;
+        let depth = (all.count_ones() / 3) as usize;
         if self.nodes.is_multiple_of(128) && b.expired() {
             self.aborted = true;
             return 0;
@@ -391,16 +411,21 @@ impl Solver {
             ];
             return g.trick_value(t, (leader + winner(t)) % 3);
         }
-        let rem_max = g.per_point * bits_points(all) + g.per_trick * (all.count_ones() / 3) as i32;
+        let (sure_lo, rem_max) = sure_bounds(&g, hands, all);
         if rem_max <= alpha {
             return rem_max;
         }
-        if beta <= 0 {
-            return 0;
+        if sure_lo >= beta {
+            return sure_lo;
+        }
+        if depth == 2 {
+            // Two tricks left: at most eight ways to play the first, the second is forced;
+            // plain minimax is cheaper than the table lookup (a cache miss) and move ordering.
+            return two_tricks(&g, hands, leader);
         }
         let key = all | (leader as u32) << 26;
         let idx = (key.wrapping_mul(0x9E37_79B1) >> (32 - TT_BITS)) as usize;
-        let (mut lo, mut hi) = (0, rem_max);
+        let (mut lo, mut hi) = (sure_lo, rem_max);
         let e = self.tt[idx];
         let mut hint = NO_MOVE;
         if e.gen == self.gen && e.key == key {
@@ -455,13 +480,11 @@ impl Solver {
     ) -> (i32, u8) {
         let p = (leader + k) % 3;
         let maxing = self.goal.max_side >> p & 1 == 1;
-        let mut moves = self.ordered_moves(hands, leader, trick, k, maxing);
-        if let Some(i) = moves.iter().position(|&m| m == hint) {
-            moves[..=i].rotate_right(1);
-        }
+        let (keys, n) = self.ordered_moves(hands, leader, trick, k, maxing, hint);
         let mut best = if maxing { -INF } else { INF };
         let mut best_move = NO_MOVE;
-        for c in moves {
+        for &key in &keys[..n] {
+            let c = (key & 0xFF) as u8;
             let mut h = hands;
             h[p] &= !(1 << c);
             let mut t = trick;
@@ -491,7 +514,8 @@ impl Solver {
 
     /// The legal moves worth trying, best guesses first. Of cards that are neighbours in power
     /// among the live cards, in one hand, with equal points, only the highest is kept: they
-    /// win and lose exactly the same tricks.
+    /// win and lose exactly the same tricks. `hint` (the table's best move) goes first. The
+    /// moves come as sort keys, score * 256 + code, in the first `n` places.
     fn ordered_moves(
         &self,
         hands: [Bits; 3],
@@ -499,7 +523,8 @@ impl Solver {
         trick: [u8; 3],
         k: usize,
         maxing: bool,
-    ) -> Moves {
+        hint: u8,
+    ) -> ([i32; 10], usize) {
         let p = (leader + k) % 3;
         let led = (k > 0).then(|| trick[0]);
         let legal = legal(hands[p], led);
@@ -520,7 +545,8 @@ impl Solver {
         } else {
             (None, false)
         };
-        let mut scored: ArrayVec<(i32, u8), 10> = ArrayVec::new();
+        let mut keys = [0i32; 10];
+        let mut n = 0;
         let mut m = legal;
         while m != 0 {
             let c = m.trailing_zeros() as u8;
@@ -556,11 +582,91 @@ impl Solver {
                     }
                 }
             };
-            scored.push((score, c));
+            let score = if c == hint { 1 << 20 } else { score };
+            // Insertion into the sorted keys: at most ten, no allocation, no sort call.
+            let key = score * 256 + c as i32;
+            let mut j = n;
+            while j > 0 && keys[j - 1] < key {
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            keys[j] = key;
+            n += 1;
         }
-        scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
-        scored.into_iter().map(|(_, c)| c).collect()
+        (keys, n)
     }
+}
+
+/// The exact value of the last two tricks from their start.
+fn two_tricks(g: &Goal, hands: [Bits; 3], leader: usize) -> i32 {
+    let seat = |k: usize| (leader + k) % 3;
+    let maxing = |k: usize| g.max_side >> seat(k) & 1 == 1;
+    let pick = |max: bool, best: i32, v: i32| if max { best.max(v) } else { best.min(v) };
+    let start = |k: usize| if maxing(k) { -INF } else { INF };
+    let (h0, h1, h2) = (hands[seat(0)], hands[seat(1)], hands[seat(2)]);
+    let mut best0 = start(0);
+    let mut m0 = h0;
+    while m0 != 0 {
+        let a = m0.trailing_zeros() as u8;
+        m0 &= m0 - 1;
+        let mut best1 = start(1);
+        let mut m1 = legal(h1, Some(a));
+        while m1 != 0 {
+            let b = m1.trailing_zeros() as u8;
+            m1 &= m1 - 1;
+            let mut best2 = start(2);
+            let mut m2 = legal(h2, Some(a));
+            while m2 != 0 {
+                let c = m2.trailing_zeros() as u8;
+                m2 &= m2 - 1;
+                let t = [a, b, c];
+                let w = winner(t);
+                // What is left, in trick order from the first trick's leader.
+                let rest = [
+                    (h0 & !(1 << a)).trailing_zeros() as u8,
+                    (h1 & !(1 << b)).trailing_zeros() as u8,
+                    (h2 & !(1 << c)).trailing_zeros() as u8,
+                ];
+                let t2 = [rest[w], rest[(w + 1) % 3], rest[(w + 2) % 3]];
+                let w2 = (w + winner(t2)) % 3;
+                let v = g.trick_value(t, seat(w)) + g.trick_value(t2, seat(w2));
+                best2 = pick(maxing(2), best2, v);
+            }
+            best1 = pick(maxing(1), best1, best2);
+        }
+        best0 = pick(maxing(0), best0, best1);
+    }
+    best0
+}
+
+/// Bounds on the value of the rest of the play from a trick start, from the trumps that
+/// cannot lose. A trump above every trump of the other side wins its trick for its side
+/// (the trick goes to the highest trump in it, which is then this one or a partner's), so
+/// the scorer surely wins the tricks of its trumps above all the others' trumps, and surely
+/// loses the points of the others' trumps above its own (in at least as many tricks as one
+/// opponent holds of them). The scorer is always one seat.
+#[inline]
+fn sure_bounds(g: &Goal, hands: [Bits; 3], all: Bits) -> (i32, i32) {
+    let s = g.scorer.trailing_zeros() as usize;
+    let mine = hands[s] & CAT_MASK[0];
+    let theirs = all & !hands[s] & CAT_MASK[0];
+    // Trumps of `a` above every trump of `b` (codes rise with power).
+    let above = |a: Bits, b: Bits| {
+        if b == 0 {
+            a
+        } else {
+            a & !((2u32 << (31 - b.leading_zeros())) - 1)
+        }
+    };
+    let won = above(mine, theirs);
+    let lost = above(theirs, mine);
+    let lost_tricks = (hands[(s + 1) % 3] & lost)
+        .count_ones()
+        .max((hands[(s + 2) % 3] & lost).count_ones());
+    let lo = g.per_point * bits_points(won) + g.per_trick * won.count_ones() as i32;
+    let hi = g.per_point * (bits_points(all) - bits_points(lost))
+        + g.per_trick * (all.count_ones() / 3 - lost_tricks) as i32;
+    (lo, hi)
 }
 
 /// The play position of a real deal with every hand open. This peeks at hidden cards: it is
