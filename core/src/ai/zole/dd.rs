@@ -129,6 +129,17 @@ pub fn beats(a: u8, best: u8) -> bool {
     }
 }
 
+/// The cards that beat `best`, the card winning a trick so far.
+#[inline]
+pub fn beaters(best: u8) -> Bits {
+    let higher = !((2u32 << best) - 1);
+    if best < 14 {
+        CAT_MASK[0] & higher
+    } else {
+        CAT_MASK[0] | (CAT_MASK[CAT[best as usize] as usize] & higher)
+    }
+}
+
 /// Index in `t` of the card that wins a complete trick.
 #[inline]
 pub fn winner(t: [u8; 3]) -> usize {
@@ -561,13 +572,45 @@ impl Solver {
             let pts = PTS[c as usize] as i32;
             let score = match best {
                 None => {
-                    // Leading: top cards of their category first, then trumps, high first.
-                    let top = above == 0;
+                    // Leading: sure winners first (nobody of the other side can beat the card,
+                    // ruffs included), then cards the partner can beat, then the rest; within
+                    // each, trumps, high first.
                     // (Measured: trumps before plain cards cuts the nodes by a fifth.)
-                    (top as i32) * 100 + if c < 14 { 50 + c as i32 } else { c as i32 }
+                    let beat = beaters(c);
+                    let (mut enemy, mut partner) = (false, false);
+                    for j in 1..3 {
+                        let q = (leader + j) % 3;
+                        if self::legal(hands[q], Some(c)) & beat != 0 {
+                            if (self.goal.max_side >> q & 1 == 1) == maxing {
+                                partner = true;
+                            } else {
+                                enemy = true;
+                            }
+                        }
+                    }
+                    let class = if !enemy {
+                        200
+                    } else if partner {
+                        100
+                    } else {
+                        0
+                    };
+                    let lose = if class == 0 { -2 * pts } else { 0 };
+                    class + lose + if c < 14 { 50 + c as i32 } else { c as i32 }
                 }
                 Some(b) => {
-                    let wins = beats(c, b);
+                    let mut wins = beats(c, b);
+                    let mut friend = friend;
+                    if k == 1 {
+                        // Second hand: what counts is who can still win after the third.
+                        let q = (leader + 2) % 3;
+                        let q_friend = (self.goal.max_side >> q & 1 == 1) == maxing;
+                        let top = if wins { c } else { b };
+                        if self::legal(hands[q], led) & beaters(top) != 0 {
+                            wins = false;
+                            friend = q_friend;
+                        }
+                    }
                     if friend {
                         // Partner holds the trick: smear points, keep power.
                         if wins {
