@@ -6,6 +6,8 @@
 #![allow(clippy::needless_range_loop)]
 
 use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use stikis_core::ai::zole::dd::{self, exhaustive, open_position, Goal, Solver};
 use stikis_core::ai::zole::sample::{sample, Knowledge};
@@ -151,6 +153,73 @@ fn solver_agrees_with_exhaustive_search_on_endgames() {
         }
     }
     assert!(checked >= 100, "only {checked} endgames checked");
+}
+
+/// Three random hands of `tricks` cards from the 26, a random leader, then `extra` random
+/// legal cards of the first trick: spreads of cards real endgames rarely reach.
+fn random_position(rng: &mut SmallRng, tricks: usize, extra: usize) -> dd::Position {
+    let mut codes: Vec<u8> = (0..26).collect();
+    codes.shuffle(rng);
+    let mut hands = [0; 3];
+    for (i, &c) in codes[..3 * tricks].iter().enumerate() {
+        hands[i % 3] |= 1 << c;
+    }
+    let mut pos = dd::Position {
+        hands,
+        leader: rng.random_range(0..3),
+        trick: [0; 3],
+        n_trick: 0,
+    };
+    for _ in 0..extra {
+        let legal: Vec<u32> = (0..26).filter(|c| pos.legal() >> c & 1 == 1).collect();
+        pos.play(*legal.choose(rng).expect("a legal card") as u8);
+    }
+    pos
+}
+
+/// The solver (bounds from sure trumps, the two-trick shortcut, equivalent cards collapsed,
+/// move ordering, the table) gives plain minimax's values on random positions of four and
+/// five tricks, for every kind of goal, as a value, as probes and move by move.
+#[test]
+fn solver_agrees_with_exhaustive_search_on_random_positions() {
+    let mut solver = Solver::new();
+    for seed in 0..iterations(60, 400) as u64 {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let tricks = if seed % 4 == 0 { 5 } else { 4 };
+        let pos = random_position(&mut rng, tricks, (seed % 3) as usize);
+        let d = rng.random_range(0..3);
+        let me = pos.to_move();
+        for goal in [
+            Goal::points_of(d),
+            Goal::small_zole(d),
+            Goal::galdins(me, true),
+            Goal::galdins(me, false),
+        ] {
+            let want = exhaustive(&pos, &goal);
+            solver.reset(goal);
+            assert_eq!(solver.value(&pos), want, "seed {seed}, {goal:?}");
+            solver.reset(goal);
+            for t in [want - 1, want, want + 1, want + 10] {
+                assert_eq!(
+                    solver.at_least(&pos, t),
+                    want >= t,
+                    "seed {seed}, {goal:?}, at least {t}"
+                );
+            }
+            solver.reset(goal);
+            for (c, v) in solver.move_values(&pos) {
+                let mut next = pos;
+                let done = next.play(c);
+                let now = done.map(|(w, t)| goal.trick_value(t, w)).unwrap_or(0);
+                assert_eq!(
+                    v,
+                    now + exhaustive(&next, &goal),
+                    "seed {seed}, {goal:?}, move {}",
+                    dd::card_of(c)
+                );
+            }
+        }
+    }
 }
 
 fn cat_mask(k: usize) -> CardSet {

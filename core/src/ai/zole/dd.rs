@@ -757,6 +757,93 @@ mod tests {
     use super::*;
     use crate::cards::cards;
     use crate::games::zole::tables::{self, DECK};
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Three hands of `tricks` cards each, drawn at random from the 26 cards, and a leader.
+    pub(super) fn random_position(rng: &mut ChaCha8Rng, tricks: usize) -> Position {
+        let mut codes: Vec<u8> = (0..26).collect();
+        codes.shuffle(rng);
+        let mut hands = [0; 3];
+        for (i, &c) in codes[..3 * tricks].iter().enumerate() {
+            hands[i % 3] |= 1 << c;
+        }
+        Position {
+            hands,
+            leader: rng.random_range(0..3),
+            trick: [0; 3],
+            n_trick: 0,
+        }
+    }
+
+    fn goals(rng: &mut ChaCha8Rng) -> [Goal; 4] {
+        let d = rng.random_range(0..3);
+        let me = rng.random_range(0..3);
+        [
+            Goal::points_of(d),
+            Goal::small_zole(d),
+            Goal::galdins(me, true),
+            Goal::galdins(me, false),
+        ]
+    }
+
+    /// The bounds from sure trumps enclose the exact value, and the two-trick shortcut is the
+    /// exact value, on random positions of one to four tricks (far more spreads of trumps than
+    /// real endgames reach).
+    #[test]
+    fn sure_bounds_enclose_and_two_tricks_equals_the_exact_value() {
+        let mut tight = 0;
+        for seed in 0..2000u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let tricks = 1 + seed as usize % 4;
+            let pos = random_position(&mut rng, tricks);
+            let all = pos.hands[0] | pos.hands[1] | pos.hands[2];
+            for g in goals(&mut rng) {
+                let exact = exhaustive(&pos, &g);
+                let (lo, hi) = sure_bounds(&g, pos.hands, all);
+                assert!(
+                    lo <= exact && exact <= hi,
+                    "seed {seed}, {g:?}: {lo} <= {exact} <= {hi}"
+                );
+                let plain_max = g.per_point * bits_points(all) + g.per_trick * tricks as i32;
+                tight += (lo > 0 || hi < plain_max) as usize;
+                if tricks == 2 {
+                    assert_eq!(
+                        two_tricks(&g, pos.hands, pos.leader as usize),
+                        exact,
+                        "seed {seed}, {g:?}"
+                    );
+                }
+            }
+        }
+        // The bounds do bite (otherwise this test would prove nothing).
+        assert!(tight > 1000, "bounds tighter than 0..max only {tight} times");
+    }
+
+    #[test]
+    fn table_points_match_card_points() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..1000 {
+            let b: Bits = rng.random::<u32>() & ((1 << 26) - 1);
+            let slow: i32 = (0..26)
+                .filter(|i| b >> i & 1 == 1)
+                .map(|i| points(card_of(i)) as i32)
+                .sum();
+            assert_eq!(bits_points(b), slow, "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn beaters_agree_with_beats() {
+        for best in 0..26u8 {
+            for c in 0..26u8 {
+                if c != best {
+                    assert_eq!(beaters(best) >> c & 1 == 1, beats(c, best), "{c} on {best}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn codes_follow_power_and_points() {
