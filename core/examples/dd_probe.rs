@@ -28,6 +28,25 @@ fn cpu() -> f64 {
     ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 / 1e6
 }
 
+/// A deal bid by the rules-of-thumb players that ended in a take, right after the bury.
+fn bid_take(seed: u64) -> Option<(Deal, usize)> {
+    use stikis_core::ai::zole::basic::choose_bid;
+    use stikis_core::games::zole::{Contract, Phase};
+    let mut d = Deal::new(Options::lv(), 3, (seed % 3) as u8, Seed::from_u64(seed)).ok()?;
+    while d.phase() == Phase::Bidding {
+        let s = d.to_act()?;
+        d.apply(s, Action::Bid(choose_bid(&d.view(s)))).ok()?;
+    }
+    if d.contract() != Some(Contract::Take) {
+        return None;
+    }
+    let s = d.declarer()?;
+    let (a, b) = bury_candidates(d.hand(s), 1)[0];
+    d.apply(s, Action::Bury(a, b)).ok()?;
+    let decl = d.active().iter().position(|&a| a == s)?;
+    Some((d, decl))
+}
+
 fn main() {
     let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let deals = args.first().copied().unwrap_or(500);
@@ -37,8 +56,18 @@ fn main() {
     let mut sum = 0i64;
     let mut times = Vec::new();
     let t = Instant::now();
-    for seed in 1..=deals {
-        let d = after_bury(seed);
+    let bid = std::env::args().any(|a| a == "--bid");
+    let mut seed = 0;
+    while nodes.len() < deals as usize {
+        seed += 1;
+        let (d, decl) = if bid {
+            match bid_take(seed) {
+                Some(x) => x,
+                None => continue,
+            }
+        } else {
+            (after_bury(seed), 0)
+        };
         let pos = open_position(&d);
         let base: i32 = d
             .buried()
@@ -47,7 +76,7 @@ fn main() {
             .sum();
         let before = solver.nodes;
         let c0 = cpu();
-        solver.reset(Goal::points_of(0));
+        solver.reset(Goal::points_of(decl));
         if exact {
             sum += solver.value(&pos) as i64 * seed as i64;
         } else {
