@@ -596,7 +596,16 @@ impl Solver {
                         0
                     };
                     let lose = if class == 0 { -2 * pts } else { 0 };
-                    class + lose + if c < 14 { 50 + c as i32 } else { c as i32 }
+                    // Sure winners of plain suits rank with trumps (cash them while they
+                    // stand; measured: 3% fewer nodes).
+                    let plain_rank = if class == 200 { 50 } else { 0 };
+                    class
+                        + lose
+                        + if c < 14 {
+                            50 + c as i32
+                        } else {
+                            plain_rank + c as i32
+                        }
                 }
                 Some(b) => {
                     let mut wins = beats(c, b);
