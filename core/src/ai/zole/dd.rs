@@ -1,7 +1,10 @@
 //! The double-dummy solver for Zole play: every hand open, alpha-beta over the remaining cards
-//! with a transposition table at trick starts, move ordering, and pruning of equivalent cards
-//! (neighbours in power with equal points). Cards are recoded to 26 bits ordered by power
-//! within each category, so "highest live card" and "neighbour" are bit tricks.
+//! with a transposition table at trick starts, bounds from trumps that cannot lose, an exact
+//! shortcut for the last two tricks, move ordering (who can still beat a card, ruffs
+//! included), and pruning of equivalent cards (neighbours in power with equal points). Cards
+//! are recoded to 26 bits ordered by power within each category, so "highest live card" and
+//! "neighbour" are bit tricks. It polls its budget every 128 trick starts and unwinds at once
+//! when it has run out.
 //!
 //! The solver is goal-driven: a `Goal` says which active seats maximise and what a trick is
 //! worth to them, which covers take and zole (declarer's card points), small zole (tricks the
