@@ -6,6 +6,8 @@
 #![allow(clippy::needless_range_loop)]
 
 use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use stikis_core::ai::zole::dd::{self, exhaustive, open_position, Goal, Solver};
 use stikis_core::ai::zole::sample::{sample, Knowledge};
@@ -151,6 +153,173 @@ fn solver_agrees_with_exhaustive_search_on_endgames() {
         }
     }
     assert!(checked >= 100, "only {checked} endgames checked");
+}
+
+/// Three random hands of `tricks` cards from the 26, a random leader, then `extra` random
+/// legal cards of the first trick: spreads of cards real endgames rarely reach.
+fn random_position(rng: &mut SmallRng, tricks: usize, extra: usize) -> dd::Position {
+    let mut codes: Vec<u8> = (0..26).collect();
+    codes.shuffle(rng);
+    let mut hands = [0; 3];
+    for (i, &c) in codes[..3 * tricks].iter().enumerate() {
+        hands[i % 3] |= 1 << c;
+    }
+    let mut pos = dd::Position {
+        hands,
+        leader: rng.random_range(0..3),
+        trick: [0; 3],
+        n_trick: 0,
+    };
+    for _ in 0..extra {
+        let legal: Vec<u32> = (0..26).filter(|c| pos.legal() >> c & 1 == 1).collect();
+        pos.play(*legal.choose(rng).expect("a legal card") as u8);
+    }
+    pos
+}
+
+/// The solver (bounds from sure trumps, the two-trick shortcut, equivalent cards collapsed,
+/// move ordering, the table) gives plain minimax's values on random positions of four and
+/// five tricks, for every kind of goal, as a value, as probes and move by move.
+#[test]
+fn solver_agrees_with_exhaustive_search_on_random_positions() {
+    let mut solver = Solver::new();
+    for seed in 0..iterations(60, 400) as u64 {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let tricks = if seed % 4 == 0 { 5 } else { 4 };
+        let pos = random_position(&mut rng, tricks, (seed % 3) as usize);
+        let d = rng.random_range(0..3);
+        let me = pos.to_move();
+        for goal in [
+            Goal::points_of(d),
+            Goal::small_zole(d),
+            Goal::galdins(me, true),
+            Goal::galdins(me, false),
+        ] {
+            let want = exhaustive(&pos, &goal);
+            solver.reset(goal);
+            assert_eq!(solver.value(&pos), want, "seed {seed}, {goal:?}");
+            solver.reset(goal);
+            for t in [want - 1, want, want + 1, want + 10] {
+                assert_eq!(
+                    solver.at_least(&pos, t),
+                    want >= t,
+                    "seed {seed}, {goal:?}, at least {t}"
+                );
+            }
+            solver.reset(goal);
+            for (c, v) in solver.move_values(&pos) {
+                let mut next = pos;
+                let done = next.play(c);
+                let now = done.map(|(w, t)| goal.trick_value(t, w)).unwrap_or(0);
+                assert_eq!(
+                    v,
+                    now + exhaustive(&next, &goal),
+                    "seed {seed}, {goal:?}, move {}",
+                    dd::card_of(c)
+                );
+            }
+        }
+    }
+}
+
+/// A budget that runs out at its `after`-th poll and counts every poll.
+fn polled_budget(after: u32) -> (std::rc::Rc<std::cell::Cell<u32>>, impl Fn() -> bool) {
+    let polls = std::rc::Rc::new(std::cell::Cell::new(0u32));
+    let p = polls.clone();
+    (polls, move || {
+        p.set(p.get() + 1);
+        p.get() >= after
+    })
+}
+
+/// A whole deal right after the first hand's take and rules-of-thumb bury, every hand open.
+fn whole_deal(seed: u64) -> (dd::Position, i32) {
+    use stikis_core::ai::zole::basic::bury_candidates;
+    let mut d = Deal::new(Options::lv(), 3, 0, Seed::from_u64(seed)).expect("deal");
+    let first = d.active()[0];
+    d.apply(first, Action::Bid(Bid::Take)).expect("take");
+    let (a, b) = bury_candidates(d.hand(first), 1)[0];
+    d.apply(first, Action::Bury(a, b)).expect("bury");
+    let base = dd::bits_points(dd::bits(d.buried()));
+    (open_position(&d), base)
+}
+
+/// A solve whose budget runs out stops within one polling interval (128 trick starts) of
+/// the poll that said so, polls no more, says it was cut short, and a reset solver then
+/// solves the same deal exactly as a fresh one does.
+#[test]
+fn solver_gives_up_as_soon_as_its_budget_runs_out() {
+    // Seed 1948 is one of the slowest deals of the timing example's first 2000.
+    let (pos, base) = whole_deal(1948);
+    let mut fresh = Solver::new();
+    fresh.reset(Goal::points_of(0));
+    let want = fresh.value(&pos);
+    assert!(
+        fresh.nodes > 10_000,
+        "the deal is no slow solve: {} nodes",
+        fresh.nodes
+    );
+    let mut solver = Solver::new();
+    for after in [1, 3, 20] {
+        let (polls, budget) = polled_budget(after);
+        solver.reset(Goal::points_of(0));
+        let before = solver.nodes;
+        solver.value_within(&pos, &budget);
+        assert!(solver.aborted(), "budget out at poll {after}: not aborted");
+        assert_eq!(polls.get(), after, "polled again after the budget ran out");
+        assert!(
+            solver.nodes - before <= 128 * after as u64,
+            "{} nodes for {after} polls",
+            solver.nodes - before
+        );
+        // Later probes of the same cut-short solve return at once.
+        let at = solver.nodes;
+        solver.at_least_within(&pos, 61 - base, &budget);
+        assert_eq!(solver.nodes, at);
+    }
+    solver.reset(Goal::points_of(0));
+    assert!(!solver.aborted());
+    assert_eq!(solver.value(&pos), want);
+}
+
+/// The strong player stops soon after its budget runs out, in every phase, and still
+/// chooses a legal action: a budget that runs out at the k-th poll sees only a few more.
+#[test]
+fn strong_player_stops_soon_after_its_budget_runs_out() {
+    let mut checked = [0; 3];
+    for seed in 0..iterations(20, 60) as u64 {
+        let opts = Options::lv_galdins();
+        let mut d = Deal::new(opts, 3, (seed % 3) as u8, Seed::from_u64(seed)).expect("deal");
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut basic = Basic;
+        while let Some(s) = d.to_act() {
+            let v = d.view(s);
+            let phase = [Phase::Bidding, Phase::Bury, Phase::Play]
+                .iter()
+                .position(|&p| p == v.phase);
+            if let Some(i) = phase.filter(|_| v.legal.len() > 1) {
+                for after in [1, 5] {
+                    let (polls, budget) = polled_budget(after);
+                    let mut strong = StrongPlayer {
+                        inner: Strong::new(),
+                        opts,
+                    };
+                    let a = strong.choose(&v, &mut rng, &budget);
+                    assert!(v.legal.contains(a), "seed {seed}: {a} is not legal");
+                    assert!(
+                        polls.get() <= after + 2,
+                        "seed {seed}, {:?}: {} polls for a budget out at poll {after}",
+                        v.phase,
+                        polls.get()
+                    );
+                }
+                checked[i] += 1;
+            }
+            let a = basic.choose(&v, &mut rng, &NoLimit);
+            d.apply(s, a).expect("legal");
+        }
+    }
+    assert!(checked.iter().all(|&n| n > 0), "phases checked: {checked:?}");
 }
 
 fn cat_mask(k: usize) -> CardSet {

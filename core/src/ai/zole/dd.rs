@@ -1,7 +1,10 @@
 //! The double-dummy solver for Zole play: every hand open, alpha-beta over the remaining cards
-//! with a transposition table at trick starts, move ordering, and pruning of equivalent cards
-//! (neighbours in power with equal points). Cards are recoded to 26 bits ordered by power
-//! within each category, so "highest live card" and "neighbour" are bit tricks.
+//! with a transposition table at trick starts, bounds from trumps that cannot lose, an exact
+//! shortcut for the last two tricks, move ordering (who can still beat a card, ruffs
+//! included), and pruning of equivalent cards (neighbours in power with equal points). Cards
+//! are recoded to 26 bits ordered by power within each category, so "highest live card" and
+//! "neighbour" are bit tricks. It polls its budget every 128 trick starts and unwinds at once
+//! when it has run out.
 //!
 //! The solver is goal-driven: a `Goal` says which active seats maximise and what a trick is
 //! worth to them, which covers take and zole (declarer's card points), small zole (tricks the
@@ -88,14 +91,35 @@ pub fn pts(c: u8) -> i32 {
 pub fn cat(c: u8) -> usize {
     CAT[c as usize] as usize
 }
-pub fn bits_points(mut b: Bits) -> i32 {
-    let mut p = 0;
-    while b != 0 {
-        p += PTS[b.trailing_zeros() as usize] as i32;
-        b &= b - 1;
-    }
-    p
+pub fn bits_points(b: Bits) -> i32 {
+    // Table lookups: the search asks this at every trick start.
+    let suits = PLAIN_PTS[(b >> 14 & 0xF) as usize]
+        + PLAIN_PTS[(b >> 18 & 0xF) as usize]
+        + PLAIN_PTS[(b >> 22 & 0xF) as usize];
+    TRUMP_PTS[(b & CAT_MASK[0]) as usize] as i32 + suits as i32
 }
+
+/// Card points of every set of trumps (by its 14 bits).
+static TRUMP_PTS: [u8; 1 << 14] = {
+    let mut t = [0u8; 1 << 14];
+    let mut i = 1usize;
+    while i < 1 << 14 {
+        let low = i.trailing_zeros() as usize;
+        t[i] = t[i & (i - 1)] + PTS[low];
+        i += 1;
+    }
+    t
+};
+/// Card points of every set of one plain suit (by its 4 bits: 9, K, 10, A).
+const PLAIN_PTS: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut i = 1usize;
+    while i < 16 {
+        t[i] = t[i & (i - 1)] + PTS[14 + i.trailing_zeros() as usize];
+        i += 1;
+    }
+    t
+};
 
 /// True if `a` takes the trick from `best`, the card winning it so far (a trump, or a card
 /// of the led category).
@@ -105,6 +129,17 @@ pub fn beats(a: u8, best: u8) -> bool {
         best >= 14 || a > best
     } else {
         best >= 14 && CAT[a as usize] == CAT[best as usize] && a > best
+    }
+}
+
+/// The cards that beat `best`, the card winning a trick so far.
+#[inline]
+pub fn beaters(best: u8) -> Bits {
+    let higher = !((2u32 << best) - 1);
+    if best < 14 {
+        CAT_MASK[0] & higher
+    } else {
+        CAT_MASK[0] | (CAT_MASK[CAT[best as usize] as usize] & higher)
     }
 }
 
@@ -250,8 +285,6 @@ impl Default for Solver {
     }
 }
 
-type Moves = ArrayVec<u8, 10>;
-
 impl Solver {
     pub fn new() -> Solver {
         Solver {
@@ -378,6 +411,7 @@ impl Solver {
             return 0;
         }
         self.nodes += 1;
+        let depth = (all.count_ones() / 3) as usize;
         if self.nodes.is_multiple_of(128) && b.expired() {
             self.aborted = true;
             return 0;
@@ -391,16 +425,21 @@ impl Solver {
             ];
             return g.trick_value(t, (leader + winner(t)) % 3);
         }
-        let rem_max = g.per_point * bits_points(all) + g.per_trick * (all.count_ones() / 3) as i32;
+        let (sure_lo, rem_max) = sure_bounds(&g, hands, all);
         if rem_max <= alpha {
             return rem_max;
         }
-        if beta <= 0 {
-            return 0;
+        if sure_lo >= beta {
+            return sure_lo;
+        }
+        if depth == 2 {
+            // Two tricks left: at most eight ways to play the first, the second is forced;
+            // plain minimax is cheaper than the table lookup (a cache miss) and move ordering.
+            return two_tricks(&g, hands, leader);
         }
         let key = all | (leader as u32) << 26;
         let idx = (key.wrapping_mul(0x9E37_79B1) >> (32 - TT_BITS)) as usize;
-        let (mut lo, mut hi) = (0, rem_max);
+        let (mut lo, mut hi) = (sure_lo, rem_max);
         let e = self.tt[idx];
         let mut hint = NO_MOVE;
         if e.gen == self.gen && e.key == key {
@@ -455,13 +494,11 @@ impl Solver {
     ) -> (i32, u8) {
         let p = (leader + k) % 3;
         let maxing = self.goal.max_side >> p & 1 == 1;
-        let mut moves = self.ordered_moves(hands, leader, trick, k, maxing);
-        if let Some(i) = moves.iter().position(|&m| m == hint) {
-            moves[..=i].rotate_right(1);
-        }
+        let (keys, n) = self.ordered_moves(hands, leader, trick, k, maxing, hint);
         let mut best = if maxing { -INF } else { INF };
         let mut best_move = NO_MOVE;
-        for c in moves {
+        for &key in &keys[..n] {
+            let c = (key & 0xFF) as u8;
             let mut h = hands;
             h[p] &= !(1 << c);
             let mut t = trick;
@@ -491,7 +528,8 @@ impl Solver {
 
     /// The legal moves worth trying, best guesses first. Of cards that are neighbours in power
     /// among the live cards, in one hand, with equal points, only the highest is kept: they
-    /// win and lose exactly the same tricks.
+    /// win and lose exactly the same tricks. `hint` (the table's best move) goes first. The
+    /// moves come as sort keys, score * 256 + code, in the first `n` places.
     fn ordered_moves(
         &self,
         hands: [Bits; 3],
@@ -499,7 +537,8 @@ impl Solver {
         trick: [u8; 3],
         k: usize,
         maxing: bool,
-    ) -> Moves {
+        hint: u8,
+    ) -> ([i32; 10], usize) {
         let p = (leader + k) % 3;
         let led = (k > 0).then(|| trick[0]);
         let legal = legal(hands[p], led);
@@ -520,7 +559,8 @@ impl Solver {
         } else {
             (None, false)
         };
-        let mut scored: ArrayVec<(i32, u8), 10> = ArrayVec::new();
+        let mut keys = [0i32; 10];
+        let mut n = 0;
         let mut m = legal;
         while m != 0 {
             let c = m.trailing_zeros() as u8;
@@ -535,13 +575,54 @@ impl Solver {
             let pts = PTS[c as usize] as i32;
             let score = match best {
                 None => {
-                    // Leading: top cards of their category first, then trumps, high first.
-                    let top = above == 0;
+                    // Leading: sure winners first (nobody of the other side can beat the card,
+                    // ruffs included), then cards the partner can beat, then the rest; within
+                    // each, trumps, high first.
                     // (Measured: trumps before plain cards cuts the nodes by a fifth.)
-                    (top as i32) * 100 + if c < 14 { 50 + c as i32 } else { c as i32 }
+                    let beat = beaters(c);
+                    let (mut enemy, mut partner) = (false, false);
+                    for j in 1..3 {
+                        let q = (leader + j) % 3;
+                        if self::legal(hands[q], Some(c)) & beat != 0 {
+                            if (self.goal.max_side >> q & 1 == 1) == maxing {
+                                partner = true;
+                            } else {
+                                enemy = true;
+                            }
+                        }
+                    }
+                    let class = if !enemy {
+                        200
+                    } else if partner {
+                        100
+                    } else {
+                        0
+                    };
+                    let lose = if class == 0 { -2 * pts } else { 0 };
+                    // Sure winners of plain suits rank with trumps (cash them while they
+                    // stand; measured: 3% fewer nodes).
+                    let plain_rank = if class == 200 { 50 } else { 0 };
+                    class
+                        + lose
+                        + if c < 14 {
+                            50 + c as i32
+                        } else {
+                            plain_rank + c as i32
+                        }
                 }
                 Some(b) => {
-                    let wins = beats(c, b);
+                    let mut wins = beats(c, b);
+                    let mut friend = friend;
+                    if k == 1 {
+                        // Second hand: what counts is who can still win after the third.
+                        let q = (leader + 2) % 3;
+                        let q_friend = (self.goal.max_side >> q & 1 == 1) == maxing;
+                        let top = if wins { c } else { b };
+                        if self::legal(hands[q], led) & beaters(top) != 0 {
+                            wins = false;
+                            friend = q_friend;
+                        }
+                    }
                     if friend {
                         // Partner holds the trick: smear points, keep power.
                         if wins {
@@ -556,11 +637,91 @@ impl Solver {
                     }
                 }
             };
-            scored.push((score, c));
+            let score = if c == hint { 1 << 20 } else { score };
+            // Insertion into the sorted keys: at most ten, no allocation, no sort call.
+            let key = score * 256 + c as i32;
+            let mut j = n;
+            while j > 0 && keys[j - 1] < key {
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            keys[j] = key;
+            n += 1;
         }
-        scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
-        scored.into_iter().map(|(_, c)| c).collect()
+        (keys, n)
     }
+}
+
+/// The exact value of the last two tricks from their start.
+fn two_tricks(g: &Goal, hands: [Bits; 3], leader: usize) -> i32 {
+    let seat = |k: usize| (leader + k) % 3;
+    let maxing = |k: usize| g.max_side >> seat(k) & 1 == 1;
+    let pick = |max: bool, best: i32, v: i32| if max { best.max(v) } else { best.min(v) };
+    let start = |k: usize| if maxing(k) { -INF } else { INF };
+    let (h0, h1, h2) = (hands[seat(0)], hands[seat(1)], hands[seat(2)]);
+    let mut best0 = start(0);
+    let mut m0 = h0;
+    while m0 != 0 {
+        let a = m0.trailing_zeros() as u8;
+        m0 &= m0 - 1;
+        let mut best1 = start(1);
+        let mut m1 = legal(h1, Some(a));
+        while m1 != 0 {
+            let b = m1.trailing_zeros() as u8;
+            m1 &= m1 - 1;
+            let mut best2 = start(2);
+            let mut m2 = legal(h2, Some(a));
+            while m2 != 0 {
+                let c = m2.trailing_zeros() as u8;
+                m2 &= m2 - 1;
+                let t = [a, b, c];
+                let w = winner(t);
+                // What is left, in trick order from the first trick's leader.
+                let rest = [
+                    (h0 & !(1 << a)).trailing_zeros() as u8,
+                    (h1 & !(1 << b)).trailing_zeros() as u8,
+                    (h2 & !(1 << c)).trailing_zeros() as u8,
+                ];
+                let t2 = [rest[w], rest[(w + 1) % 3], rest[(w + 2) % 3]];
+                let w2 = (w + winner(t2)) % 3;
+                let v = g.trick_value(t, seat(w)) + g.trick_value(t2, seat(w2));
+                best2 = pick(maxing(2), best2, v);
+            }
+            best1 = pick(maxing(1), best1, best2);
+        }
+        best0 = pick(maxing(0), best0, best1);
+    }
+    best0
+}
+
+/// Bounds on the value of the rest of the play from a trick start, from the trumps that
+/// cannot lose. A trump above every trump of the other side wins its trick for its side
+/// (the trick goes to the highest trump in it, which is then this one or a partner's), so
+/// the scorer surely wins the tricks of its trumps above all the others' trumps, and surely
+/// loses the points of the others' trumps above its own (in at least as many tricks as one
+/// opponent holds of them). The scorer is always one seat.
+#[inline]
+fn sure_bounds(g: &Goal, hands: [Bits; 3], all: Bits) -> (i32, i32) {
+    let s = g.scorer.trailing_zeros() as usize;
+    let mine = hands[s] & CAT_MASK[0];
+    let theirs = all & !hands[s] & CAT_MASK[0];
+    // Trumps of `a` above every trump of `b` (codes rise with power).
+    let above = |a: Bits, b: Bits| {
+        if b == 0 {
+            a
+        } else {
+            a & !((2u32 << (31 - b.leading_zeros())) - 1)
+        }
+    };
+    let won = above(mine, theirs);
+    let lost = above(theirs, mine);
+    let lost_tricks = (hands[(s + 1) % 3] & lost)
+        .count_ones()
+        .max((hands[(s + 2) % 3] & lost).count_ones());
+    let lo = g.per_point * bits_points(won) + g.per_trick * won.count_ones() as i32;
+    let hi = g.per_point * (bits_points(all) - bits_points(lost))
+        + g.per_trick * (all.count_ones() / 3 - lost_tricks) as i32;
+    (lo, hi)
 }
 
 /// The play position of a real deal with every hand open. This peeks at hidden cards: it is
@@ -608,6 +769,93 @@ mod tests {
     use super::*;
     use crate::cards::cards;
     use crate::games::zole::tables::{self, DECK};
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Three hands of `tricks` cards each, drawn at random from the 26 cards, and a leader.
+    pub(super) fn random_position(rng: &mut ChaCha8Rng, tricks: usize) -> Position {
+        let mut codes: Vec<u8> = (0..26).collect();
+        codes.shuffle(rng);
+        let mut hands = [0; 3];
+        for (i, &c) in codes[..3 * tricks].iter().enumerate() {
+            hands[i % 3] |= 1 << c;
+        }
+        Position {
+            hands,
+            leader: rng.random_range(0..3),
+            trick: [0; 3],
+            n_trick: 0,
+        }
+    }
+
+    fn goals(rng: &mut ChaCha8Rng) -> [Goal; 4] {
+        let d = rng.random_range(0..3);
+        let me = rng.random_range(0..3);
+        [
+            Goal::points_of(d),
+            Goal::small_zole(d),
+            Goal::galdins(me, true),
+            Goal::galdins(me, false),
+        ]
+    }
+
+    /// The bounds from sure trumps enclose the exact value, and the two-trick shortcut is the
+    /// exact value, on random positions of one to four tricks (far more spreads of trumps than
+    /// real endgames reach).
+    #[test]
+    fn sure_bounds_enclose_and_two_tricks_equals_the_exact_value() {
+        let mut tight = 0;
+        for seed in 0..2000u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let tricks = 1 + seed as usize % 4;
+            let pos = random_position(&mut rng, tricks);
+            let all = pos.hands[0] | pos.hands[1] | pos.hands[2];
+            for g in goals(&mut rng) {
+                let exact = exhaustive(&pos, &g);
+                let (lo, hi) = sure_bounds(&g, pos.hands, all);
+                assert!(
+                    lo <= exact && exact <= hi,
+                    "seed {seed}, {g:?}: {lo} <= {exact} <= {hi}"
+                );
+                let plain_max = g.per_point * bits_points(all) + g.per_trick * tricks as i32;
+                tight += (lo > 0 || hi < plain_max) as usize;
+                if tricks == 2 {
+                    assert_eq!(
+                        two_tricks(&g, pos.hands, pos.leader as usize),
+                        exact,
+                        "seed {seed}, {g:?}"
+                    );
+                }
+            }
+        }
+        // The bounds do bite (otherwise this test would prove nothing).
+        assert!(tight > 1000, "bounds tighter than 0..max only {tight} times");
+    }
+
+    #[test]
+    fn table_points_match_card_points() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..1000 {
+            let b: Bits = rng.random::<u32>() & ((1 << 26) - 1);
+            let slow: i32 = (0..26)
+                .filter(|i| b >> i & 1 == 1)
+                .map(|i| points(card_of(i)) as i32)
+                .sum();
+            assert_eq!(bits_points(b), slow, "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn beaters_agree_with_beats() {
+        for best in 0..26u8 {
+            for c in 0..26u8 {
+                if c != best {
+                    assert_eq!(beaters(best) >> c & 1 == 1, beats(c, best), "{c} on {best}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn codes_follow_power_and_points() {
