@@ -5,6 +5,7 @@
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use stikis_core::ai::belote;
+use stikis_core::ai::belote::strong::{Strong, StrongPlayer};
 use stikis_core::ai::{Level, NoLimit, Player};
 use stikis_core::games::belote::{Action, Deal, Options, Phase, SeatView, Variant};
 use stikis_core::{Game, Seed};
@@ -87,4 +88,26 @@ fn basic_players_bid_and_make_contracts() {
     }
     assert!(contracts * 2 > n, "{contracts} contracts in {n} deals");
     assert!(made * 2 > contracts, "{made} made of {contracts}");
+}
+
+fn strong_for_tests(l: Level, o: &Options) -> Box<dyn Player<SeatView, Action>> {
+    match l {
+        Level::Strong => {
+            let mut inner = Strong::new();
+            inner.max_worlds = 2;
+            Box::new(StrongPlayer { inner, opts: *o })
+        }
+        l => belote::player(l, o),
+    }
+}
+
+#[test]
+fn strong_players_only_choose_legal_actions() {
+    for seed in 0..iterations(80, 1000) as u64 {
+        let mut levels = [Level::Basic, Level::Random, Level::Basic, Level::Basic];
+        levels[seed as usize % 4] = Level::Strong;
+        levels[(seed as usize + 2) % 4] = Level::Strong;
+        let d = play_with(seed, levels, &strong_for_tests);
+        assert_eq!(d.phase(), Phase::Done, "seed {seed}");
+    }
 }
