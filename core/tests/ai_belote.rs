@@ -97,7 +97,7 @@ fn strong_for_tests(l: Level, o: &Options) -> Box<dyn Player<SeatView, Action>> 
     match l {
         Level::Strong => {
             let mut inner = Strong::new();
-            inner.max_worlds = 2;
+            inner.max_worlds = 1;
             Box::new(StrongPlayer { inner, opts: *o })
         }
         l => belote::player(l, o),
@@ -106,7 +106,7 @@ fn strong_for_tests(l: Level, o: &Options) -> Box<dyn Player<SeatView, Action>> 
 
 #[test]
 fn strong_players_only_choose_legal_actions() {
-    for seed in 0..iterations(80, 1000) as u64 {
+    for seed in 0..iterations(100, 1000) as u64 {
         let mut levels = [Level::Basic, Level::Random, Level::Basic, Level::Basic];
         levels[seed as usize % 4] = Level::Strong;
         levels[(seed as usize + 2) % 4] = Level::Strong;

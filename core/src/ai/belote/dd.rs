@@ -441,7 +441,7 @@ impl Solver {
             return 0;
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(256) && b.expired() {
+        if self.nodes.is_multiple_of(32) && b.expired() {
             self.aborted = true;
             return 0;
         }
