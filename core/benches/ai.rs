@@ -2,13 +2,14 @@
 //! bury (8 tricks, 24 cards), over many seeded deals: the scoring band a decision needs (is
 //! 61 reached, then 91 or 31) and the exact card points. Criterion reports means; the
 //! `ai_timing` example prints medians and p99. The same for a whole Bazar deal after the
-//! bidding (8 tricks, 32 cards): the made-or-not probe and the exact points (medians and
-//! percentiles: the `belote_ai_timing` example).
+//! bidding (8 tricks, 32 cards): the band a decision needs (made or not, then 20 points
+//! either way) and the exact points (medians and percentiles: the `belote_ai_timing` example).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use rand::SeedableRng;
 use stikis_core::ai::belote::basic::Basic;
 use stikis_core::ai::belote::dd as belote_dd;
+use stikis_core::ai::belote::strong::{declared_of, need_points};
 use stikis_core::ai::zole::basic::bury_candidates;
 use stikis_core::ai::zole::dd::{open_position, Goal, Solver};
 use stikis_core::ai::{NoLimit, Player};
@@ -56,18 +57,27 @@ fn bench_belote(c: &mut Criterion) {
     g.sample_size(20);
     let mut solver = belote_dd::Solver::new();
     let mut seed = 0u64;
+    // The position, the declaring team, and the card points that make the contract.
     let setup = |seed: &mut u64| {
         let d = belote_after_bidding(seed);
-        let team = d.contract().expect("contract").declarer % 2;
+        let c = d.contract().expect("contract");
         let (rules, pos) = belote_dd::open_position(&d).expect("in play");
-        (rules, pos, team)
+        let v = d.variant();
+        let mut hands = [stikis_core::cards::CardSet::EMPTY; 4];
+        for (s, h) in hands.iter_mut().enumerate().take(v.seats()) {
+            *h = d.hand(s as u8);
+        }
+        let declared = declared_of(v, d.dealer(), &hands, c.mode);
+        let need = need_points(v, d.options(), &c, &declared);
+        (rules, pos, c.declarer % 2, need)
     };
-    g.bench_function("belote_dd_whole_deal_made", |b| {
+    g.bench_function("belote_dd_whole_deal_band", |b| {
         b.iter_batched(
             || setup(&mut seed),
-            |(rules, pos, team)| {
+            |(rules, pos, team, need)| {
                 solver.reset(&rules, belote_dd::Goal::points(team));
-                solver.at_least(&pos, 82)
+                let made = solver.at_least(&pos, need);
+                solver.at_least(&pos, if made { need + 20 } else { need - 20 })
             },
             BatchSize::SmallInput,
         )
@@ -75,7 +85,7 @@ fn bench_belote(c: &mut Criterion) {
     g.bench_function("belote_dd_whole_deal_exact", |b| {
         b.iter_batched(
             || setup(&mut seed),
-            |(rules, pos, team)| {
+            |(rules, pos, team, _)| {
                 solver.reset(&rules, belote_dd::Goal::points(team));
                 solver.value(&pos)
             },

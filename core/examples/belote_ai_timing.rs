@@ -1,8 +1,9 @@
 //! Timing figures for the Belote computer players, printed as medians and percentiles (which
 //! criterion does not give):
 //!
-//! - the double-dummy solve of a whole Bazar deal right after the bidding (8 tricks, 32
-//!   cards), exact card points of the declaring team, and the single made-or-not probe;
+//! - the double-dummy solve of a whole Bazar (and Coinche) deal right after the bidding (8
+//!   tricks, 32 cards): the exact card points of the declaring team, and the scoring band a
+//!   strong decision asks for (made or not, then 20 points more or less);
 //! - the strong player's time per decision at a budget (default 300 ms), over whole deals.
 //!
 //! `cargo run --release -p stikis-core --example belote_ai_timing -- [deals] [strong-deals] [budget-ms]`
@@ -13,8 +14,10 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use stikis_core::ai::belote::basic::Basic;
 use stikis_core::ai::belote::dd::{index, open_position, Goal, Solver};
+use stikis_core::ai::belote::strong::{declared_of, need_points};
 use stikis_core::ai::belote::{self as ai};
 use stikis_core::ai::{Budget, Level, NoLimit, Player, DEFAULT_BUDGET_MS};
+use stikis_core::cards::CardSet;
 use stikis_core::games::belote::{Deal, Options, Phase, Variant};
 use stikis_core::{Game, Seed};
 
@@ -64,28 +67,22 @@ fn main() {
             let value = solver.value(&pos);
             exact.push(t.elapsed().as_secs_f64() * 1e3);
             nodes.push((solver.nodes - n0) as f64);
+            // The band the strong player asks for: made or not, then 20 points either way.
+            let mut hands = [CardSet::EMPTY; 4];
+            for (s, h) in hands.iter_mut().enumerate().take(v.seats()) {
+                *h = d.hand(s as u8);
+            }
+            let declared = declared_of(v, d.dealer(), &hands, c.mode);
+            let need = need_points(v, d.options(), &c, &declared);
             let t = Instant::now();
             solver.reset(&rules, Goal::points(team));
-            let made = solver.at_least(&pos, 82);
+            let made = solver.at_least(&pos, need);
+            let _ = solver.at_least(&pos, if made { need + 20 } else { need - 20 });
             probe.push(t.elapsed().as_secs_f64() * 1e3);
-            if std::env::var("PROBE_AT").is_ok() {
-                let t = Instant::now();
-                solver.reset(&rules, Goal::points(team));
-                let a = solver.at_least(&pos, value);
-                let t1 = t.elapsed().as_secs_f64() * 1e3;
-                let t = Instant::now();
-                solver.reset(&rules, Goal::points(team));
-                let b = solver.at_least(&pos, value + 1);
-                let t2 = t.elapsed().as_secs_f64() * 1e3;
-                eprintln!(
-                    "v {value} exact {:.1} at_v {a} {t1:.1} at_v+1 {b} {t2:.1}",
-                    exact.last().unwrap()
-                );
-            }
             std::hint::black_box((value, made));
         }
         println!(
-            "{v}: whole-deal double-dummy solve after the bidding, {deals} deals: exact points median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms (median {:.0} trick-start nodes); one probe (>= 82) median {:.2} ms, p99 {:.2} ms",
+            "{v}: whole-deal double-dummy solve after the bidding, {deals} deals: exact points median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms (median {:.0} trick-start nodes); the band a decision needs (made or not, then 20 points either way) median {:.2} ms, p99 {:.2} ms",
             pct(&mut exact, 0.5),
             pct(&mut exact, 0.9),
             pct(&mut exact, 0.99),

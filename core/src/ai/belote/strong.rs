@@ -63,6 +63,12 @@ fn made(v: Variant, opts: &Options, c: &Contract, t: i32, d: &Declared) -> bool 
     }
 }
 
+/// The fewest card points (with the last trick) that make contract `c` with the counted
+/// combinations `d`; 163 when nothing does.
+pub fn need_points(v: Variant, opts: &Options, c: &Contract, d: &Declared) -> i32 {
+    (0..=162).find(|&x| made(v, opts, c, x, d)).unwrap_or(163)
+}
+
 /// What the solver maximises for a contract: the declaring side's tricks for a capot bid,
 /// else its card points.
 fn goal(v: Variant, c: &Contract) -> Goal {
@@ -134,10 +140,7 @@ impl Strong {
             let all = !t.opps_took && self.solver.at_least_within(pos, rem, budget);
             return deltas(v, t.opts, c, if all { 162 } else { 81 }, all, &t.declared);
         }
-        // The fewest card points that make it.
-        let need = (0..=162)
-            .find(|&x| made(v, t.opts, c, x, &t.declared))
-            .unwrap_or(163);
+        let need = need_points(v, t.opts, c, &t.declared);
         let reach = |s: &mut Solver, total: i32| {
             let want = total - t.base;
             want <= 0 || (want <= rem && s.at_least_within(pos, want, budget))
