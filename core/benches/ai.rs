@@ -68,7 +68,7 @@ fn bench_belote(c: &mut Criterion) {
             *h = d.hand(s as u8);
         }
         let declared = declared_of(v, d.dealer(), &hands, c.mode);
-        let need = need_points(v, d.options(), &c, &declared);
+        let need = need_points(v, d.options(), &c, &declared, 162);
         (rules, pos, c.declarer % 2, need)
     };
     g.bench_function("belote_dd_whole_deal_band", |b| {

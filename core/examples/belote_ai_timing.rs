@@ -73,7 +73,7 @@ fn main() {
                 *h = d.hand(s as u8);
             }
             let declared = declared_of(v, d.dealer(), &hands, c.mode);
-            let need = need_points(v, d.options(), &c, &declared);
+            let need = need_points(v, d.options(), &c, &declared, 162);
             let t = Instant::now();
             solver.reset(&rules, Goal::points(team));
             let made = solver.at_least(&pos, need);

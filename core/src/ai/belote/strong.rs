@@ -30,18 +30,33 @@ fn bid_margin(v: Variant) -> f64 {
     }
 }
 
+/// Card points in play with the last trick: 162, but in head-to-head only the cards dealt
+/// to the two players count.
+pub fn total_points(hands: &[CardSet; 4], mode: Mode) -> i32 {
+    let all = hands.iter().fold(CardSet::EMPTY, |a, &h| a | h);
+    Tables::new(mode).set_points(all) as i32 + 10
+}
+
 /// The deltas of a finished deal by the variant's scoring: `decl_points` is the declaring
-/// side's card points with the last trick.
-fn deltas(v: Variant, opts: &Options, c: &Contract, decl_points: i32, capot: bool, d: &Declared) -> [i32; 2] {
+/// side's card points with the last trick, out of `total`.
+fn deltas(
+    v: Variant,
+    opts: &Options,
+    c: &Contract,
+    decl_points: i32,
+    capot: bool,
+    d: &Declared,
+    total: i32,
+) -> [i32; 2] {
     let b = v.team(c.declarer) as usize;
     let mut points = [0u32; 2];
     let capot_team = capot.then_some(b as u8);
     if capot {
         points[b] = 250;
     } else {
-        let t = decl_points.clamp(0, 162) as u32;
-        points[b] = t;
-        points[1 - b] = 162 - t;
+        let t = decl_points.clamp(0, total);
+        points[b] = t as u32;
+        points[1 - b] = (total - t) as u32;
     }
     match v {
         Variant::Bazar => bazar::score(c, v, points, capot_team, d, opts.bazar_rounding),
@@ -53,20 +68,22 @@ fn deltas(v: Variant, opts: &Options, c: &Contract, decl_points: i32, capot: boo
 }
 
 /// Whether the declaring side makes the contract with `t` card points.
-fn made(v: Variant, opts: &Options, c: &Contract, t: i32, d: &Declared) -> bool {
+fn made(v: Variant, opts: &Options, c: &Contract, t: i32, d: &Declared, total: i32) -> bool {
     let b = v.team(c.declarer) as usize;
     let own = t + d.total(b) as i32;
     match v {
         Variant::Bazar => opts.bazar_rounding.tens(own.max(0) as u32) >= c.tens as u32,
         Variant::Coinche => own >= c.tens as i32 * 10,
-        Variant::Classic | Variant::HeadToHead => own > (162 - t) + d.total(1 - b) as i32,
+        Variant::Classic | Variant::HeadToHead => own > (total - t) + d.total(1 - b) as i32,
     }
 }
 
-/// The fewest card points (with the last trick) that make contract `c` with the counted
-/// combinations `d`; 163 when nothing does.
-pub fn need_points(v: Variant, opts: &Options, c: &Contract, d: &Declared) -> i32 {
-    (0..=162).find(|&x| made(v, opts, c, x, d)).unwrap_or(163)
+/// The fewest card points (with the last trick, out of `total`) that make contract `c` with
+/// the counted combinations `d`; more than `total` when nothing does.
+pub fn need_points(v: Variant, opts: &Options, c: &Contract, d: &Declared, total: i32) -> i32 {
+    (0..=total)
+        .find(|&x| made(v, opts, c, x, d, total))
+        .unwrap_or(total + 1)
 }
 
 /// What the solver maximises for a contract: the declaring side's tricks for a capot bid,
@@ -118,6 +135,8 @@ struct Trial<'a> {
     declared: Declared,
     /// The declaring side's card points so far, and whether the other side took a trick.
     base: i32,
+    /// Card points in play with the last trick (162 but in head-to-head).
+    total: i32,
     opps_took: bool,
 }
 
@@ -138,20 +157,20 @@ impl Strong {
         if c.capot {
             // The solver counts tricks here (`goal`): every trick left, and none lost so far.
             let all = !t.opps_took && self.solver.at_least_within(pos, rem, budget);
-            return deltas(v, t.opts, c, if all { 162 } else { 81 }, all, &t.declared);
+            let pts = if all { t.total } else { t.total / 2 };
+            return deltas(v, t.opts, c, pts, all, &t.declared, t.total);
         }
-        let need = need_points(v, t.opts, c, &t.declared);
+        let need = need_points(v, t.opts, c, &t.declared, t.total);
         let reach = |s: &mut Solver, total: i32| {
             let want = total - t.base;
             want <= 0 || (want <= rem && s.at_least_within(pos, want, budget))
         };
-        let pts = if need > 162 {
+        let pts = if need > t.total {
             t.base + rem / 2
         } else if reach(&mut self.solver, need) {
             if reach(&mut self.solver, need + 20) {
                 if !t.opps_took && reach(&mut self.solver, t.base + rem) {
-                    let sure_capot = t.base + rem >= 162;
-                    return deltas(v, t.opts, c, 162, sure_capot, &t.declared);
+                    return deltas(v, t.opts, c, t.total, true, &t.declared, t.total);
                 }
                 need + 28
             } else {
@@ -162,7 +181,15 @@ impl Strong {
         } else {
             need - 32
         };
-        deltas(v, t.opts, c, pts.clamp(t.base, 162), false, &t.declared)
+        deltas(
+            v,
+            t.opts,
+            c,
+            pts.clamp(t.base, t.total),
+            false,
+            &t.declared,
+            t.total,
+        )
     }
 
     fn play(&mut self, v: &SeatView, opts: &Options, rng: &mut dyn RngCore, budget: &dyn Budget) -> Action {
@@ -202,13 +229,14 @@ impl Strong {
             let Some(w) = sample_world(v, &know, rng) else {
                 break;
             };
-            let declared = v.declared.unwrap_or_else(|| {
-                let mut start = w.hands;
-                for (s, h) in start.iter_mut().enumerate().take(n) {
-                    *h |= know.played[s];
-                }
-                declared_of(var, v.dealer, &start, c.mode)
-            });
+            let mut start = w.hands;
+            for (s, h) in start.iter_mut().enumerate().take(n) {
+                *h |= know.played[s];
+            }
+            let declared = v
+                .declared
+                .unwrap_or_else(|| declared_of(var, v.dealer, &start, c.mode));
+            let total = total_points(&start, c.mode);
             let pos = position(v, &w, &rules);
             self.solver.reset(&rules, goal(var, &c));
             let mut world = [0f64; 32];
@@ -221,6 +249,7 @@ impl Strong {
                     contract: c,
                     declared,
                     base,
+                    total,
                     opps_took,
                 };
                 if let Some((winner, cards)) = next.play(&rules, code) {
@@ -233,7 +262,7 @@ impl Strong {
                 }
                 let d = if next.is_over() {
                     let capot = !t.opps_took;
-                    deltas(var, opts, &c, t.base, capot, &declared)
+                    deltas(var, opts, &c, t.base, capot, &declared, t.total)
                 } else {
                     self.result(&t, &next, budget)
                 };
@@ -293,6 +322,7 @@ impl Strong {
             contract,
             declared,
             base: 0,
+            total: total_points(hands, contract.mode),
             opps_took: false,
         };
         let d = self.result(&t, &pos, budget);
