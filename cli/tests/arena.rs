@@ -36,6 +36,11 @@ fn arena_reports_levels_and_writes_replayable_records() {
     for (game, players) in [
         ("zole", "basic,random,random"),
         ("polt", "basic,random,random,random,random"),
+        // Belote: one level per team, both seatings.
+        ("bazar", "basic,random"),
+        ("classic", "basic,random"),
+        ("h2h", "basic,random"),
+        ("coinche", "basic,random"),
     ] {
         let path = dir.join(format!("{game}.jsonl"));
         let (ok, out) = stikis(
@@ -70,4 +75,9 @@ fn arena_reports_levels_and_writes_replayable_records() {
     }
     let (ok, _) = stikis(&["arena", "--players", "basic,basic"], None);
     assert!(!ok, "a zole table needs three levels");
+    let (ok, _) = stikis(
+        &["arena", "--game", "bazar", "--players", "basic,basic,basic"],
+        None,
+    );
+    assert!(!ok, "a belote table has two teams");
 }
