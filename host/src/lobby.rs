@@ -859,7 +859,7 @@ impl Host {
             let Some(seat) = game.to_act() else { break };
             let Some(level) = live.bot_level(seat) else { break };
             let rng_seed = (live.id() as u64) << 32 ^ live.seq as u64;
-            let action = game.bot_action(level, rng_seed, self.config.bot_budget_ms);
+            let action = think(|| game.bot_action(level, rng_seed, self.config.bot_budget_ms));
             self.commit_and_follow(live, &action, &mut out).await?;
         }
         self.render(live, &mut out).await;
@@ -886,7 +886,7 @@ impl Host {
             return Ok(None);
         };
         let rng_seed = (live.id() as u64) << 32 ^ live.seq as u64;
-        let action = game.bot_action(level, rng_seed, self.config.bot_budget_ms);
+        let action = think(|| game.bot_action(level, rng_seed, self.config.bot_budget_ms));
         let mut out = Outbox::default();
         match self.commit_and_follow(&mut live, &action, &mut out).await {
             Ok(()) => {}
@@ -1005,11 +1005,8 @@ impl Host {
             return Ok(out);
         }
         let game = live.game.as_ref().expect("a timed turn has a game");
-        let action = game.bot_action(
-            Level::Basic,
-            (live.id() as u64) << 32 ^ live.seq as u64,
-            self.config.bot_budget_ms,
-        );
+        let rng_seed = (live.id() as u64) << 32 ^ live.seq as u64;
+        let action = think(|| game.bot_action(Level::Basic, rng_seed, self.config.bot_budget_ms));
         self.commit_and_follow(live, &action, &mut out).await?;
         out.extend(self.drive(live).await?);
         Ok(out)
@@ -1083,6 +1080,17 @@ impl Host {
 }
 
 /// The table command a lobby or table button stands for (not a move).
+/// Runs a computer player's choice, which may think for its whole budget (300 ms by default),
+/// without holding up the other tables: on a multi-threaded runtime (the bots') the worker
+/// hands its other tasks over while this one thinks. A current-thread runtime (tests, the
+/// terminal) has no other worker to hand them to.
+fn think<T>(choose: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::current().runtime_flavor() {
+        tokio::runtime::RuntimeFlavor::MultiThread => tokio::task::block_in_place(choose),
+        _ => choose(),
+    }
+}
+
 /// What the table's record cannot say, as a message beside it (`HostedGame::record_note`).
 fn record_note(live: &Live) -> Option<Out> {
     let text = live.game.as_ref()?.record_note(live.lang())?;
