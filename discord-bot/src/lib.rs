@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 use serenity::{GatewayIntents, ShardManager};
+use stikis_host::i18n::Lang;
 use stikis_host::store::{ChatRef, Platform, Store};
 use stikis_host::{Host, HostConfig, Outbox, User};
 use tokio::sync::{Mutex as AsyncMutex, Notify};
@@ -117,6 +118,19 @@ impl Bot {
 pub fn chat_ref(guild: Option<serenity::GuildId>, channel: serenity::ChannelId) -> ChatRef {
     let community = guild.map_or_else(|| "dm".to_string(), |g| g.to_string());
     ChatRef::new(Platform::Discord, community, channel.to_string())
+}
+
+/// The language of the bot's own texts for `user` in `chat`: theirs (`/lang`), else the
+/// server's, as the host chooses its own.
+pub async fn lang_of(store: &Store, chat: &ChatRef, user: &str) -> Lang {
+    match store.user_lang(Platform::Discord, user).await {
+        Ok(Some(l)) => l,
+        _ => store
+            .community_settings(&chat.community_ref())
+            .await
+            .map(|s| s.lang)
+            .unwrap_or_default(),
+    }
 }
 
 /// The host's view of a Discord user; `admin` is the member's Manage Server permission.

@@ -18,6 +18,7 @@ use serenity::{
     ButtonStyle, ChannelId, CreateActionRow, CreateAttachment, CreateButton, CreateEmbed, CreateMessage,
     EditInteractionResponse, EditMessage, Http, MessageId, UserId,
 };
+use stikis_host::i18n::t;
 use stikis_host::store::{ChatRef, Platform, Store};
 use stikis_host::{Button, Out, Outbox};
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
@@ -295,11 +296,8 @@ impl Shower {
             if let Some((user, chat, content)) = refused {
                 me.dm_closed.lock().expect("dm set").insert(user.clone());
                 if let Some(channel) = channel_of(&chat) {
-                    me.post(
-                        channel,
-                        &format!("<@{user}>: your direct messages are closed; press 🂠 under the table for your hand."),
-                    )
-                    .await;
+                    let text = me.say(&chat, &user, "discord-dm-closed").await;
+                    me.post(channel, &text).await;
                 }
                 me.fallback(&user, &chat, content).await;
             }
@@ -343,11 +341,18 @@ impl Shower {
                     return;
                 }
                 if let Some(channel) = channel_of(chat) {
-                    self.post(channel, &format!("<@{user}>: 🂠")).await;
+                    let text = self.say(chat, user, "discord-hand-turn").await;
+                    self.post(channel, &text).await;
                 }
             }
             _ => {}
         }
+    }
+
+    /// A notice for `user` (mentioned) in their language.
+    async fn say(&self, chat: &ChatRef, user: &str, key: &str) -> String {
+        let lang = crate::lang_of(&self.store, chat, user).await;
+        t(lang, key, &[("user", format!("<@{user}>").into())])
     }
 
     /// Remembers the interaction that now shows `user`'s ephemeral hand.

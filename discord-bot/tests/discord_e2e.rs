@@ -23,6 +23,8 @@ struct Play {
     /// Public message versions already checked for hidden cards, by message id.
     checked: std::collections::HashMap<u64, usize>,
     presses: usize,
+    /// Moves Cilda (closed direct messages) made through her ephemeral hand.
+    cilda_moves: usize,
 }
 
 impl Play {
@@ -41,6 +43,7 @@ impl Play {
             dora: Person::new(1004, "Dora"),
             checked: Default::default(),
             presses: 0,
+            cilda_moves: 0,
         }
     }
 
@@ -119,6 +122,14 @@ impl Play {
                 .rev()
                 .find(|m| m.ephemeral_for == Some(who.id) && m.text.contains("Your cards"))
         })
+    }
+
+    /// Notices in the channel that Cilda's direct messages are closed.
+    fn closed_notices(&self) -> usize {
+        self.public()
+            .iter()
+            .filter(|m| m.text.contains("<@1003>: your direct messages are closed"))
+            .count()
     }
 
     fn results(&self) -> usize {
@@ -227,6 +238,9 @@ impl Play {
                 }
                 let t = v["type"].as_u64().unwrap();
                 assert!(t == 6 || t == 7, "a legal press is taken silently: {v}");
+                if p.id == self.cilda.id {
+                    self.cilda_moves += 1;
+                }
                 acted = true;
                 break;
             }
@@ -388,7 +402,16 @@ async fn a_restart_mid_deal_edits_the_same_messages_and_finishes_the_deal() {
     let anna_dm = g.fake.dms(1001)[0].id;
     let versions = g.table().versions.len();
 
+    let refusals = g.fake.state.dm_refusals.load(Ordering::Relaxed);
+    let notices = g.closed_notices();
+    let cilda_moves = g.cilda_moves;
+
     g.restart(&path).await;
+    // Who has closed direct messages is kept in memory only: the restarted bot learns it
+    // again from the first refused hand (one more 50007) and says so again, so Cilda is never
+    // left without her hand.
+    assert!(g.fake.state.dm_refusals.load(Ordering::Relaxed) > refusals);
+    assert_eq!(g.closed_notices(), notices + 1);
     // The restarted bot refreshed the same table message (its id came from the database).
     let after: Vec<Msg> = g
         .public()
@@ -409,5 +432,141 @@ async fn a_restart_mid_deal_edits_the_same_messages_and_finishes_the_deal() {
         g.public().iter().filter(|m| m.text.contains("deal 1 ·")).count(),
         1
     );
+    assert!(
+        g.cilda_moves > cilda_moves,
+        "Cilda played on after the restart through her ephemeral hand"
+    );
     g.bot.take().unwrap().shutdown().await;
+}
+
+/// The table a button belongs to.
+fn table_of(custom_id: &str) -> i64 {
+    stikis_host::token::Token::decode(custom_id)
+        .expect("a host token")
+        .table
+}
+
+/// Presses `who`'s newest legal hand button, if they have one ("Take" while bidding, never an
+/// already chosen card to bury). True if a move was taken.
+async fn press_hand(fake: &Fake, who: &Person) -> bool {
+    let Some(h) = fake.dms(who.id).into_iter().last() else {
+        return false;
+    };
+    let Some(token) = choose(&h.buttons) else {
+        return false;
+    };
+    let v = fake.press(who, h.id, &token).await;
+    let t = v["type"].as_u64().unwrap();
+    t == 6 || t == 7
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_tables_in_threads_of_one_channel_stay_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = stikis_discord::start(fake.config(&db(&dir, "t.db")))
+        .await
+        .unwrap();
+    fake.wait_ready(1).await;
+    let bot = running.bot.clone();
+    let anna = Person::new(1001, "Anna");
+    let bruno = Person::new(1002, "Bruno");
+
+    // Both open a table in the same channel, each in a thread of its own.
+    for p in [&anna, &bruno] {
+        let v = fake
+            .slash(
+                p,
+                CHANNEL,
+                "zole",
+                json!([{"name": "thread", "type": 5, "value": true}]),
+            )
+            .await;
+        assert!(callback_text(&v).contains("opened a table"), "{v}");
+    }
+    bot.settle().await;
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 2, "{threads:?}");
+    assert!(threads.iter().all(|(_, parent, _)| *parent == CHANNEL));
+    let thread_of = |name: &str| {
+        threads
+            .iter()
+            .find(|(_, _, n)| n.contains(name))
+            .unwrap_or_else(|| panic!("no thread named for {name}: {threads:?}"))
+            .0
+    };
+    let (ta, tb) = (thread_of("Anna"), thread_of("Bruno"));
+    assert_ne!(ta, tb);
+    let public = |thread: u64| -> Vec<Msg> {
+        fake.channel(thread)
+            .into_iter()
+            .filter(|m| m.ephemeral_for.is_none())
+            .collect()
+    };
+
+    // Each fills its table with two computer players (pressed in its own thread) and starts.
+    for (p, thread) in [(&anna, ta), (&bruno, tb)] {
+        for label in ["Add computer player", "Add computer player", "Start"] {
+            let lobby = public(thread)
+                .into_iter()
+                .find(|m| m.buttons.iter().any(|(l, _)| l == "Join"))
+                .expect("a lobby in the thread");
+            fake.press(p, lobby.id, &Play::button(&lobby, label)).await;
+            bot.settle().await;
+        }
+    }
+
+    // Both deals are played at once, a move at a time at each table.
+    let results = |thread: u64| {
+        public(thread)
+            .iter()
+            .filter(|m| m.text.starts_with("Result of deal"))
+            .count()
+    };
+    for _ in 0..200 {
+        if results(ta) >= 1 && results(tb) >= 1 {
+            break;
+        }
+        let a = press_hand(&fake, &anna).await;
+        let b = press_hand(&fake, &bruno).await;
+        bot.settle().await;
+        if !a && !b {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    }
+    assert_eq!(results(ta), 1, "Anna's deal ended in her thread");
+    assert_eq!(results(tb), 1, "Bruno's deal ended in his thread");
+
+    // Nothing public in the channel itself (only the two ephemeral answers to the commands).
+    let parent = fake.channel(CHANNEL);
+    assert!(parent.iter().all(|m| m.ephemeral_for.is_some()), "{parent:#?}");
+    assert_eq!(parent.len(), 2);
+
+    // Nothing of one table shows in the other: names, and buttons of the other table.
+    let table_a = table_of(&public(ta)[0].buttons[0].1);
+    let table_b = table_of(&public(tb)[0].buttons[0].1);
+    assert_ne!(table_a, table_b);
+    for (thread, own, other, stranger) in [(ta, table_a, table_b, "Bruno"), (tb, table_b, table_a, "Anna")] {
+        let msgs = public(thread);
+        assert!(msgs.len() >= 4, "lobby, table, results in the thread: {msgs:#?}");
+        for m in &msgs {
+            for v in &m.versions {
+                assert!(!v.contains(stranger), "{stranger} shows in the other thread: {v}");
+            }
+            for (_, id) in &m.buttons {
+                assert_eq!(table_of(id), own, "a button of table {other} in the wrong thread");
+            }
+        }
+    }
+    // Each person's hands are of their own table only.
+    for (p, own) in [(&anna, table_a), (&bruno, table_b)] {
+        let dms = fake.dms(p.id);
+        assert!(!dms.is_empty());
+        for m in dms {
+            for (_, id) in &m.buttons {
+                assert_eq!(table_of(id), own);
+            }
+        }
+    }
+    running.shutdown().await;
 }

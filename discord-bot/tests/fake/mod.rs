@@ -69,6 +69,8 @@ pub struct State {
     pub dm_refusals: AtomicU64,
     seq: AtomicU64,
     url: Mutex<String>,
+    /// Threads created: (thread id, parent channel id, name).
+    pub threads: Mutex<Vec<(u64, u64, String)>>,
 }
 
 impl State {
@@ -354,6 +356,10 @@ async fn edit_message(
 async fn create_thread(AxState(st): St, Path(channel): Path<u64>, Json(body): Json<Value>) -> Json<Value> {
     count(&st, "POST thread", format!("POST thread {channel}"));
     let id = st.id();
+    st.threads
+        .lock()
+        .unwrap()
+        .push((id, channel, body["name"].as_str().unwrap_or("").to_string()));
     Json(
         json!({"id": id.to_string(), "type": 11, "guild_id": GUILD.to_string(), "parent_id": channel.to_string(),
                 "name": body["name"], "position": 0, "permission_overwrites": [], "nsfw": false,
@@ -609,6 +615,11 @@ impl Fake {
 
     pub fn rest_calls(&self) -> u64 {
         self.state.rest_calls.load(Ordering::Relaxed)
+    }
+
+    /// Threads created so far: (thread id, parent channel id, name).
+    pub fn threads(&self) -> Vec<(u64, u64, String)> {
+        self.state.threads.lock().unwrap().clone()
     }
 
     /// REST calls so far by kind of route.

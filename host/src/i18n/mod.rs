@@ -225,6 +225,12 @@ pub const KEYS: &[&str] = &[
     "button-zole",
     "button-small-zole",
     "button-surrender",
+    // The Discord bot's own messages (locales/*/discord.ftl).
+    "discord-dm-closed",
+    "discord-hand-turn",
+    "discord-settings-help",
+    "discord-rules",
+    "discord-help",
 ];
 
 #[cfg(test)]
@@ -241,9 +247,20 @@ mod tests {
             .collect()
     }
 
+    /// Every Fluent file of a language, one after the other (the loader reads them all).
     fn file(lang: Lang) -> String {
-        let path = format!("{}/locales/{}/main.ftl", env!("CARGO_MANIFEST_DIR"), lang.code());
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+        let dir = format!("{}/locales/{}", env!("CARGO_MANIFEST_DIR"), lang.code());
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|e| e.expect("a directory entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ftl"))
+            .collect();
+        paths.sort();
+        paths
+            .iter()
+            .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     #[test]
