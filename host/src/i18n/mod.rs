@@ -180,6 +180,7 @@ pub const KEYS: &[&str] = &[
     "deal-started",
     "deal-commitment",
     "deal-seed",
+    "deal-seed-plain",
     "deal-result-header",
     "deal-declarer",
     "deal-all-passed",
