@@ -4,6 +4,9 @@
 //! player serves any member of the family.
 
 pub mod basic;
+pub mod dd;
+pub mod sample;
+pub mod strong;
 
 use rand::{Rng, RngCore};
 
@@ -15,11 +18,7 @@ pub fn player(level: Level, opts: &Options) -> Box<dyn Player<SeatView, Action>>
     match level {
         Level::Random => Box::new(RandomPlayer),
         Level::Basic => Box::new(basic::Basic),
-        // Until the sampling player lands, strong plays the rules of thumb.
-        Level::Strong => {
-            let _ = opts;
-            Box::new(basic::Basic)
-        }
+        Level::Strong => Box::new(strong::StrongPlayer::new(*opts)),
     }
 }
 
