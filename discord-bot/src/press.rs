@@ -67,24 +67,31 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction) {
     }
 }
 
-/// The actor's own hand message in an outbox, if any.
-fn own_hand(out: &Outbox, user: &str) -> Option<(String, Content)> {
-    out.0.iter().rev().find_map(|o| match o {
-        Out::Private {
+/// The actor's own hand messages in an outbox, newest first, one per key (the last version
+/// of each).
+fn own_hands(out: &Outbox, user: &str) -> Vec<(String, Content)> {
+    let mut hands: Vec<(String, Content)> = Vec::new();
+    for o in out.0.iter().rev() {
+        if let Out::Private {
             user: u,
             key,
             text,
             buttons,
             ..
-        } if u == user => Some((
-            key.clone(),
-            Content {
-                text: text.clone(),
-                buttons: buttons.clone(),
-            },
-        )),
-        _ => None,
-    })
+        } = o
+        {
+            if u == user && !hands.iter().any(|(k, _)| k == key) {
+                hands.push((
+                    key.clone(),
+                    Content {
+                        text: text.clone(),
+                        buttons: buttons.clone(),
+                    },
+                ));
+            }
+        }
+    }
+    hands
 }
 
 async fn answer(
@@ -102,7 +109,12 @@ async fn answer(
         .message
         .flags
         .is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
-    let hand = own_hand(&out, user);
+    let hands = own_hands(&out, user);
+    // The newest hand (the next deal's once a deal ended) for an ephemeral answer; for a
+    // pressed DM, the version of the hand it shows.
+    let newest = hands.first().cloned();
+    // What the answer shows (a deferred press sends it afterwards).
+    let mut hand: Option<(String, Content)> = None;
 
     // What the interaction's own answer shows, and what is left for the shower.
     let mut response: Option<CreateInteractionResponseMessage> = None;
@@ -110,7 +122,7 @@ async fn answer(
     let mut claim = None;
     let mut rest = Outbox::default();
     let mut skip_key: Option<String> = None;
-    if let Some((key, content)) = &hand {
+    if let Some((key, content)) = &newest {
         if show_hand || (from_ephemeral && bot.show.dm_closed(user)) {
             // The hand as an ephemeral message (new, or the pressed one updated), refreshed
             // through this interaction on later turns.
@@ -126,8 +138,12 @@ async fn answer(
                 bot.show.set_fallback(user, &c.token, content);
             }
             skip_key = Some(key.clone());
+            hand = newest.clone();
         } else if reply == DONE {
-            if let Some(cl) = bot.show.claim_inline(key, user, c.message.id, content).await {
+            for (key, content) in &hands {
+                let Some(cl) = bot.show.claim_inline(key, user, c.message.id, content).await else {
+                    continue;
+                };
                 // The pressed hand is redrawn by the answer itself (UPDATE_MESSAGE), or
                 // only acknowledged when it did not change.
                 if cl.changed {
@@ -139,7 +155,9 @@ async fn answer(
                     update = true;
                 }
                 skip_key = Some(key.clone());
+                hand = Some((key.clone(), content.clone()));
                 claim = Some(cl);
+                break;
             }
         }
     }

@@ -570,3 +570,119 @@ async fn two_tables_in_threads_of_one_channel_stay_apart() {
     }
     running.shutdown().await;
 }
+
+/// Opens a table of a game by its slash command with one person and computer players in
+/// the other seats, starts it, and lets the person press pseudo-random buttons of their hand
+/// until they have played `cards` cards. Returns the table's record.
+async fn one_human_plays(
+    command: &str,
+    options: Value,
+    bots: usize,
+    cards: usize,
+) -> stikis_core::record::Envelope {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = stikis_discord::start(fake.config(&db(&dir, "g.db")))
+        .await
+        .unwrap();
+    fake.wait_ready(1).await;
+    let bot = running.bot.clone();
+    let anna = Person::new(1001, "Anna");
+    let mut admin = Person::new(1009, "Admin");
+    admin.perms = MANAGE_GUILD;
+    fake.slash(
+        &admin,
+        CHANNEL,
+        "settings",
+        json!([{"name": "turn_limit", "type": 4, "value": 0}]),
+    )
+    .await;
+
+    let v = fake.slash(&anna, CHANNEL, command, options).await;
+    assert!(callback_text(&v).contains("Anna opened a table"), "{v}");
+    bot.settle().await;
+    let public = || -> Vec<Msg> {
+        fake.channel(CHANNEL)
+            .into_iter()
+            .filter(|m| m.ephemeral_for.is_none())
+            .collect()
+    };
+    for label in std::iter::repeat_n("Add computer player", bots).chain(["Start"]) {
+        let lobby = public()
+            .into_iter()
+            .find(|m| m.buttons.iter().any(|(l, _)| l == "Join"))
+            .expect("a lobby");
+        let v = fake.press(&anna, lobby.id, &Play::button(&lobby, label)).await;
+        assert!(v["type"] == 4 || v["type"] == 6, "{v}");
+        bot.settle().await;
+    }
+    let table = table_of(&public()[0].buttons[0].1);
+    let played = |rec: &stikis_core::record::Envelope| -> usize {
+        rec.deals
+            .iter()
+            .flat_map(|d| d["actions"].as_array().cloned().unwrap_or_default())
+            .filter(|a| a["seat"] == 0 && a.get("play").is_some())
+            .count()
+    };
+    let mut rng: u64 = 7;
+    for _ in 0..400 {
+        let rec = bot.host.store().record(table).await.unwrap();
+        if played(&rec) >= cards {
+            break;
+        }
+        // Computer players move within Anna's presses: whenever the game waits, it waits
+        // for her, and her hand shows the buttons of exactly what she may do.
+        let h = fake.dms(anna.id).into_iter().last().expect("Anna's hand by DM");
+        let choices: Vec<&(String, String)> = h.buttons.iter().filter(|(l, _)| !l.starts_with('✓')).collect();
+        assert!(!choices.is_empty(), "Anna is to act and has buttons: {h:#?}");
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let (_, token) = choices[(rng >> 33) as usize % choices.len()];
+        let v = fake.press(&anna, h.id, token).await;
+        let t = v["type"].as_u64().unwrap();
+        assert!(t == 6 || t == 7, "a legal press is taken silently: {v}");
+        bot.settle().await;
+    }
+    let rec = bot.host.store().record(table).await.unwrap();
+    assert!(played(&rec) >= cards, "Anna played {} cards", played(&rec));
+    // The table message is in the channel, edited in place; the hands only by DM.
+    let tables: Vec<Msg> = public()
+        .into_iter()
+        .filter(|m| m.buttons.iter().any(|(l, _)| l == "🂠"))
+        .collect();
+    assert!(!tables.is_empty() && tables[0].versions.len() > 2, "{tables:#?}");
+    // One hand message per deal, edited in place.
+    assert_eq!(fake.dms(anna.id).len(), rec.deals.len());
+    running.shutdown().await;
+    rec
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_belote_table_with_computer_players_and_one_person() {
+    // Classic belote (variant index 1) with a target of 201.
+    let rec = one_human_plays(
+        "belote",
+        json!([{"name": "variant", "type": 4, "value": 1}, {"name": "target", "type": 4, "value": 201}]),
+        3,
+        4,
+    )
+    .await;
+    assert_eq!(rec.game, "belote-classic");
+    assert_eq!(rec.rules["target"], 201, "{}", rec.rules);
+    assert_eq!(rec.players.len(), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_polt_table_with_computer_players_and_one_person() {
+    let rec = one_human_plays(
+        "polt",
+        json!([{"name": "players", "type": 4, "value": 5}, {"name": "bowers", "type": 5, "value": true}]),
+        4,
+        4,
+    )
+    .await;
+    assert_eq!(rec.game, "polt");
+    assert_eq!(rec.rules["bowers"], true, "{}", rec.rules);
+    assert_eq!(rec.players.len(), 5);
+}
