@@ -14,9 +14,13 @@ use stikis_host::{Command, Out, Outbox, Request};
 
 use crate::{chat_ref, host_user, Ctx, Data, Error};
 
-pub fn all() -> Vec<poise::Command<Data, Error>> {
+type BotCommand = poise::Command<Data, Error>;
+/// A game command and the host games it opens.
+type GameCommand = (fn() -> BotCommand, &'static [&'static str]);
+
+pub fn all() -> Vec<BotCommand> {
     // A game command is offered once the host hosts one of its games.
-    let games: [(fn() -> poise::Command<Data, Error>, &[&str]); 4] = [
+    let games: [GameCommand; 4] = [
         (zole, &["zole"]),
         (belote, &["belote-bazar", "belote-classic", "belote-h2h"]),
         (coinche, &["coinche"]),
