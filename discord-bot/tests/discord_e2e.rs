@@ -686,3 +686,88 @@ async fn a_polt_table_with_computer_players_and_one_person() {
     assert_eq!(rec.rules["bowers"], true, "{}", rec.rules);
     assert_eq!(rec.players.len(), 5);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bots_own_texts_follow_the_persons_or_the_servers_language() {
+    use stikis_host::i18n::{t, Lang};
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    fake.state.closed_dms.lock().unwrap().insert(1003);
+    let running = stikis_discord::start(fake.config(&db(&dir, "l.db")))
+        .await
+        .unwrap();
+    fake.wait_ready(1).await;
+    let bot = running.bot.clone();
+    let mut admin = Person::new(1009, "Admin");
+    admin.perms = MANAGE_GUILD;
+    let (anna, bruno, cilda) = (
+        Person::new(1001, "Anna"),
+        Person::new(1002, "Bruno"),
+        Person::new(1003, "Cilda"),
+    );
+    let slash = |p: &Person, name: &str, options: Value| {
+        let (fake, p, name) = (fake.clone(), p.clone(), name.to_string());
+        async move { callback_text(&fake.slash(&p, CHANNEL, &name, options).await) }
+    };
+    // The server speaks Latvian; Bruno chose Russian for himself.
+    slash(
+        &admin,
+        "lang",
+        json!([{"name": "language", "type": 4, "value": 0}, {"name": "scope", "type": 4, "value": 1}]),
+    )
+    .await;
+    slash(
+        &admin,
+        "settings",
+        json!([{"name": "turn_limit", "type": 4, "value": 0}]),
+    )
+    .await;
+    slash(
+        &bruno,
+        "lang",
+        json!([{"name": "language", "type": 4, "value": 2}]),
+    )
+    .await;
+    assert_eq!(
+        slash(&anna, "help", json!([])).await,
+        t(Lang::Lv, "discord-help", &[])
+    );
+    assert_eq!(
+        slash(&bruno, "help", json!([])).await,
+        t(Lang::Ru, "discord-help", &[])
+    );
+    assert_eq!(
+        slash(&bruno, "rules", json!([])).await,
+        t(Lang::Ru, "discord-rules", &[])
+    );
+    assert_eq!(
+        slash(&admin, "settings", json!([])).await,
+        t(Lang::Lv, "discord-settings-help", &[])
+    );
+    assert_ne!(t(Lang::Lv, "discord-help", &[]), t(Lang::Ru, "discord-help", &[]));
+
+    // Cilda's closed direct messages are announced in her language (the server's).
+    slash(&anna, "zole", json!([])).await;
+    bot.settle().await;
+    let lobby = || {
+        fake.channel(CHANNEL)
+            .into_iter()
+            .find(|m| m.ephemeral_for.is_none() && m.buttons.len() == 4)
+            .expect("a lobby with join, leave, add computer player, start")
+    };
+    for p in [&bruno, &cilda] {
+        let l = lobby();
+        fake.press(p, l.id, &l.buttons[0].1).await;
+        bot.settle().await;
+    }
+    let l = lobby();
+    fake.press(&anna, l.id, &l.buttons[3].1).await;
+    bot.settle().await;
+    let notice = t(Lang::Lv, "discord-dm-closed", &[("user", "<@1003>".into())]);
+    assert!(
+        fake.channel(CHANNEL).iter().any(|m| m.text == notice),
+        "{notice}\n{:#?}",
+        fake.channel(CHANNEL)
+    );
+    running.shutdown().await;
+}
