@@ -4,7 +4,11 @@
 //! most one edit of a channel message per `min_edit_interval`). Message ids are kept in the store, so a
 //! restarted bot edits the same messages. Hands go by direct message; for a person whose
 //! direct messages are closed (error 50007) the hand is shown as an ephemeral answer to the
-//! table's 🂠 button and refreshed through that interaction while its token lives.
+//! table's 🂠 button and refreshed through that interaction while its token lives. A hand
+//! redrawn by the answer to a press on it (`claim_inline`) costs no edit of its own. Who has
+//! closed direct messages is kept in memory only: after a restart the first refused hand
+//! (50007) tells again, so nobody is left without a hand and a person who opened their direct
+//! messages gets them back.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};

@@ -1,7 +1,9 @@
 //! The bot against a fake Discord (tests/fake): three people play a whole Zole deal through
 //! button interactions, one of them with closed direct messages (the ephemeral hand); every
 //! public message version is checked for hidden cards; stale, foreign and out-of-turn presses,
-//! Manage Server checks, the record, and a restart mid-deal on the same database.
+//! Manage Server checks, the record, and a restart mid-deal on the same database (closed
+//! direct messages relearnt); two tables in threads of one channel; Belote and Polt tables of
+//! one person and computer players; the bot's own texts in the person's or server's language.
 
 mod fake;
 
