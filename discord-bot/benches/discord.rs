@@ -1,9 +1,13 @@
 //! Benchmark against the fake Discord: TABLES tables (default 200) play at once, each with
 //! HUMANS people (default 3; the other seats computer players) pressing as fast as the bot
-//! answers, for DEALS deals (default 1). Prints interactions handled per second and REST
-//! calls per card played, with edits coalesced at EDIT_MS (default 0: every change sent).
+//! answers (or after PACE_MS of thinking, default 0), for DEALS deals (default 1). Prints
+//! interactions handled per second and REST calls per card played, all calls counted (the
+//! lobby, interaction callbacks, stale presses) with a breakdown by route. Channel edits are
+//! coalesced at EDIT_MS (default 1000, the bot's own default: Discord allows 5 edits of a
+//! channel's messages per 5 s; 0 sends every change).
 //!
-//! Run: `cargo bench -p stikis-discord --bench discord` (env TABLES, HUMANS, DEALS, EDIT_MS).
+//! Run: `cargo bench -p stikis-discord --bench discord` (env TABLES, HUMANS, DEALS, EDIT_MS,
+//! PACE_MS).
 
 #[path = "../tests/fake/mod.rs"]
 mod fake;
@@ -26,7 +30,14 @@ fn button(m: &fake::Msg, label: &str) -> String {
     m.buttons.iter().find(|(l, _)| l == label).unwrap().1.clone()
 }
 
-async fn table(fake: Fake, i: u64, humans: u64, deals: usize, presses: Arc<AtomicU64>) -> u64 {
+async fn table(
+    fake: Fake,
+    i: u64,
+    humans: u64,
+    deals: usize,
+    pace: Duration,
+    presses: Arc<AtomicU64>,
+) -> u64 {
     let channel = CHANNEL + 1 + i;
     let people: Vec<Person> = (0..humans)
         .map(|h| Person::new(100_000 + i * 10 + h, &format!("P{i}x{h}")))
@@ -85,6 +96,9 @@ async fn table(fake: Fake, i: u64, humans: u64, deals: usize, presses: Arc<Atomi
             let Some((_, token)) = token.cloned() else {
                 continue;
             };
+            if !pace.is_zero() {
+                tokio::time::sleep(pace).await;
+            }
             let v: Value = fake.press(p, h.id, &token).await;
             if std::env::var("TRACE").is_ok() {
                 eprintln!("{} {:?} {token} -> {v}", p.name, h.buttons);
@@ -117,7 +131,8 @@ fn main() {
     let tables = env("TABLES", 200);
     let humans = env("HUMANS", 3).clamp(1, 3);
     let deals = env("DEALS", 1) as usize;
-    let edit_ms = env("EDIT_MS", 0);
+    let edit_ms = env("EDIT_MS", 1000);
+    let pace = Duration::from_millis(env("PACE_MS", 0));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -151,6 +166,7 @@ fn main() {
         running.bot.settle().await;
 
         let rest0 = fake.rest_calls();
+        let routes0 = fake.routes();
         let presses = Arc::new(AtomicU64::new(0));
         let t0 = Instant::now();
         let mut tasks = Vec::new();
@@ -160,6 +176,7 @@ fn main() {
                 i,
                 humans,
                 deals,
+                pace,
                 presses.clone(),
             )));
         }
@@ -180,7 +197,10 @@ fn main() {
             }
         }
         let n = presses.load(Ordering::Relaxed);
-        println!("tables {tables}, people per table {humans}, deals {deals}, edit interval {edit_ms} ms");
+        println!(
+            "tables {tables}, people per table {humans}, deals {deals}, edit interval {edit_ms} ms, pace {} ms",
+            pace.as_millis()
+        );
         println!(
             "interactions {n} in {:.2} s: {:.0} per second",
             elapsed.as_secs_f64(),
@@ -190,6 +210,12 @@ fn main() {
             "REST calls {rest} (all, lobby included) for {cards} cards: {:.2} per card",
             rest as f64 / cards as f64
         );
+        for (route, n) in fake.routes() {
+            let n = n - routes0.get(&route).copied().unwrap_or(0);
+            if n > 0 {
+                println!("  {route:<40} {n:>7}  {:.3} per card", n as f64 / cards as f64);
+            }
+        }
         running.shutdown().await;
     });
 }

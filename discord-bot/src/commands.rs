@@ -1,19 +1,37 @@
-//! The slash commands (global, English with Russian localizations). Each builds one or more
-//! host requests, answers within the time Discord allows (deferring when the host is slow)
-//! and shows the outbox; the reply is ephemeral, records are attached publicly.
+//! The slash commands (global, English with Russian localizations; the bot's own texts go
+//! through the host's Fluent files in the person's or server's language). Each builds one or
+//! more host requests, answers within the time Discord allows (deferring when the host is
+//! slow) and shows the outbox; the reply is ephemeral, records are attached publicly. The game
+//! commands are registered for the games the host offers (`stikis_host::games::GAMES`).
 
 use poise::serenity_prelude as serenity;
 use poise::CreateReply;
 use serde_json::Value;
 use serenity::{ChannelType, CreateAttachment, CreateThread};
-use stikis_host::i18n::Lang;
+use stikis_host::games::GAMES;
+use stikis_host::i18n::{t, Lang};
 use stikis_host::{Command, Out, Outbox, Request};
 
 use crate::{chat_ref, host_user, Ctx, Data, Error};
 
-pub fn all() -> Vec<poise::Command<Data, Error>> {
-    vec![
-        zole(),
+type BotCommand = poise::Command<Data, Error>;
+/// A game command and the host games it opens.
+type GameCommand = (fn() -> BotCommand, &'static [&'static str]);
+
+pub fn all() -> Vec<BotCommand> {
+    // A game command is offered once the host hosts one of its games.
+    let games: [GameCommand; 4] = [
+        (zole, &["zole"]),
+        (belote, &["belote-bazar", "belote-classic", "belote-h2h"]),
+        (coinche, &["coinche"]),
+        (polt, &["polt"]),
+    ];
+    let mut all: Vec<_> = games
+        .into_iter()
+        .filter(|(_, names)| names.iter().any(|g| GAMES.contains(g)))
+        .map(|(command, _)| command())
+        .collect();
+    all.extend([
         top(),
         stats(),
         lang(),
@@ -22,7 +40,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         stop(),
         rules(),
         help(),
-    ]
+    ]);
+    all
 }
 
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -140,22 +159,158 @@ pub async fn zole(
     #[description_localized("ru", "Открыть стол в новой ветке")]
     thread: Option<bool>,
 ) -> Result<(), Error> {
+    open(
+        ctx,
+        "zole",
+        preset.map(|p| Value::String(p.code().into())),
+        players.map(usize::from),
+        thread,
+    )
+    .await
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum BeloteVariant {
+    #[name = "bazar"]
+    #[name_localized("ru", "базар")]
+    Bazar,
+    #[name = "classic"]
+    #[name_localized("ru", "классический")]
+    Classic,
+    #[name = "head-to-head"]
+    #[name_localized("ru", "вдвоём")]
+    HeadToHead,
+}
+
+impl BeloteVariant {
+    fn game(self) -> &'static str {
+        match self {
+            BeloteVariant::Bazar => "belote-bazar",
+            BeloteVariant::Classic => "belote-classic",
+            BeloteVariant::HeadToHead => "belote-h2h",
+        }
+    }
+}
+
+/// The `rules` of a game whose only preset is `default`: the preset name alone, or an object
+/// with the options given.
+fn default_preset_with(options: &[(&str, Option<Value>)]) -> Value {
+    let given: serde_json::Map<String, Value> = options
+        .iter()
+        .filter_map(|(k, v)| v.clone().map(|v| (k.to_string(), v)))
+        .collect();
+    if given.is_empty() {
+        return Value::String("default".into());
+    }
+    let mut rules = serde_json::Map::new();
+    rules.insert("preset".into(), Value::String("default".into()));
+    rules.extend(given);
+    Value::Object(rules)
+}
+
+/// Open a table of Belote in this channel
+#[poise::command(
+    slash_command,
+    description_localized("ru", "Открыть стол игры в белот в этом канале")
+)]
+pub async fn belote(
+    ctx: Ctx<'_>,
+    #[description = "Variant (default: bazar)"]
+    #[description_localized("ru", "Вариант (по умолчанию: базар)")]
+    variant: Option<BeloteVariant>,
+    #[description = "Points that end the game"]
+    #[description_localized("ru", "Очки, на которых игра заканчивается")]
+    #[min = 1]
+    #[max = 100000]
+    target: Option<u32>,
+    #[description = "Must trump even below the trumps in the trick"]
+    #[description_localized("ru", "Обязательно козырять, даже ниже козырей во взятке")]
+    must_undertrump: Option<bool>,
+    #[description = "Open the table in a new thread"]
+    #[description_localized("ru", "Открыть стол в новой ветке")]
+    thread: Option<bool>,
+) -> Result<(), Error> {
+    let game = variant.unwrap_or(BeloteVariant::Bazar).game();
+    let rules = default_preset_with(&[
+        ("target", target.map(Value::from)),
+        ("must_undertrump", must_undertrump.map(Value::Bool)),
+    ]);
+    open(ctx, game, Some(rules), None, thread).await
+}
+
+/// Open a table of Coinche in this channel
+#[poise::command(
+    slash_command,
+    description_localized("ru", "Открыть стол игры в коинш в этом канале")
+)]
+pub async fn coinche(
+    ctx: Ctx<'_>,
+    #[description = "Points that end the game"]
+    #[description_localized("ru", "Очки, на которых игра заканчивается")]
+    #[min = 1]
+    #[max = 100000]
+    target: Option<u32>,
+    #[description = "Must trump even below the trumps in the trick"]
+    #[description_localized("ru", "Обязательно козырять, даже ниже козырей во взятке")]
+    must_undertrump: Option<bool>,
+    #[description = "Open the table in a new thread"]
+    #[description_localized("ru", "Открыть стол в новой ветке")]
+    thread: Option<bool>,
+) -> Result<(), Error> {
+    let rules = default_preset_with(&[
+        ("target", target.map(Value::from)),
+        ("must_undertrump", must_undertrump.map(Value::Bool)),
+    ]);
+    open(ctx, "coinche", Some(rules), None, thread).await
+}
+
+/// Open a table of Polt to Tzar in this channel
+#[poise::command(
+    slash_command,
+    description_localized("ru", "Открыть стол игры «полт до царя» в этом канале")
+)]
+pub async fn polt(
+    ctx: Ctx<'_>,
+    #[description = "Players (5 to 7)"]
+    #[description_localized("ru", "Игроков (от 5 до 7)")]
+    #[min = 5]
+    #[max = 7]
+    players: Option<u8>,
+    #[description = "Bowers: the jacks of the trump colour rank right below the joker"]
+    #[description_localized("ru", "Бауэры: валеты цвета козыря сразу после джокера")]
+    bowers: Option<bool>,
+    #[description = "Open the table in a new thread"]
+    #[description_localized("ru", "Открыть стол в новой ветке")]
+    thread: Option<bool>,
+) -> Result<(), Error> {
+    let rules = default_preset_with(&[("bowers", bowers.map(Value::Bool))]);
+    open(ctx, "polt", Some(rules), players.map(usize::from), thread).await
+}
+
+/// Opens a table of `game`, in a new thread of this channel when asked (a thread per table
+/// lets one channel host several).
+async fn open(
+    ctx: Ctx<'_>,
+    game: &str,
+    rules: Option<Value>,
+    seats: Option<usize>,
+    thread: Option<bool>,
+) -> Result<(), Error> {
     let mut req = request(
         &ctx,
         Command::NewTable {
-            game: "zole".into(),
-            rules: preset.map(|p| Value::String(p.code().into())),
-            seats: players.map(usize::from),
+            game: game.into(),
+            rules,
+            seats,
         },
     )
     .await;
     if thread == Some(true) && ctx.guild_id().is_some() {
-        // A thread per table lets one channel host several tables.
         let t = ctx
             .channel_id()
             .create_thread(
                 ctx.http(),
-                CreateThread::new(format!("zole · {}", req.user.name)).kind(ChannelType::PublicThread),
+                CreateThread::new(format!("{game} · {}", req.user.name)).kind(ChannelType::PublicThread),
             )
             .await?;
         req.chat = chat_ref(ctx.guild_id(), t.id);
@@ -238,13 +393,7 @@ pub async fn settings(
         reqs.push(request(&ctx, Command::SetAutoStart(on)).await);
     }
     if reqs.is_empty() {
-        ctx.send(
-            CreateReply::default()
-                .content(settings_help(&ctx))
-                .ephemeral(true),
-        )
-        .await?;
-        return Ok(());
+        return say(ctx, "discord-settings-help").await;
     }
     run(ctx, reqs).await
 }
@@ -262,48 +411,27 @@ pub async fn stop(ctx: Ctx<'_>) -> Result<(), Error> {
     run(ctx, vec![req]).await
 }
 
-fn russian(ctx: &Ctx<'_>) -> bool {
-    ctx.locale().is_some_and(|l| l.starts_with("ru"))
+/// The language of the bot's own answers to the author: theirs, else the server's.
+async fn author_lang(ctx: &Ctx<'_>) -> Lang {
+    let chat = chat_ref(ctx.guild_id(), ctx.channel_id());
+    crate::lang_of(ctx.data().host.store(), &chat, &ctx.author().id.to_string()).await
 }
 
-fn settings_help(ctx: &Ctx<'_>) -> &'static str {
-    if russian(ctx) {
-        "Укажите turn_limit и/или auto_start."
-    } else {
-        "Give turn_limit and/or auto_start."
-    }
+async fn say(ctx: Ctx<'_>, key: &str) -> Result<(), Error> {
+    let text = t(author_lang(&ctx).await, key, &[]);
+    ctx.send(CreateReply::default().content(text).ephemeral(true))
+        .await?;
+    Ok(())
 }
 
 /// The rules of the games stikis hosts
 #[poise::command(slash_command, description_localized("ru", "Правила игр stikis"))]
 pub async fn rules(ctx: Ctx<'_>) -> Result<(), Error> {
-    let text = if russian(&ctx) {
-        "Золе: 3–5 игроков (играют трое), 26 карт, козыри — все дамы, валеты, бубны. \
-         Пресеты: lv, lv-galdins, rondo, catsatcards, zolite. Каждая раздача подтверждается \
-         хешем SHA-256 её зерна; запись партии (/record) проверяется командой `stikis replay`."
-    } else {
-        "Zole: 3–5 players (three play each deal), 26 cards, trumps are all queens, jacks and \
-         diamonds. Presets: lv, lv-galdins, rondo, catsatcards, zolite. Each deal is committed \
-         by the SHA-256 of its seed; the game record (/record) is checked with `stikis replay`."
-    };
-    ctx.send(CreateReply::default().content(text).ephemeral(true))
-        .await?;
-    Ok(())
+    say(ctx, "discord-rules").await
 }
 
 /// How to play with stikis
 #[poise::command(slash_command, description_localized("ru", "Как играть со stikis"))]
 pub async fn help(ctx: Ctx<'_>) -> Result<(), Error> {
-    let text = if russian(&ctx) {
-        "/zole — открыть стол; кнопки: сесть, компьютерный игрок, начать, уйти. Карты приходят \
-         в личные сообщения; если они закрыты, нажмите 🂠 под столом. /top, /stats, /lang, \
-         /record, /settings (администраторы), /stop, /rules."
-    } else {
-        "/zole opens a table; buttons: join, add computer player, start, leave. Your cards come \
-         by direct message; if yours are closed, press 🂠 under the table. /top, /stats, /lang, \
-         /record, /settings (admins), /stop, /rules."
-    };
-    ctx.send(CreateReply::default().content(text).ephemeral(true))
-        .await?;
-    Ok(())
+    say(ctx, "discord-help").await
 }

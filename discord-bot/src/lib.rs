@@ -7,15 +7,17 @@ pub mod commands;
 pub mod press;
 pub mod show;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 use serenity::{GatewayIntents, ShardManager};
+use stikis_host::i18n::Lang;
 use stikis_host::store::{ChatRef, Platform, Store};
 use stikis_host::{Host, HostConfig, Outbox, User};
-use tokio::sync::Notify;
+use tokio::sync::{Mutex as AsyncMutex, Notify};
 
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 pub type Data = Arc<Bot>;
@@ -59,6 +61,8 @@ pub struct Bot {
     pub config: Config,
     in_flight: AtomicUsize,
     idle: Notify,
+    /// One lock per table with a press being handled (see `press::on_press`).
+    table_orders: std::sync::Mutex<HashMap<i64, Arc<AsyncMutex<()>>>>,
 }
 
 /// Counts a handler as running until dropped, so shutdown can wait for it.
@@ -78,6 +82,25 @@ impl Bot {
         Busy(self)
     }
 
+    /// The lock that keeps presses on table `id` in order.
+    pub fn table_order(&self, id: i64) -> Arc<AsyncMutex<()>> {
+        self.table_orders
+            .lock()
+            .expect("table orders")
+            .entry(id)
+            .or_default()
+            .clone()
+    }
+
+    /// Forgets a table's lock once nobody but the caller holds it.
+    pub fn release_table_order(&self, id: i64, order: Arc<AsyncMutex<()>>) {
+        let mut map = self.table_orders.lock().expect("table orders");
+        // The map's copy and the caller's: nobody else is waiting on it.
+        if Arc::strong_count(&order) == 2 {
+            map.remove(&id);
+        }
+    }
+
     /// Waits until no handler runs and every message edit asked for has been sent.
     pub async fn settle(&self) {
         loop {
@@ -95,6 +118,19 @@ impl Bot {
 pub fn chat_ref(guild: Option<serenity::GuildId>, channel: serenity::ChannelId) -> ChatRef {
     let community = guild.map_or_else(|| "dm".to_string(), |g| g.to_string());
     ChatRef::new(Platform::Discord, community, channel.to_string())
+}
+
+/// The language of the bot's own texts for `user` in `chat`: theirs (`/lang`), else the
+/// server's, as the host chooses its own.
+pub async fn lang_of(store: &Store, chat: &ChatRef, user: &str) -> Lang {
+    match store.user_lang(Platform::Discord, user).await {
+        Ok(Some(l)) => l,
+        _ => store
+            .community_settings(&chat.community_ref())
+            .await
+            .map(|s| s.lang)
+            .unwrap_or_default(),
+    }
 }
 
 /// The host's view of a Discord user; `admin` is the member's Manage Server permission.
@@ -195,6 +231,7 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         config: config.clone(),
         in_flight: AtomicUsize::new(0),
         idle: Notify::new(),
+        table_orders: Default::default(),
     });
     let _ = slot.set(bot.clone());
 
@@ -246,18 +283,37 @@ where
     Fut: std::future::Future<Output = ()>,
 {
     let host = bot.host.clone();
-    let mut task = tokio::spawn(async move { host.handle(req).await });
-    let joined = match tokio::time::timeout(bot.config.answer_within, &mut task).await {
+    in_time(
+        bot.config.answer_within,
+        async move { host.handle(req).await },
+        defer,
+    )
+    .await
+    .unwrap_or_else(|| {
+        let mut out = Outbox::default();
+        out.reply("⚠");
+        out
+    })
+}
+
+/// Runs `work` as its own task; if it is not done `within`, calls `defer` once and goes on
+/// waiting. None if the work panicked.
+pub async fn in_time<T, W, F, Fut>(within: Duration, work: W, defer: F) -> Option<T>
+where
+    T: Send + 'static,
+    W: std::future::Future<Output = T> + Send + 'static,
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let mut task = tokio::spawn(work);
+    let joined = match tokio::time::timeout(within, &mut task).await {
         Ok(r) => r,
         Err(_) => {
             defer().await;
             task.await
         }
     };
-    joined.unwrap_or_else(|e| {
-        tracing::error!(error = %e, "a request panicked");
-        let mut out = Outbox::default();
-        out.reply("⚠");
-        out
-    })
+    joined
+        .map_err(|e| tracing::error!(error = %e, "a request panicked"))
+        .ok()
 }

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 const HELP: &str = "\
-stikis-discord: the stikis card-game bot on Discord (Zole).
+stikis-discord: the stikis card-game bot on Discord (Zole, Belote, Coinche, Polt to Tzar).
 
 USAGE:
     stikis-discord [--help]
@@ -20,9 +20,11 @@ ENVIRONMENT:
     RUST_LOG          optional: log filter (default: info).
 
 The bot connects with as many gateway shards as Discord recommends, registers its global
-slash commands (/zole, /top, /stats, /lang, /record, /settings, /stop, /rules, /help) and
-needs no privileged intents. SIGINT or SIGTERM stop it gracefully: no new interaction is
-taken, the running ones finish and every pending message edit is sent.
+slash commands (/zole, /belote, /coinche, /polt: a table, optionally in its own thread;
+/top, /stats, /lang, /record, /settings, /stop, /rules, /help) and needs no privileged
+intents. Its own texts follow each person's /lang, else the server's (lv, en, ru).
+SIGINT or SIGTERM stop it gracefully: no new interaction is taken, the running ones finish
+and every pending message edit is sent.
 ";
 
 #[tokio::main]

@@ -10,6 +10,7 @@ use serenity::{
 };
 use stikis_host::token::Token;
 use stikis_host::{Command, Out, Outbox, Request};
+use tokio::sync::OwnedMutexGuard;
 
 use crate::show::Content;
 use crate::{chat_ref, host_user, Bot};
@@ -26,56 +27,102 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction) {
         user: user.clone(),
         command: Command::Press { token: token.clone() },
     };
+    // Presses on one table are taken one after the other up to the point where their
+    // outbox is shown or claimed, so an answer never carries an older hand than an edit
+    // queued after it.
+    let table = Token::decode(&token).ok().map(|t| t.table);
+    let order = table.map(|t| bot.table_order(t));
+    let host = bot.host.clone();
     let http = bot.http.clone();
     let mut deferred = false;
-    let out = crate::handle_in_time(bot, req, || async {
-        deferred = true;
-        if let Err(e) = c
-            .create_response(&http, CreateInteractionResponse::Acknowledge)
-            .await
-        {
-            tracing::warn!(error = %e, "could not defer a press");
-        }
-    })
+    let order_in = order.clone();
+    let joined = crate::in_time(
+        bot.config.answer_within,
+        async move {
+            let turn = match order_in {
+                Some(o) => Some(o.lock_owned().await),
+                None => None,
+            };
+            (host.handle(req).await, turn)
+        },
+        || async {
+            deferred = true;
+            if let Err(e) = c
+                .create_response(&http, CreateInteractionResponse::Acknowledge)
+                .await
+            {
+                tracing::warn!(error = %e, "could not defer a press");
+            }
+        },
+    )
     .await;
-    answer(bot, c, &user.id, &token, out, deferred).await;
+    let (out, turn) = joined.unwrap_or_else(|| {
+        let mut out = Outbox::default();
+        out.reply("⚠");
+        (out, None)
+    });
+    answer(bot, c, &user.id, &token, out, deferred, turn).await;
+    if let (Some(t), Some(o)) = (table, order) {
+        bot.release_table_order(t, o);
+    }
 }
 
-/// The actor's own hand message in an outbox, if any.
-fn own_hand(out: &Outbox, user: &str) -> Option<(String, Content)> {
-    out.0.iter().rev().find_map(|o| match o {
-        Out::Private {
+/// The actor's own hand messages in an outbox, newest first, one per key (the last version
+/// of each).
+fn own_hands(out: &Outbox, user: &str) -> Vec<(String, Content)> {
+    let mut hands: Vec<(String, Content)> = Vec::new();
+    for o in out.0.iter().rev() {
+        if let Out::Private {
             user: u,
             key,
             text,
             buttons,
             ..
-        } if u == user => Some((
-            key.clone(),
-            Content {
-                text: text.clone(),
-                buttons: buttons.clone(),
-            },
-        )),
-        _ => None,
-    })
+        } = o
+        {
+            if u == user && !hands.iter().any(|(k, _)| k == key) {
+                hands.push((
+                    key.clone(),
+                    Content {
+                        text: text.clone(),
+                        buttons: buttons.clone(),
+                    },
+                ));
+            }
+        }
+    }
+    hands
 }
 
-async fn answer(bot: &Bot, c: &ComponentInteraction, user: &str, token: &str, out: Outbox, deferred: bool) {
+async fn answer(
+    bot: &Bot,
+    c: &ComponentInteraction,
+    user: &str,
+    token: &str,
+    out: Outbox,
+    deferred: bool,
+    turn: Option<OwnedMutexGuard<()>>,
+) {
     let reply = out.reply_text().unwrap_or(DONE).to_string();
     let show_hand = Token::decode(token).is_ok_and(|t| t.action == "hand");
     let from_ephemeral = c
         .message
         .flags
         .is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
-    let hand = own_hand(&out, user);
+    let hands = own_hands(&out, user);
+    // The newest hand (the next deal's once a deal ended) for an ephemeral answer; for a
+    // pressed DM, the version of the hand it shows.
+    let newest = hands.first().cloned();
+    // What the answer shows (a deferred press sends it afterwards).
+    let mut hand: Option<(String, Content)> = None;
 
     // What the interaction's own answer shows, and what is left for the shower.
     let mut response: Option<CreateInteractionResponseMessage> = None;
     let mut update = false;
+    let mut claim = None;
     let mut rest = Outbox::default();
     let mut skip_key: Option<String> = None;
-    if let Some((key, content)) = &hand {
+    if let Some((key, content)) = &newest {
         if show_hand || (from_ephemeral && bot.show.dm_closed(user)) {
             // The hand as an ephemeral message (new, or the pressed one updated), refreshed
             // through this interaction on later turns.
@@ -91,14 +138,27 @@ async fn answer(bot: &Bot, c: &ComponentInteraction, user: &str, token: &str, ou
                 bot.show.set_fallback(user, &c.token, content);
             }
             skip_key = Some(key.clone());
-        } else if reply == DONE && bot.show.claim_inline(key, user, c.message.id, content).await {
-            response = Some(
-                CreateInteractionResponseMessage::new()
-                    .embed(content.embed())
-                    .components(content.rows()),
-            );
-            update = true;
-            skip_key = Some(key.clone());
+            hand = newest.clone();
+        } else if reply == DONE {
+            for (key, content) in &hands {
+                let Some(cl) = bot.show.claim_inline(key, user, c.message.id, content).await else {
+                    continue;
+                };
+                // The pressed hand is redrawn by the answer itself (UPDATE_MESSAGE), or
+                // only acknowledged when it did not change.
+                if cl.changed {
+                    response = Some(
+                        CreateInteractionResponseMessage::new()
+                            .embed(content.embed())
+                            .components(content.rows()),
+                    );
+                    update = true;
+                }
+                skip_key = Some(key.clone());
+                hand = Some((key.clone(), content.clone()));
+                claim = Some(cl);
+                break;
+            }
         }
     }
     for o in out.0 {
@@ -109,6 +169,7 @@ async fn answer(bot: &Bot, c: &ComponentInteraction, user: &str, token: &str, ou
     }
     // Other people's messages first: the answer tells the presser it is done.
     bot.show.show(&rest).await;
+    drop(turn);
 
     let http = &bot.http;
     let result = match (response, deferred) {
@@ -173,5 +234,9 @@ async fn answer(bot: &Bot, c: &ComponentInteraction, user: &str, token: &str, ou
     };
     if let Err(e) = result {
         tracing::warn!(error = %e, "could not answer a press");
+        if let Some(cl) = claim {
+            // The hand it carried is sent as an edit instead, so its owner still sees it.
+            bot.show.unclaim(cl).await;
+        }
     }
 }

@@ -4,7 +4,11 @@
 //! most one edit of a channel message per `min_edit_interval`). Message ids are kept in the store, so a
 //! restarted bot edits the same messages. Hands go by direct message; for a person whose
 //! direct messages are closed (error 50007) the hand is shown as an ephemeral answer to the
-//! table's 🂠 button and refreshed through that interaction while its token lives.
+//! table's 🂠 button and refreshed through that interaction while its token lives. A hand
+//! redrawn by the answer to a press on it (`claim_inline`) costs no edit of its own. Who has
+//! closed direct messages is kept in memory only: after a restart the first refused hand
+//! (50007) tells again, so nobody is left without a hand and a person who opened their direct
+//! messages gets them back.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
@@ -18,12 +22,15 @@ use serenity::{
     ButtonStyle, ChannelId, CreateActionRow, CreateAttachment, CreateButton, CreateEmbed, CreateMessage,
     EditInteractionResponse, EditMessage, Http, MessageId, UserId,
 };
+use stikis_host::i18n::t;
 use stikis_host::store::{ChatRef, Platform, Store};
 use stikis_host::{Button, Out, Outbox};
-use tokio::sync::Mutex as AsyncMutex;
+use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 /// Discord's error code for "Cannot send messages to this user".
 pub const DM_CLOSED: isize = 50007;
+/// Characters of one posted message (Discord allows 2000).
+const POST_MAX: usize = 1990;
 /// Interaction tokens live 15 minutes; refresh through one only while it surely lives.
 const TOKEN_LIFE: Duration = Duration::from_secs(14 * 60);
 
@@ -111,7 +118,19 @@ struct Slot {
     place: Place,
     /// The table's chat, for notices when a hand cannot be sent.
     chat: ChatRef,
-    state: AsyncMutex<SlotState>,
+    /// Held across each request, so versions asked for meanwhile merge into the next one,
+    /// and by an interaction answer that shows this slot's version (`Claim`).
+    state: Arc<AsyncMutex<SlotState>>,
+}
+
+/// A hand whose new version goes out in the answer to a press on it: while the claim is
+/// held, no edit of that message can be sent, so a newer version always lands after it.
+pub struct Claim {
+    guard: OwnedMutexGuard<SlotState>,
+    slot: Arc<Slot>,
+    content: Content,
+    /// False when the message already shows this version (the answer then changes nothing).
+    pub changed: bool,
 }
 
 /// An ephemeral hand message: the interaction whose original response shows it.
@@ -158,7 +177,10 @@ impl Shower {
     /// Shows everything but the reply (which answers the interaction) and files (which
     /// `commands` attaches to its answer; timer outboxes carry none).
     pub async fn show(self: &Arc<Self>, out: &Outbox) {
-        for o in &out.0 {
+        let mut i = 0;
+        while i < out.0.len() {
+            let o = &out.0[i];
+            i += 1;
             match o {
                 Out::Public {
                     chat,
@@ -194,8 +216,19 @@ impl Shower {
                         .await;
                 }
                 Out::Post { chat, text } => {
+                    // Posts that follow each other in one chat (a deal's result and the next
+                    // deal's commitment) go as one message when they fit.
+                    let mut text = text.clone();
+                    while let Some(Out::Post { chat: c, text: t }) = out.0.get(i) {
+                        if c != chat || text.chars().count() + t.chars().count() + 2 > POST_MAX {
+                            break;
+                        }
+                        text.push_str("\n\n");
+                        text.push_str(t);
+                        i += 1;
+                    }
                     if let Some(channel) = channel_of(chat) {
-                        self.post(channel, text).await;
+                        self.post(channel, &text).await;
                     }
                 }
                 Out::File { chat, name, content } => {
@@ -215,7 +248,7 @@ impl Shower {
     /// A new message, split at Discord's 2000 characters.
     pub async fn post(&self, channel: ChannelId, text: &str) {
         let chars: Vec<char> = text.chars().collect();
-        for part in chars.chunks(1990) {
+        for part in chars.chunks(POST_MAX) {
             let part: String = part.iter().collect();
             if let Err(e) = channel.say(&self.http, part).await {
                 tracing::warn!(error = %e, channel = %channel, "could not post");
@@ -234,7 +267,7 @@ impl Shower {
                     recipient: recipient.to_string(),
                     place,
                     chat: chat.clone(),
-                    state: AsyncMutex::new(SlotState::default()),
+                    state: Arc::new(AsyncMutex::new(SlotState::default())),
                 })
             })
             .clone()
@@ -267,11 +300,8 @@ impl Shower {
             if let Some((user, chat, content)) = refused {
                 me.dm_closed.lock().expect("dm set").insert(user.clone());
                 if let Some(channel) = channel_of(&chat) {
-                    me.post(
-                        channel,
-                        &format!("<@{user}>: your direct messages are closed; press 🂠 under the table for your hand."),
-                    )
-                    .await;
+                    let text = me.say(&chat, &user, "discord-dm-closed").await;
+                    me.post(channel, &text).await;
                 }
                 me.fallback(&user, &chat, content).await;
             }
@@ -315,11 +345,18 @@ impl Shower {
                     return;
                 }
                 if let Some(channel) = channel_of(chat) {
-                    self.post(channel, &format!("<@{user}>: 🂠")).await;
+                    let text = self.say(chat, user, "discord-hand-turn").await;
+                    self.post(channel, &text).await;
                 }
             }
             _ => {}
         }
+    }
+
+    /// A notice for `user` (mentioned) in their language.
+    async fn say(&self, chat: &ChatRef, user: &str, key: &str) -> String {
+        let lang = crate::lang_of(&self.store, chat, user).await;
+        t(lang, key, &[("user", format!("<@{user}>").into())])
     }
 
     /// Remembers the interaction that now shows `user`'s ephemeral hand.
@@ -356,31 +393,57 @@ impl Shower {
         id.parse().ok().map(MessageId::new)
     }
 
-    /// If the slot `key` of `recipient` is the pressed message and no edit of it is under
-    /// way, records `content` as shown there and returns true: the interaction's answer then
-    /// updates the pressed message itself, saving an edit.
+    /// If the slot `key` of `recipient` is the pressed message, records `content` as shown
+    /// there and returns a claim on it: the interaction's answer then updates the pressed
+    /// message itself (no edit of its own). An edit of it under way is waited for; one asked
+    /// for earlier is superseded (the caller holds the table's order, so `content` is newer).
     pub async fn claim_inline(
         &self,
         key: &str,
         recipient: &str,
         pressed: MessageId,
         content: &Content,
-    ) -> bool {
+    ) -> Option<Claim> {
         let slot = self
             .slots
             .lock()
             .expect("slots")
             .get(&(key.to_string(), recipient.to_string()))
-            .cloned();
-        let Some(slot) = slot else { return false };
-        let mut st = slot.state.lock().await;
-        if st.running || st.message != Some(pressed) {
-            return false;
+            .cloned()?;
+        let mut st = slot.state.clone().lock_owned().await;
+        if st.message != Some(pressed) {
+            return None;
         }
+        let digest = content.digest();
+        let changed = st.sent != Some(digest);
         st.pending = None;
-        st.sent = Some(content.digest());
-        st.last_edit = Some(Instant::now());
-        true
+        st.sent = Some(digest);
+        Some(Claim {
+            guard: st,
+            slot,
+            content: content.clone(),
+            changed,
+        })
+    }
+
+    /// The answer carrying a claimed version failed: the version is sent as an edit.
+    pub async fn unclaim(self: &Arc<Self>, claim: Claim) {
+        let Claim {
+            mut guard,
+            slot,
+            content,
+            ..
+        } = claim;
+        guard.sent = None;
+        drop(guard);
+        self.update(
+            &slot.key,
+            &slot.recipient,
+            slot.place.clone(),
+            &slot.chat,
+            content,
+        )
+        .await;
     }
 
     /// Waits until no edit is waiting or being sent.

@@ -20,6 +20,10 @@ fn help_documents_every_setting() {
         "stikis.db",
         "SIGTERM",
         "shards",
+        "/belote",
+        "/coinche",
+        "/polt",
+        "thread",
     ] {
         assert!(text.contains(word), "--help does not mention {word}:\n{text}");
     }

@@ -1,7 +1,9 @@
 //! The bot against a fake Discord (tests/fake): three people play a whole Zole deal through
 //! button interactions, one of them with closed direct messages (the ephemeral hand); every
 //! public message version is checked for hidden cards; stale, foreign and out-of-turn presses,
-//! Manage Server checks, the record, and a restart mid-deal on the same database.
+//! Manage Server checks, the record, and a restart mid-deal on the same database (closed
+//! direct messages relearnt); two tables in threads of one channel; Belote and Polt tables of
+//! one person and computer players; the bot's own texts in the person's or server's language.
 
 mod fake;
 
@@ -23,6 +25,8 @@ struct Play {
     /// Public message versions already checked for hidden cards, by message id.
     checked: std::collections::HashMap<u64, usize>,
     presses: usize,
+    /// Moves Cilda (closed direct messages) made through her ephemeral hand.
+    cilda_moves: usize,
 }
 
 impl Play {
@@ -41,6 +45,7 @@ impl Play {
             dora: Person::new(1004, "Dora"),
             checked: Default::default(),
             presses: 0,
+            cilda_moves: 0,
         }
     }
 
@@ -119,6 +124,14 @@ impl Play {
                 .rev()
                 .find(|m| m.ephemeral_for == Some(who.id) && m.text.contains("Your cards"))
         })
+    }
+
+    /// Notices in the channel that Cilda's direct messages are closed.
+    fn closed_notices(&self) -> usize {
+        self.public()
+            .iter()
+            .filter(|m| m.text.contains("<@1003>: your direct messages are closed"))
+            .count()
     }
 
     fn results(&self) -> usize {
@@ -227,6 +240,9 @@ impl Play {
                 }
                 let t = v["type"].as_u64().unwrap();
                 assert!(t == 6 || t == 7, "a legal press is taken silently: {v}");
+                if p.id == self.cilda.id {
+                    self.cilda_moves += 1;
+                }
                 acted = true;
                 break;
             }
@@ -388,7 +404,16 @@ async fn a_restart_mid_deal_edits_the_same_messages_and_finishes_the_deal() {
     let anna_dm = g.fake.dms(1001)[0].id;
     let versions = g.table().versions.len();
 
+    let refusals = g.fake.state.dm_refusals.load(Ordering::Relaxed);
+    let notices = g.closed_notices();
+    let cilda_moves = g.cilda_moves;
+
     g.restart(&path).await;
+    // Who has closed direct messages is kept in memory only: the restarted bot learns it
+    // again from the first refused hand (one more 50007) and says so again, so Cilda is never
+    // left without her hand.
+    assert!(g.fake.state.dm_refusals.load(Ordering::Relaxed) > refusals);
+    assert_eq!(g.closed_notices(), notices + 1);
     // The restarted bot refreshed the same table message (its id came from the database).
     let after: Vec<Msg> = g
         .public()
@@ -409,5 +434,342 @@ async fn a_restart_mid_deal_edits_the_same_messages_and_finishes_the_deal() {
         g.public().iter().filter(|m| m.text.contains("deal 1 ·")).count(),
         1
     );
+    assert!(
+        g.cilda_moves > cilda_moves,
+        "Cilda played on after the restart through her ephemeral hand"
+    );
     g.bot.take().unwrap().shutdown().await;
+}
+
+/// The table a button belongs to.
+fn table_of(custom_id: &str) -> i64 {
+    stikis_host::token::Token::decode(custom_id)
+        .expect("a host token")
+        .table
+}
+
+/// Presses `who`'s newest legal hand button, if they have one ("Take" while bidding, never an
+/// already chosen card to bury). True if a move was taken.
+async fn press_hand(fake: &Fake, who: &Person) -> bool {
+    let Some(h) = fake.dms(who.id).into_iter().last() else {
+        return false;
+    };
+    let Some(token) = choose(&h.buttons) else {
+        return false;
+    };
+    let v = fake.press(who, h.id, &token).await;
+    let t = v["type"].as_u64().unwrap();
+    t == 6 || t == 7
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_tables_in_threads_of_one_channel_stay_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = stikis_discord::start(fake.config(&db(&dir, "t.db")))
+        .await
+        .unwrap();
+    fake.wait_ready(1).await;
+    let bot = running.bot.clone();
+    let anna = Person::new(1001, "Anna");
+    let bruno = Person::new(1002, "Bruno");
+
+    // Both open a table in the same channel, each in a thread of its own.
+    for p in [&anna, &bruno] {
+        let v = fake
+            .slash(
+                p,
+                CHANNEL,
+                "zole",
+                json!([{"name": "thread", "type": 5, "value": true}]),
+            )
+            .await;
+        assert!(callback_text(&v).contains("opened a table"), "{v}");
+    }
+    bot.settle().await;
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 2, "{threads:?}");
+    assert!(threads.iter().all(|(_, parent, _)| *parent == CHANNEL));
+    let thread_of = |name: &str| {
+        threads
+            .iter()
+            .find(|(_, _, n)| n.contains(name))
+            .unwrap_or_else(|| panic!("no thread named for {name}: {threads:?}"))
+            .0
+    };
+    let (ta, tb) = (thread_of("Anna"), thread_of("Bruno"));
+    assert_ne!(ta, tb);
+    let public = |thread: u64| -> Vec<Msg> {
+        fake.channel(thread)
+            .into_iter()
+            .filter(|m| m.ephemeral_for.is_none())
+            .collect()
+    };
+
+    // Each fills its table with two computer players (pressed in its own thread) and starts.
+    for (p, thread) in [(&anna, ta), (&bruno, tb)] {
+        for label in ["Add computer player", "Add computer player", "Start"] {
+            let lobby = public(thread)
+                .into_iter()
+                .find(|m| m.buttons.iter().any(|(l, _)| l == "Join"))
+                .expect("a lobby in the thread");
+            fake.press(p, lobby.id, &Play::button(&lobby, label)).await;
+            bot.settle().await;
+        }
+    }
+
+    // Both deals are played at once, a move at a time at each table.
+    let results = |thread: u64| {
+        public(thread)
+            .iter()
+            .filter(|m| m.text.starts_with("Result of deal"))
+            .count()
+    };
+    for _ in 0..200 {
+        if results(ta) >= 1 && results(tb) >= 1 {
+            break;
+        }
+        let a = press_hand(&fake, &anna).await;
+        let b = press_hand(&fake, &bruno).await;
+        bot.settle().await;
+        if !a && !b {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    }
+    assert_eq!(results(ta), 1, "Anna's deal ended in her thread");
+    assert_eq!(results(tb), 1, "Bruno's deal ended in his thread");
+
+    // Nothing public in the channel itself (only the two ephemeral answers to the commands).
+    let parent = fake.channel(CHANNEL);
+    assert!(parent.iter().all(|m| m.ephemeral_for.is_some()), "{parent:#?}");
+    assert_eq!(parent.len(), 2);
+
+    // Nothing of one table shows in the other: names, and buttons of the other table.
+    let table_a = table_of(&public(ta)[0].buttons[0].1);
+    let table_b = table_of(&public(tb)[0].buttons[0].1);
+    assert_ne!(table_a, table_b);
+    for (thread, own, other, stranger) in [(ta, table_a, table_b, "Bruno"), (tb, table_b, table_a, "Anna")] {
+        let msgs = public(thread);
+        assert!(msgs.len() >= 4, "lobby, table, results in the thread: {msgs:#?}");
+        for m in &msgs {
+            for v in &m.versions {
+                assert!(!v.contains(stranger), "{stranger} shows in the other thread: {v}");
+            }
+            for (_, id) in &m.buttons {
+                assert_eq!(table_of(id), own, "a button of table {other} in the wrong thread");
+            }
+        }
+    }
+    // Each person's hands are of their own table only.
+    for (p, own) in [(&anna, table_a), (&bruno, table_b)] {
+        let dms = fake.dms(p.id);
+        assert!(!dms.is_empty());
+        for m in dms {
+            for (_, id) in &m.buttons {
+                assert_eq!(table_of(id), own);
+            }
+        }
+    }
+    running.shutdown().await;
+}
+
+/// Opens a table of a game by its slash command with one person and computer players in
+/// the other seats, starts it, and lets the person press pseudo-random buttons of their hand
+/// until they have played `cards` cards. Returns the table's record.
+async fn one_human_plays(
+    command: &str,
+    options: Value,
+    bots: usize,
+    cards: usize,
+) -> stikis_core::record::Envelope {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = stikis_discord::start(fake.config(&db(&dir, "g.db")))
+        .await
+        .unwrap();
+    fake.wait_ready(1).await;
+    let bot = running.bot.clone();
+    let anna = Person::new(1001, "Anna");
+    let mut admin = Person::new(1009, "Admin");
+    admin.perms = MANAGE_GUILD;
+    fake.slash(
+        &admin,
+        CHANNEL,
+        "settings",
+        json!([{"name": "turn_limit", "type": 4, "value": 0}]),
+    )
+    .await;
+
+    let v = fake.slash(&anna, CHANNEL, command, options).await;
+    assert!(callback_text(&v).contains("Anna opened a table"), "{v}");
+    bot.settle().await;
+    let public = || -> Vec<Msg> {
+        fake.channel(CHANNEL)
+            .into_iter()
+            .filter(|m| m.ephemeral_for.is_none())
+            .collect()
+    };
+    for label in std::iter::repeat_n("Add computer player", bots).chain(["Start"]) {
+        let lobby = public()
+            .into_iter()
+            .find(|m| m.buttons.iter().any(|(l, _)| l == "Join"))
+            .expect("a lobby");
+        let v = fake.press(&anna, lobby.id, &Play::button(&lobby, label)).await;
+        assert!(v["type"] == 4 || v["type"] == 6, "{v}");
+        bot.settle().await;
+    }
+    let table = table_of(&public()[0].buttons[0].1);
+    let played = |rec: &stikis_core::record::Envelope| -> usize {
+        rec.deals
+            .iter()
+            .flat_map(|d| d["actions"].as_array().cloned().unwrap_or_default())
+            .filter(|a| a["seat"] == 0 && a.get("play").is_some())
+            .count()
+    };
+    let mut rng: u64 = 7;
+    for _ in 0..400 {
+        let rec = bot.host.store().record(table).await.unwrap();
+        if played(&rec) >= cards {
+            break;
+        }
+        // Computer players move within Anna's presses: whenever the game waits, it waits
+        // for her, and her hand shows the buttons of exactly what she may do.
+        let h = fake.dms(anna.id).into_iter().last().expect("Anna's hand by DM");
+        let choices: Vec<&(String, String)> = h.buttons.iter().filter(|(l, _)| !l.starts_with('✓')).collect();
+        assert!(!choices.is_empty(), "Anna is to act and has buttons: {h:#?}");
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let (_, token) = choices[(rng >> 33) as usize % choices.len()];
+        let v = fake.press(&anna, h.id, token).await;
+        let t = v["type"].as_u64().unwrap();
+        assert!(t == 6 || t == 7, "a legal press is taken silently: {v}");
+        bot.settle().await;
+    }
+    let rec = bot.host.store().record(table).await.unwrap();
+    assert!(played(&rec) >= cards, "Anna played {} cards", played(&rec));
+    // The table message is in the channel, edited in place; the hands only by DM.
+    let tables: Vec<Msg> = public()
+        .into_iter()
+        .filter(|m| m.buttons.iter().any(|(l, _)| l == "🂠"))
+        .collect();
+    assert!(!tables.is_empty() && tables[0].versions.len() > 2, "{tables:#?}");
+    // One hand message per deal, edited in place.
+    assert_eq!(fake.dms(anna.id).len(), rec.deals.len());
+    running.shutdown().await;
+    rec
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_belote_table_with_computer_players_and_one_person() {
+    // Classic belote (variant index 1) with a target of 201.
+    let rec = one_human_plays(
+        "belote",
+        json!([{"name": "variant", "type": 4, "value": 1}, {"name": "target", "type": 4, "value": 201}]),
+        3,
+        4,
+    )
+    .await;
+    assert_eq!(rec.game, "belote-classic");
+    assert_eq!(rec.rules["target"], 201, "{}", rec.rules);
+    assert_eq!(rec.players.len(), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_polt_table_with_computer_players_and_one_person() {
+    let rec = one_human_plays(
+        "polt",
+        json!([{"name": "players", "type": 4, "value": 5}, {"name": "bowers", "type": 5, "value": true}]),
+        4,
+        4,
+    )
+    .await;
+    assert_eq!(rec.game, "polt");
+    assert_eq!(rec.rules["bowers"], true, "{}", rec.rules);
+    assert_eq!(rec.players.len(), 5);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bots_own_texts_follow_the_persons_or_the_servers_language() {
+    use stikis_host::i18n::{t, Lang};
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    fake.state.closed_dms.lock().unwrap().insert(1003);
+    let running = stikis_discord::start(fake.config(&db(&dir, "l.db")))
+        .await
+        .unwrap();
+    fake.wait_ready(1).await;
+    let bot = running.bot.clone();
+    let mut admin = Person::new(1009, "Admin");
+    admin.perms = MANAGE_GUILD;
+    let (anna, bruno, cilda) = (
+        Person::new(1001, "Anna"),
+        Person::new(1002, "Bruno"),
+        Person::new(1003, "Cilda"),
+    );
+    let slash = |p: &Person, name: &str, options: Value| {
+        let (fake, p, name) = (fake.clone(), p.clone(), name.to_string());
+        async move { callback_text(&fake.slash(&p, CHANNEL, &name, options).await) }
+    };
+    // The server speaks Latvian; Bruno chose Russian for himself.
+    slash(
+        &admin,
+        "lang",
+        json!([{"name": "language", "type": 4, "value": 0}, {"name": "scope", "type": 4, "value": 1}]),
+    )
+    .await;
+    slash(
+        &admin,
+        "settings",
+        json!([{"name": "turn_limit", "type": 4, "value": 0}]),
+    )
+    .await;
+    slash(
+        &bruno,
+        "lang",
+        json!([{"name": "language", "type": 4, "value": 2}]),
+    )
+    .await;
+    assert_eq!(
+        slash(&anna, "help", json!([])).await,
+        t(Lang::Lv, "discord-help", &[])
+    );
+    assert_eq!(
+        slash(&bruno, "help", json!([])).await,
+        t(Lang::Ru, "discord-help", &[])
+    );
+    assert_eq!(
+        slash(&bruno, "rules", json!([])).await,
+        t(Lang::Ru, "discord-rules", &[])
+    );
+    assert_eq!(
+        slash(&admin, "settings", json!([])).await,
+        t(Lang::Lv, "discord-settings-help", &[])
+    );
+    assert_ne!(t(Lang::Lv, "discord-help", &[]), t(Lang::Ru, "discord-help", &[]));
+
+    // Cilda's closed direct messages are announced in her language (the server's).
+    slash(&anna, "zole", json!([])).await;
+    bot.settle().await;
+    let lobby = || {
+        fake.channel(CHANNEL)
+            .into_iter()
+            .find(|m| m.ephemeral_for.is_none() && m.buttons.len() == 4)
+            .expect("a lobby with join, leave, add computer player, start")
+    };
+    for p in [&bruno, &cilda] {
+        let l = lobby();
+        fake.press(p, l.id, &l.buttons[0].1).await;
+        bot.settle().await;
+    }
+    let l = lobby();
+    fake.press(&anna, l.id, &l.buttons[3].1).await;
+    bot.settle().await;
+    let notice = t(Lang::Lv, "discord-dm-closed", &[("user", "<@1003>".into())]);
+    assert!(
+        fake.channel(CHANNEL).iter().any(|m| m.text == notice),
+        "{notice}\n{:#?}",
+        fake.channel(CHANNEL)
+    );
+    running.shutdown().await;
 }

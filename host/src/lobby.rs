@@ -1065,7 +1065,16 @@ impl Host {
                 }
             };
             let mut live = shared.lock().await;
-            match self.drive(&mut live).await {
+            // A crash between a deal's last move and the next deal (or between the start and
+            // the first deal) leaves a running table without a deal: deal the next one, or
+            // finish the table if its game is over.
+            let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
+            let resumed = if between {
+                self.resume_between_deals(&mut live).await
+            } else {
+                self.drive(&mut live).await
+            };
+            match resumed {
                 Ok(o) => out.extend(o),
                 Err(HostError::Conflict) => {
                     // Another process runs this table too and moved first.
@@ -1075,6 +1084,19 @@ impl Host {
                 Err(e) => tracing::warn!(table = id, error = %e, "could not resume a table"),
             }
         }
+        Ok(out)
+    }
+
+    /// A running table found without a deal in progress: the next deal, or the end.
+    async fn resume_between_deals(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        if live.game.as_ref().is_some_and(|g| g.is_over()) {
+            self.finish(live, &mut out).await?;
+            return Ok(out);
+        }
+        let seed = (self.config.seeds)(live.id(), live.seeds.len() + 1);
+        live.start_deal(&self.store, seed, &mut out).await?;
+        out.extend(self.drive(live).await?);
         Ok(out)
     }
 }

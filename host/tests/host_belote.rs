@@ -477,3 +477,90 @@ async fn restart_mid_deal(dir: &tempfile::TempDir, game: &str, people: &[&str], 
         "{game}"
     );
 }
+
+/// Stores a belote head-to-head table as a host that crashed right after a deal's last move
+/// would leave it: the table running, its deals and moves committed, no next deal. Plays
+/// `deals` deals, or until the game is over.
+async fn crashed_between_deals(store: &Store, target: i64, deals: usize) -> (i64, bool) {
+    use stikis_host::store::{NewTable, Occupant, TableStatus};
+    let rules = json!({"preset": "default", "target": target});
+    let row = store
+        .create_table(&NewTable {
+            chat: chat("g"),
+            game: "belote-h2h".into(),
+            rules: rules.clone(),
+            creator: "anna".into(),
+        })
+        .await
+        .unwrap();
+    let anna = Occupant::Human {
+        user_id: "anna".into(),
+    };
+    store.take_seat(row.id, 0, "ANNA", &anna).await.unwrap();
+    store
+        .take_seat(row.id, 1, "Dators 2", &Occupant::Computer { level: 1 })
+        .await
+        .unwrap();
+    store.set_status(row.id, TableStatus::Running).await.unwrap();
+    let mut game = stikis_host::games::new_game("belote-h2h", &rules, 2).unwrap();
+    let mut seq = 0;
+    for n in 1..=deals {
+        let seed = stikis_core::Seed::from_u64(n as u64 * 977);
+        let deal = game.start_deal(seed).unwrap();
+        let commit = stikis_host::table::commitment(&seed);
+        store
+            .start_deal(row.id, n as i64, &seed.to_string(), &commit, &deal)
+            .await
+            .unwrap();
+        loop {
+            let a = game.bot_action(Level::Basic, seq, 0);
+            seq += 1;
+            store.append_action(row.id, seq as i64, &a).await.unwrap();
+            if game.apply(&a).unwrap().is_some() {
+                break;
+            }
+        }
+        if game.is_over() {
+            return (row.id, true);
+        }
+    }
+    (row.id, false)
+}
+
+#[tokio::test]
+async fn a_crash_between_deals_resumes_with_the_next_deal_or_the_end_of_the_game() {
+    use stikis_host::store::TableStatus;
+    let dir = tempfile::tempdir().unwrap();
+    // Between two deals: recovery deals the next one and the game goes on.
+    let store = sqlite(&dir, "between.db").await;
+    let (id, over) = crashed_between_deals(&store, 50_000, 2).await;
+    assert!(!over);
+    let (host, _events) = Host::new(store.clone(), config());
+    let out = host.recover().await.unwrap();
+    assert!(
+        out.0.iter().any(|o| o.text().starts_with("Deal 3 begins.")),
+        "{out:?}"
+    );
+    let mut screen = Screen::default();
+    screen.show(&out);
+    assert!(!screen.my_buttons("anna").is_empty(), "ANNA can act in deal 3");
+    assert_eq!(
+        store.table(id).await.unwrap().unwrap().status,
+        TableStatus::Running
+    );
+    // After the deal that ended the game: recovery finishes the table.
+    let store = sqlite(&dir, "over.db").await;
+    let (id, over) = crashed_between_deals(&store, 1, 50).await;
+    assert!(over, "a game to 1 ends within 50 deals");
+    let (host, _events) = Host::new(store.clone(), config());
+    let out = host.recover().await.unwrap();
+    assert!(
+        out.0.iter().any(|o| o.text().starts_with("The game is over.")),
+        "{out:?}"
+    );
+    assert!(file_of(&out).is_some(), "the finished table posts its record");
+    assert_eq!(
+        store.table(id).await.unwrap().unwrap().status,
+        TableStatus::Finished
+    );
+}

@@ -55,6 +55,8 @@ pub struct State {
     pub msgs: Mutex<BTreeMap<u64, Msg>>,
     by_channel: Mutex<HashMap<u64, Vec<u64>>>,
     pub rest_calls: AtomicU64,
+    /// REST calls by kind of route (see `count`).
+    pub routes: Mutex<BTreeMap<String, u64>>,
     pub log: Mutex<Vec<String>>,
     pub closed_dms: Mutex<HashSet<u64>>,
     gw: Mutex<Option<mpsc::UnboundedSender<Value>>>,
@@ -67,6 +69,8 @@ pub struct State {
     pub dm_refusals: AtomicU64,
     seq: AtomicU64,
     url: Mutex<String>,
+    /// Threads created: (thread id, parent channel id, name).
+    pub threads: Mutex<Vec<(u64, u64, String)>>,
 }
 
 impl State {
@@ -183,9 +187,20 @@ fn buttons_of(v: &Value) -> Option<Vec<(String, String)>> {
 
 type St = AxState<Arc<State>>;
 
-fn count(st: &State, what: String) {
+/// Counts one REST call: `route` names its kind for the breakdown, `what` goes to the log.
+fn count(st: &State, route: &str, what: String) {
     st.rest_calls.fetch_add(1, Ordering::Relaxed);
+    *st.routes.lock().unwrap().entry(route.to_string()).or_default() += 1;
     st.log.lock().unwrap().push(what);
+}
+
+/// "DM" for a direct-message channel, "channel" otherwise.
+fn place(channel: u64) -> &'static str {
+    if channel > DM_OFFSET {
+        "DM"
+    } else {
+        "channel"
+    }
 }
 
 fn error(status: StatusCode, code: u64, message: &str) -> Response {
@@ -284,13 +299,13 @@ async fn gateway(st: Arc<State>, socket: WebSocket) {
 }
 
 async fn register(AxState(st): St, Path(app): Path<String>) -> Json<Value> {
-    count(&st, format!("PUT commands {app}"));
+    count(&st, "PUT commands", format!("PUT commands {app}"));
     st.registered.store(true, Ordering::Release);
     Json(json!([]))
 }
 
 async fn open_dm(AxState(st): St, Json(body): Json<Value>) -> Json<Value> {
-    count(&st, "POST dm".into());
+    count(&st, "POST open DM", "POST dm".into());
     let user: u64 = body["recipient_id"]
         .as_str()
         .map(|s| s.parse().unwrap())
@@ -308,7 +323,11 @@ async fn send_message(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    count(&st, format!("POST message {channel}"));
+    count(
+        &st,
+        &format!("POST {} message", place(channel)),
+        format!("POST message {channel}"),
+    );
     if channel > DM_OFFSET && st.closed_dms.lock().unwrap().contains(&(channel - DM_OFFSET)) {
         st.dm_refusals.fetch_add(1, Ordering::Relaxed);
         return error(StatusCode::FORBIDDEN, 50007, "Cannot send messages to this user");
@@ -323,7 +342,11 @@ async fn edit_message(
     Path((channel, id)): Path<(u64, u64)>,
     Json(body): Json<Value>,
 ) -> Response {
-    count(&st, format!("PATCH message {channel}"));
+    count(
+        &st,
+        &format!("PATCH {} message", place(channel)),
+        format!("PATCH message {channel}"),
+    );
     match st.edit(id, &body) {
         Some(m) => Json(msg_json(&m)).into_response(),
         None => error(StatusCode::NOT_FOUND, 10008, "Unknown Message"),
@@ -331,8 +354,12 @@ async fn edit_message(
 }
 
 async fn create_thread(AxState(st): St, Path(channel): Path<u64>, Json(body): Json<Value>) -> Json<Value> {
-    count(&st, format!("POST thread {channel}"));
+    count(&st, "POST thread", format!("POST thread {channel}"));
     let id = st.id();
+    st.threads
+        .lock()
+        .unwrap()
+        .push((id, channel, body["name"].as_str().unwrap_or("").to_string()));
     Json(
         json!({"id": id.to_string(), "type": 11, "guild_id": GUILD.to_string(), "parent_id": channel.to_string(),
                 "name": body["name"], "position": 0, "permission_overwrites": [], "nsfw": false,
@@ -346,8 +373,12 @@ async fn callback(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    count(&st, "POST callback".into());
     let (v, file) = parse_body(&headers, &body);
+    count(
+        &st,
+        &format!("POST interaction callback type {}", v["type"]),
+        "POST callback".into(),
+    );
     let (pressed, channel, user) = st
         .originals
         .lock()
@@ -381,7 +412,7 @@ async fn edit_original(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    count(&st, "PATCH original".into());
+    count(&st, "PATCH interaction original", "PATCH original".into());
     let (v, file) = parse_body(&headers, &body);
     let known = st.originals.lock().unwrap().get(&token).cloned();
     let Some((shown, channel, user)) = known else {
@@ -407,7 +438,7 @@ async fn followup(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    count(&st, "POST followup".into());
+    count(&st, "POST interaction followup", "POST followup".into());
     let (v, file) = parse_body(&headers, &body);
     let (_, channel, user) = st
         .originals
@@ -422,7 +453,7 @@ async fn followup(
 }
 
 async fn fallback(AxState(st): St, uri: axum::http::Uri, method: axum::http::Method) -> Response {
-    count(&st, format!("{method} {uri} (unknown)"));
+    count(&st, "unknown route", format!("{method} {uri} (unknown)"));
     eprintln!("fake discord: no route for {method} {uri}");
     error(StatusCode::NOT_FOUND, 0, "no such route in the fake")
 }
@@ -584,6 +615,16 @@ impl Fake {
 
     pub fn rest_calls(&self) -> u64 {
         self.state.rest_calls.load(Ordering::Relaxed)
+    }
+
+    /// Threads created so far: (thread id, parent channel id, name).
+    pub fn threads(&self) -> Vec<(u64, u64, String)> {
+        self.state.threads.lock().unwrap().clone()
+    }
+
+    /// REST calls so far by kind of route.
+    pub fn routes(&self) -> BTreeMap<String, u64> {
+        self.state.routes.lock().unwrap().clone()
     }
 }
 

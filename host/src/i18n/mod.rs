@@ -1,5 +1,6 @@
 //! Messages in Latvian, English and Russian through Fluent (`host/locales/{lv,en,ru}/*.ftl`:
-//! `main.ftl`, and a file per game family, `belote.ftl` and `polt.ftl`,
+//! `main.ftl`, a file per game family, `belote.ftl` and `polt.ftl`, and the Discord bot's own
+//! `discord.ftl`,
 //! compiled into the binary by `fluent-templates`). This module owns the `Lang` enum, the list of
 //! message keys the host uses, and `t`, the one lookup every message goes through.
 //!
@@ -181,6 +182,7 @@ pub const KEYS: &[&str] = &[
     "deal-commitment",
     "deal-seed",
     "record-carried-pules",
+    "deal-seed-plain",
     "deal-result-header",
     "deal-declarer",
     "deal-all-passed",
@@ -297,6 +299,12 @@ pub const KEYS: &[&str] = &[
     "polt-new-ranks",
     "polt-total-tricks",
     "polt-final",
+    // The Discord bot's own messages (locales/*/discord.ftl).
+    "discord-dm-closed",
+    "discord-hand-turn",
+    "discord-settings-help",
+    "discord-rules",
+    "discord-help",
 ];
 
 #[cfg(test)]
@@ -323,7 +331,7 @@ mod tests {
             .filter(|p| p.extension().is_some_and(|x| x == "ftl"))
             .collect();
         paths.sort();
-        assert!(paths.len() >= 3, "{dir}: main, belote and polt messages");
+        assert!(paths.len() >= 4, "{dir}: main, belote, polt and discord messages");
         paths
             .iter()
             .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
