@@ -41,6 +41,11 @@ impl Table {
 /// Opens a table of `game` with `rules` for the people named (the first creates it) and
 /// `bots` basic computer players, and starts it.
 async fn open(store: Store, game: &str, rules: Value, people: &[&str], bots: usize) -> Table {
+    open_with(store, game, rules, people, &vec![Level::Basic; bots]).await
+}
+
+/// `open` with computer players of the given levels.
+async fn open_with(store: Store, game: &str, rules: Value, people: &[&str], bots: &[Level]) -> Table {
     let (host, _events) = Host::new(store, config());
     let mut screen = Screen::default();
     let g = chat("g");
@@ -65,13 +70,13 @@ async fn open(store: Store, game: &str, rules: Value, people: &[&str], bots: usi
         let join = screen.lobby_token("join");
         send(&host, &mut screen, g.clone(), p, Command::Press { token: join }).await;
     }
-    for _ in 0..bots {
+    for &level in bots {
         send(
             &host,
             &mut screen,
             g.clone(),
             &people[0],
-            Command::AddBot { level: Level::Basic },
+            Command::AddBot { level },
         )
         .await;
     }
@@ -172,18 +177,24 @@ fn check_final_record(t: &Table, game: &str) {
 #[tokio::test]
 async fn every_variant_plays_a_whole_game_with_people_and_computer_players() {
     let dir = tempfile::tempdir().unwrap();
+    use Level::{Basic, Strong};
     for (i, (game, target, people, bots)) in [
-        ("belote-bazar", 40, &["anna", "bruno"][..], 2),
-        ("belote-classic", 400, &["anna", "bruno", "cilda"][..], 1),
-        ("belote-h2h", 25, &["anna"][..], 1),
-        ("coinche", 400, &["anna", "bruno"][..], 2),
+        ("belote-bazar", 40, &["anna", "bruno"][..], &[Strong, Basic][..]),
+        (
+            "belote-classic",
+            400,
+            &["anna", "bruno", "cilda"][..],
+            &[Basic][..],
+        ),
+        ("belote-h2h", 25, &["anna"][..], &[Strong][..]),
+        ("coinche", 400, &["anna", "bruno"][..], &[Basic, Strong][..]),
     ]
     .into_iter()
     .enumerate()
     {
         let store = sqlite(&dir, &format!("{i}.db")).await;
         let rules = json!({"preset": "default", "target": target});
-        let mut t = open(store, game, rules, people, bots).await;
+        let mut t = open_with(store, game, rules, people, bots).await;
         // Anna reads her hand in Russian; the table speaks the community's English.
         let anna = t.people[0].clone();
         send(

@@ -14,6 +14,7 @@ use serde_json::Value;
 use stikis_core::ai::{self, Level};
 use stikis_core::cards::{Card, CardSet, Rank, Suit};
 use stikis_core::game::Game;
+use stikis_core::games::belote::bazar::COINCHE_CAPOT_TENS;
 use stikis_core::games::belote::combos::Combo;
 use stikis_core::games::belote::play::Tables;
 use stikis_core::games::belote::record::{to_envelope, ActionRecord, DealRecord};
@@ -66,7 +67,7 @@ fn mode_word(lang: Lang, m: Mode) -> String {
     }
 }
 
-/// The level of a Bazar or Coinche bid in tens, and whether it is a capot bid.
+/// The level (in tens) and trump of a Bazar or Coinche bid.
 fn bid_level(b: Bid) -> Option<(u8, Mode)> {
     match b {
         Bid::Tens { tens, mode, .. } | Bid::Points { tens, mode } => Some((tens, mode)),
@@ -77,14 +78,11 @@ fn bid_level(b: Bid) -> Option<(u8, Mode)> {
 /// A level as players say it: tens in Bazar (`9`), points in Coinche (`90`, `capot`).
 fn level_word(lang: Lang, v: Variant, tens: u8) -> String {
     match v {
-        Variant::Coinche if tens == COINCHE_CAPOT => t(lang, "belote-capot", &[]),
+        Variant::Coinche if tens == COINCHE_CAPOT_TENS => t(lang, "belote-capot", &[]),
         Variant::Coinche => (tens as u32 * 10).to_string(),
         _ => tens.to_string(),
     }
 }
-
-/// Coinche's capot bid, kept as 25 tens by the engine (`capot S`).
-const COINCHE_CAPOT: u8 = 25;
 
 /// A bid as the table reads it.
 fn bid_word(lang: Lang, v: Variant, turned: Option<Card>, b: Bid) -> String {
@@ -155,12 +153,8 @@ fn combo_word(lang: Lang, c: Combo) -> String {
         Combo::Sequence { len: 3, .. } => t(lang, "belote-tierce", &[]),
         Combo::Sequence { len: 4, .. } => t(lang, "belote-fifty", &[]),
         Combo::Sequence { .. } => t(lang, "belote-hundred", &[]),
-        Combo::Four(r) => t(lang, "belote-four", &[("rank", rank_word(r).into())]),
+        Combo::Four(r) => t(lang, "belote-four", &[("rank", r.symbol().into())]),
     }
-}
-
-fn rank_word(r: Rank) -> &'static str {
-    r.symbol()
 }
 
 /// Cards in the order a belote player holds them: the trump suit first, then the others
