@@ -256,34 +256,72 @@ impl Host {
             }
             Command::CloseSheet => self.close_sheet(req, lang, &mut out).await?,
             Command::Leaderboard => {
-                let rows = self.store.leaderboard(&chat.community_ref(), "zole", 10).await?;
-                let lines: Vec<String> = rows
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| format!("{}. {} {:+} ({})", i + 1, r.name, r.stats.points, r.stats.deals))
-                    .collect();
-                out.reply(if lines.is_empty() {
-                    "—".into()
+                // Every game the community has played, each its own board.
+                let mut boards = Vec::new();
+                for game in GAMES {
+                    let rows = self.store.leaderboard(&chat.community_ref(), game, 10).await?;
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    let mut lines = vec![format!("{game}:")];
+                    lines.extend(rows.iter().enumerate().map(|(i, r)| {
+                        t(
+                            lang,
+                            "top-line",
+                            &[
+                                ("rank", Arg::from(i as i64 + 1)),
+                                ("name", r.name.clone().into()),
+                                ("points", Arg::from(r.stats.points)),
+                                ("deals", Arg::from(r.stats.deals)),
+                            ],
+                        )
+                    }));
+                    boards.push(lines.join("\n"));
+                }
+                out.reply(if boards.is_empty() {
+                    t(lang, "top-none", &[])
                 } else {
-                    lines.join("\n")
+                    boards.join("\n\n")
                 });
             }
             Command::Stats => {
-                let row = self
-                    .store
-                    .user_stats(&chat.community_ref(), "zole", &req.user.id)
-                    .await?;
-                out.reply(match row {
-                    Some(r) => format!(
-                        "{}: {:+} · {} · {} · {}/{}",
-                        r.name,
-                        r.stats.points,
-                        r.stats.deals,
-                        r.stats.declarer_wins,
-                        r.stats.pules_written,
-                        r.stats.pules_removed
-                    ),
-                    None => "—".into(),
+                let mut lines = Vec::new();
+                for game in GAMES {
+                    let Some(r) = self
+                        .store
+                        .user_stats(&chat.community_ref(), game, &req.user.id)
+                        .await?
+                    else {
+                        continue;
+                    };
+                    let s = &r.stats;
+                    let mut line = t(
+                        lang,
+                        "stats-line",
+                        &[
+                            ("game", (*game).into()),
+                            ("points", Arg::from(s.points)),
+                            ("games", Arg::from(s.games)),
+                            ("deals", Arg::from(s.deals)),
+                            ("wins", Arg::from(s.declarer_wins)),
+                        ],
+                    );
+                    if s.pules_written + s.pules_removed > 0 {
+                        line.push_str(&t(
+                            lang,
+                            "stats-pules",
+                            &[
+                                ("written", Arg::from(s.pules_written)),
+                                ("removed", Arg::from(s.pules_removed)),
+                            ],
+                        ));
+                    }
+                    lines.push(line);
+                }
+                out.reply(if lines.is_empty() {
+                    t(lang, "stats-none", &[("name", req.user.name.clone().into())])
+                } else {
+                    format!("{}\n{}", req.user.name, lines.join("\n"))
                 });
             }
             _ => {
@@ -619,17 +657,20 @@ impl Host {
         Ok(out)
     }
 
-    /// The table's record as a file for the chat. Finished deals carry their seed when the
-    /// game's record format takes it, so the record proves its own deals.
+    /// The table's record as a file for the chat: its finished deals. They carry their seed
+    /// when the game's record format takes it, so the record proves its own deals.
     async fn record_file(&self, live: &Live) -> Result<Out, HostError> {
         let mut env = match &live.game {
             Some(g) => g.record(&live.names()),
             None => self.store.record(live.id()).await?,
         };
+        // The deal being played is left out: its record lists every hand, and the file goes to
+        // the whole chat.
+        let in_progress = live.game.as_ref().is_some_and(|g| g.in_deal());
+        let finished = env.deals.len().saturating_sub(usize::from(in_progress));
+        env.deals.truncate(finished);
         if live.game.as_ref().is_some_and(|g| g.record_takes_seeds()) {
-            let in_progress = live.game.as_ref().is_some_and(|g| g.in_deal());
-            let finished = env.deals.len().saturating_sub(usize::from(in_progress));
-            for (d, seed) in env.deals.iter_mut().zip(&live.seeds).take(finished) {
+            for (d, seed) in env.deals.iter_mut().zip(&live.seeds) {
                 d["seed"] = Value::String(seed.to_string());
             }
         }

@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{chat, check_privacy, config, dm, file_of, record_of, send, sqlite, table_id, user, Screen};
+use common::{chat, check_privacy, config, dm, file_of, log_of, send, sqlite, table_id, user, Screen};
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
 use stikis_host::i18n::Lang;
@@ -221,6 +221,20 @@ async fn every_variant_plays_a_whole_game_with_people_and_computer_players() {
             Some("В этом чате нет открытого стола."),
             "{game}"
         );
+        // The community's leaderboard and Anna's statistics name this game and count it.
+        let out = send(&t.host, &mut t.screen, t.g.clone(), &anna, Command::Leaderboard).await;
+        let board = out.reply_text().unwrap();
+        assert!(
+            board.starts_with(&format!("{game}:\n1. ")) && board.contains("ANNA"),
+            "{board}"
+        );
+        assert!(!board.contains("zole:"), "{board}");
+        let out = send(&t.host, &mut t.screen, t.g.clone(), &anna, Command::Stats).await;
+        let stats = out.reply_text().unwrap();
+        assert!(
+            stats.contains(&format!("{game}: ")) && stats.contains("игр 1,"),
+            "{stats}"
+        );
     }
 }
 
@@ -258,7 +272,7 @@ async fn bids_go_through_the_level_then_the_trump() {
             .unwrap()
     };
     // Picking a level is a selection: nothing is committed, the hand offers its trumps.
-    let before = record_of(&t.host, &mut t.screen, t.g.clone(), &who).await;
+    let before = log_of(&t.host, t.table).await;
     let out = send(
         &t.host,
         &mut t.screen,
@@ -268,7 +282,7 @@ async fn bids_go_through_the_level_then_the_trump() {
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
-    assert_eq!(record_of(&t.host, &mut t.screen, t.g.clone(), &who).await, before);
+    assert_eq!(log_of(&t.host, t.table).await, before);
     let hand = t.screen.my_hand(&who.id).unwrap().clone();
     assert!(hand.1.contains("Bid 9: choose the trump"), "{}", hand.1);
     let labels: Vec<&str> = hand.2.iter().map(|b| b.0.as_str()).collect();
@@ -282,7 +296,7 @@ async fn bids_go_through_the_level_then_the_trump() {
         Command::Press { token: hearts },
     )
     .await;
-    let rec = record_of(&t.host, &mut t.screen, t.g.clone(), &who).await;
+    let rec = log_of(&t.host, t.table).await;
     let seat = rec["deals"][0]["actions"][0]["seat"].clone();
     assert_eq!(rec["deals"][0]["actions"][0], json!({"seat": seat, "bid": "9 H"}));
     // The next bidder may say contra, or bid higher: 10 and up.
@@ -338,7 +352,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
     let token = t.screen.my_button(&actor.id).unwrap();
     let tok = Token::decode(&token).unwrap();
     let forge = |action: &str| Token::new(tok.table, tok.seq, action).encode().unwrap();
-    let before = record_of(&t.host, &mut t.screen, t.g.clone(), &actor).await;
+    let before = log_of(&t.host, t.table).await;
     let cilda = user("cilda", false);
     let answers = [
         (&cilda, token.clone(), "You are not playing at this table."),
@@ -357,7 +371,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         assert!(reply.contains(answer), "{reply:?} is not {answer:?}");
     }
     assert_eq!(
-        record_of(&t.host, &mut t.screen, t.g.clone(), &actor).await,
+        log_of(&t.host, t.table).await,
         before,
         "refused presses changed the table"
     );
@@ -372,7 +386,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
-    let after = record_of(&t.host, &mut t.screen, t.g.clone(), &actor).await;
+    let after = log_of(&t.host, t.table).await;
     assert_ne!(after, before);
     let out = send(
         &t.host,
@@ -386,10 +400,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         out.reply_text(),
         Some("That button is out of date; use the newest message.")
     );
-    assert_eq!(
-        record_of(&t.host, &mut t.screen, t.g.clone(), &actor).await,
-        after
-    );
+    assert_eq!(log_of(&t.host, t.table).await, after);
     // The game goes on.
     for _ in 0..20 {
         assert!(step(&mut t).await);
@@ -428,8 +439,7 @@ async fn restart_mid_deal(dir: &tempfile::TempDir, game: &str, people: &[&str], 
     )
     .await;
     play_until(&mut whole, 3).await;
-    let anna = whole.people[0].clone();
-    let expected = record_of(&whole.host, &mut whole.screen, whole.g.clone(), &anna).await;
+    let expected = log_of(&whole.host, whole.table).await;
 
     let cut = format!("{game}-cut.db");
     let mut first = open(sqlite(dir, &cut).await, game, rules, people, bots).await;
@@ -482,11 +492,7 @@ async fn restart_mid_deal(dir: &tempfile::TempDir, game: &str, people: &[&str], 
         "{game}: recovery refreshes the table message"
     );
     play_until(&mut second, 3).await;
-    assert_eq!(
-        record_of(&second.host, &mut second.screen, second.g.clone(), &anna).await,
-        expected,
-        "{game}"
-    );
+    assert_eq!(log_of(&second.host, second.table).await, expected, "{game}");
 }
 
 /// Stores a belote head-to-head table as a host that crashed right after a deal's last move
@@ -500,6 +506,7 @@ async fn crashed_between_deals(store: &Store, target: i64, deals: usize) -> (i64
             chat: chat("g"),
             game: "belote-h2h".into(),
             rules: rules.clone(),
+            seats: 2,
             creator: "anna".into(),
         })
         .await

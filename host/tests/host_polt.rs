@@ -8,7 +8,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{chat, check_privacy, config, dm, file_of, record_of, send, sqlite, table_id, user, Screen};
+use common::{chat, check_privacy, config, dm, file_of, log_of, send, sqlite, table_id, user, Screen};
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
 use stikis_host::store::{ChatRef, Store};
@@ -252,7 +252,7 @@ async fn the_exchange_is_private_and_returns_are_forced() {
         }
     }
     // A forged return of a card the rule does not allow is refused, naming the rule.
-    let rec = record_of(&t.host, &mut t.screen, t.g.clone(), &polt).await;
+    let rec = log_of(&t.host, t.table).await;
     let polt_seat = rec["players"]
         .as_array()
         .unwrap()
@@ -285,7 +285,7 @@ async fn the_exchange_is_private_and_returns_are_forced() {
     )
     .await;
     assert!(out.reply_text().unwrap().contains("must return"), "{out:?}");
-    assert_eq!(record_of(&t.host, &mut t.screen, t.g.clone(), &polt).await, rec);
+    assert_eq!(log_of(&t.host, t.table).await, rec);
     // Out of turn, and a stranger.
     let out = send(
         &t.host,
@@ -350,8 +350,7 @@ async fn a_restart_mid_hand_gives_the_same_record_as_an_uninterrupted_session() 
     while hands_done(&whole) < 2 {
         assert!(step(&mut whole).await);
     }
-    let anna = whole.people[0].clone();
-    let expected = record_of(&whole.host, &mut whole.screen, whole.g.clone(), &anna).await;
+    let expected = log_of(&whole.host, whole.table).await;
 
     let mut first = open(sqlite(&dir, "cut.db").await, 6, 3, &["anna", "bruno"]).await;
     while hands_done(&first) < 1 {
@@ -394,8 +393,5 @@ async fn a_restart_mid_hand_gives_the_same_record_as_an_uninterrupted_session() 
     while hands_done(&second) < 2 {
         assert!(step(&mut second).await);
     }
-    assert_eq!(
-        record_of(&second.host, &mut second.screen, second.g.clone(), &anna).await,
-        expected
-    );
+    assert_eq!(log_of(&second.host, second.table).await, expected);
 }

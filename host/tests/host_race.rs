@@ -161,7 +161,14 @@ async fn race(one: Store, two: Store, observer: Store) {
     let bytes = serde_json::to_vec(&record).unwrap();
     let replayed = stikis_core::record::replay(&bytes).expect("the raced record replays");
     assert!(replayed["deals"].as_array().unwrap().len() >= 3);
-    // Both hosts export the database's record: the lagging one reloads first.
+    // Both hosts export the database's record (its finished deals: the chat's record leaves
+    // the deal in play out): the lagging one reloads first.
+    let in_play = replayed["deals"].as_array().unwrap().last().unwrap()["complete"] == false;
+    let finished = record.deals.len() - usize::from(in_play);
+    let finished_actions: usize = record.deals[..finished]
+        .iter()
+        .map(|d| d["actions"].as_array().unwrap().len())
+        .sum();
     for host in &hosts {
         let out = send(host, "anna", Command::Record).await;
         let file = out
@@ -175,7 +182,7 @@ async fn race(one: Store, two: Store, observer: Store) {
         let v: serde_json::Value = serde_json::from_str(&file).unwrap();
         assert_eq!(
             v["deals"].as_array().unwrap().len(),
-            record.deals.len(),
+            finished,
             "a host exported a stale record"
         );
         let n: usize = v["deals"]
@@ -184,7 +191,7 @@ async fn race(one: Store, two: Store, observer: Store) {
             .iter()
             .map(|d| d["actions"].as_array().unwrap().len())
             .sum();
-        assert_eq!(n, actions.len(), "a host exported a stale record");
+        assert_eq!(n, finished_actions, "a host exported a stale record");
     }
 }
 

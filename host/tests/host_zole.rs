@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{chat, check_privacy, config, dm, record_of, send, sqlite, table_id, user, Screen};
+use common::{chat, check_privacy, config, dm, log_of, record_of, send, sqlite, table_id, user, Screen};
 use serde_json::Value;
 use stikis_core::ai::Level;
 use stikis_host::store::Store;
@@ -137,6 +137,11 @@ async fn play(game: &mut Game, deals: usize, checked: &mut usize) -> usize {
     presses
 }
 
+/// The table's whole log, the deal in progress included.
+async fn log(game: &Game) -> Value {
+    log_of(&game.host, game.table).await
+}
+
 async fn record(game: &mut Game) -> Value {
     let anna = game.anna.clone();
     record_of(&game.host, &mut game.screen, chat("g"), &anna).await
@@ -149,6 +154,19 @@ async fn a_whole_game_through_the_host_keeps_hands_private_and_replays() {
     let mut checked = 0;
     play(&mut game, 4, &mut checked).await;
     let rec = record(&mut game).await;
+    // The chat's record holds the finished deals only: the one being played would show every
+    // hand.
+    let results = game
+        .screen
+        .posts
+        .iter()
+        .filter(|p| p.starts_with("Result of deal"))
+        .count();
+    assert_eq!(rec["deals"].as_array().unwrap().len(), results);
+    assert!(
+        log(&game).await["deals"].as_array().unwrap().len() > results,
+        "a deal is in progress"
+    );
     assert_eq!(rec["game"], "zole");
     assert_eq!(rec["players"], serde_json::json!(["ANNA", "BRUNO", "Dators 3"]));
     // The finished deals carry their seeds, and the whole record replays.
@@ -181,7 +199,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         .my_button("anna")
         .or(game.screen.my_button("bruno"))
         .unwrap();
-    let before = record(&mut game).await;
+    let before = log(&game).await;
     let out = send(
         &game.host,
         &mut game.screen,
@@ -220,11 +238,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
     )
     .await;
     assert_eq!(out.reply_text(), Some("It is not your turn."));
-    assert_eq!(
-        record(&mut game).await,
-        before,
-        "refused presses changed the table"
-    );
+    assert_eq!(log(&game).await, before, "refused presses changed the table");
     // A double press acts once: the second is stale.
     let out = send(
         &game.host,
@@ -235,7 +249,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
-    let after = record(&mut game).await;
+    let after = log(&game).await;
     let out = send(
         &game.host,
         &mut game.screen,
@@ -248,7 +262,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         out.reply_text(),
         Some("That button is out of date; use the newest message.")
     );
-    assert_eq!(record(&mut game).await, after);
+    assert_eq!(log(&game).await, after);
     play(&mut game, 1, &mut checked).await;
 }
 
@@ -259,7 +273,7 @@ async fn a_restart_mid_deal_gives_the_same_record_as_an_uninterrupted_game() {
     let mut whole = open(sqlite(&dir, "whole.db").await).await;
     let mut checked = 0;
     play(&mut whole, 3, &mut checked).await;
-    let expected = record(&mut whole).await;
+    let expected = log(&whole).await;
     // Interrupted after a few presses: drop the host, open a new one on the same file.
     let mut first = open(sqlite(&dir, "cut.db").await).await;
     let mut checked = 0;
@@ -296,7 +310,7 @@ async fn a_restart_mid_deal_gives_the_same_record_as_an_uninterrupted_game() {
         "recovery refreshes the table message"
     );
     play(&mut second, 3, &mut checked).await;
-    assert_eq!(record(&mut second).await, expected);
+    assert_eq!(log(&second).await, expected);
 }
 
 /// Keeps the runtime busy, so that tokio's paused clock never jumps ahead on its own while the
@@ -412,17 +426,13 @@ async fn timeouts_warn_then_move_then_hand_the_seat_over_until_im_back() {
         bruno.clone()
     };
     // With both away the table waits instead of playing on alone, however long.
-    let before = record(&mut game).await;
+    let before = log(&game).await;
     tokio::time::advance(std::time::Duration::from_secs(3600)).await;
     assert!(
         next_event(&mut events, 200).await.is_none(),
         "a timer fired with everybody away"
     );
-    assert_eq!(
-        record(&mut game).await,
-        before,
-        "a table with everybody away played on"
-    );
+    assert_eq!(log(&game).await, before, "a table with everybody away played on");
     // "I'm back" returns the seat; the game goes on with that person to act or waiting.
     let out = send(&host, &mut game.screen, g.clone(), &who, Command::Back).await;
     assert_eq!(out.reply_text(), Some("Your turn."));
@@ -447,7 +457,7 @@ async fn a_player_who_leaves_mid_deal_is_played_for_until_back() {
     assert_eq!(game.screen.my_button("anna"), None, "{:#?}", game.screen.latest);
     play(&mut game, 1, &mut checked).await;
     assert_eq!(game.screen.my_button("anna"), None);
-    let record = record(&mut game).await;
+    let record = log(&game).await;
     let actions = record["deals"][0]["actions"].as_array().unwrap();
     assert!(
         actions

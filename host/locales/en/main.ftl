@@ -117,3 +117,13 @@ button-surrender = Surrender
 sheet-closed = The score sheet is closed. Final standings: { $totals }
 sheet-none = This chat has no open score sheet.
 sheet-table-open = Stop the table first, then close the score sheet.
+
+## Leaderboards and statistics
+top-line = { $rank }. { $name } { $points } ({ $deals ->
+    [one] one deal
+   *[other] { $deals } deals
+})
+top-none = No games have been counted here yet.
+stats-line = { $game }: { $points } points, { $games } games, { $deals } deals, { $wins } won as declarer
+stats-pules = , pules written { $written }, removed { $removed }
+stats-none = { $name } has no games counted here yet.

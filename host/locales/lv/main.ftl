@@ -113,3 +113,10 @@ button-surrender = Padodos
 sheet-closed = Rezultātu lapa slēgta. Galarezultāts: { $totals }
 sheet-none = Šajā tērzētavā nav atvērtas rezultātu lapas.
 sheet-table-open = Vispirms apturiet galdu, tad slēdziet rezultātu lapu.
+
+## Leaderboards and statistics
+top-line = { $rank }. { $name } { $points } ({ $deals } dal.)
+top-none = Šeit vēl nav ieskaitīta neviena spēle.
+stats-line = { $game }: { $points } punkti, { $games } spēles, { $deals } dalījumi, { $wins } uzvaras kā lielajam
+stats-pules = , pules ierakstītas { $written }, noņemtas { $removed }
+stats-none = { $name } šeit vēl nav ieskaitītu spēļu.

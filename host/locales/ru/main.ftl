@@ -118,3 +118,10 @@ button-surrender = Сдаюсь
 sheet-closed = Лист счёта закрыт. Итог: { $totals }
 sheet-none = В этом чате нет открытого листа счёта.
 sheet-table-open = Сначала остановите стол, затем закройте лист счёта.
+
+## Leaderboards and statistics
+top-line = { $rank }. { $name } { $points } (раздач: { $deals })
+top-none = Здесь ещё не засчитано ни одной игры.
+stats-line = { $game }: очков { $points }, игр { $games }, раздач { $deals }, побед за большого { $wins }
+stats-pules = , пуль записано { $written }, снято { $removed }
+stats-none = У { $name } здесь ещё нет засчитанных игр.

@@ -201,6 +201,13 @@ pub fn file_of(out: &Outbox) -> Option<Value> {
 }
 
 /// The table's record as `/record` exports it, asked by `u` in chat `g`.
+/// The table's whole log as a record, the deal in progress included (the chat's `/record`
+/// leaves that deal out, its hands being secret): what tests compare to see that a press
+/// changed nothing, or that a restarted table went on exactly.
+pub async fn log_of(host: &Arc<Host>, table: i64) -> Value {
+    serde_json::to_value(host.store().record(table).await.expect("the table's log")).unwrap()
+}
+
 pub async fn record_of(host: &Arc<Host>, screen: &mut Screen, g: ChatRef, u: &User) -> Value {
     let out = send(host, screen, g, u, Command::Record).await;
     file_of(&out).expect("a record file")
