@@ -1,4 +1,5 @@
-//! Messages in Latvian, English and Russian through Fluent (`host/locales/{lv,en,ru}/main.ftl`,
+//! Messages in Latvian, English and Russian through Fluent (`host/locales/{lv,en,ru}/*.ftl`:
+//! main.ftl for the host, one file per adapter or game such as telegram.ftl;
 //! compiled into the binary by `fluent-templates`). This module owns the `Lang` enum, the list of
 //! message keys the host uses, and `t`, the one lookup every message goes through.
 //!
@@ -225,6 +226,11 @@ pub const KEYS: &[&str] = &[
     "button-zole",
     "button-small-zole",
     "button-surrender",
+    // The Telegram bot's own messages (telegram.ftl).
+    "telegram-chat-closed",
+    "telegram-choice-none",
+    "telegram-usage-lang",
+    "telegram-usage-settings",
 ];
 
 #[cfg(test)]
@@ -241,9 +247,20 @@ mod tests {
             .collect()
     }
 
+    /// Every .ftl file of a language, joined (the loader reads them all).
     fn file(lang: Lang) -> String {
-        let path = format!("{}/locales/{}/main.ftl", env!("CARGO_MANIFEST_DIR"), lang.code());
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+        let dir = format!("{}/locales/{}", env!("CARGO_MANIFEST_DIR"), lang.code());
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|e| e.expect("a directory entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ftl"))
+            .collect();
+        paths.sort();
+        paths
+            .iter()
+            .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     #[test]
@@ -303,6 +320,7 @@ mod tests {
             ("common", 1i64.into()),
             ("personal", "Anna".into()),
             ("branches", 2i64.into()),
+            ("bot", "stikis_bot".into()),
         ]
     }
 
