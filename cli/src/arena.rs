@@ -1,8 +1,10 @@
 //! `stikis arena`: computer players against each other over many deals with duplicate
 //! seating. Every deal is played once for each rotation of the players over the seats, so
 //! each player meets the same cards from every seat; the figures are mean points per deal per
-//! level (Zole: game points; Polt to Tzar: tricks) with a 95% confidence interval, and the
-//! mean difference between levels.
+//! level (Zole: game points; Polt to Tzar: tricks; Belote: the team's score of the deal, in
+//! the variant's units) with a 95% confidence interval, and the mean difference between
+//! levels. Belote is a team game: `--players A,B` seats level A on seats 0 and 2 and level B
+//! on 1 and 3, then the other way round with the same cards.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -11,16 +13,18 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
 use stikis_core::ai::zole::dd::{card_of, open_position, Goal, Solver};
-use stikis_core::ai::{polt, zole, Budget, Level, Player, DEFAULT_BUDGET_MS};
+use stikis_core::ai::{belote, polt, zole, Budget, Level, Player, DEFAULT_BUDGET_MS};
+use stikis_core::games::belote as belote_game;
 use stikis_core::games::polt as polt_game;
 use stikis_core::games::zole::record::to_record;
 use stikis_core::games::zole::{Action, AllPass, Contract, Deal, Options, Phase, SeatView, Session};
 use stikis_core::{Seat, Seed};
 
-pub const USAGE: &str = "stikis arena [--game zole|polt] [--deals N] [--players L,L,...] \
-[--rules PRESET] [--seed N] [--budget-ms MS] [--threads T] [--records FILE.jsonl]   \
-(levels: random, basic, strong, and for zole the reference `peek`; zole seats 3 players, \
-polt 5 to 7)";
+pub const USAGE: &str = "stikis arena [--game zole|polt|bazar|classic|h2h|coinche] [--deals N] \
+[--players L,L,...] [--rules PRESET] [--seed N] [--budget-ms MS] [--threads T] \
+[--records FILE.jsonl]   (levels: random, basic, strong, and for zole the reference `peek`; \
+zole seats 3 players, polt 5 to 7, the belote games 2 (team A on seats 0 and 2, team B on \
+1 and 3; head-to-head one each))";
 
 /// Who sits in a slot: a computer player of a level, or the arena-only `peek` reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -84,6 +88,7 @@ fn peek_play(solver: &mut Solver, deal: &Deal, seat: Seat) -> Option<Action> {
 enum GameKind {
     Zole,
     Polt,
+    Belote(belote_game::Variant),
 }
 
 struct Args {
@@ -112,6 +117,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         threads: 1,
         records: None,
     };
+    let mut rules: Option<String> = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let val = it.next().ok_or(format!("{flag} needs a value"))?;
@@ -125,27 +131,49 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--budget-ms" => a.budget = Duration::from_millis(num()?),
             "--threads" => a.threads = (num()? as usize).max(1),
             "--records" => a.records = Some(val.clone()),
-            "--rules" => a.opts = Options::preset(val).ok_or(format!("unknown rules preset {val}"))?,
+            "--rules" => rules = Some(val.clone()),
             "--players" => a.players = val.split(',').map(str::parse).collect::<Result<_, _>>()?,
             "--game" => {
                 a.game = match val.as_str() {
                     "zole" => GameKind::Zole,
                     "polt" => GameKind::Polt,
-                    _ => return Err(format!("unknown game {val} (zole, polt)")),
+                    "bazar" => GameKind::Belote(belote_game::Variant::Bazar),
+                    "classic" => GameKind::Belote(belote_game::Variant::Classic),
+                    "h2h" => GameKind::Belote(belote_game::Variant::HeadToHead),
+                    "coinche" => GameKind::Belote(belote_game::Variant::Coinche),
+                    _ => {
+                        return Err(format!(
+                            "unknown game {val} (zole, polt, bazar, classic, h2h, coinche)"
+                        ))
+                    }
                 }
             }
             _ => return Err(format!("unknown option {flag}")),
         }
     }
+    if let Some(val) = &rules {
+        match a.game {
+            GameKind::Zole => a.opts = Options::preset(val).ok_or(format!("unknown rules preset {val}"))?,
+            GameKind::Polt | GameKind::Belote(_) if val == "default" => {}
+            _ => return Err(format!("unknown rules preset {val} (default)")),
+        }
+    }
+    if matches!(a.game, GameKind::Belote(_)) && !args.iter().any(|x| x == "--players") {
+        a.players = vec![Entrant::Ai(Level::Strong), Entrant::Ai(Level::Basic)];
+    }
     let seats_ok = match a.game {
         GameKind::Zole => a.players.len() == 3,
         GameKind::Polt => (5..=7).contains(&a.players.len()),
+        GameKind::Belote(_) => a.players.len() == 2,
     };
-    if a.game == GameKind::Polt && a.players.contains(&Entrant::Peek) {
+    if a.game != GameKind::Zole && a.players.contains(&Entrant::Peek) {
         return Err("the peek reference exists for zole only".into());
     }
     if !seats_ok {
-        return Err("--players lists one level per seat: three for zole, 5 to 7 for polt".into());
+        return Err(
+            "--players lists one level per seat: three for zole, 5 to 7 for polt; two (one per team) for belote"
+                .into(),
+        );
     }
     Ok(a)
 }
@@ -261,6 +289,64 @@ fn play_polt(
     (out, records)
 }
 
+/// One Belote deal under both seatings of the two teams: per seating, each slot's team score
+/// (in the variant's units), and the records.
+fn play_belote(
+    a: &Args,
+    i: usize,
+    v: belote_game::Variant,
+    players: &mut [Box<dyn Player<belote_game::SeatView, belote_game::Action>>],
+) -> Played {
+    let n = v.seats();
+    let opts = belote_game::Options::default_for(v);
+    let dealer = (i % n) as Seat;
+    let seed = Seed::from_u64(a.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+    let cards = belote_game::Deal::shuffled(v, opts, dealer, seed);
+    let mut out = Vec::new();
+    let mut records = Vec::new();
+    for r in 0..2 {
+        // Seat s is played by slot (s + r) % 2: its team's level.
+        let slot = |s: Seat| (s as usize + r) % 2;
+        let mut session = belote_game::Session::new(v, opts, dealer);
+        session
+            .start_explicit(dealer, cards.dealt(), cards.turned(), cards.stock())
+            .expect("a shuffled deal is valid");
+        let mut rng = ChaCha12Rng::seed_from_u64(a.seed ^ ((i as u64) << 8) ^ r as u64);
+        while let Some(deal) = session.current() {
+            let Some(s) = stikis_core::Game::to_act(deal) else {
+                break;
+            };
+            let view = deal.view(s);
+            let budget = Deadline(Instant::now() + a.budget);
+            let action = players[slot(s)].choose(&view, &mut rng, &budget);
+            session.play(s, action).unwrap_or_else(|e| {
+                panic!(
+                    "{} chose an illegal action {action} in deal {i}: {e}",
+                    players[slot(s)].level()
+                )
+            });
+        }
+        let deltas = session
+            .deals()
+            .last()
+            .and_then(|d| d.result)
+            .map_or([0, 0], |res| res.deltas);
+        let mut score = vec![0i32; 2];
+        for (team, &d) in deltas.iter().enumerate() {
+            score[slot(team as Seat)] = d;
+        }
+        out.push(score);
+        if a.records.is_some() {
+            let names: Vec<String> = (0..n as Seat)
+                .map(|s| format!("{}#{}", a.players[slot(s)].name(), slot(s)))
+                .collect();
+            let env = belote_game::record::to_envelope(&session, &names);
+            records.push(serde_json::to_string(&env).expect("a record serialises"));
+        }
+    }
+    (out, records)
+}
+
 fn mean_ci(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
     let m = xs.iter().sum::<f64>() / n;
@@ -292,12 +378,21 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         .iter()
                         .map(|&e| polt::player(e.level(), Default::default()))
                         .collect();
+                    let mut bp: Vec<_> = match a.game {
+                        GameKind::Belote(v) => a
+                            .players
+                            .iter()
+                            .map(|&e| belote::player(e.level(), &belote_game::Options::default_for(v)))
+                            .collect(),
+                        _ => Vec::new(),
+                    };
                     (t..a.deals)
                         .step_by(a.threads)
                         .map(|i| {
                             let (d, r) = match a.game {
                                 GameKind::Zole => play_deal(a, i, &mut zp, &mut solver),
                                 GameKind::Polt => play_polt(a, i, &mut pp),
+                                GameKind::Belote(v) => play_belote(a, i, v, &mut bp),
                             };
                             (i, d, r)
                         })
@@ -339,10 +434,17 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let _ = writeln!(
         out,
         "arena: {}, rules {}, players {}, {} deals x {} rotations, budget {} ms, {:.1} s",
-        if a.game == GameKind::Zole {
-            "zole (game points)"
-        } else {
-            "polt (tricks)"
+        match a.game {
+            GameKind::Zole => "zole (game points)".to_string(),
+            GameKind::Polt => "polt (tricks)".to_string(),
+            GameKind::Belote(v) => format!(
+                "{v} (team score per deal, {})",
+                if matches!(v, belote_game::Variant::Bazar | belote_game::Variant::HeadToHead) {
+                    "tens"
+                } else {
+                    "points"
+                }
+            ),
         },
         if a.game == GameKind::Zole {
             serde_json::to_string(&a.opts.to_rules()).unwrap_or_default()

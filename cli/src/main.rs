@@ -1,6 +1,6 @@
 //! `stikis`: the command line. `stikis replay FILE|-` replays a game record (RECORD.md);
 //! `stikis arena ...` plays computer players against each other (see `arena.rs`);
-//! `stikis play zole` plays in the terminal through the host (see `play.rs`).
+//! `stikis play zole|belote|polt` plays in the terminal through the host (see `play.rs`).
 
 mod arena;
 mod play;
@@ -9,7 +9,10 @@ use std::io::Read;
 use std::process::ExitCode;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: stikis replay FILE|-\n       stikis play zole [--preset NAME] [--level basic|strong] [--db PATH]\n       {}", arena::USAGE);
+    eprintln!(
+        "usage: stikis replay FILE|-\n       stikis play zole [--preset NAME] [--level basic|strong] [--db PATH]\n       stikis play belote [bazar|classic|h2h|coinche] [--target N] [--level ...] [--db PATH]\n       stikis play polt [--players 5|6|7] [--hands N] [--level ...] [--db PATH]\n       {}",
+        arena::USAGE
+    );
     ExitCode::from(64)
 }
 

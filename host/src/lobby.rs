@@ -12,7 +12,7 @@ use stikis_core::ai::Level;
 use stikis_core::{Seat, Seed};
 use tokio::sync::{mpsc, Mutex as AsyncMutex};
 
-use crate::games::{new_game, seat_range, settle_sheet, Pressed, GAMES};
+use crate::games::{default_rules, new_game, seat_range, settle_sheet, Pressed, GAMES};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Command, Out, Outbox, Request, User};
 use crate::store::{
@@ -313,7 +313,7 @@ impl Host {
             return Ok(());
         };
         let size = seats.unwrap_or(min).clamp(min, max);
-        let rules = rules.clone().unwrap_or_else(|| Value::String("lv".into()));
+        let rules = rules.clone().unwrap_or_else(|| default_rules(game));
         // Refuse bad rules before anything is stored.
         new_game(game, &rules, size)?;
         let row = match self
@@ -580,23 +580,7 @@ impl Host {
                 out.reply(hand.text().to_string());
                 out.push(hand);
             }
-            Command::Record => {
-                let mut env = match &live.game {
-                    Some(g) => g.record(&live.names()),
-                    None => self.store.record(live.id()).await?,
-                };
-                // Finished deals carry their seed, so the record proves its own deals.
-                let in_progress = live.game.as_ref().is_some_and(|g| g.in_deal());
-                let finished = env.deals.len().saturating_sub(usize::from(in_progress));
-                for (d, seed) in env.deals.iter_mut().zip(&live.seeds).take(finished) {
-                    d["seed"] = Value::String(seed.to_string());
-                }
-                out.push(Out::File {
-                    chat: live.row.chat.clone(),
-                    name: format!("stikis-{}-{}.json", live.row.game, live.id()),
-                    content: serde_json::to_string_pretty(&env).unwrap_or_default(),
-                });
-            }
+            Command::Record => out.push(self.record_file(live).await?),
             _ => out.reply(t(lang, "button-bad", &[])),
         }
         Ok(out)
@@ -628,10 +612,57 @@ impl Host {
         Ok(out)
     }
 
+    /// The table's record as a file for the chat. Finished deals carry their seed when the
+    /// game's record format takes it, so the record proves its own deals.
+    async fn record_file(&self, live: &Live) -> Result<Out, HostError> {
+        let mut env = match &live.game {
+            Some(g) => g.record(&live.names()),
+            None => self.store.record(live.id()).await?,
+        };
+        if live.game.as_ref().is_some_and(|g| g.record_takes_seeds()) {
+            let in_progress = live.game.as_ref().is_some_and(|g| g.in_deal());
+            let finished = env.deals.len().saturating_sub(usize::from(in_progress));
+            for (d, seed) in env.deals.iter_mut().zip(&live.seeds).take(finished) {
+                d["seed"] = Value::String(seed.to_string());
+            }
+        }
+        Ok(Out::File {
+            chat: live.row.chat.clone(),
+            name: format!("stikis-{}-{}.json", live.row.game, live.id()),
+            content: serde_json::to_string_pretty(&env).unwrap_or_default(),
+        })
+    }
+
     async fn stop(&self, live: &mut Live, user: &User, out: &mut Outbox) -> Result<(), HostError> {
+        let text = t(
+            live.lang(),
+            "table-stopped",
+            &[("name", user.name.clone().into())],
+        );
+        self.close(live, TableStatus::Stopped, text, out).await
+    }
+
+    /// The game ended by its own rules (`HostedGame::is_over`): the final totals and the
+    /// record are posted and the table is closed, so the chat may open the next one.
+    async fn finish(&self, live: &mut Live, out: &mut Outbox) -> Result<(), HostError> {
+        let text = t(live.lang(), "table-finished", &[]);
+        let file = self.record_file(live).await?;
+        self.close(live, TableStatus::Finished, text, out).await?;
+        out.push(file);
+        Ok(())
+    }
+
+    /// Closes a table (stopped or finished): totals posted, the chat's score sheet saved, one
+    /// game counted for every person at the table.
+    async fn close(
+        &self,
+        live: &mut Live,
+        status: TableStatus,
+        mut text: String,
+        out: &mut Outbox,
+    ) -> Result<(), HostError> {
         let lang = live.lang();
         let names = live.names();
-        let mut text = t(lang, "table-stopped", &[("name", user.name.clone().into())]);
         if let Some(game) = live.game.as_ref() {
             // The pules stay open on the chat's score sheet for its next table; closing the
             // sheet (`CloseSheet`) settles them.
@@ -668,7 +699,7 @@ impl Host {
                     .await?;
             }
         }
-        self.store.set_status(live.id(), TableStatus::Stopped).await?;
+        self.store.set_status(live.id(), status).await?;
         live.new_turn();
         self.evict(live.id());
         out.push(Out::Post {
@@ -792,8 +823,12 @@ impl Host {
             // Show the final trick before the result.
             self.render(live, out).await;
             live.finish_deal(&self.store, &report, out).await?;
-            let seed = (self.config.seeds)(live.id(), live.seeds.len() + 1);
-            live.start_deal(&self.store, seed, out).await?;
+            if live.game.as_ref().is_some_and(|g| g.is_over()) {
+                self.finish(live, out).await?;
+            } else {
+                let seed = (self.config.seeds)(live.id(), live.seeds.len() + 1);
+                live.start_deal(&self.store, seed, out).await?;
+            }
         }
         Ok(())
     }
@@ -1025,7 +1060,16 @@ impl Host {
                 }
             };
             let mut live = shared.lock().await;
-            match self.drive(&mut live).await {
+            // A crash between a deal's last move and the next deal (or between the start and
+            // the first deal) leaves a running table without a deal: deal the next one, or
+            // finish the table if its game is over.
+            let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
+            let resumed = if between {
+                self.resume_between_deals(&mut live).await
+            } else {
+                self.drive(&mut live).await
+            };
+            match resumed {
                 Ok(o) => out.extend(o),
                 Err(HostError::Conflict) => {
                     // Another process runs this table too and moved first.
@@ -1035,6 +1079,19 @@ impl Host {
                 Err(e) => tracing::warn!(table = id, error = %e, "could not resume a table"),
             }
         }
+        Ok(out)
+    }
+
+    /// A running table found without a deal in progress: the next deal, or the end.
+    async fn resume_between_deals(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        if live.game.as_ref().is_some_and(|g| g.is_over()) {
+            self.finish(live, &mut out).await?;
+            return Ok(out);
+        }
+        let seed = (self.config.seeds)(live.id(), live.seeds.len() + 1);
+        live.start_deal(&self.store, seed, &mut out).await?;
+        out.extend(self.drive(live).await?);
         Ok(out)
     }
 }

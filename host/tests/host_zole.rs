@@ -2,163 +2,17 @@
 //! chats, computer players, every kind of bad press, the privacy of every public message, a
 //! restart mid-deal, and the turn timers (tokio's paused clock).
 
+mod common;
+
 use std::sync::Arc;
 
+use common::{chat, check_privacy, config, dm, record_of, send, sqlite, table_id, user, Screen};
 use serde_json::Value;
 use stikis_core::ai::Level;
-use stikis_core::Seed;
-use stikis_host::store::{ChatRef, Platform, Store};
+use stikis_host::store::Store;
 use stikis_host::token::Token;
-use stikis_host::{Command, Host, HostConfig, Out, Outbox, Request, User};
+use stikis_host::{Command, Host, Out, Outbox, User};
 use tokio::sync::mpsc::UnboundedReceiver;
-
-fn user(id: &str, admin: bool) -> User {
-    User {
-        id: id.into(),
-        name: id.to_uppercase(),
-        admin,
-    }
-}
-
-fn chat(id: &str) -> ChatRef {
-    ChatRef::new(Platform::Telegram, "group-1", id)
-}
-
-fn dm(user: &str) -> ChatRef {
-    ChatRef::new(Platform::Telegram, "group-1", format!("dm-{user}"))
-}
-
-fn config() -> HostConfig {
-    HostConfig {
-        bot_budget_ms: 20,
-        seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
-    }
-}
-
-/// One shown message: to whom (user or chat), its text, its buttons as (label, token).
-type Shown = (String, String, Vec<(String, String)>);
-
-/// A fake adapter: keeps the newest version of every keyed message, and everything posted.
-#[derive(Default)]
-struct Screen {
-    latest: std::collections::BTreeMap<String, Shown>,
-    posts: Vec<String>,
-    /// Every public text with the deal it is about (0: none).
-    public_texts: Vec<(usize, String)>,
-    deal: usize,
-}
-
-impl Screen {
-    fn show(&mut self, out: &Outbox) {
-        for o in &out.0 {
-            match o {
-                Out::Public {
-                    key,
-                    text,
-                    buttons,
-                    chat,
-                } => {
-                    if let Some(d) = key.split(".d").nth(1) {
-                        self.deal = d.parse().unwrap_or(self.deal);
-                    }
-                    self.public_texts.push((self.deal, text.clone()));
-                    let b = buttons
-                        .iter()
-                        .flatten()
-                        .map(|b| (b.label.clone(), b.token.clone()))
-                        .collect();
-                    self.latest
-                        .insert(key.clone(), (chat.chat.clone(), text.clone(), b));
-                }
-                Out::Private {
-                    key,
-                    text,
-                    buttons,
-                    user,
-                    ..
-                } => {
-                    let b = buttons
-                        .iter()
-                        .flatten()
-                        .map(|b| (b.label.clone(), b.token.clone()))
-                        .collect();
-                    self.latest.insert(key.clone(), (user.clone(), text.clone(), b));
-                }
-                Out::Post { text, .. } => {
-                    let deal = text
-                        .strip_prefix("Result of deal ")
-                        .and_then(|r| r.split_whitespace().next())
-                        .and_then(|n| n.parse().ok())
-                        .unwrap_or(0);
-                    self.public_texts.push((deal, text.clone()));
-                    self.posts.push(text.clone());
-                }
-                Out::File { .. } | Out::Reply { .. } => {}
-            }
-        }
-    }
-
-    /// The first button of the newest private message of `user` that has buttons.
-    fn my_button(&self, user: &str) -> Option<String> {
-        self.latest
-            .values()
-            .rev()
-            .find(|(u, _, b)| u == user && !b.is_empty())
-            .map(|(_, _, b)| b[0].1.clone())
-    }
-
-    fn lobby_token(&self, verb: &str) -> String {
-        let (_, _, b) = self
-            .latest
-            .iter()
-            .find(|(k, _)| k.ends_with(".lobby"))
-            .expect("a lobby message")
-            .1;
-        b.iter()
-            .find(|(_, t)| t.ends_with(verb))
-            .expect("the lobby button")
-            .1
-            .clone()
-    }
-}
-
-async fn send(host: &Arc<Host>, screen: &mut Screen, chat: ChatRef, u: &User, command: Command) -> Outbox {
-    let out = host
-        .handle(Request {
-            chat,
-            user: u.clone(),
-            command,
-        })
-        .await;
-    screen.show(&out);
-    out
-}
-
-/// Checks every public text shown since the last check against the cards of its deal that are
-/// still hidden now. (Hidden sets only shrink as cards are played, so this never flags a card
-/// that was legitimately shown; it can miss a card shown and then played within one request.)
-async fn check_privacy(host: &Arc<Host>, table: i64, screen: &mut Screen, checked: &mut usize) {
-    for (deal, text) in &screen.public_texts[*checked..] {
-        for card in &host.hidden_cards(table, *deal).await {
-            assert!(
-                !text
-                    .split(|c: char| c.is_whitespace() || c == ',')
-                    .any(|w| w == card),
-                "a public message shows the hidden card {card}:\n{text}"
-            );
-        }
-    }
-    *checked = screen.public_texts.len();
-}
-
-fn table_id(screen: &Screen) -> i64 {
-    let key = screen
-        .latest
-        .keys()
-        .find(|k| k.starts_with('t'))
-        .expect("a table message");
-    key[1..].split('.').next().unwrap().parse().unwrap()
-}
 
 struct Game {
     host: Arc<Host>,
@@ -283,26 +137,9 @@ async fn play(game: &mut Game, deals: usize, checked: &mut usize) -> usize {
     presses
 }
 
-async fn sqlite(dir: &tempfile::TempDir, name: &str) -> Store {
-    Store::open_sqlite(dir.path().join(name).to_str().unwrap())
-        .await
-        .unwrap()
-}
-
 async fn record(game: &mut Game) -> Value {
-    let out = send(
-        &game.host,
-        &mut game.screen,
-        chat("g"),
-        &game.anna,
-        Command::Record,
-    )
-    .await;
-    let content = out.0.iter().find_map(|o| match o {
-        Out::File { content, .. } => Some(content.clone()),
-        _ => None,
-    });
-    serde_json::from_str(&content.expect("a record file")).unwrap()
+    let anna = game.anna.clone();
+    record_of(&game.host, &mut game.screen, chat("g"), &anna).await
 }
 
 #[tokio::test]

@@ -12,6 +12,7 @@ use std::str::FromStr;
 
 use rand::RngCore;
 
+pub mod belote;
 pub mod polt;
 pub mod zole;
 

@@ -46,6 +46,7 @@ not-at-table = You are not playing at this table.
 deal-started = Deal { $deal } begins.
 deal-commitment = Deal commitment (SHA-256): { $commitment }
 deal-seed = Seed of the deal: { $seed } (check it with “stikis replay”)
+deal-seed-plain = Seed of the deal: { $seed }
 deal-result-header = Result of deal { $deal }
 deal-declarer = Declarer: { $name } ({ $contract })
 deal-all-passed = Everybody passed.

@@ -45,6 +45,7 @@ not-at-table = Tu nespēlē pie šī galda.
 deal-started = Sākas { $deal }. dalījums.
 deal-commitment = Dalījuma apņemšanās (SHA-256): { $commitment }
 deal-seed = Dalījuma sēkla: { $seed } (pārbaudi ar “stikis replay”)
+deal-seed-plain = Dalījuma sēkla: { $seed }
 deal-result-header = { $deal }. dalījuma rezultāts
 deal-declarer = Lielais: { $name } ({ $contract })
 deal-all-passed = Visi garām.

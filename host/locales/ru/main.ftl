@@ -48,6 +48,7 @@ not-at-table = Вы не играете за этим столом.
 deal-started = Начинается раздача { $deal }.
 deal-commitment = Обязательство раздачи (SHA-256): { $commitment }
 deal-seed = Зерно раздачи: { $seed } (проверьте командой «stikis replay»)
+deal-seed-plain = Зерно раздачи: { $seed }
 deal-result-header = Итог раздачи { $deal }
 deal-declarer = Lielais: { $name } ({ $contract })
 deal-all-passed = Все спасовали.

@@ -3,6 +3,8 @@
 //! rendered text. Adding a game to the bots means implementing this trait; nothing else in the
 //! host knows a rule.
 
+pub mod belote;
+pub mod polt;
 pub mod zole;
 
 use serde_json::Value;
@@ -90,12 +92,42 @@ pub trait HostedGame: Send + Sync {
     /// cards still in hands and, while the deal runs, the talon and bury. The tests check every
     /// public message about that deal against it.
     fn hidden_cards(&self, deal_no: usize) -> Vec<String>;
+    /// True when the game has ended by its own rules (Belote: a side reached the target;
+    /// Polt: the agreed number of hands is played): the host deals no more and finishes the
+    /// table. Zole is played until the table is stopped.
+    fn is_over(&self) -> bool {
+        false
+    }
+    /// Whether the game's record format takes each finished deal's `seed` (RECORD.md: Zole
+    /// checks it on replay); the host adds the seeds only then.
+    fn record_takes_seeds(&self) -> bool {
+        true
+    }
+}
+
+/// A record deal object as the store keeps it: without its `actions` (the log holds them).
+pub(crate) fn without_actions(mut deal: Value) -> Value {
+    if let Some(m) = deal.as_object_mut() {
+        m.remove("actions");
+    }
+    deal
+}
+
+/// A stored deal object as a record's deal: with the empty `actions` the record types need.
+pub(crate) fn with_no_actions(deal: &Value) -> Value {
+    let mut deal = deal.clone();
+    if let Some(m) = deal.as_object_mut() {
+        m.insert("actions".into(), Value::Array(Vec::new()));
+    }
+    deal
 }
 
 /// Builds the hosted game for a record's `game` name and `rules`.
 pub fn new_game(game: &str, rules: &Value, seats: usize) -> Result<Box<dyn HostedGame>, Refusal> {
     match game {
         "zole" => Ok(Box::new(zole::ZoleGame::new(rules, seats)?)),
+        "polt" => Ok(Box::new(polt::PoltGame::new(rules, seats)?)),
+        g if belote::variant(g).is_some() => Ok(Box::new(belote::BeloteGame::new(g, rules, seats)?)),
         other => Err(Refusal(format!("stikis cannot host {other:?} yet"))),
     }
 }
@@ -105,17 +137,35 @@ pub fn new_game(game: &str, rules: &Value, seats: usize) -> Result<Box<dyn Hoste
 pub fn settle_sheet(game: &str, extras: &Value) -> Vec<(String, i64)> {
     match game {
         "zole" => zole::settle_sheet(extras),
+        // Belote and Polt keep no pules: closing their sheet settles nothing (their games
+        // are settled at the table: docs/rules-decisions.md).
         _ => Vec::new(),
     }
 }
 
 /// Every game the host can open (and so every game a chat can have a score sheet of).
-pub const GAMES: [&str; 1] = ["zole"];
+pub const GAMES: [&str; 6] = [
+    "zole",
+    "belote-bazar",
+    "belote-classic",
+    "belote-h2h",
+    "coinche",
+    "polt",
+];
+
+/// The rules a table of `game` gets when its creator names none: the game's main preset.
+pub fn default_rules(game: &str) -> Value {
+    Value::String(if game == "zole" { "lv" } else { "default" }.into())
+}
 
 /// The seat counts a game can be played with.
 pub fn seat_range(game: &str) -> Option<(usize, usize)> {
     match game {
         "zole" => Some((3, 5)),
-        _ => None,
+        "polt" => Some((
+            stikis_core::games::polt::MIN_SEATS,
+            stikis_core::games::polt::MAX_SEATS,
+        )),
+        g => belote::variant(g).map(|v| (v.seats(), v.seats())),
     }
 }

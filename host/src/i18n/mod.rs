@@ -1,6 +1,6 @@
 //! Messages in Latvian, English and Russian through Fluent (`host/locales/{lv,en,ru}/*.ftl`:
-//! main.ftl for the host, one file per adapter or game such as telegram.ftl;
-//! compiled into the binary by `fluent-templates`). This module owns the `Lang` enum, the list of
+//! `main.ftl`, a file per game family, `belote.ftl` and `polt.ftl`, and one per adapter,
+//! `telegram.ftl`; compiled into the binary by `fluent-templates`). This module owns the `Lang` enum, the list of
 //! message keys the host uses, and `t`, the one lookup every message goes through.
 //!
 //! Game words stay Latvian in every language where they are the real names of the thing
@@ -180,6 +180,7 @@ pub const KEYS: &[&str] = &[
     "deal-started",
     "deal-commitment",
     "deal-seed",
+    "deal-seed-plain",
     "deal-result-header",
     "deal-declarer",
     "deal-all-passed",
@@ -226,6 +227,76 @@ pub const KEYS: &[&str] = &[
     "button-zole",
     "button-small-zole",
     "button-surrender",
+    // The Belote family (locales/*/belote.ftl).
+    "belote-name-belote-bazar",
+    "belote-name-belote-classic",
+    "belote-name-belote-h2h",
+    "belote-name-coinche",
+    "belote-title",
+    "belote-teams",
+    "belote-turned",
+    "belote-bids",
+    "belote-contract",
+    "belote-announced",
+    "belote-trick",
+    "belote-last-trick",
+    "belote-tricks-taken",
+    "belote-score",
+    "belote-turn",
+    "belote-hand",
+    "belote-pick-level",
+    "belote-pick-trump",
+    "belote-level-closed",
+    "belote-pass",
+    "belote-take",
+    "belote-contra",
+    "belote-recontra",
+    "belote-coinche",
+    "belote-surcoinche",
+    "belote-capot",
+    "belote-no-trumps",
+    "belote-all-trumps",
+    "belote-tierce",
+    "belote-fifty",
+    "belote-hundred",
+    "belote-four",
+    "belote-belote",
+    "belote-rebelote",
+    "belote-redeal",
+    "belote-made",
+    "belote-failed",
+    "belote-capot-taken",
+    "belote-team-result",
+    "belote-winner",
+    // Polt to Tzar (locales/*/polt.ftl).
+    "polt-tzar",
+    "polt-president",
+    "polt-upper-class",
+    "polt-middle-class",
+    "polt-lower-class",
+    "polt-polt",
+    "polt-title",
+    "polt-exchanging",
+    "polt-exchanged",
+    "polt-trump",
+    "polt-trick",
+    "polt-last-trick",
+    "polt-tricks-taken",
+    "polt-turn",
+    "polt-your-rank",
+    "polt-hand",
+    "polt-you-gave",
+    "polt-you-received",
+    "polt-you-returned",
+    "polt-you-got-back",
+    "polt-give-one",
+    "polt-return-suit",
+    "polt-return-joker",
+    "polt-name-trump",
+    "polt-button-trump",
+    "polt-new-ranks",
+    "polt-total-tricks",
+    "polt-final",
     // The Telegram bot's own messages (telegram.ftl).
     "telegram-chat-closed",
     "telegram-choice-none",
@@ -247,7 +318,8 @@ mod tests {
             .collect()
     }
 
-    /// Every .ftl file of a language, joined (the loader reads them all).
+    /// Every `.ftl` file of a language's folder (fluent-templates loads them all as one
+    /// bundle), in name order, joined.
     fn file(lang: Lang) -> String {
         let dir = format!("{}/locales/{}", env!("CARGO_MANIFEST_DIR"), lang.code());
         let mut paths: Vec<_> = std::fs::read_dir(&dir)
@@ -256,6 +328,7 @@ mod tests {
             .filter(|p| p.extension().is_some_and(|x| x == "ftl"))
             .collect();
         paths.sort();
+        assert!(paths.len() >= 3, "{dir}: main, belote and polt messages");
         paths
             .iter()
             .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
@@ -320,6 +393,19 @@ mod tests {
             ("common", 1i64.into()),
             ("personal", "Anna".into()),
             ("branches", 2i64.into()),
+            ("first", "Anna & Cilda".into()),
+            ("second", "Bruno & Dāvis".into()),
+            ("card", "J♥".into()),
+            ("target", 501i64.into()),
+            ("level", "9".into()),
+            ("suit", "♥".into()),
+            ("rank", "J".into()),
+            ("combinations", 20i64.into()),
+            ("score", 16i64.into()),
+            ("giver", "Anna".into()),
+            ("receiver", "Bruno".into()),
+            ("ranks", "Tzar: Anna".into()),
+            ("hands", 10i64.into()),
             ("bot", "stikis_bot".into()),
         ]
     }

@@ -1,0 +1,133 @@
+//! Timing figures for the Belote computer players, printed as medians and percentiles (which
+//! criterion does not give):
+//!
+//! - the double-dummy solve of a whole Bazar deal right after the bidding (8 tricks, 32
+//!   cards), exact card points of the declaring team, and the single made-or-not probe;
+//! - the strong player's time per decision at a budget (default 300 ms), over whole deals.
+//!
+//! `cargo run --release -p stikis-core --example belote_ai_timing -- [deals] [strong-deals] [budget-ms]`
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use stikis_core::ai::belote::basic::Basic;
+use stikis_core::ai::belote::dd::{index, open_position, Goal, Solver};
+use stikis_core::ai::belote::{self as ai};
+use stikis_core::ai::{Budget, Level, NoLimit, Player, DEFAULT_BUDGET_MS};
+use stikis_core::games::belote::{Deal, Options, Phase, Variant};
+use stikis_core::{Game, Seed};
+
+/// A Bazar deal bid by four rules-of-thumb players, or `None` when they all passed.
+fn after_bidding(v: Variant, seed: u64) -> Option<Deal> {
+    let mut d = Deal::shuffled(v, Options::default_for(v), (seed % 4) as u8, Seed::from_u64(seed));
+    let mut rng = SmallRng::seed_from_u64(seed);
+    while d.phase() == Phase::Bidding {
+        let s = d.to_act()?;
+        let a = Basic.choose(&d.view(s), &mut rng, &NoLimit);
+        d.apply(s, a).ok()?;
+    }
+    (d.phase() == Phase::Play).then_some(d)
+}
+
+fn pct(xs: &mut [f64], p: f64) -> f64 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    xs[((xs.len() as f64 - 1.0) * p).round() as usize]
+}
+
+struct Deadline(Instant);
+impl Budget for Deadline {
+    fn expired(&self) -> bool {
+        Instant::now() >= self.0
+    }
+}
+
+fn main() {
+    let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let deals = args.first().copied().unwrap_or(500) as usize;
+    let strong_deals = args.get(1).copied().unwrap_or(10) as usize;
+    let budget_ms = args.get(2).copied().unwrap_or(DEFAULT_BUDGET_MS);
+
+    for v in [Variant::Bazar, Variant::Coinche] {
+        let mut solver = Solver::new();
+        let (mut exact, mut probe, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
+        let mut seed = 0;
+        while exact.len() < deals {
+            seed += 1;
+            let Some(d) = after_bidding(v, seed) else { continue };
+            let (rules, pos) = open_position(&d).expect("in play");
+            let c = d.contract().expect("contract");
+            let team = (index(v, c.declarer) % 2) as u8;
+            let n0 = solver.nodes;
+            let t = Instant::now();
+            solver.reset(&rules, Goal::points(team));
+            let value = solver.value(&pos);
+            exact.push(t.elapsed().as_secs_f64() * 1e3);
+            nodes.push((solver.nodes - n0) as f64);
+            let t = Instant::now();
+            solver.reset(&rules, Goal::points(team));
+            let made = solver.at_least(&pos, 82);
+            probe.push(t.elapsed().as_secs_f64() * 1e3);
+            if std::env::var("PROBE_AT").is_ok() {
+                let t = Instant::now();
+                solver.reset(&rules, Goal::points(team));
+                let a = solver.at_least(&pos, value);
+                let t1 = t.elapsed().as_secs_f64() * 1e3;
+                let t = Instant::now();
+                solver.reset(&rules, Goal::points(team));
+                let b = solver.at_least(&pos, value + 1);
+                let t2 = t.elapsed().as_secs_f64() * 1e3;
+                eprintln!(
+                    "v {value} exact {:.1} at_v {a} {t1:.1} at_v+1 {b} {t2:.1}",
+                    exact.last().unwrap()
+                );
+            }
+            std::hint::black_box((value, made));
+        }
+        println!(
+            "{v}: whole-deal double-dummy solve after the bidding, {deals} deals: exact points median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms (median {:.0} trick-start nodes); one probe (>= 82) median {:.2} ms, p99 {:.2} ms",
+            pct(&mut exact, 0.5),
+            pct(&mut exact, 0.9),
+            pct(&mut exact, 0.99),
+            pct(&mut exact, 1.0),
+            pct(&mut nodes, 0.5),
+            pct(&mut probe, 0.5),
+            pct(&mut probe, 0.99),
+        );
+    }
+
+    if strong_deals == 0 {
+        return;
+    }
+    for v in [Variant::Bazar, Variant::Classic, Variant::Coinche] {
+        let opts = Options::default_for(v);
+        let mut times = Vec::new();
+        for seed in 0..strong_deals as u64 {
+            let mut d = Deal::shuffled(v, opts, (seed % 4) as u8, Seed::from_u64(seed + 1000));
+            let mut players: Vec<_> = (0..4)
+                .map(|s| ai::player(if s % 2 == 0 { Level::Strong } else { Level::Basic }, &opts))
+                .collect();
+            let mut rng = SmallRng::seed_from_u64(seed);
+            while let Some(s) = d.to_act() {
+                let view = d.view(s);
+                let t = Instant::now();
+                let a = players[s as usize].choose(
+                    &view,
+                    &mut rng,
+                    &Deadline(t + Duration::from_millis(budget_ms)),
+                );
+                if s % 2 == 0 && view.legal.len() > 1 {
+                    times.push(t.elapsed().as_secs_f64() * 1e3);
+                }
+                d.apply(s, a).expect("legal");
+            }
+        }
+        println!(
+            "{v}: strong decisions at a {budget_ms} ms budget ({} decisions with a choice, {strong_deals} deals): median {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+            times.len(),
+            pct(&mut times, 0.5),
+            pct(&mut times, 0.95),
+            pct(&mut times, 1.0),
+        );
+    }
+}

@@ -1,0 +1,52 @@
+# stikis messages for the Belote family (Bazar, French classic, head-to-head, Coinche),
+# English. The game's own words stay as players say them: belote, rebelote, capot, coinche,
+# surcoinche, contra, recontra, tierce.
+
+belote-name-belote-bazar = Bazar belote
+belote-name-belote-classic = French belote
+belote-name-belote-h2h = Head-to-head belote
+belote-name-coinche = Coinche
+
+## Table message
+belote-title = { $game } · deal { $deal } · dealer { $dealer }
+belote-teams = Teams: { $first } against { $second }
+belote-turned = Turned card: { $card }
+belote-bids = Bids: { $bids }
+belote-contract = Contract: { $contract } ({ $name })
+belote-announced = Announced: { $list }
+belote-trick = Trick { $n }: { $cards }
+belote-last-trick = Last trick: { $cards } → { $name }
+belote-tricks-taken = Tricks: { $list }
+belote-score = Score: { $totals } (game to { $target })
+belote-turn = Turn: { $name }
+
+## Hand
+belote-hand = Your cards: { $cards }
+belote-pick-level = Choose how high to bid, or a word.
+belote-pick-trump = Bid { $level }: choose the trump (‹ to go back).
+belote-level-closed = That level can no longer be bid.
+
+## Bids and game words
+belote-pass = Pass
+belote-take = Take { $suit }
+belote-contra = Contra
+belote-recontra = Recontra
+belote-coinche = Coinche
+belote-surcoinche = Surcoinche
+belote-capot = capot
+belote-no-trumps = no trumps
+belote-all-trumps = all trumps
+belote-tierce = tierce
+belote-fifty = fifty
+belote-hundred = hundred
+belote-four = four { $rank }
+belote-belote = belote
+belote-rebelote = rebelote
+
+## Results
+belote-redeal = Everybody passed: the next dealer deals again.
+belote-made = The contract is made.
+belote-failed = The contract fails.
+belote-capot-taken = Capot: every trick to { $name }.
+belote-team-result = { $name }: { $points } card points, { $combinations } for combinations and belote; scores { $score }
+belote-winner = The game goes to { $name }.

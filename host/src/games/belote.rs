@@ -1,0 +1,958 @@
+//! The Belote family as the host plays it (Bazar, French classic, head-to-head and Coinche,
+//! RULES.md section 2): one `HostedGame` over a core belote `Session` for all four records'
+//! games. It owns the button codes (`b:<bid as the record writes it>`, `p:QC`, and for the
+//! long Bazar and Coinche bid ladders the selections `l:<tens>` / `l:-` / `l:+`: pick a level,
+//! then the trump of that level), the messages drawn from the deal, and the record JSON the
+//! action log stores (through the engine's `record.rs`).
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Deserialize;
+use serde_json::Value;
+use stikis_core::ai::{self, Level};
+use stikis_core::cards::{Card, CardSet, Rank, Suit};
+use stikis_core::game::Game;
+use stikis_core::games::belote::combos::Combo;
+use stikis_core::games::belote::play::Tables;
+use stikis_core::games::belote::record::{to_envelope, ActionRecord, DealRecord};
+use stikis_core::games::belote::{Action, Bid, Deal, Mode, Options, Phase, Session, Variant};
+use stikis_core::record::Envelope;
+use stikis_core::{Seat, Seed};
+
+use super::zole::card_label;
+use super::{with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal};
+use crate::i18n::{t, Arg, Lang};
+
+/// Level buttons shown at once: Bazar has 43 levels, more than a chat shows comfortably.
+const LEVELS_PER_PAGE: usize = 10;
+
+/// The variant a record's game name plays, if it is one of the family.
+pub fn variant(game: &str) -> Option<Variant> {
+    Variant::from_game_name(game)
+}
+
+pub struct BeloteGame {
+    session: Session,
+    /// Bazar and Coinche: the level (tens) the bidder picked; the buttons then offer that
+    /// level's trumps. A selection, not a move.
+    level_pick: Option<u8>,
+    /// Which page of levels the level buttons show.
+    level_page: usize,
+}
+
+fn name(names: &[String], seat: Seat) -> String {
+    names
+        .get(seat as usize)
+        .cloned()
+        .unwrap_or_else(|| format!("#{seat}"))
+}
+
+fn suit_symbol(s: Suit) -> &'static str {
+    match s {
+        Suit::Clubs => "♣",
+        Suit::Diamonds => "♦",
+        Suit::Hearts => "♥",
+        Suit::Spades => "♠",
+    }
+}
+
+fn mode_word(lang: Lang, m: Mode) -> String {
+    match m {
+        Mode::Trump(s) => suit_symbol(s).to_string(),
+        Mode::NoTrump => t(lang, "belote-no-trumps", &[]),
+        Mode::AllTrumps => t(lang, "belote-all-trumps", &[]),
+    }
+}
+
+/// The level of a Bazar or Coinche bid in tens, and whether it is a capot bid.
+fn bid_level(b: Bid) -> Option<(u8, Mode)> {
+    match b {
+        Bid::Tens { tens, mode, .. } | Bid::Points { tens, mode } => Some((tens, mode)),
+        _ => None,
+    }
+}
+
+/// A level as players say it: tens in Bazar (`9`), points in Coinche (`90`, `capot`).
+fn level_word(lang: Lang, v: Variant, tens: u8) -> String {
+    match v {
+        Variant::Coinche if tens == COINCHE_CAPOT => t(lang, "belote-capot", &[]),
+        Variant::Coinche => (tens as u32 * 10).to_string(),
+        _ => tens.to_string(),
+    }
+}
+
+/// Coinche's capot bid, kept as 25 tens by the engine (`capot S`).
+const COINCHE_CAPOT: u8 = 25;
+
+/// A bid as the table reads it.
+fn bid_word(lang: Lang, v: Variant, turned: Option<Card>, b: Bid) -> String {
+    match b {
+        Bid::Pass => t(lang, "belote-pass", &[]),
+        Bid::Contra => t(lang, "belote-contra", &[]),
+        Bid::Recontra => t(lang, "belote-recontra", &[]),
+        Bid::Coinche => t(lang, "belote-coinche", &[]),
+        Bid::Surcoinche => t(lang, "belote-surcoinche", &[]),
+        Bid::Take => {
+            let suit = turned.and_then(|c| c.suit()).map_or("", suit_symbol);
+            t(lang, "belote-take", &[("suit", suit.into())])
+        }
+        Bid::Name(s) => t(lang, "belote-take", &[("suit", suit_symbol(s).into())]),
+        Bid::Tens { tens, mode, capot } => {
+            let mut w = format!("{tens} {}", mode_word(lang, mode));
+            if capot {
+                w.push(' ');
+                w.push_str(&t(lang, "belote-capot", &[]));
+            }
+            w
+        }
+        Bid::Points { tens, mode } => format!("{} {}", level_word(lang, v, tens), mode_word(lang, mode)),
+    }
+}
+
+fn contract_text(lang: Lang, v: Variant, c: &stikis_core::games::belote::Contract) -> String {
+    let mut w = match v {
+        Variant::Bazar => bid_word(
+            lang,
+            v,
+            None,
+            Bid::Tens {
+                tens: c.tens,
+                mode: c.mode,
+                capot: c.capot,
+            },
+        ),
+        Variant::Coinche => bid_word(
+            lang,
+            v,
+            None,
+            Bid::Points {
+                tens: c.tens,
+                mode: c.mode,
+            },
+        ),
+        _ => mode_word(lang, c.mode),
+    };
+    let doubled = match (c.doubled, v) {
+        (1, Variant::Coinche) => Some("belote-coinche"),
+        (2, Variant::Coinche) => Some("belote-surcoinche"),
+        (1, _) => Some("belote-contra"),
+        (2, _) => Some("belote-recontra"),
+        _ => None,
+    };
+    if let Some(k) = doubled {
+        w.push_str(" · ");
+        w.push_str(&t(lang, k, &[]));
+    }
+    w
+}
+
+/// A combination as it is announced: its kind, never its cards (a four names its rank in
+/// words, which all four cards of that rank share).
+fn combo_word(lang: Lang, c: Combo) -> String {
+    match c {
+        Combo::Sequence { len: 3, .. } => t(lang, "belote-tierce", &[]),
+        Combo::Sequence { len: 4, .. } => t(lang, "belote-fifty", &[]),
+        Combo::Sequence { .. } => t(lang, "belote-hundred", &[]),
+        Combo::Four(r) => t(lang, "belote-four", &[("rank", rank_word(r).into())]),
+    }
+}
+
+fn rank_word(r: Rank) -> &'static str {
+    r.symbol()
+}
+
+/// Cards in the order a belote player holds them: the trump suit first, then the others
+/// alternating colours, each strongest first under the contract.
+fn sorted(cards: CardSet, mode: Option<Mode>) -> Vec<Card> {
+    let tables = Tables::new(mode.unwrap_or(Mode::NoTrump));
+    let mut suits = vec![Suit::Spades, Suit::Hearts, Suit::Clubs, Suit::Diamonds];
+    if let Some(Mode::Trump(s)) = mode {
+        suits.retain(|&x| x != s);
+        suits.insert(0, s);
+    }
+    let mut out = Vec::with_capacity(cards.len() as usize);
+    for s in suits {
+        let mut of_suit: Vec<Card> = cards.iter().filter(|c| c.suit() == Some(s)).collect();
+        of_suit.sort_by_key(|&c| std::cmp::Reverse(tables.order(c)));
+        out.extend(of_suit);
+    }
+    out
+}
+
+fn labels(cards: impl IntoIterator<Item = Card>) -> String {
+    cards.into_iter().map(card_label).collect::<Vec<_>>().join(" ")
+}
+
+impl BeloteGame {
+    pub fn new(game: &str, rules: &Value, seats: usize) -> Result<BeloteGame, Refusal> {
+        let v = variant(game).ok_or_else(|| Refusal(format!("{game:?} is not a belote game")))?;
+        if seats != v.seats() {
+            return Err(Refusal(format!(
+                "{game} is played by {} players, not {seats}",
+                v.seats()
+            )));
+        }
+        let opts = Options::from_rules(v, rules).map_err(Refusal)?;
+        Ok(BeloteGame {
+            session: Session::new(v, opts, 0),
+            level_pick: None,
+            level_page: 0,
+        })
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    fn variant(&self) -> Variant {
+        self.session.variant()
+    }
+
+    /// The deal being played.
+    fn deal(&self) -> Option<&Deal> {
+        self.session.current().filter(|d| d.phase() != Phase::Done)
+    }
+
+    /// The deal being played or the last one played.
+    fn last_deal(&self) -> Option<&Deal> {
+        self.session.current()
+    }
+
+    /// The names of a team (partners joined), or of the player in head-to-head.
+    fn team_name(&self, names: &[String], team: usize) -> String {
+        match self.variant().seats() {
+            4 => format!(
+                "{} & {}",
+                name(names, team as Seat),
+                name(names, team as Seat + 2)
+            ),
+            _ => name(names, team as Seat),
+        }
+    }
+
+    /// The distinct levels of the legal bids, lowest first.
+    fn legal_levels(&self, d: &Deal) -> Vec<u8> {
+        let mut levels: Vec<u8> = d
+            .legal_actions()
+            .iter()
+            .filter_map(|a| match a {
+                Action::Bid(b) => bid_level(*b).map(|x| x.0),
+                _ => None,
+            })
+            .collect();
+        levels.sort_unstable();
+        levels.dedup();
+        levels
+    }
+
+    fn reset_pick(&mut self) {
+        self.level_pick = None;
+        self.level_page = 0;
+    }
+
+    /// Checks a move against the rules without changing anything; the refusal names the rule.
+    fn check(&self, seat: Seat, a: Action) -> Result<Value, Refusal> {
+        let d = self
+            .deal()
+            .ok_or_else(|| Refusal("no deal is in progress".into()))?;
+        let mut probe = d.clone();
+        probe.apply(seat, a).map_err(|e| Refusal(e.to_string()))?;
+        Ok(action_json(seat, a))
+    }
+}
+
+/// A record action, written by the engine's record module.
+fn action_json(seat: Seat, a: Action) -> Value {
+    serde_json::to_value(ActionRecord::new(seat, a)).unwrap_or(Value::Null)
+}
+
+impl HostedGame for BeloteGame {
+    fn game(&self) -> &'static str {
+        self.variant().game_name()
+    }
+
+    fn seats(&self) -> usize {
+        self.variant().seats()
+    }
+
+    fn start_deal(&mut self, seed: Seed) -> Result<Value, Refusal> {
+        self.reset_pick();
+        // Coinche shuffles only the first deal; every deal is cut, by as many cards as the
+        // seed says (3 to 29), so the cut is as fair and as checkable as the shuffle.
+        let cut = 3 + seed.0[0] as usize % 27;
+        self.session
+            .start_deal(seed, cut)
+            .map_err(|e| Refusal(e.to_string()))?;
+        let mut env = to_envelope(&self.session, &[]);
+        env.deals
+            .pop()
+            .map(without_actions)
+            .ok_or_else(|| Refusal("the deal was not logged".into()))
+    }
+
+    fn restore_deal(&mut self, deal: &Value) -> Result<(), Refusal> {
+        self.reset_pick();
+        let rec = DealRecord::deserialize(&with_no_actions(deal))
+            .map_err(|e| Refusal(format!("a stored deal is malformed ({e})")))?;
+        let hands: Vec<CardSet> = rec.hands.iter().map(|h| h.iter().copied().collect()).collect();
+        let stock = rec.stock.clone().unwrap_or_default();
+        self.session
+            .start_explicit(rec.dealer, &hands, rec.turned, &stock)
+            .map_err(|e| Refusal(e.to_string()))?;
+        Ok(())
+    }
+
+    fn deal_no(&self) -> usize {
+        self.session.deals().len()
+    }
+
+    fn in_deal(&self) -> bool {
+        self.deal().is_some()
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        self.deal().and_then(|d| d.to_act())
+    }
+
+    fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>> {
+        let Some(d) = self.deal().filter(|d| d.to_act() == Some(seat)) else {
+            return Vec::new();
+        };
+        let v = self.variant();
+        let legal = d.legal_actions();
+        let bid_button = |b: Bid| GameButton {
+            label: bid_word(lang, v, d.turned(), b),
+            code: format!("b:{b}"),
+        };
+        if d.phase() == Phase::Play {
+            let plays: CardSet = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Play(c) => Some(*c),
+                    _ => None,
+                })
+                .collect();
+            let row: Vec<GameButton> = sorted(plays, d.contract().map(|c| c.mode))
+                .into_iter()
+                .map(|c| GameButton {
+                    label: card_label(c),
+                    code: format!("p:{c}"),
+                })
+                .collect();
+            return row.chunks(5).map(|r| r.to_vec()).collect();
+        }
+        let bids: Vec<Bid> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Bid(b) => Some(*b),
+                _ => None,
+            })
+            .collect();
+        // Words (pass, take, a named suit, the doubles) are buttons of their own.
+        let words: Vec<GameButton> = bids
+            .iter()
+            .filter(|b| bid_level(**b).is_none())
+            .map(|&b| bid_button(b))
+            .collect();
+        let mut rows = vec![words];
+        if let Some(level) = self.level_pick {
+            let row: Vec<GameButton> = bids
+                .iter()
+                .filter(|b| bid_level(**b).map(|x| x.0) == Some(level))
+                .map(|&b| bid_button(b))
+                .collect();
+            rows.extend(row.chunks(5).map(|r| r.to_vec()));
+            rows.push(vec![GameButton {
+                label: "‹".into(),
+                code: "l:-".into(),
+            }]);
+            return rows;
+        }
+        let levels = self.legal_levels(d);
+        let pages = levels.len().div_ceil(LEVELS_PER_PAGE).max(1);
+        let page = self.level_page % pages;
+        let mut row: Vec<GameButton> = levels
+            .iter()
+            .skip(page * LEVELS_PER_PAGE)
+            .take(LEVELS_PER_PAGE)
+            .map(|&l| GameButton {
+                label: level_word(lang, v, l),
+                code: format!("l:{l}"),
+            })
+            .collect();
+        if pages > 1 {
+            row.push(GameButton {
+                label: "»".into(),
+                code: "l:+".into(),
+            });
+        }
+        rows.extend(row.chunks(5).map(|r| r.to_vec()));
+        rows.retain(|r| !r.is_empty());
+        rows
+    }
+
+    fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal> {
+        let d = self.deal().ok_or_else(|| Refusal(t(lang, "button-stale", &[])))?;
+        if d.to_act() != Some(seat) {
+            return Err(Refusal(t(lang, "turn-not-yours", &[])));
+        }
+        let v = self.variant();
+        let bad = || Refusal(t(lang, "button-bad", &[]));
+        let (kind, arg) = code.split_once(':').unwrap_or((code, ""));
+        let action = match kind {
+            "b" => Action::Bid(Bid::parse(v, arg).ok_or_else(bad)?),
+            "p" => Action::Play(arg.parse::<Card>().map_err(|_| bad())?),
+            "l" if d.phase() == Phase::Bidding => {
+                match arg {
+                    "-" => self.level_pick = None,
+                    "+" => self.level_page += 1,
+                    n => {
+                        let level: u8 = n.parse().map_err(|_| bad())?;
+                        if !self.legal_levels(d).contains(&level) {
+                            return Err(Refusal(t(lang, "belote-level-closed", &[])));
+                        }
+                        self.level_pick = Some(level);
+                    }
+                }
+                return Ok(Pressed::Selection);
+            }
+            "l" => return Err(Refusal(t(lang, "button-stale", &[]))),
+            _ => return Err(bad()),
+        };
+        self.check(seat, action).map(Pressed::Action)
+    }
+
+    fn apply(&mut self, action: &Value) -> Result<Option<DealReport>, Refusal> {
+        let v = self.variant();
+        let rec = ActionRecord::deserialize(action)
+            .map_err(|e| Refusal(format!("a stored action is malformed ({e})")))?;
+        let a = rec.action(v).map_err(Refusal)?;
+        let deal_no = self.deal_no();
+        self.reset_pick();
+        self.session
+            .play(rec.seat, a)
+            .map_err(|e| Refusal(e.to_string()))?;
+        if self.in_deal() {
+            return Ok(None);
+        }
+        let Some(r) = self.session.deals().last().and_then(|l| l.result) else {
+            return Ok(None);
+        };
+        let n = self.seats();
+        let deltas: Vec<i32> = (0..n as Seat).map(|s| r.deltas[v.team(s) as usize]).collect();
+        let declarer_won = r.contract.is_some_and(|c| {
+            let us = v.team(c.declarer) as usize;
+            match v {
+                // A failed (or doubled and lost) Bazar or Coinche contract scores 0.
+                Variant::Bazar | Variant::Coinche => r.deltas[us] > 0,
+                // French classic and head-to-head: the takers must score more, in points.
+                _ => r.team_points[us] + r.combinations[us] > r.team_points[1 - us] + r.combinations[1 - us],
+            }
+        });
+        Ok(Some(DealReport {
+            deal_no,
+            deltas,
+            declarer: r.contract.map(|c| c.declarer),
+            declarer_won,
+            pules_written: vec![0; n],
+            pules_removed: vec![0; n],
+        }))
+    }
+
+    fn bot_action(&self, level: Level, rng_seed: u64, budget_ms: u64) -> Value {
+        let d = self.deal().expect("a bot is asked only during a deal");
+        let seat = d.to_act().expect("a bot is asked only on its turn");
+        let mut player = ai::belote::player(level, self.session.options());
+        let mut rng = ChaCha8Rng::seed_from_u64(rng_seed);
+        // As for Zole: the budget ends 10 ms early so that moves stay under `budget_ms`.
+        let deadline = Instant::now() + Duration::from_millis(budget_ms.saturating_sub(10));
+        let budget = move || Instant::now() >= deadline;
+        let a = player.choose(&d.view(seat), &mut rng, &budget);
+        action_json(seat, a)
+    }
+
+    fn public_text(&self, lang: Lang, names: &[String]) -> String {
+        let Some(d) = self.last_deal() else {
+            return String::new();
+        };
+        let v = self.variant();
+        let mut lines = vec![t(
+            lang,
+            "belote-title",
+            &[
+                (
+                    "game",
+                    t(lang, &format!("belote-name-{}", v.game_name()), &[]).into(),
+                ),
+                ("deal", Arg::from(self.deal_no())),
+                ("dealer", name(names, d.dealer()).into()),
+            ],
+        )];
+        if v.seats() == 4 {
+            lines.push(t(
+                lang,
+                "belote-teams",
+                &[
+                    ("first", self.team_name(names, 0).into()),
+                    ("second", self.team_name(names, 1).into()),
+                ],
+            ));
+        }
+        // The turned card lies face up for all, and the taker picks it up in sight of all.
+        if let Some(c) = d.turned() {
+            lines.push(t(lang, "belote-turned", &[("card", card_label(c).into())]));
+        }
+        let log = self
+            .session
+            .deals()
+            .last()
+            .map(|l| l.actions.as_slice())
+            .unwrap_or_default();
+        let bids: Vec<String> = log
+            .iter()
+            .filter_map(|&(s, a)| match a {
+                Action::Bid(b) => Some(format!("{} {}", name(names, s), bid_word(lang, v, d.turned(), b))),
+                Action::Play(_) => None,
+            })
+            .collect();
+        if !bids.is_empty() {
+            lines.push(t(lang, "belote-bids", &[("bids", bids.join(", ").into())]));
+        }
+        if let Some(c) = d.contract() {
+            lines.push(t(
+                lang,
+                "belote-contract",
+                &[
+                    ("contract", contract_text(lang, v, &c).into()),
+                    ("name", name(names, c.declarer).into()),
+                ],
+            ));
+        }
+        let view = d.view(0);
+        if !view.announced.is_empty() {
+            let said: Vec<String> = view
+                .announced
+                .iter()
+                .map(|&(s, c)| format!("{} {}", name(names, s), combo_word(lang, c)))
+                .collect();
+            lines.push(t(lang, "belote-announced", &[("list", said.join(", ").into())]));
+        }
+        if d.phase() == Phase::Play {
+            let cards: Vec<String> = view
+                .trick
+                .iter()
+                .map(|&(s, c)| format!("{} {}", name(names, s), played_label(lang, d, s, c)))
+                .collect();
+            let shown = if cards.is_empty() {
+                "—".to_string()
+            } else {
+                cards.join(", ")
+            };
+            lines.push(t(
+                lang,
+                "belote-trick",
+                &[("n", Arg::from(d.tricks().len() + 1)), ("cards", shown.into())],
+            ));
+        }
+        if let Some(last) = d.tricks().last() {
+            let mut s = last.leader;
+            let mut cards = Vec::new();
+            for &c in last.cards() {
+                cards.push(played_label(lang, d, s, c));
+                s = v.next(s);
+            }
+            lines.push(t(
+                lang,
+                "belote-last-trick",
+                &[
+                    ("cards", cards.join(" ").into()),
+                    ("name", name(names, last.winner).into()),
+                ],
+            ));
+            let taken: Vec<String> = (0..2)
+                .map(|team| format!("{} {}", self.team_name(names, team), view.tricks_won[team]))
+                .collect();
+            lines.push(t(
+                lang,
+                "belote-tricks-taken",
+                &[("list", taken.join(" · ").into())],
+            ));
+        }
+        let totals = self.session.totals();
+        lines.push(t(
+            lang,
+            "belote-score",
+            &[
+                (
+                    "totals",
+                    format!(
+                        "{} {} · {} {}",
+                        self.team_name(names, 0),
+                        totals[0],
+                        self.team_name(names, 1),
+                        totals[1]
+                    )
+                    .into(),
+                ),
+                ("target", Arg::from(self.session.options().target)),
+            ],
+        ));
+        if let Some(s) = d.to_act() {
+            lines.push(t(lang, "belote-turn", &[("name", name(names, s).into())]));
+        }
+        lines.join("\n")
+    }
+
+    fn hand_text(&self, seat: Seat, lang: Lang, _names: &[String]) -> String {
+        let Some(d) = self.last_deal() else {
+            return String::new();
+        };
+        let v = self.variant();
+        let mode = d.contract().map(|c| c.mode);
+        let mut lines = vec![t(
+            lang,
+            "belote-hand",
+            &[("cards", labels(sorted(d.hand(seat), mode)).into())],
+        )];
+        // The take/pass bidding is about the turned card: the bidder sees it beside his hand.
+        if let (Phase::Bidding, Some(c)) = (d.phase(), d.turned()) {
+            lines.push(t(lang, "belote-turned", &[("card", card_label(c).into())]));
+        }
+        if d.to_act() == Some(seat) {
+            if let (Phase::Bidding, Some(level)) = (d.phase(), self.level_pick) {
+                lines.push(t(
+                    lang,
+                    "belote-pick-trump",
+                    &[("level", level_word(lang, v, level).into())],
+                ));
+            } else if d.phase() == Phase::Bidding && bid_level_open(d) {
+                lines.push(t(lang, "belote-pick-level", &[]));
+            }
+            // Only "your turn" changes, so a hand message is edited only when its owner acts
+            // or is to act.
+            lines.push(t(lang, "turn-yours", &[]));
+        }
+        lines.join("\n")
+    }
+
+    fn result_text(&self, report: &DealReport, lang: Lang, names: &[String]) -> String {
+        let Some(log) = self.session.deals().get(report.deal_no.saturating_sub(1)) else {
+            return String::new();
+        };
+        let Some(r) = &log.result else {
+            return String::new();
+        };
+        let v = self.variant();
+        let mut lines = vec![t(
+            lang,
+            "deal-result-header",
+            &[("deal", Arg::from(report.deal_no))],
+        )];
+        match r.contract {
+            None => lines.push(t(lang, "belote-redeal", &[])),
+            Some(c) => {
+                lines.push(t(
+                    lang,
+                    "deal-declarer",
+                    &[
+                        ("name", name(names, c.declarer).into()),
+                        ("contract", contract_text(lang, v, &c).into()),
+                    ],
+                ));
+                lines.push(t(
+                    lang,
+                    if report.declarer_won {
+                        "belote-made"
+                    } else {
+                        "belote-failed"
+                    },
+                    &[],
+                ));
+                if let Some(team) = (0..2).find(|&x| r.tricks[x] as usize == v.hand_size()) {
+                    lines.push(t(
+                        lang,
+                        "belote-capot-taken",
+                        &[("name", self.team_name(names, team).into())],
+                    ));
+                }
+                for team in 0..2 {
+                    lines.push(t(
+                        lang,
+                        "belote-team-result",
+                        &[
+                            ("name", self.team_name(names, team).into()),
+                            ("points", Arg::from(r.team_points[team])),
+                            ("combinations", Arg::from(r.combinations[team])),
+                            ("score", Arg::from(r.deltas[team])),
+                        ],
+                    ));
+                }
+            }
+        }
+        let totals = self.session.totals();
+        let scores: Vec<String> = (0..2)
+            .map(|team| {
+                format!(
+                    "{} {:+} ({})",
+                    self.team_name(names, team),
+                    r.deltas[team],
+                    totals[team]
+                )
+            })
+            .collect();
+        lines.push(t(lang, "deal-totals", &[("totals", scores.join(" · ").into())]));
+        if let Some(w) = self.session.winner().filter(|_| report.deal_no == self.deal_no()) {
+            lines.push(t(
+                lang,
+                "belote-winner",
+                &[("name", self.team_name(names, w as usize).into())],
+            ));
+        }
+        lines.join("\n")
+    }
+
+    fn totals(&self) -> Vec<i32> {
+        let v = self.variant();
+        let totals = self.session.totals();
+        (0..v.seats() as Seat)
+            .map(|s| totals[v.team(s) as usize])
+            .collect()
+    }
+
+    /// A belote game starts from 0–0 and ends at its target: nothing of the chat's sheet is
+    /// in play at a table (docs/rules-decisions.md).
+    fn sheet_extras(&self, _players: &[String]) -> Value {
+        Value::Null
+    }
+
+    fn carry_in(&mut self, _extras: &Value, _players: &[String]) {}
+
+    /// Nothing is left to settle: every deal was scored when it ended.
+    fn settle(&mut self) -> Vec<i32> {
+        vec![0; self.seats()]
+    }
+
+    fn record(&self, names: &[String]) -> Envelope {
+        to_envelope(&self.session, names)
+    }
+
+    fn hidden_cards(&self, deal_no: usize) -> Vec<String> {
+        let Some(log) = deal_no.checked_sub(1).and_then(|i| self.session.deals().get(i)) else {
+            return Vec::new();
+        };
+        let is_current = deal_no == self.deal_no();
+        // The cards of a deal still in hands: the current deal's from the engine; an older
+        // deal is over, and its hands were played out (or all passed: the hands as dealt).
+        let mut hidden = CardSet::EMPTY;
+        match (is_current, self.session.current()) {
+            (true, Some(d)) => {
+                for s in 0..self.seats() as Seat {
+                    hidden |= d.hand(s);
+                }
+                if d.contract().is_none() {
+                    // The stock is dealt only after a take.
+                    hidden |= log.stock.iter().copied().collect::<CardSet>();
+                }
+            }
+            _ if log.result.is_some_and(|r| r.contract.is_none()) => {
+                for &h in &log.hands {
+                    hidden |= h;
+                }
+                hidden |= log.stock.iter().copied().collect::<CardSet>();
+            }
+            _ => {}
+        }
+        // The turned card is shown to everybody before the take.
+        if let Some(c) = log.turned {
+            hidden.remove(c);
+        }
+        hidden.iter().map(card_label).collect()
+    }
+
+    fn is_over(&self) -> bool {
+        self.session.is_over()
+    }
+
+    /// Belote records have no `seed` field (RECORD.md).
+    fn record_takes_seeds(&self) -> bool {
+        false
+    }
+}
+
+/// "belote" or "rebelote" when `seat` plays `card`, the king or queen of a trump suit, and
+/// held both when the play began: players say it as they play each of the two (RULES.md 2.1).
+fn belote_word(d: &Deal, seat: Seat, card: Card) -> Option<&'static str> {
+    let mode = d.contract()?.mode;
+    let suit = card.suit()?;
+    if mode == Mode::NoTrump
+        || !mode.is_trump_suit(suit)
+        || !matches!(card.rank(), Some(Rank::King | Rank::Queen))
+    {
+        return None;
+    }
+    let v = d.variant();
+    let mut played = Vec::new();
+    for trick in d.tricks() {
+        let mut s = trick.leader;
+        for &c in trick.cards() {
+            if s == seat {
+                played.push(c);
+            }
+            s = v.next(s);
+        }
+    }
+    if !d.current_trick().is_empty() {
+        let leader = d.tricks().last().map_or(v.next(d.dealer()), |t| t.winner);
+        let mut s = leader;
+        for &c in d.current_trick() {
+            if s == seat {
+                played.push(c);
+            }
+            s = v.next(s);
+        }
+    }
+    let (king, queen) = (Card::new(Rank::King, suit), Card::new(Rank::Queen, suit));
+    let held = d.hand(seat) | played.iter().copied().collect::<CardSet>();
+    if !(held.contains(king) && held.contains(queen)) {
+        return None;
+    }
+    let first = played.iter().find(|&&c| c == king || c == queen);
+    Some(if first == Some(&card) {
+        "belote-belote"
+    } else {
+        "belote-rebelote"
+    })
+}
+
+/// A played card as the table sees it, with "belote" / "rebelote" when it is one.
+fn played_label(lang: Lang, d: &Deal, seat: Seat, card: Card) -> String {
+    match belote_word(d, seat, card) {
+        Some(k) => format!("{} ({})", card_label(card), t(lang, k, &[])),
+        None => card_label(card),
+    }
+}
+
+/// Whether the legal bids include levels (Bazar and Coinche ladders).
+fn bid_level_open(d: &Deal) -> bool {
+    d.legal_actions()
+        .iter()
+        .any(|a| matches!(a, Action::Bid(b) if bid_level(*b).is_some()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    fn codes(rows: &[Vec<GameButton>]) -> Vec<String> {
+        rows.iter().flatten().map(|b| b.code.clone()).collect()
+    }
+
+    /// Every move the buttons reach from `seat`'s hand: the plain buttons, and the trumps of
+    /// each level on each page of levels.
+    fn reachable(g: &mut BeloteGame, seat: Seat) -> BTreeSet<String> {
+        let mut moves = BTreeSet::new();
+        let mut levels = BTreeSet::new();
+        for _page in 0..6 {
+            let rows = g.buttons(seat, Lang::En);
+            assert!(
+                rows.iter().flatten().count() <= 25,
+                "a chat shows at most 25 buttons: {rows:?}"
+            );
+            for c in codes(&rows) {
+                match c.strip_prefix("l:") {
+                    Some("+") => {}
+                    Some(n) => {
+                        levels.insert(n.to_string());
+                    }
+                    None => {
+                        moves.insert(c);
+                    }
+                }
+            }
+            if codes(&rows).contains(&"l:+".to_string()) {
+                assert_eq!(g.press(seat, "l:+", Lang::En), Ok(Pressed::Selection));
+            }
+        }
+        for l in levels {
+            assert_eq!(g.press(seat, &format!("l:{l}"), Lang::En), Ok(Pressed::Selection));
+            let rows = g.buttons(seat, Lang::En);
+            assert!(rows.iter().flatten().count() <= 25);
+            let c = codes(&rows);
+            assert!(c.contains(&"l:-".to_string()), "a picked level can be taken back");
+            let trumps: Vec<&String> = c
+                .iter()
+                .filter(|c| c.starts_with("b:") && c.contains(' '))
+                .collect();
+            assert!(!trumps.is_empty(), "level {l} offers no bid");
+            moves.extend(c.into_iter().filter(|c| !c.starts_with("l:")));
+            assert_eq!(g.press(seat, "l:-", Lang::En), Ok(Pressed::Selection));
+        }
+        moves
+    }
+
+    #[test]
+    fn the_buttons_reach_exactly_the_legal_actions_and_press_to_them() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for v in Variant::ALL {
+            let rules = serde_json::json!({"target": 100_000});
+            let mut g = BeloteGame::new(v.game_name(), &rules, v.seats()).unwrap();
+            for deal in 0..4u64 {
+                g.start_deal(Seed::from_u64(deal * 31 + v.seats() as u64))
+                    .unwrap();
+                while let Some(seat) = g.to_act() {
+                    let legal: Vec<Action> = g.deal().unwrap().legal_actions().iter().copied().collect();
+                    let want: BTreeSet<String> = legal
+                        .iter()
+                        .map(|a| match a {
+                            Action::Bid(b) => format!("b:{b}"),
+                            Action::Play(c) => format!("p:{c}"),
+                        })
+                        .collect();
+                    assert_eq!(reachable(&mut g, seat), want, "{v}");
+                    // Nobody else has a button.
+                    for other in (0..v.seats() as Seat).filter(|&s| s != seat) {
+                        assert!(g.buttons(other, Lang::En).is_empty());
+                        assert_eq!(
+                            g.press(other, want.iter().next().unwrap(), Lang::En),
+                            Err(Refusal(t(Lang::En, "turn-not-yours", &[])))
+                        );
+                    }
+                    for a in &legal {
+                        let code = match a {
+                            Action::Bid(b) => format!("b:{b}"),
+                            Action::Play(c) => format!("p:{c}"),
+                        };
+                        assert_eq!(
+                            g.press(seat, &code, Lang::En),
+                            Ok(Pressed::Action(action_json(seat, *a)))
+                        );
+                    }
+                    // Mostly passes in the auction, so that deals reach the play.
+                    let a = if g.deal().unwrap().phase() == Phase::Bidding
+                        && rand::Rng::random_bool(&mut rng, 0.7)
+                    {
+                        legal[0]
+                    } else {
+                        legal[rand::Rng::random_range(&mut rng, 0..legal.len())]
+                    };
+                    g.apply(&action_json(seat, a)).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_table_seats_the_variants_players_and_reads_its_rules() {
+        assert!(BeloteGame::new("belote-bazar", &Value::String("default".into()), 3).is_err());
+        assert!(BeloteGame::new("belote-h2h", &Value::String("default".into()), 2).is_ok());
+        assert!(BeloteGame::new("coinche", &Value::String("lv".into()), 4).is_err());
+        let g = BeloteGame::new("coinche", &serde_json::json!({"target": 1000}), 4).unwrap();
+        assert_eq!(g.session().options().target, 1000);
+        assert_eq!(g.game(), "coinche");
+        assert_eq!(g.totals(), vec![0; 4]);
+    }
+}

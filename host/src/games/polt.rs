@@ -1,0 +1,608 @@
+//! Polt to Tzar as the host plays it (RULES.md section 3): a core Polt `Session` of an agreed
+//! number of hands behind button codes (`g:QC` give, `r:KC` return, `t:H` name trumps, `p:QC`
+//! play), messages drawn from the hand (the exchange is shown to the table without its
+//! cards: only giver and receiver see them), and the record JSON the action log stores
+//! (through the engine's `record.rs`).
+//!
+//! The table's points are tricks: a hand's deltas are the tricks each seat took, the totals
+//! the tricks of the session (the standing itself is the rank order, shown with each hand).
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Deserialize;
+use serde_json::Value;
+use stikis_core::ai::{self, Level};
+use stikis_core::cards::{Card, CardSet, Suit};
+use stikis_core::games::polt::record::{
+    action_from_json, action_to_json, deal_record, session_record, DealRecord,
+};
+use stikis_core::games::polt::{Action, Deal, Options, Phase, Session, Stage, Title};
+use stikis_core::record::Envelope;
+use stikis_core::{Seat, Seed};
+
+use super::zole::card_label;
+use super::{with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal};
+use crate::i18n::{t, Arg, Lang};
+
+/// Hands a table plays when its rules do not say (`{"hands": N}`).
+pub const DEFAULT_HANDS: u32 = 10;
+
+pub struct PoltGame {
+    options: Options,
+    seats: usize,
+    hands: u32,
+    /// Made with the first deal: its ranks are drawn from that deal's seed.
+    session: Option<Session>,
+}
+
+fn name(names: &[String], seat: Seat) -> String {
+    names
+        .get(seat as usize)
+        .cloned()
+        .unwrap_or_else(|| format!("#{seat}"))
+}
+
+fn suit_symbol(s: Suit) -> &'static str {
+    match s {
+        Suit::Clubs => "♣",
+        Suit::Diamonds => "♦",
+        Suit::Hearts => "♥",
+        Suit::Spades => "♠",
+    }
+}
+
+fn title_word(lang: Lang, title: Title) -> String {
+    let key = match title {
+        Title::Tzar => "polt-tzar",
+        Title::President => "polt-president",
+        Title::UpperClass => "polt-upper-class",
+        Title::MiddleClass => "polt-middle-class",
+        Title::LowerClass => "polt-lower-class",
+        Title::Polt => "polt-polt",
+    };
+    t(lang, key, &[])
+}
+
+/// Cards as a whist player holds them: the joker, then trumps (when named), then the other
+/// suits alternating colours, each high to low.
+fn sorted(cards: CardSet, trump: Option<Suit>) -> Vec<Card> {
+    let mut out: Vec<Card> = cards.iter().filter(|c| c.suit().is_none()).collect();
+    let mut suits = vec![Suit::Spades, Suit::Hearts, Suit::Clubs, Suit::Diamonds];
+    if let Some(s) = trump {
+        suits.retain(|&x| x != s);
+        suits.insert(0, s);
+    }
+    for s in suits {
+        let mut of_suit: Vec<Card> = cards.iter().filter(|c| c.suit() == Some(s)).collect();
+        of_suit.sort_by_key(|c| std::cmp::Reverse(c.rank()));
+        out.extend(of_suit);
+    }
+    out
+}
+
+fn labels(cards: impl IntoIterator<Item = Card>) -> String {
+    cards.into_iter().map(card_label).collect::<Vec<_>>().join(" ")
+}
+
+impl PoltGame {
+    /// `rules` is a Polt preset or options object (RECORD.md); the table may add `hands`, the
+    /// number of hands it plays, which is the table's, not a rule of play, so it is not
+    /// written to the record (a record's hands are its deals).
+    pub fn new(rules: &Value, seats: usize) -> Result<PoltGame, Refusal> {
+        let mut rules = rules.clone();
+        let mut hands = DEFAULT_HANDS;
+        if let Some(map) = rules.as_object_mut() {
+            if let Some(h) = map.remove("hands") {
+                hands = h
+                    .as_u64()
+                    .filter(|h| (1..=1000).contains(h))
+                    .ok_or_else(|| Refusal(format!("bad value for hands: {h} (1 to 1000)")))?
+                    as u32;
+            }
+        }
+        let options = Options::from_rules(&rules).map_err(Refusal)?;
+        if !(stikis_core::games::polt::MIN_SEATS..=stikis_core::games::polt::MAX_SEATS).contains(&seats) {
+            return Err(Refusal(format!(
+                "Polt to Tzar is for 5 to 7 players, not {seats}"
+            )));
+        }
+        Ok(PoltGame {
+            options,
+            seats,
+            hands,
+            session: None,
+        })
+    }
+
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    fn deal(&self) -> Option<&Deal> {
+        self.session.as_ref().and_then(|s| s.current())
+    }
+
+    /// Deal `n` (from 1), finished or in progress.
+    fn deal_at(&self, n: usize) -> Option<&Deal> {
+        let s = self.session.as_ref()?;
+        let i = n.checked_sub(1)?;
+        s.finished()
+            .get(i)
+            .or_else(|| s.current().filter(|_| i == s.finished().len()))
+    }
+
+    /// The deal being played or the last one played.
+    fn last_deal(&self) -> Option<&Deal> {
+        self.deal_at(self.deal_no())
+    }
+
+    fn check(&self, seat: Seat, a: Action) -> Result<Value, Refusal> {
+        let d = self
+            .deal()
+            .ok_or_else(|| Refusal("no hand is in progress".into()))?;
+        d.check(seat, a).map_err(|e| Refusal(e.to_string()))?;
+        Ok(action_to_json(seat, a))
+    }
+
+    fn ranks_line(&self, d: &Deal, lang: Lang, names: &[String]) -> String {
+        let n = d.seat_count();
+        d.ranks()
+            .iter()
+            .enumerate()
+            .map(|(r, &s)| format!("{}: {}", title_word(lang, Title::of(r, n)), name(names, s)))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+}
+
+impl HostedGame for PoltGame {
+    fn game(&self) -> &'static str {
+        stikis_core::games::polt::record::GAME
+    }
+
+    fn seats(&self) -> usize {
+        self.seats
+    }
+
+    fn start_deal(&mut self, seed: Seed) -> Result<Value, Refusal> {
+        let session = match &mut self.session {
+            Some(s) => s,
+            None => self.session.insert(
+                Session::from_seed(self.options, self.seats, self.hands, seed)
+                    .map_err(|e| Refusal(e.to_string()))?,
+            ),
+        };
+        let d = session.start_hand(seed).map_err(|e| Refusal(e.to_string()))?;
+        serde_json::to_value(deal_record(d))
+            .map(without_actions)
+            .map_err(|e| Refusal(e.to_string()))
+    }
+
+    fn restore_deal(&mut self, deal: &Value) -> Result<(), Refusal> {
+        let rec = DealRecord::deserialize(&with_no_actions(deal))
+            .map_err(|e| Refusal(format!("a stored deal is malformed ({e})")))?;
+        let session = match &mut self.session {
+            Some(s) => s,
+            None => self.session.insert(
+                Session::new(self.options, self.seats, self.hands, &rec.ranks)
+                    .map_err(|e| Refusal(e.to_string()))?,
+            ),
+        };
+        if rec.ranks != session.ranks() {
+            return Err(Refusal(
+                "a stored hand's ranks are not the last hand's result".into(),
+            ));
+        }
+        let hands: Vec<CardSet> = rec.hands.iter().map(|h| h.iter().copied().collect()).collect();
+        session
+            .start_hand_with(&hands)
+            .map_err(|e| Refusal(e.to_string()))?;
+        Ok(())
+    }
+
+    fn deal_no(&self) -> usize {
+        self.session
+            .as_ref()
+            .map_or(0, |s| s.finished().len() + usize::from(s.current().is_some()))
+    }
+
+    fn in_deal(&self) -> bool {
+        self.deal().is_some()
+    }
+
+    fn to_act(&self) -> Option<Seat> {
+        self.deal().and_then(|d| d.to_act())
+    }
+
+    fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>> {
+        let Some(d) = self.deal().filter(|d| d.to_act() == Some(seat)) else {
+            return Vec::new();
+        };
+        let legal = d.legal_actions();
+        let cards = |prefix: &str| -> Vec<Vec<GameButton>> {
+            let set: CardSet = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Give(c) | Action::Return(c) | Action::Play(c) => Some(*c),
+                    Action::Trump(_) => None,
+                })
+                .collect();
+            let row: Vec<GameButton> = sorted(set, d.trump())
+                .into_iter()
+                .map(|c| GameButton {
+                    label: card_label(c),
+                    code: format!("{prefix}:{c}"),
+                })
+                .collect();
+            row.chunks(5).map(|r| r.to_vec()).collect()
+        };
+        match d.phase() {
+            Phase::Give { .. } => cards("g"),
+            Phase::Return { .. } => cards("r"),
+            Phase::Play => cards("p"),
+            Phase::Trump => vec![Suit::ALL
+                .iter()
+                .map(|&s| GameButton {
+                    label: t(lang, "polt-button-trump", &[("suit", suit_symbol(s).into())]),
+                    code: format!("t:{}", s.letter()),
+                })
+                .collect()],
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal> {
+        let d = self.deal().ok_or_else(|| Refusal(t(lang, "button-stale", &[])))?;
+        if d.to_act() != Some(seat) {
+            return Err(Refusal(t(lang, "turn-not-yours", &[])));
+        }
+        let bad = || Refusal(t(lang, "button-bad", &[]));
+        let (kind, arg) = code.split_once(':').unwrap_or((code, ""));
+        let card = || arg.parse::<Card>().map_err(|_| bad());
+        let action = match kind {
+            "g" => Action::Give(card()?),
+            "r" => Action::Return(card()?),
+            "p" => Action::Play(card()?),
+            "t" => Action::Trump(arg.parse::<Suit>().map_err(|_| bad())?),
+            _ => return Err(bad()),
+        };
+        self.check(seat, action).map(Pressed::Action)
+    }
+
+    fn apply(&mut self, action: &Value) -> Result<Option<DealReport>, Refusal> {
+        let (seat, a) = action_from_json(action).map_err(Refusal)?;
+        let deal_no = self.deal_no();
+        let session = self
+            .session
+            .as_mut()
+            .ok_or_else(|| Refusal("no hand is in progress".into()))?;
+        let Some(r) = session.apply(seat, a).map_err(|e| Refusal(e.to_string()))? else {
+            return Ok(None);
+        };
+        let n = r.tricks.len();
+        Ok(Some(DealReport {
+            deal_no,
+            deltas: r.tricks.iter().map(|&x| i32::from(x)).collect(),
+            // The Tzar is the table's "declarer": the leaderboard's wins as declarer count the
+            // hands played as Tzar (RULES.md 3: time spent as Tzar is kept).
+            declarer: r.ranks_before.first().copied(),
+            declarer_won: true,
+            pules_written: vec![0; n],
+            pules_removed: vec![0; n],
+        }))
+    }
+
+    fn bot_action(&self, level: Level, rng_seed: u64, budget_ms: u64) -> Value {
+        let d = self.deal().expect("a bot is asked only during a hand");
+        let seat = d.to_act().expect("a bot is asked only on its turn");
+        let mut player = ai::polt::player(level, self.options);
+        let mut rng = ChaCha8Rng::seed_from_u64(rng_seed);
+        // As for Zole: the budget ends 10 ms early so that moves stay under `budget_ms`.
+        let deadline = Instant::now() + Duration::from_millis(budget_ms.saturating_sub(10));
+        let budget = move || Instant::now() >= deadline;
+        let a = player.choose(&d.view(seat), &mut rng, &budget);
+        action_to_json(seat, a)
+    }
+
+    fn public_text(&self, lang: Lang, names: &[String]) -> String {
+        let Some(d) = self.last_deal() else {
+            return String::new();
+        };
+        let mut lines = vec![
+            t(
+                lang,
+                "polt-title",
+                &[
+                    ("deal", Arg::from(self.deal_no())),
+                    ("hands", Arg::from(self.hands)),
+                ],
+            ),
+            self.ranks_line(d, lang, names),
+        ];
+        // The exchange as the table sees it: who gave and who returned, never which card.
+        let steps: Vec<String> = d
+            .exchange()
+            .iter()
+            .map(|e| {
+                let key = if e.returned.is_some() {
+                    "polt-exchanged"
+                } else {
+                    "polt-exchanging"
+                };
+                t(
+                    lang,
+                    key,
+                    &[
+                        ("giver", name(names, e.giver).into()),
+                        ("receiver", name(names, e.receiver).into()),
+                    ],
+                )
+            })
+            .collect();
+        if !steps.is_empty() && matches!(d.stage(), Stage::Exchange | Stage::Trump) {
+            lines.push(steps.join(" · "));
+        }
+        if let Some(s) = d.trump() {
+            lines.push(t(lang, "polt-trump", &[("suit", suit_symbol(s).into())]));
+        }
+        if d.stage() == Stage::Play {
+            let cards: Vec<String> = d
+                .current_trick()
+                .iter()
+                .map(|&(s, c)| format!("{} {}", name(names, s), card_label(c)))
+                .collect();
+            let shown = if cards.is_empty() {
+                "—".to_string()
+            } else {
+                cards.join(", ")
+            };
+            lines.push(t(
+                lang,
+                "polt-trick",
+                &[("n", Arg::from(d.tricks().len() + 1)), ("cards", shown.into())],
+            ));
+        }
+        if let Some(last) = d.tricks().last() {
+            lines.push(t(
+                lang,
+                "polt-last-trick",
+                &[
+                    ("cards", labels(last.cards.iter().map(|x| x.1)).into()),
+                    ("name", name(names, last.winner).into()),
+                ],
+            ));
+            let taken: Vec<String> = d
+                .ranks()
+                .iter()
+                .map(|&s| format!("{} {}", name(names, s), d.won()[s as usize]))
+                .collect();
+            lines.push(t(
+                lang,
+                "polt-tricks-taken",
+                &[("list", taken.join(" · ").into())],
+            ));
+        }
+        if let Some(s) = d.to_act() {
+            lines.push(t(lang, "polt-turn", &[("name", name(names, s).into())]));
+        }
+        lines.join("\n")
+    }
+
+    fn hand_text(&self, seat: Seat, lang: Lang, _names: &[String]) -> String {
+        let Some(d) = self.last_deal() else {
+            return String::new();
+        };
+        let v = d.view(seat);
+        let rank = Title::of(d.rank_of(seat), d.seat_count());
+        let mut lines = vec![
+            t(lang, "polt-your-rank", &[("rank", title_word(lang, rank).into())]),
+            t(
+                lang,
+                "polt-hand",
+                &[("cards", labels(sorted(v.hand, v.trump)).into())],
+            ),
+        ];
+        // What this seat gave and got in the exchange: only giver and receiver see the cards.
+        for e in &v.exchange {
+            if let Some(c) = e.given {
+                let key = if e.giver == seat {
+                    "polt-you-gave"
+                } else {
+                    "polt-you-received"
+                };
+                lines.push(t(lang, key, &[("card", card_label(c).into())]));
+            }
+            if let Some(c) = e.returned {
+                let key = if e.receiver == seat {
+                    "polt-you-returned"
+                } else {
+                    "polt-you-got-back"
+                };
+                lines.push(t(lang, key, &[("card", card_label(c).into())]));
+            }
+        }
+        if v.to_act == Some(seat) {
+            match d.phase() {
+                Phase::Give { .. } => lines.push(t(lang, "polt-give-one", &[])),
+                Phase::Return { received, .. } => lines.push(match received.suit() {
+                    Some(s) => t(lang, "polt-return-suit", &[("suit", suit_symbol(s).into())]),
+                    None => t(lang, "polt-return-joker", &[]),
+                }),
+                Phase::Trump => lines.push(t(lang, "polt-name-trump", &[])),
+                _ => {}
+            }
+            lines.push(t(lang, "turn-yours", &[]));
+        }
+        lines.join("\n")
+    }
+
+    fn result_text(&self, report: &DealReport, lang: Lang, names: &[String]) -> String {
+        let Some(s) = &self.session else {
+            return String::new();
+        };
+        let Some(r) = s.results().get(report.deal_no.saturating_sub(1)) else {
+            return String::new();
+        };
+        let mut lines = vec![t(
+            lang,
+            "deal-result-header",
+            &[("deal", Arg::from(report.deal_no))],
+        )];
+        let tricks: Vec<String> = r
+            .ranks_before
+            .iter()
+            .map(|&seat| format!("{} {}", name(names, seat), r.tricks[seat as usize]))
+            .collect();
+        lines.push(t(
+            lang,
+            "polt-tricks-taken",
+            &[("list", tricks.join(" · ").into())],
+        ));
+        let n = r.ranks_after.len();
+        let ranks: Vec<String> = r
+            .ranks_after
+            .iter()
+            .enumerate()
+            .map(|(i, &seat)| format!("{}: {}", title_word(lang, Title::of(i, n)), name(names, seat)))
+            .collect();
+        lines.push(t(lang, "polt-new-ranks", &[("ranks", ranks.join(" · ").into())]));
+        let totals = self.totals();
+        let scores: Vec<String> = (0..self.seats)
+            .map(|seat| format!("{} {}", name(names, seat as Seat), totals[seat]))
+            .collect();
+        lines.push(t(
+            lang,
+            "polt-total-tricks",
+            &[("totals", scores.join(" · ").into())],
+        ));
+        if s.is_over() && report.deal_no == self.deal_no() {
+            lines.push(t(
+                lang,
+                "polt-final",
+                &[("name", name(names, s.ranks()[0]).into())],
+            ));
+        }
+        lines.join("\n")
+    }
+
+    fn totals(&self) -> Vec<i32> {
+        match &self.session {
+            Some(s) => s.standing().tricks.iter().map(|&x| x as i32).collect(),
+            None => vec![0; self.seats],
+        }
+    }
+
+    /// Each table is a session of its own, its first ranks drawn at random: nothing of the
+    /// chat's sheet is in play at a table (docs/rules-decisions.md).
+    fn sheet_extras(&self, _players: &[String]) -> Value {
+        Value::Null
+    }
+
+    fn carry_in(&mut self, _extras: &Value, _players: &[String]) {}
+
+    /// Nothing is left to settle: the standing is the rank order.
+    fn settle(&mut self) -> Vec<i32> {
+        vec![0; self.seats]
+    }
+
+    fn record(&self, names: &[String]) -> Envelope {
+        match &self.session {
+            Some(s) => session_record(s, names),
+            None => Envelope {
+                game: self.game().into(),
+                rules: self.options.to_rules(),
+                players: names.to_vec(),
+                deals: Vec::new(),
+            },
+        }
+    }
+
+    /// The cards in hands and the cards nobody was dealt (the joker may be among them): none
+    /// is ever shown to the table.
+    fn hidden_cards(&self, deal_no: usize) -> Vec<String> {
+        let Some(d) = self.deal_at(deal_no) else {
+            return Vec::new();
+        };
+        let mut hidden = d.unused();
+        for s in 0..d.seat_count() as Seat {
+            hidden |= d.hand(s);
+        }
+        hidden.iter().map(card_label).collect()
+    }
+
+    fn is_over(&self) -> bool {
+        self.session.as_ref().is_some_and(|s| s.is_over())
+    }
+
+    /// Polt records have no `seed` field (RECORD.md).
+    fn record_takes_seeds(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    fn code(a: Action) -> String {
+        match a {
+            Action::Give(c) => format!("g:{c}"),
+            Action::Return(c) => format!("r:{c}"),
+            Action::Trump(s) => format!("t:{}", s.letter()),
+            Action::Play(c) => format!("p:{c}"),
+        }
+    }
+
+    #[test]
+    fn the_buttons_are_exactly_the_legal_actions_and_press_to_them() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for seats in 5..=7 {
+            let mut g = PoltGame::new(&serde_json::json!({"hands": 3}), seats).unwrap();
+            for hand in 0..3u64 {
+                g.start_deal(Seed::from_u64(hand + 100 * seats as u64)).unwrap();
+                while let Some(seat) = g.to_act() {
+                    let legal: Vec<Action> = g.deal().unwrap().legal_actions().iter().copied().collect();
+                    let want: BTreeSet<String> = legal.iter().map(|&a| code(a)).collect();
+                    let rows = g.buttons(seat, Lang::En);
+                    let got: BTreeSet<String> = rows.iter().flatten().map(|b| b.code.clone()).collect();
+                    assert_eq!(got, want);
+                    assert!(rows.iter().flatten().count() <= 25);
+                    for other in (0..seats as Seat).filter(|&s| s != seat) {
+                        assert!(g.buttons(other, Lang::En).is_empty());
+                    }
+                    for &a in &legal {
+                        assert_eq!(
+                            g.press(seat, &code(a), Lang::En),
+                            Ok(Pressed::Action(action_to_json(seat, a)))
+                        );
+                    }
+                    let a = legal[rand::Rng::random_range(&mut rng, 0..legal.len())];
+                    g.apply(&action_to_json(seat, a)).unwrap();
+                }
+            }
+            assert!(g.is_over());
+            assert!(g.start_deal(Seed::from_u64(9)).is_err(), "no hand after the last");
+            let tricks: i32 = g.totals().iter().sum();
+            let per_hand = stikis_core::games::polt::hand_size(seats).unwrap() as i32;
+            assert_eq!(tricks, 3 * per_hand);
+        }
+    }
+
+    #[test]
+    fn hands_are_a_table_option_kept_out_of_the_record_rules() {
+        let g = PoltGame::new(&serde_json::json!({"preset": "default", "hands": 4}), 5).unwrap();
+        assert_eq!(g.hands, 4);
+        assert_eq!(g.record(&[]).rules, Value::String("default".into()));
+        assert!(PoltGame::new(&serde_json::json!({"hands": 0}), 5).is_err());
+        assert!(PoltGame::new(&Value::String("default".into()), 4).is_err());
+        assert!(PoltGame::new(&serde_json::json!({"bowers": true}), 8).is_err());
+        assert_eq!(
+            PoltGame::new(&Value::String("default".into()), 6).unwrap().hands,
+            DEFAULT_HANDS
+        );
+    }
+}
