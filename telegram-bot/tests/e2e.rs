@@ -631,3 +631,61 @@ async fn webhook_mode_takes_the_updates_telegram_posts_and_a_deal_is_played() {
     assert!(!fake.calls().iter().any(|c| c.method == "getUpdates"));
     running.shutdown().await;
 }
+
+/// Opens `command` in the group, fills the other seats with computer players (`/bots` per
+/// entry of `bots`), starts, and lets Anna play until she has played `cards` cards or a deal
+/// ended. Every press is answered "✓"; the group never sees a hidden card.
+async fn anna_and_computers(command: &str, game: &str, bots: &[usize], cards: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = bot(&fake, &dir.path().join("g.db")).await;
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.said(GROUP, "").await;
+    fake.say(GROUP, ANNA, command, None);
+    let (msg, join) = fake.until("the lobby", |f| button(f, GROUP, "join")).await;
+    let lobby = fake.messages(GROUP).into_iter().find(|m| m.id == msg).unwrap();
+    assert!(lobby.text.starts_with(game), "{}", lobby.text);
+    let table = Token::decode(&join).unwrap().table;
+    for n in bots {
+        fake.say(GROUP, ANNA, &format!("/bots {n}"), None);
+    }
+    fake.say(GROUP, ANNA, "/go", None);
+    fake.until("Anna's hand", |f| (!f.messages(ANNA).is_empty()).then_some(()))
+        .await;
+    let mut checked = 0;
+    let mut played = 0;
+    let mut pressed = Pressed::new();
+    while played < cards && results(&fake) == 0 {
+        let next = fake
+            .until("Anna to act", |f| {
+                if results(f) > 0 {
+                    return Some(None);
+                }
+                move_button(f, ANNA, &pressed).map(Some)
+            })
+            .await;
+        let Some((msg, data)) = next else { break };
+        let m = fake.messages(ANNA).into_iter().find(|m| m.id == msg).unwrap();
+        pressed.insert((ANNA, msg), (m.text, m.buttons));
+        let id = fake.press(ANNA, msg, ANNA, &data);
+        let answer = fake.answered(&id).await;
+        assert_eq!(answer["text"], "✓", "{answer} for {data}");
+        if Token::decode(&data).unwrap().action.starts_with("p:") {
+            played += 1;
+        }
+        check_privacy(&running, table, &fake, &mut checked).await;
+    }
+    assert!(played >= cards || results(&fake) > 0, "{played} cards");
+    running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_belote_table_opened_from_the_group_with_computer_players() {
+    anna_and_computers("/belote", "belote-bazar", &[3], 4).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_polt_table_opened_from_the_group_with_computer_players() {
+    anna_and_computers("/polt", "polt", &[3, 1], 4).await;
+}
