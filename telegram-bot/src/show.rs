@@ -331,8 +331,14 @@ impl Shower {
                 _ => None,
             });
             if let Some(hand) = hand {
-                text.push('\n');
-                text.push_str(&numbered(hand));
+                // A popup holds 200 characters: if both do not fit, the numbers come first,
+                // as without them the player cannot act.
+                let legend = numbered(hand);
+                *text = if text.chars().count() + legend.chars().count() < 200 {
+                    format!("{text}\n{legend}")
+                } else {
+                    format!("{legend}\n{text}")
+                };
             }
         }
         match (&answer, reply) {
