@@ -1,11 +1,16 @@
 //! The bot's slash commands: their names, their descriptions in lv/en/ru (for setMyCommands
 //! and /help), and the parsing of a message text into a command and its arguments. Nothing here
 //! knows a rule; `lib.rs` maps a parsed command to a host `Command`.
+//!
+//! Game commands come from the host's `games::GAMES`: a game `family-variant` (`belote-bazar`)
+//! is opened by `/family [variant] [preset] [seats]`, the family's first variant by default,
+//! so a game the host learns gets its command without a change here.
 
 use stikis_host::i18n::Lang;
 
-/// Every command the bot answers, with its description in lv, en and ru.
-pub const COMMANDS: &[(&str, [&str; 3])] = &[
+/// Descriptions of the game commands the bot knows words for; a family without one here is
+/// still opened by its command, described by its name.
+const GAME_WORDS: &[(&str, [&str; 3])] = &[
     (
         "zole",
         [
@@ -14,6 +19,100 @@ pub const COMMANDS: &[(&str, [&str; 3])] = &[
             "Открыть стол Золе (/zole [пресет])",
         ],
     ),
+    (
+        "belote",
+        [
+            "Atvērt Belotes galdu (/belote [bazar|classic|h2h])",
+            "Open a Belote table (/belote [bazar|classic|h2h])",
+            "Открыть стол Белот (/belote [bazar|classic|h2h])",
+        ],
+    ),
+    (
+        "coinche",
+        [
+            "Atvērt Kuanšas galdu",
+            "Open a Coinche table",
+            "Открыть стол Куанш",
+        ],
+    ),
+    (
+        "polt",
+        [
+            "Atvērt Polta galdu (/polt [spēlētāji])",
+            "Open a Polt table (/polt [players])",
+            "Открыть стол Польт (/polt [игроки])",
+        ],
+    ),
+];
+
+/// The command of a game: its name up to the first `-`.
+pub fn family(game: &str) -> &str {
+    game.split('-').next().unwrap_or(game)
+}
+
+/// What `/family args…` opens among `games`: the game, a preset, a seat count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opening {
+    pub game: String,
+    pub preset: Option<String>,
+    pub seats: Option<usize>,
+}
+
+/// Reads a game command; None if `name` is no game family of `games`.
+pub fn game_command(name: &str, args: &[&str], games: &[&str]) -> Option<Opening> {
+    let variants: Vec<&str> = games.iter().copied().filter(|g| family(g) == name).collect();
+    let mut game = *variants.first()?;
+    let mut rest = args;
+    if let Some((first, more)) = args.split_first() {
+        let wanted = format!("{name}-{}", first.to_ascii_lowercase());
+        if let Some(v) = variants.iter().find(|v| **v == wanted) {
+            game = v;
+            rest = more;
+        }
+    }
+    let seats = rest.iter().find_map(|a| a.parse().ok());
+    let preset = rest
+        .iter()
+        .find(|a| a.parse::<usize>().is_err())
+        .map(|a| a.to_string());
+    Some(Opening {
+        game: game.to_string(),
+        preset,
+        seats,
+    })
+}
+
+/// The game commands for `games`, one per family, in order, with descriptions.
+pub fn game_commands(games: &[&str]) -> Vec<(String, [String; 3])> {
+    let mut out: Vec<(String, [String; 3])> = Vec::new();
+    for g in games {
+        let f = family(g);
+        if out.iter().any(|(n, _)| n == f) {
+            continue;
+        }
+        let words = GAME_WORDS
+            .iter()
+            .find(|(n, _)| *n == f)
+            .map(|(_, d)| d.map(str::to_string))
+            .unwrap_or_else(|| [f.to_string(), f.to_string(), f.to_string()]);
+        out.push((f.to_string(), words));
+    }
+    out
+}
+
+/// Every command the bot answers for the host's games, with its description in lv, en, ru.
+pub fn all_commands() -> Vec<(String, [String; 3])> {
+    let mut all = game_commands(&stikis_host::games::GAMES);
+    all.extend(
+        COMMANDS
+            .iter()
+            .map(|(n, d)| (n.to_string(), d.map(str::to_string))),
+    );
+    all
+}
+
+/// The bot's other commands, with their descriptions in lv, en and ru.
+pub const COMMANDS: &[(&str, [&str; 3])] = &[
     ("join", ["Piesēsties pie galda", "Take a seat", "Сесть за стол"]),
     ("leave", ["Aiziet no galda", "Leave the table", "Покинуть стол"]),
     (
@@ -75,7 +174,7 @@ pub fn lang_of_code(code: Option<&str>) -> Option<Lang> {
 /// The /help text in one language.
 pub fn help_text(lang: Lang) -> String {
     let i = lang_index(lang);
-    COMMANDS
+    all_commands()
         .iter()
         .map(|(name, d)| format!("/{name} — {}", d[i]))
         .collect::<Vec<_>>()
@@ -140,8 +239,45 @@ mod tests {
     }
 
     #[test]
+    fn game_commands_pick_variants_presets_and_seats() {
+        let games = [
+            "zole",
+            "belote-bazar",
+            "belote-classic",
+            "belote-h2h",
+            "coinche",
+            "polt",
+        ];
+        let open = |name: &str, args: &[&str]| game_command(name, args, &games);
+        let o = |g: &str, p: Option<&str>, s: Option<usize>| {
+            Some(Opening {
+                game: g.into(),
+                preset: p.map(Into::into),
+                seats: s,
+            })
+        };
+        assert_eq!(open("zole", &["lv"]), o("zole", Some("lv"), None));
+        assert_eq!(open("belote", &[]), o("belote-bazar", None, None));
+        assert_eq!(open("belote", &["Classic"]), o("belote-classic", None, None));
+        assert_eq!(
+            open("belote", &["h2h", "fast"]),
+            o("belote-h2h", Some("fast"), None)
+        );
+        assert_eq!(open("coinche", &[]), o("coinche", None, None));
+        assert_eq!(open("polt", &["4"]), o("polt", None, Some(4)));
+        assert_eq!(open("join", &[]), None);
+        let names: Vec<String> = game_commands(&games).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["zole", "belote", "coinche", "polt"]);
+    }
+
+    #[test]
     fn command_names_are_valid_for_telegram() {
-        for (name, d) in COMMANDS {
+        let all = all_commands();
+        let mut names: Vec<&String> = all.iter().map(|(n, _)| n).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), all.len(), "a game is named like another command");
+        for (name, d) in &all {
             assert!(name.len() <= 32 && name.chars().all(|c| c.is_ascii_lowercase()));
             assert!(d.iter().all(|s| !s.is_empty() && s.chars().count() <= 256));
         }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use stikis_core::ai::Level;
-use stikis_host::i18n::Lang;
+use stikis_host::i18n::{t, Lang};
 use stikis_host::store::{ChatRef, CommunityRef, Platform, Store};
 use stikis_host::token::Token;
 use stikis_host::{Command, Host, HostConfig, Outbox, Request, User};
@@ -33,8 +33,13 @@ use show::{call, Answer, Shower};
 pub enum Mode {
     /// getUpdates long polling (the default).
     Polling,
-    /// Telegram posts updates to `url`; the bot listens on `listen`.
-    Webhook { url: url::Url, listen: SocketAddr },
+    /// Telegram posts updates to `url`; the bot listens on `listen` and accepts only posts
+    /// that carry `secret` (generated when None) in X-Telegram-Bot-Api-Secret-Token.
+    Webhook {
+        url: url::Url,
+        listen: SocketAddr,
+        secret: Option<String>,
+    },
 }
 
 pub struct Settings {
@@ -45,6 +50,9 @@ pub struct Settings {
     pub mode: Mode,
     /// Minimum time between two public edits in one group (about 20 per minute: 3 s).
     pub edit_interval: Duration,
+    /// How long the hand of a player who just acted may keep its old look, waiting for their
+    /// next turn to be redrawn with it in one edit (zero: redraw at once).
+    pub hand_delay: Duration,
     pub host: HostConfig,
 }
 
@@ -56,6 +64,7 @@ impl Settings {
             api_url: None,
             mode: Mode::Polling,
             edit_interval: Duration::from_secs(3),
+            hand_delay: Duration::from_secs(10),
             host: HostConfig::default(),
         }
     }
@@ -90,6 +99,8 @@ impl Running {
         }
         let _ = self.dispatch.await;
         self.events.abort();
+        // Edits still held back (coalesced public edits, hands waiting for a turn) go out.
+        self.app.shower.flush_all().await;
     }
 
     /// Shuts down on Ctrl-C or SIGTERM.
@@ -117,6 +128,8 @@ pub enum StartError {
     Store(String),
     #[error("cannot reach Telegram (is TELEGRAM_BOT_TOKEN right?): {0}")]
     Telegram(String),
+    #[error("the webhook secret may hold 1 to 256 of A-Z a-z 0-9 _ -")]
+    BadSecret,
 }
 
 /// Connects the store, checks the token (getMe), registers the commands, recovers running
@@ -135,7 +148,13 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
     let username = me.username().to_string();
     register_commands(&bot).await;
     let (host, mut events) = Host::new(store.clone(), settings.host.clone());
-    let shower = Shower::new(bot.clone(), store, username.clone(), settings.edit_interval);
+    let shower = Shower::new(
+        bot.clone(),
+        store,
+        username.clone(),
+        settings.edit_interval,
+        settings.hand_delay,
+    );
     let app = Arc::new(App {
         host,
         shower,
@@ -175,8 +194,19 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
                     .await
             })
         }
-        Mode::Webhook { url, listen } => {
-            let listener = webhooks::axum(bot.clone(), webhooks::Options::new(listen, url))
+        Mode::Webhook { url, listen, secret } => {
+            let mut options = webhooks::Options::new(listen, url);
+            if let Some(secret) = secret {
+                let ok = (1..=256).contains(&secret.len())
+                    && secret
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                if !ok {
+                    return Err(StartError::BadSecret);
+                }
+                options = options.secret_token(secret);
+            }
+            let listener = webhooks::axum(bot.clone(), options)
                 .await
                 .map_err(|e| StartError::Telegram(e.to_string()))?;
             tokio::spawn(async move {
@@ -198,9 +228,9 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
 async fn register_commands(bot: &Bot) {
     for lang in [None, Some(Lang::Lv), Some(Lang::En), Some(Lang::Ru)] {
         let i = commands::lang_index(lang.unwrap_or(Lang::En));
-        let list = commands::COMMANDS
-            .iter()
-            .map(|(name, d)| BotCommand::new(*name, d[i]));
+        let list = commands::all_commands()
+            .into_iter()
+            .map(|(name, d)| BotCommand::new(name, d[i].clone()));
         let mut req = bot.set_my_commands(list);
         if let Some(l) = lang {
             req = req.language_code(l.code());
@@ -300,6 +330,9 @@ impl App {
 
     async fn on_callback(self: &Arc<Self>, q: CallbackQuery) {
         let data = q.data.clone().unwrap_or_default();
+        if let Some(choice) = show::parse_choice(&data) {
+            return self.on_choice(&q, choice).await;
+        }
         let tok = Token::decode(&data).ok();
         let alert = tok.as_ref().is_some_and(|t| t.action == "hand");
         let answer = Answer::Callback {
@@ -320,12 +353,101 @@ impl App {
                 user.admin = self.is_admin(cid, q.from.id).await;
             }
         }
+        // A press on a hand still held back (its owner acted since it was drawn) is out of
+        // date: the host says so, and the hand is redrawn at once.
+        let held = match &q.message {
+            Some(m) if m.chat().is_private() => self.shower.held_at(&user.id, m.id()),
+            _ => Vec::new(),
+        };
         let req = Request {
             chat,
             user,
             command: Command::Press { token: data },
         };
         self.run(tok.map(|t| t.table), req, answer).await;
+        if !held.is_empty() {
+            self.shower.release_now(held).await;
+        }
+    }
+
+    /// A group number button of a player without a private chat: the n-th legal action of
+    /// the presser's hand, if the table is still at the button's move.
+    async fn on_choice(self: &Arc<Self>, q: &CallbackQuery, (table, seq, n): (i64, i64, usize)) {
+        let answer = Answer::Callback {
+            id: q.id.clone(),
+            alert: false,
+        };
+        let user = person(&q.from);
+        let chat = match q.regular_message() {
+            Some(m) => chat_ref(m),
+            None => ChatRef::new(Platform::Telegram, user.id.clone(), user.id.clone()),
+        };
+        let lang = self.lang_of(&q.from).await;
+        let say = |text: String| {
+            let mut o = Outbox::default();
+            o.reply(text);
+            o
+        };
+        let lock = self.lock(table);
+        let _guard = lock.lock().await;
+        // The presser's hand as it is now, with its legal actions in the order the popup
+        // numbered them.
+        let hand_token = Token::new(table, 0, "hand").encode().unwrap_or_default();
+        let shown = self
+            .host
+            .handle(Request {
+                chat: chat.clone(),
+                user: user.clone(),
+                command: Command::Press { token: hand_token },
+            })
+            .await;
+        let hand = shown.0.iter().find_map(|o| match o {
+            stikis_host::Out::Private { user: u, buttons, .. } if *u == user.id => Some(buttons.clone()),
+            _ => None,
+        });
+        let Some(hand) = hand else {
+            // Not at this table, or no table: the host's answer says which.
+            let text = shown.reply_text().unwrap_or_default().to_string();
+            return self.shower.show(say(text), answer).await;
+        };
+        let actions: Vec<&stikis_host::Button> = hand.iter().flatten().collect();
+        let now = actions
+            .iter()
+            .find_map(|b| Token::decode(&b.token).ok())
+            .map(|t| t.seq);
+        let reply = match now {
+            None => t(lang, "turn-not-yours", &[]),
+            Some(s) if s != seq => t(lang, "button-stale", &[]),
+            Some(_) => match actions.get(n.wrapping_sub(1)) {
+                None => t(lang, "telegram-choice-none", &[]),
+                Some(b) => {
+                    let req = Request {
+                        chat,
+                        user,
+                        command: Command::Press {
+                            token: b.token.clone(),
+                        },
+                    };
+                    let out = self.host.handle(req).await;
+                    return self.shower.show(out, answer).await;
+                }
+            },
+        };
+        self.shower.show(say(reply), answer).await;
+    }
+
+    /// The language of a person: the one they chose, else their Telegram client's.
+    async fn lang_of(&self, u: &teloxide::types::User) -> Lang {
+        let stored = self
+            .host
+            .store()
+            .user_lang(Platform::Telegram, &u.id.0.to_string())
+            .await
+            .ok()
+            .flatten();
+        stored
+            .or_else(|| commands::lang_of_code(u.language_code.as_deref()))
+            .unwrap_or_default()
     }
 
     async fn on_membership(&self, u: ChatMemberUpdated) {
@@ -357,20 +479,10 @@ impl App {
     }
 
     async fn user_lang(&self, m: &Message) -> Lang {
-        let from = m.from.as_ref();
-        let stored = match from {
-            Some(u) => self
-                .host
-                .store()
-                .user_lang(Platform::Telegram, &u.id.0.to_string())
-                .await
-                .ok()
-                .flatten(),
-            None => None,
-        };
-        stored
-            .or_else(|| commands::lang_of_code(from.and_then(|u| u.language_code.as_deref())))
-            .unwrap_or_default()
+        match m.from.as_ref() {
+            Some(u) => self.lang_of(u).await,
+            None => Lang::default(),
+        }
     }
 
     async fn on_message(self: &Arc<Self>, m: Message) {
@@ -416,11 +528,14 @@ impl App {
                     .show(say(commands::rules_text(lang).into()), answer)
                     .await
             }
-            "zole" => Command::NewTable {
-                game: "zole".into(),
-                rules: args.first().map(|p| Value::String(p.to_string())),
-                seats: None,
-            },
+            g if commands::game_command(g, &args, &stikis_host::games::GAMES).is_some() => {
+                let o = commands::game_command(g, &args, &stikis_host::games::GAMES).expect("checked");
+                Command::NewTable {
+                    game: o.game,
+                    rules: o.preset.map(Value::String),
+                    seats: o.seats,
+                }
+            }
             "join" => Command::Join,
             "leave" => Command::Leave,
             "go" => Command::Start,
@@ -443,7 +558,7 @@ impl App {
                     _ => {
                         return self
                             .shower
-                            .show(say("/lang lv|en|ru · /lang group lv|en|ru".into()), answer)
+                            .show(say(t(lang, "telegram-usage-lang", &[])), answer)
                             .await
                     }
                 }
@@ -455,7 +570,7 @@ impl App {
                 }
                 ["auto", v @ ("on" | "off")] => Command::SetAutoStart(*v == "on"),
                 _ => {
-                    let usage = "/settings turn N|off · /settings auto on|off".to_string();
+                    let usage = t(lang, "telegram-usage-settings", &[]);
                     return self.shower.show(say(usage), answer).await;
                 }
             },

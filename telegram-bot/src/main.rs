@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// stikis on Telegram: Zole tables in groups and forum topics, hands in private chats.
+/// stikis on Telegram: card game tables in groups and forum topics, hands in private chats.
 ///
 /// Create a bot with @BotFather, allow it in groups, and run with its token. Updates come by
 /// long polling unless --webhook-url is given. Ctrl-C or SIGTERM stops it gracefully: updates
@@ -29,10 +29,19 @@ struct Args {
     /// Webhook mode: the local address to listen on.
     #[arg(long, env = "TELEGRAM_WEBHOOK_LISTEN", default_value = "0.0.0.0:8443")]
     listen: SocketAddr,
+    /// Webhook mode: the secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (1-256 of
+    /// A-Z a-z 0-9 _ -); posts without it are refused. Default: a random one per start.
+    #[arg(long, env = "TELEGRAM_WEBHOOK_SECRET", hide_env_values = true)]
+    webhook_secret: Option<String>,
     /// Minimum milliseconds between two edits of public messages in one group (Telegram allows
     /// about 20 messages a minute per group).
     #[arg(long, env = "STIKIS_EDIT_INTERVAL_MS", default_value_t = 3000)]
     edit_interval_ms: u64,
+    /// Milliseconds the hand of a player who just acted may keep its old look before it is
+    /// redrawn; their next turn within that time redraws it in the same edit (fewer Bot API
+    /// calls). A press on the old hand redraws it at once. 0: redraw at once.
+    #[arg(long, env = "STIKIS_HAND_DELAY_MS", default_value_t = 10000)]
+    hand_delay_ms: u64,
 }
 
 #[tokio::main]
@@ -53,10 +62,12 @@ async fn main() -> ExitCode {
     let mut settings = stikis_telegram::Settings::new(token, args.database_url);
     settings.api_url = args.api_url;
     settings.edit_interval = std::time::Duration::from_millis(args.edit_interval_ms);
+    settings.hand_delay = std::time::Duration::from_millis(args.hand_delay_ms);
     if let Some(url) = args.webhook_url {
         settings.mode = stikis_telegram::Mode::Webhook {
             url,
             listen: args.listen,
+            secret: args.webhook_secret,
         };
     }
     match stikis_telegram::start(settings).await {

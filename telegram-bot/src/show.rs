@@ -2,13 +2,21 @@
 //! message ids remembered in the store so edits survive restarts), unchanged edits skipped,
 //! public edits of one chat coalesced to stay within the group rate limit, 429 `retry_after`
 //! honoured, every callback query answered, forum topics (`message_thread_id`) carried, and
-//! private chats that refuse the bot (403) remembered so the player uses the "my hand" popup.
+//! private chats that refuse the bot (403) remembered so the player uses the "my hand" popup
+//! and acts through neutral number buttons under the group's table message.
+//!
+//! Calls per card: a hand that loses its buttons (its owner just acted) is not redrawn at
+//! once but after `hand_delay`, and a newer version (the owner's next turn) replaces it
+//! unsent; a press on such an out-of-date hand redraws it at once. A hand that gains buttons
+//! always goes out at once, so whoever is to act sees their legal actions.
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use stikis_host::i18n::{t, Arg, Lang};
 use stikis_host::store::{ChatRef, Platform, Store};
 use stikis_host::token::Token;
 use stikis_host::{Button, Out, Outbox};
@@ -21,6 +29,7 @@ use teloxide::types::{
     CallbackQueryId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, MessageId, ThreadId,
 };
 use teloxide::{ApiError, RequestError};
+use tokio::sync::Mutex as AsyncMutex;
 use tokio::time::Instant;
 
 /// To whom the outbox's `Reply` goes.
@@ -39,6 +48,15 @@ struct Pending {
     chat: ChatRef,
     text: String,
     buttons: Vec<Vec<Button>>,
+}
+
+/// A private hand edit held back (its owner just acted; see the module note).
+struct Lazy {
+    chat: ChatRef,
+    text: String,
+    buttons: Vec<Vec<Button>>,
+    digest: u64,
+    due: Instant,
 }
 
 #[derive(Default)]
@@ -65,6 +83,69 @@ pub struct Shower {
     /// Users whose private chat refused the bot (403) since it started.
     unreachable: Mutex<HashSet<String>>,
     pace: Mutex<HashMap<String, Pace>>,
+    /// How long a hand that lost its buttons may wait for its owner's next turn.
+    hand_delay: Duration,
+    /// Held-back hand edits by (key, user).
+    lazy: Mutex<HashMap<(String, String), Lazy>>,
+    /// One lock per private chat: its edits go out in the order they were decided, whether
+    /// sent at once or held back.
+    dms: Mutex<HashMap<String, Arc<AsyncMutex<()>>>>,
+}
+
+/// The most numbered group buttons offered to a player without a private chat, padded to a
+/// multiple of this so that their count does not tell how many legal actions there are.
+pub const CHOICE_PAD: usize = 10;
+
+/// A group number button: `g<table>.<seq>.<n>` (base 36 like host tokens, but never one:
+/// host tokens start with `s`). It means "the n-th legal action of the presser at seq".
+pub fn choice_data(table: i64, seq: i64, n: usize) -> String {
+    format!("g{}.{}.{n}", b36(table as u64), b36(seq as u64))
+}
+
+/// (table, seq, n) of a group number button.
+pub fn parse_choice(data: &str) -> Option<(i64, i64, usize)> {
+    let mut it = data.strip_prefix('g')?.split('.');
+    let table = i64::from_str_radix(it.next()?, 36).ok()?;
+    let seq = i64::from_str_radix(it.next()?, 36).ok()?;
+    let n = it.next()?.parse().ok()?;
+    it.next().is_none().then_some((table, seq, n))
+}
+
+fn b36(mut n: u64) -> String {
+    let mut d = Vec::new();
+    loop {
+        d.push(std::char::from_digit((n % 36) as u32, 36).expect("a base-36 digit"));
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    d.iter().rev().collect()
+}
+
+/// The numbered list of a hand's legal actions, as the "my hand" popup shows it.
+pub fn numbered(buttons: &[Vec<Button>]) -> String {
+    let mut s = String::new();
+    for (i, b) in buttons.iter().flatten().enumerate() {
+        if i > 0 {
+            s.push_str(" · ");
+        }
+        let _ = write!(s, "{} {}", i + 1, b.label);
+    }
+    s
+}
+
+/// The number buttons for `count` legal actions at (table, seq), padded (`CHOICE_PAD`).
+fn choice_rows(table: i64, seq: i64, count: usize) -> Vec<Vec<Button>> {
+    // Telegram allows 100 buttons under a message; the 🂠 row needs one.
+    let n = (count.max(1).div_ceil(CHOICE_PAD) * CHOICE_PAD).min(90);
+    let all: Vec<Button> = (1..=n)
+        .map(|i| Button {
+            label: i.to_string(),
+            token: choice_data(table, seq, i),
+        })
+        .collect();
+    all.chunks(5).map(<[Button]>::to_vec).collect()
 }
 
 fn digest(text: &str, buttons: &[Vec<Button>]) -> u64 {
@@ -159,7 +240,13 @@ fn forbidden(e: &RequestError) -> bool {
 }
 
 impl Shower {
-    pub fn new(bot: Bot, store: Store, username: String, edit_interval: Duration) -> Arc<Shower> {
+    pub fn new(
+        bot: Bot,
+        store: Store,
+        username: String,
+        edit_interval: Duration,
+        hand_delay: Duration,
+    ) -> Arc<Shower> {
         Arc::new(Shower {
             bot,
             store,
@@ -169,6 +256,9 @@ impl Shower {
             ids: Mutex::default(),
             unreachable: Mutex::default(),
             pace: Mutex::default(),
+            hand_delay,
+            lazy: Mutex::default(),
+            dms: Mutex::default(),
         })
     }
 
@@ -181,11 +271,76 @@ impl Shower {
         self.unreachable.lock().expect("unreachable set").remove(user);
     }
 
+    /// True if the user's private chat refused the bot (so they act from the group).
+    pub fn is_unreachable(&self, user: &str) -> bool {
+        self.unreachable.lock().expect("unreachable set").contains(user)
+    }
+
+    fn unreachable_count(&self) -> usize {
+        self.unreachable.lock().expect("unreachable set").len()
+    }
+
+    /// The language of a group's messages.
+    pub async fn community_lang(&self, chat: &ChatRef) -> Lang {
+        self.store
+            .community_settings(&chat.community_ref())
+            .await
+            .map(|s| s.lang)
+            .unwrap_or_default()
+    }
+
+    /// The table message `key` with number buttons for a player without a private chat who
+    /// is to act (their hand, with its legal actions, is in the same outbox).
+    fn with_choices(&self, key: &str, buttons: &[Vec<Button>], out: &Outbox) -> Vec<Vec<Button>> {
+        let mut rows = buttons.to_vec();
+        let Some(table) = table_of_key(key).filter(|_| !key.ends_with(".lobby")) else {
+            return rows;
+        };
+        let prefix = format!("{key}.");
+        let acting = out.0.iter().find_map(|o| match o {
+            Out::Private {
+                user, key, buttons, ..
+            } if key.starts_with(&prefix) && !buttons.is_empty() && self.is_unreachable(user) => {
+                Some(buttons)
+            }
+            _ => None,
+        });
+        if let Some(hand) = acting {
+            let seq = hand
+                .iter()
+                .flatten()
+                .find_map(|b| Token::decode(&b.token).ok())
+                .map_or(0, |t| t.seq);
+            rows.extend(choice_rows(table, seq, hand.iter().flatten().count()));
+        }
+        rows
+    }
+
     /// Shows one outbox: the answer first (Telegram wants callbacks answered quickly), then
     /// every message in order. A keyed message that appears twice is shown once, as its last
-    /// version.
+    /// version; consecutive posts to one chat go out as one message.
     pub async fn show(self: &Arc<Self>, out: Outbox, answer: Answer) {
-        let reply = out.reply_text().map(str::to_string);
+        let mut reply = out.reply_text().map(str::to_string);
+        if let (Answer::Callback { alert: true, .. }, Some(text)) = (&answer, reply.as_mut()) {
+            // The "my hand" popup of a player without a private chat names what each of the
+            // group's number buttons does.
+            let hand = out.0.iter().find_map(|o| match o {
+                Out::Private { user, buttons, .. } if !buttons.is_empty() && self.is_unreachable(user) => {
+                    Some(buttons)
+                }
+                _ => None,
+            });
+            if let Some(hand) = hand {
+                // A popup holds 200 characters: if both do not fit, the numbers come first,
+                // as without them the player cannot act.
+                let legend = numbered(hand);
+                *text = if text.chars().count() + legend.chars().count() < 200 {
+                    format!("{text}\n{legend}")
+                } else {
+                    format!("{legend}\n{text}")
+                };
+            }
+        }
         match (&answer, reply) {
             (Answer::Callback { id, alert }, text) => {
                 let mut req = self.bot.answer_callback_query(id.clone());
@@ -219,8 +374,10 @@ impl Shower {
                 _ => None,
             })
             .collect();
-        for (i, o) in out.0.iter().enumerate() {
-            let res = match o {
+        let unreachable_before = self.unreachable_count();
+        let mut i = 0;
+        while i < out.0.len() {
+            let res = match &out.0[i] {
                 Out::Public {
                     chat,
                     key,
@@ -228,9 +385,11 @@ impl Shower {
                     buttons,
                 } => {
                     if last_of_key.get(&(key.as_str(), chat.chat.as_str())) != Some(&i) {
+                        i += 1;
                         continue;
                     }
-                    self.public(chat, key, text, buttons).await
+                    let buttons = self.with_choices(key, buttons, &out);
+                    self.public(chat, key, text, &buttons).await
                 }
                 Out::Private {
                     user,
@@ -240,16 +399,51 @@ impl Shower {
                     buttons,
                 } => {
                     if last_of_key.get(&(key.as_str(), user.as_str())) != Some(&i) {
+                        i += 1;
                         continue;
                     }
                     self.private(user, chat, key, text, buttons).await
                 }
-                Out::Post { chat, text } => self.post(chat, text, None).await.map(|_| ()),
+                Out::Post { chat, text } => {
+                    // A deal's result and the next deal's start (or the table's start and its
+                    // first deal) are one message: fewer calls, one notification.
+                    let mut text = text.clone();
+                    while let Some(Out::Post { chat: c, text: more }) = out.0.get(i + 1) {
+                        if c != chat || text.len() + more.len() + 2 > 4096 {
+                            break;
+                        }
+                        text.push_str("\n\n");
+                        text.push_str(more);
+                        i += 1;
+                    }
+                    self.post(chat, &text, None).await.map(|_| ())
+                }
                 Out::File { chat, name, content } => self.file(chat, name, content).await,
                 Out::Reply { .. } => Ok(()),
             };
             if let Err(e) = res {
                 tracing::warn!(error = %e, "could not show a message");
+            }
+            i += 1;
+        }
+        // A private chat refused the bot while this outbox was shown: the table message shown
+        // before it learns the number buttons now.
+        if self.unreachable_count() > unreachable_before {
+            for (i, o) in out.0.iter().enumerate() {
+                if let Out::Public {
+                    chat,
+                    key,
+                    text,
+                    buttons,
+                } = o
+                {
+                    if last_of_key.get(&(key.as_str(), chat.chat.as_str())) == Some(&i) {
+                        let buttons = self.with_choices(key, buttons, &out);
+                        if let Err(e) = self.public(chat, key, text, &buttons).await {
+                            tracing::warn!(error = %e, "could not show a message");
+                        }
+                    }
+                }
             }
         }
     }
@@ -446,6 +640,40 @@ impl Shower {
         }
     }
 
+    /// Sends everything still held back (public edits waiting for a slot, hands waiting for
+    /// their owner's turn): at shutdown, so the last state is never lost.
+    pub async fn flush_all(self: &Arc<Self>) {
+        let keys: Vec<(String, String)> = self.lazy.lock().expect("lazy").keys().cloned().collect();
+        for k in keys {
+            self.release(k, true).await;
+        }
+        let pending: Vec<(String, String, Pending)> = {
+            let mut pace = self.pace.lock().expect("pace");
+            pace.iter_mut()
+                .flat_map(|(recipient, p)| {
+                    p.pending
+                        .drain()
+                        .map(|(key, x)| (recipient.clone(), key, x))
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        };
+        for (recipient, key, x) in pending {
+            if let Err(e) = self
+                .upsert(
+                    &x.chat,
+                    &recipient,
+                    &key,
+                    &x.text,
+                    keyboard_with_links(&x.buttons),
+                )
+                .await
+            {
+                tracing::warn!(error = %e, "a last public edit failed");
+            }
+        }
+    }
+
     /// A lobby's join button gets a deep link beside it, for people who never opened a private
     /// chat with the bot (t.me/<bot>?start=<token> opens it and seats them).
     fn with_links(&self, buttons: &[Vec<Button>]) -> Vec<Vec<Button>> {
@@ -463,7 +691,101 @@ impl Shower {
         rows
     }
 
+    fn dm(&self, user: &str) -> Arc<AsyncMutex<()>> {
+        self.dms
+            .lock()
+            .expect("dm locks")
+            .entry(user.to_string())
+            .or_default()
+            .clone()
+    }
+
+    /// A hand: sent or edited at once when it shows buttons (or is new), held back otherwise
+    /// (see the module note).
     async fn private(
+        self: &Arc<Self>,
+        user: &str,
+        chat: &ChatRef,
+        key: &str,
+        text: &str,
+        buttons: &[Vec<Button>],
+    ) -> Result<(), RequestError> {
+        if self.is_unreachable(user) {
+            return Ok(());
+        }
+        let k = (key.to_string(), user.to_string());
+        let d = digest(text, buttons);
+        let lock = self.dm(user);
+        let _order = lock.lock().await;
+        let held = self.lazy.lock().expect("lazy").remove(&k);
+        if self.shown.lock().expect("shown map").get(&k) == Some(&d) {
+            return Ok(());
+        }
+        if buttons.is_empty() && !self.hand_delay.is_zero() && self.message_id(key, user).await.is_some() {
+            let fresh = held.is_none();
+            let due = held.map_or_else(|| Instant::now() + self.hand_delay, |h| h.due);
+            self.lazy.lock().expect("lazy").insert(
+                k.clone(),
+                Lazy {
+                    chat: chat.clone(),
+                    text: text.to_string(),
+                    buttons: buttons.to_vec(),
+                    digest: d,
+                    due,
+                },
+            );
+            if fresh {
+                let me = Arc::clone(self);
+                tokio::spawn(async move {
+                    tokio::time::sleep_until(due).await;
+                    me.release(k, false).await;
+                });
+            }
+            return Ok(());
+        }
+        self.shown.lock().expect("shown map").insert(k, d);
+        self.send_private(user, chat, key, text, buttons).await
+    }
+
+    /// Sends a held-back hand when it is due, or at once with `now`.
+    async fn release(self: &Arc<Self>, k: (String, String), now: bool) {
+        let lock = self.dm(&k.1);
+        let _order = lock.lock().await;
+        let held = {
+            let mut lazy = self.lazy.lock().expect("lazy");
+            match lazy.get(&k) {
+                Some(l) if now || l.due <= Instant::now() => lazy.remove(&k),
+                _ => None,
+            }
+        };
+        let Some(l) = held else { return };
+        if self.shown.lock().expect("shown map").insert(k.clone(), l.digest) == Some(l.digest) {
+            return;
+        }
+        if let Err(e) = self.send_private(&k.1, &l.chat, &k.0, &l.text, &l.buttons).await {
+            tracing::warn!(error = %e, "a held-back hand edit failed");
+        }
+    }
+
+    /// The held-back hands shown by message `mid` of `user`'s private chat: a press on one of
+    /// them is a press on an out-of-date hand.
+    pub fn held_at(&self, user: &str, mid: MessageId) -> Vec<(String, String)> {
+        let lazy = self.lazy.lock().expect("lazy");
+        let ids = self.ids.lock().expect("ids");
+        lazy.keys()
+            .filter(|k| k.1 == user && ids.get(*k) == Some(&mid))
+            .cloned()
+            .collect()
+    }
+
+    /// Sends these held-back hands now.
+    pub async fn release_now(self: &Arc<Self>, keys: Vec<(String, String)>) {
+        for k in keys {
+            self.release(k, true).await;
+        }
+    }
+
+    async fn send_private(
         &self,
         user: &str,
         chat: &ChatRef,
@@ -471,12 +793,6 @@ impl Shower {
         text: &str,
         buttons: &[Vec<Button>],
     ) -> Result<(), RequestError> {
-        if self.unreachable.lock().expect("unreachable set").contains(user) {
-            return Ok(());
-        }
-        if !self.changed(key, user, digest(text, buttons)) {
-            return Ok(());
-        }
         let dm = ChatRef::new(Platform::Telegram, user, user);
         match self.upsert(&dm, user, key, text, keyboard(buttons)).await {
             Err(e) if forbidden(&e) => {
@@ -485,8 +801,8 @@ impl Shower {
                     .lock()
                     .expect("unreachable set")
                     .insert(user.to_string());
-                // Tell the group: the hand is behind the table's 🂠 button, and a deep link
-                // opens the private chat.
+                // Tell the group: the hand is behind the table's 🂠 button, a deep link opens
+                // the private chat, and number buttons act on the player's turn.
                 let Some(table) = table_of_key(key) else {
                     return Ok(());
                 };
@@ -496,9 +812,11 @@ impl Shower {
                 if let Some(link) = link.and_then(|l| url::Url::parse(&l).ok()) {
                     rows[0].push(InlineKeyboardButton::url("💬", link));
                 }
-                let text = format!(
-                    "A player's private chat with @{} is closed: 🂠 shows your hand, 💬 opens the chat.",
-                    self.username
+                let lang = self.community_lang(chat).await;
+                let text = t(
+                    lang,
+                    "telegram-chat-closed",
+                    &[("bot", Arg::from(self.username.as_str()))],
                 );
                 self.post(chat, &text, Some(InlineKeyboardMarkup::new(rows)))
                     .await

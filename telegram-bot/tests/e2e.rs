@@ -2,7 +2,8 @@
 //! whole Zole deal by pressing buttons in a group and in their private chats; what the group
 //! saw never shows a hidden card; a 429 is waited out; a restart mid-deal on the same database
 //! goes on; a deep link seats a newcomer; a closed private chat falls back to the popup; the bot
-//! removed from a group closes its table.
+//! removed from a group closes its table; a player without a private chat acts from the group
+//! through number buttons; the hand of who just acted is redrawn lazily; webhook mode.
 
 mod fake;
 
@@ -14,14 +15,14 @@ use serde_json::json;
 use stikis_core::Seed;
 use stikis_host::token::Token;
 use stikis_host::HostConfig;
-use stikis_telegram::{start, Running, Settings};
+use stikis_telegram::{start, Mode, Running, Settings};
 
 const GROUP: i64 = -1_001;
 const ANNA: i64 = 11;
 const BRUNO: i64 = 12;
 const CILDA: i64 = 13;
 
-async fn bot(fake: &Fake, db: &std::path::Path) -> Running {
+fn settings(fake: &Fake, db: &std::path::Path) -> Settings {
     let mut s = Settings::new("123:TEST", db.to_str().unwrap());
     s.api_url = Some(fake.url.clone());
     s.edit_interval = Duration::ZERO;
@@ -29,7 +30,11 @@ async fn bot(fake: &Fake, db: &std::path::Path) -> Running {
         bot_budget_ms: 10,
         seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
     };
-    start(s).await.expect("the bot starts")
+    s
+}
+
+async fn bot(fake: &Fake, db: &std::path::Path) -> Running {
+    start(settings(fake, db)).await.expect("the bot starts")
 }
 
 /// The newest message of `chat` with a button whose token's action is `action`.
@@ -43,10 +48,18 @@ fn button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String)> {
     })
 }
 
+/// What each person last pressed on, by (user, message id): the message as it looked then.
+/// A hand that still looks the same is out of date (its redraw is held back until its owner's
+/// next turn), so a person does not press it again, as people see their own moves.
+type Pressed = std::collections::HashMap<(i64, i64), (String, Vec<Vec<(String, String)>>)>;
+
 /// The first action button (a bid, a bury pick or a card) in `user`'s private chat; a bid to
 /// take the talon where there is one, so that deals are played out rather than passed.
-fn move_button(fake: &Fake, user: i64) -> Option<(i64, String)> {
+fn move_button(fake: &Fake, user: i64, pressed: &Pressed) -> Option<(i64, String)> {
     fake.messages(user).into_iter().rev().find_map(|m| {
+        if pressed.get(&(user, m.id)) == Some(&(m.text.clone(), m.buttons.clone())) {
+            return None;
+        }
         let moves: Vec<&(String, String)> = m
             .buttons
             .iter()
@@ -129,6 +142,7 @@ async fn open_table(fake: &Fake) -> i64 {
 }
 
 /// Presses the first move button of whoever may act until `done` holds or `max` presses.
+/// Every press is answered "✓": whoever is to act always has their legal actions in hand.
 async fn play(
     fake: &Fake,
     running: &Running,
@@ -138,29 +152,42 @@ async fn play(
     done: impl Fn(&Fake) -> bool,
 ) -> usize {
     let mut presses = 0;
-    while !done(fake) && presses < max {
-        let (user, (msg, data)) = fake
+    let mut pressed = Pressed::new();
+    while presses < max {
+        let next = fake
             .until("someone to act", |f| {
+                if done(f) {
+                    return Some(None);
+                }
                 [ANNA, BRUNO, CILDA]
                     .into_iter()
-                    .find_map(|u| move_button(f, u).map(|b| (u, b)))
+                    .find_map(|u| move_button(f, u, &pressed).map(|b| Some((u, b))))
             })
             .await;
+        let Some((user, (msg, data))) = next else { break };
         let before = fake.messages(user).into_iter().find(|m| m.id == msg).unwrap();
+        pressed.insert((user, msg), (before.text, before.buttons));
         let id = fake.press(user, msg, user, &data);
         let answer = fake.answered(&id).await;
         assert_eq!(answer["text"], "✓", "{answer}");
-        // The answer comes first; wait for the pressed hand to be redrawn before looking for
-        // the next button (as a person would).
-        fake.until("the hand redrawn", |f| {
-            let m = f.messages(user).into_iter().find(|m| m.id == msg)?;
-            (m.text != before.text || m.buttons != before.buttons).then_some(())
-        })
-        .await;
         check_privacy(running, table, fake, checked).await;
         presses += 1;
     }
     presses
+}
+
+/// The newest group message with number buttons (a player without a private chat is to act).
+fn choices(fake: &Fake) -> Option<(i64, Vec<(String, String)>)> {
+    fake.messages(GROUP).into_iter().rev().find_map(|m| {
+        let n: Vec<(String, String)> = m
+            .buttons
+            .iter()
+            .flatten()
+            .filter(|(_, d)| stikis_telegram::show::parse_choice(d).is_some())
+            .cloned()
+            .collect();
+        (!n.is_empty()).then_some((m.id, n))
+    })
 }
 
 fn cards_in(text: &str) -> Vec<String> {
@@ -319,6 +346,58 @@ async fn a_deep_link_seats_a_newcomer_and_a_closed_private_chat_falls_back_to_th
     let answer = fake.answered(&id).await;
     assert_eq!(answer["show_alert"], true, "{answer}");
     assert_eq!(cards_in(answer["text"].as_str().unwrap()).len(), 8, "{answer}");
+    // Anna and Bruno play from their private chats until Cilda is to act: then the table
+    // message carries number buttons, neutral and always a multiple of ten of them.
+    let table = Token::decode(&join).unwrap().table;
+    let mut checked = 0;
+    play(&fake, &running, table, &mut checked, 60, |f| choices(f).is_some()).await;
+    let (msg, numbers) = choices(&fake).expect("number buttons for Cilda");
+    assert_eq!(
+        numbers.len() % stikis_telegram::show::CHOICE_PAD,
+        0,
+        "{numbers:?}"
+    );
+    for (i, (label, data)) in numbers.iter().enumerate() {
+        assert_eq!(*label, (i + 1).to_string());
+        assert_eq!(stikis_telegram::show::parse_choice(data).unwrap().0, table);
+    }
+    // Only Cilda may use them.
+    let id = fake.press(GROUP, msg, ANNA, &numbers[0].1);
+    assert_eq!(fake.answered(&id).await["text"], "It is not your turn.");
+    let id = fake.press(GROUP, msg, 99, &numbers[0].1);
+    assert_eq!(
+        fake.answered(&id).await["text"],
+        "You are not playing at this table."
+    );
+    // Her popup says what each number does: her legal actions, numbered.
+    let (hmsg, hand) = button(&fake, GROUP, "hand").unwrap();
+    let id = fake.press(GROUP, hmsg, CILDA, &hand);
+    let popup = fake.answered(&id).await["text"].as_str().unwrap().to_string();
+    let legend = popup.lines().last().unwrap().to_string();
+    assert!(legend.starts_with("1 "), "{popup}");
+    let count = legend.split(" · ").count();
+    assert!(count < numbers.len(), "{popup}");
+    let id = fake.press(GROUP, msg, CILDA, &numbers[count].1);
+    assert_eq!(fake.answered(&id).await["text"], "No action has that number.");
+    // She presses 1: the first action of her legend is played, and the table message's
+    // number buttons are gone or belong to the next move.
+    let id = fake.press(GROUP, msg, CILDA, &numbers[0].1);
+    assert_eq!(fake.answered(&id).await["text"], "✓");
+    fake.until("the table moved on", |f| {
+        let table_msg = f.messages(GROUP).into_iter().find(|m| m.id == msg)?;
+        let now: Vec<(String, String)> = table_msg.buttons.iter().flatten().cloned().collect();
+        (!numbers.iter().all(|n| now.contains(n))).then_some(())
+    })
+    .await;
+    // The same number button again plays nothing: the table moved on (out of date if she is
+    // to act again, else not her turn).
+    let id = fake.press(GROUP, msg, CILDA, &numbers[0].1);
+    let again = fake.answered(&id).await["text"].clone();
+    assert!(
+        again == "That button is out of date; use the newest message." || again == "It is not your turn.",
+        "{again}"
+    );
+    check_privacy(&running, table, &fake, &mut checked).await;
     // Every group message went to topic 5.
     for c in fake.calls() {
         if c.method == "sendMessage" && c.body["chat_id"] == json!(GROUP) && c.body["text"] != "✓" {
@@ -349,7 +428,7 @@ async fn a_deep_link_seats_a_newcomer_and_a_closed_private_chat_falls_back_to_th
     fake.until("Cilda's hand in her chat", |f| {
         f.messages(CILDA)
             .into_iter()
-            .find(|m| cards_in(&m.text).len() == 8)
+            .find(|m| !cards_in(&m.text).is_empty())
             .map(|_| ())
     })
     .await;
@@ -414,4 +493,199 @@ async fn public_edits_of_a_group_are_coalesced_to_the_rate_limit() {
         .unwrap();
     assert_eq!(last.text, edits.last().unwrap().body["text"].as_str().unwrap());
     running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hand_of_who_just_acted_waits_for_their_turn_a_stale_press_or_the_delay() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let mut s = settings(&fake, &dir.path().join("h.db"));
+    s.hand_delay = Duration::from_millis(1500);
+    let running = start(s).await.unwrap();
+    open_table(&fake).await;
+    let none = Pressed::new();
+    let people = [ANNA, BRUNO, CILDA];
+    let bidder = |f: &Fake, not: &[i64]| {
+        people
+            .into_iter()
+            .filter(|u| !not.contains(u))
+            .find_map(|u| move_button(f, u, &none).map(|(m, _)| (u, m)))
+    };
+    let pass_of = |f: &Fake, u: i64, m: i64| {
+        let msg = f.messages(u).into_iter().find(|x| x.id == m).unwrap();
+        let pass = msg
+            .buttons
+            .iter()
+            .flatten()
+            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == "b:pass"))
+            .map(|(_, d)| d.clone())
+            .expect("a pass button");
+        (msg, pass)
+    };
+    // The first bidder passes.
+    let (x, xm) = fake.until("the first bidder", |f| bidder(f, &[])).await;
+    let (x_before, pass) = pass_of(&fake, x, xm);
+    let other = x_before
+        .buttons
+        .iter()
+        .flatten()
+        .find(|(_, d)| *d != pass)
+        .unwrap()
+        .1
+        .clone();
+    let id = fake.press(x, xm, x, &pass);
+    assert_eq!(fake.answered(&id).await["text"], "✓");
+    // The next bidder has their buttons at once...
+    let (y, ym) = fake.until("the next bidder", |f| bidder(f, &[x])).await;
+    // ...while the hand of the one who passed keeps its look: its redraw waits.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let x_now = fake.messages(x).into_iter().find(|m| m.id == xm).unwrap();
+    assert_eq!((&x_now.text, &x_now.buttons), (&x_before.text, &x_before.buttons));
+    // Pressing that old hand is refused, and redraws it at once, without buttons.
+    let id = fake.press(x, xm, x, &other);
+    assert_eq!(
+        fake.answered(&id).await["text"],
+        "That button is out of date; use the newest message."
+    );
+    let pressed_at = std::time::Instant::now();
+    fake.until("the old hand redrawn", |f| {
+        let m = f.messages(x).into_iter().find(|m| m.id == xm)?;
+        m.buttons.is_empty().then_some(())
+    })
+    .await;
+    assert!(
+        pressed_at.elapsed() < Duration::from_millis(1000),
+        "{:?} {:#?}",
+        pressed_at.elapsed(),
+        fake.calls()
+            .iter()
+            .rev()
+            .take(6)
+            .map(|c| (&c.method, c.at.elapsed(), &c.body))
+            .collect::<Vec<_>>()
+    );
+    // The second bidder passes too; nobody touches their old hand, and it is redrawn when
+    // the delay is over.
+    let (_, pass) = pass_of(&fake, y, ym);
+    let id = fake.press(y, ym, y, &pass);
+    let t0 = std::time::Instant::now();
+    assert_eq!(fake.answered(&id).await["text"], "✓");
+    fake.until("the second hand redrawn", |f| {
+        let m = f.messages(y).into_iter().find(|m| m.id == ym)?;
+        m.buttons.is_empty().then_some(())
+    })
+    .await;
+    let waited = t0.elapsed();
+    assert!(
+        waited >= Duration::from_millis(1300) && waited < Duration::from_millis(3000),
+        "{waited:?}"
+    );
+    running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_mode_takes_the_updates_telegram_posts_and_a_deal_is_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = url::Url::parse(&format!("http://127.0.0.1:{port}/telegram")).unwrap();
+    let mut s = settings(&fake, &dir.path().join("w.db"));
+    s.mode = Mode::Webhook {
+        url: url.clone(),
+        listen: ([127, 0, 0, 1], port).into(),
+        secret: Some("stikis-Test_secret1".into()),
+    };
+    let running = start(s).await.unwrap();
+    // The bot registered its webhook with the secret and takes no updates by polling.
+    let set = fake
+        .calls()
+        .into_iter()
+        .find(|c| c.method == "setWebhook")
+        .expect("setWebhook");
+    let raw = set.body["raw"].as_str().unwrap();
+    assert_eq!(fake::form_field(raw, "url").as_deref(), Some(url.as_str()));
+    assert_eq!(
+        fake::form_field(raw, "secret_token").as_deref(),
+        Some("stikis-Test_secret1")
+    );
+    // A post without the secret, or with another one, is refused.
+    let update = json!({"update_id": 1, "message": {"message_id": 1, "date": 0,
+        "chat": fake::chat_json(GROUP), "from": fake::user_json(ANNA), "text": "/zole"}});
+    assert_eq!(fake::post_json(&url, None, &update).await, 401);
+    assert_eq!(fake::post_json(&url, Some("guess"), &update).await, 401);
+    assert!(fake.messages(GROUP).is_empty(), "a refused post was handled");
+    // A whole deal through posted updates.
+    let table = open_table(&fake).await;
+    let mut checked = 0;
+    play(&fake, &running, table, &mut checked, 200, |f| results(f) >= 1).await;
+    assert_eq!(results(&fake), 1);
+    let delivered = fake.state.lock().unwrap().delivered.clone();
+    assert!(
+        delivered.len() > 10 && delivered.iter().all(|&c| c == 200),
+        "{delivered:?}"
+    );
+    assert!(!fake.calls().iter().any(|c| c.method == "getUpdates"));
+    running.shutdown().await;
+}
+
+/// Opens `command` in the group, fills the other seats with computer players (`/bots` per
+/// entry of `bots`), starts, and lets Anna play until she has played `cards` cards or a deal
+/// ended. Every press is answered "✓"; the group never sees a hidden card.
+async fn anna_and_computers(command: &str, game: &str, bots: &[usize], cards: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = bot(&fake, &dir.path().join("g.db")).await;
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.said(GROUP, "").await;
+    fake.say(GROUP, ANNA, command, None);
+    let (msg, join) = fake.until("the lobby", |f| button(f, GROUP, "join")).await;
+    let lobby = fake.messages(GROUP).into_iter().find(|m| m.id == msg).unwrap();
+    assert!(lobby.text.starts_with(game), "{}", lobby.text);
+    let table = Token::decode(&join).unwrap().table;
+    for n in bots {
+        fake.say(GROUP, ANNA, &format!("/bots {n}"), None);
+    }
+    fake.say(GROUP, ANNA, "/go", None);
+    fake.until("Anna's hand", |f| (!f.messages(ANNA).is_empty()).then_some(()))
+        .await;
+    let mut checked = 0;
+    let mut played = 0;
+    let mut pressed = Pressed::new();
+    while played < cards && results(&fake) == 0 {
+        let next = fake
+            .until("Anna to act", |f| {
+                if results(f) > 0 {
+                    return Some(None);
+                }
+                move_button(f, ANNA, &pressed).map(Some)
+            })
+            .await;
+        let Some((msg, data)) = next else { break };
+        let m = fake.messages(ANNA).into_iter().find(|m| m.id == msg).unwrap();
+        pressed.insert((ANNA, msg), (m.text, m.buttons));
+        let id = fake.press(ANNA, msg, ANNA, &data);
+        let answer = fake.answered(&id).await;
+        assert_eq!(answer["text"], "✓", "{answer} for {data}");
+        if Token::decode(&data).unwrap().action.starts_with("p:") {
+            played += 1;
+        }
+        check_privacy(&running, table, &fake, &mut checked).await;
+    }
+    assert!(played >= cards || results(&fake) > 0, "{played} cards");
+    running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_belote_table_opened_from_the_group_with_computer_players() {
+    anna_and_computers("/belote", "belote-bazar", &[3], 4).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_polt_table_opened_from_the_group_with_computer_players() {
+    anna_and_computers("/polt", "polt", &[3, 1], 4).await;
 }

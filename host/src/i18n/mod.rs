@@ -1,8 +1,8 @@
 //! Messages in Latvian, English and Russian through Fluent (`host/locales/{lv,en,ru}/*.ftl`:
-//! `main.ftl`, a file per game family, `belote.ftl` and `polt.ftl`, and the Discord bot's own
-//! `discord.ftl`,
-//! compiled into the binary by `fluent-templates`). This module owns the `Lang` enum, the list of
-//! message keys the host uses, and `t`, the one lookup every message goes through.
+//! `main.ftl`, a file per game family, `belote.ftl` and `polt.ftl`, and one per adapter,
+//! `telegram.ftl` and `discord.ftl`; compiled into the binary by `fluent-templates`). This
+//! module owns the `Lang` enum, the list of message keys the host uses, and `t`, the one lookup
+//! every message goes through.
 //!
 //! Game words stay Latvian in every language where they are the real names of the thing
 //! (lielais, zole, mazā zole, pule, galdiņš), as players of Zole say them.
@@ -310,6 +310,11 @@ pub const KEYS: &[&str] = &[
     "discord-settings-help",
     "discord-rules",
     "discord-help",
+    // The Telegram bot's own messages (telegram.ftl).
+    "telegram-chat-closed",
+    "telegram-choice-none",
+    "telegram-usage-lang",
+    "telegram-usage-settings",
 ];
 
 #[cfg(test)]
@@ -421,6 +426,7 @@ mod tests {
             ("receiver", "Bruno".into()),
             ("ranks", "Tzar: Anna".into()),
             ("hands", 10i64.into()),
+            ("bot", "stikis_bot".into()),
         ]
     }
 

@@ -1,7 +1,9 @@
 //! A small fake Telegram Bot API server (axum on 127.0.0.1) for the end-to-end tests and the
 //! benchmark: it serves queued updates to getUpdates, keeps every chat's messages (text and
 //! inline keyboard, edited in place), records every call with its time, and can answer with an
-//! injected error (429 with retry_after, 403 for a private chat).
+//! injected error (429 with retry_after, 403 for a private chat). After setWebhook it delivers
+//! updates as Telegram does in webhook mode instead: POSTed one by one to the registered URL
+//! with the secret in X-Telegram-Bot-Api-Secret-Token.
 
 #![allow(dead_code)]
 
@@ -61,6 +63,10 @@ pub struct FakeState {
     pub counts: HashMap<String, usize>,
     /// Record every call in `calls` (off for the benchmark).
     pub quiet: bool,
+    /// The webhook registered by setWebhook: its URL and secret token.
+    pub webhook: Option<(url::Url, Option<String>)>,
+    /// The HTTP status of every webhook delivery, in order.
+    pub delivered: Vec<u16>,
 }
 
 #[derive(Clone)]
@@ -68,6 +74,48 @@ pub struct Fake {
     pub state: Arc<Mutex<FakeState>>,
     notify: Arc<Notify>,
     pub url: url::Url,
+    /// Updates to POST in webhook mode, in order.
+    hooks: tokio::sync::mpsc::UnboundedSender<Value>,
+}
+
+/// POSTs a JSON body to `url` with plain HTTP/1.1 (the tests' webhook is on 127.0.0.1);
+/// returns the status code.
+pub async fn post_json(url: &url::Url, secret: Option<&str>, body: &Value) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap());
+    // The bot binds its webhook port in the background after setWebhook: wait for it.
+    let mut tries = 0;
+    let mut tcp = loop {
+        match tokio::net::TcpStream::connect(&addr).await {
+            Ok(t) => break t,
+            Err(e) if tries < 100 => {
+                tries += 1;
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(e) => panic!("{addr}: {e}"),
+        }
+    };
+    let body = body.to_string();
+    let mut req = format!(
+        "POST {} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+        url.path(),
+        url.host_str().unwrap(),
+        body.len()
+    );
+    if let Some(s) = secret {
+        req += &format!("X-Telegram-Bot-Api-Secret-Token: {s}\r\n");
+    }
+    req += "\r\n";
+    req += &body;
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let mut resp = Vec::new();
+    tcp.read_to_end(&mut resp).await.unwrap();
+    let head = String::from_utf8_lossy(&resp);
+    head.split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
 }
 
 pub fn user_json(id: i64) -> Value {
@@ -112,6 +160,14 @@ fn message_json(chat: i64, id: i64, text: &str, thread: Option<i64>) -> Value {
         m["is_topic_message"] = json!(true);
     }
     m
+}
+
+/// The value of a multipart/form-data field.
+pub fn form_field(raw: &str, name: &str) -> Option<String> {
+    let start = raw.find(&format!("name=\"{name}\""))?;
+    let rest = &raw[start..];
+    let value = &rest[rest.find("\r\n\r\n")? + 4..];
+    Some(value[..value.find("\r\n")?].to_string())
 }
 
 fn chat_of(body: &Value) -> i64 {
@@ -163,11 +219,22 @@ impl Fake {
     pub async fn start() -> Fake {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
+        let (hooks, mut queue) = tokio::sync::mpsc::unbounded_channel::<Value>();
         let fake = Fake {
             state: Arc::default(),
             notify: Arc::default(),
             url: url::Url::parse(&format!("http://{addr}/")).unwrap(),
+            hooks,
         };
+        let state = Arc::clone(&fake.state);
+        tokio::spawn(async move {
+            while let Some(u) = queue.recv().await {
+                let hook = state.lock().unwrap().webhook.clone();
+                let Some((url, secret)) = hook else { continue };
+                let code = post_json(&url, secret.as_deref(), &u).await;
+                state.lock().unwrap().delivered.push(code);
+            }
+        });
         let app = Router::new()
             .route("/{bot}/{method}", any(handle))
             .with_state(fake.clone());
@@ -285,6 +352,18 @@ impl Fake {
                 let id = s.next_message;
                 ok(message_json(-1, id, "", None))
             }
+            "setWebhook" => {
+                // Sent as multipart (it may carry a certificate file).
+                let raw = body["raw"].as_str().unwrap_or("");
+                let url = url::Url::parse(&form_field(raw, "url").unwrap()).unwrap();
+                let secret = form_field(raw, "secret_token");
+                s.webhook = Some((url, secret));
+                ok(json!(true))
+            }
+            "deleteWebhook" => {
+                s.webhook = None;
+                ok(json!(true))
+            }
             "getChatMember" => {
                 let user = body["user_id"].as_i64().unwrap_or(0);
                 if s.admins.contains(&user) {
@@ -301,6 +380,10 @@ impl Fake {
         let mut s = self.state.lock().unwrap();
         s.next_update += 1;
         u["update_id"] = json!(s.next_update);
+        if s.webhook.is_some() {
+            self.hooks.send(u).unwrap();
+            return;
+        }
         s.updates.push_back(u);
         drop(s);
         self.notify.notify_waiters();
@@ -333,9 +416,13 @@ impl Fake {
                 .and_then(|m| m.thread);
             (format!("cq{}", s.next_callback), thread)
         };
+        // A message with a date: Telegram sends the pressed message in full (date 0 would
+        // mean an inaccessible one).
+        let mut pressed = message_json(chat, message, "…", thread);
+        pressed["date"] = json!(1_700_000_000);
         self.push_update(json!({"callback_query": {
             "id": id, "from": user_json(user), "chat_instance": "ci", "data": data,
-            "message": message_json(chat, message, "…", thread)
+            "message": pressed
         }}));
         id
     }
