@@ -5,8 +5,6 @@
 //! then the trump of that level), the messages drawn from the deal, and the record JSON the
 //! action log stores (through the engine's `record.rs`).
 
-use std::time::{Duration, Instant};
-
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
@@ -460,9 +458,7 @@ impl HostedGame for BeloteGame {
         let seat = d.to_act().expect("a bot is asked only on its turn");
         let mut player = ai::belote::player(level, self.session.options());
         let mut rng = ChaCha8Rng::seed_from_u64(rng_seed);
-        // As for Zole: the budget ends 10 ms early so that moves stay under `budget_ms`.
-        let deadline = Instant::now() + Duration::from_millis(budget_ms.saturating_sub(10));
-        let budget = move || Instant::now() >= deadline;
+        let budget = super::move_budget(budget_ms);
         let a = player.choose(&d.view(seat), &mut rng, &budget);
         action_json(seat, a)
     }

@@ -7,8 +7,10 @@ pub mod belote;
 pub mod polt;
 pub mod zole;
 
+use std::time::{Duration, Instant};
+
 use serde_json::Value;
-use stikis_core::ai::Level;
+use stikis_core::ai::{Budget, Level};
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
@@ -126,6 +128,14 @@ pub(crate) fn with_no_actions(deal: &Value) -> Value {
         m.insert("actions".into(), Value::Array(Vec::new()));
     }
     deal
+}
+
+/// A computer player's budget for one move of `budget_ms`: the strong players poll their
+/// budget between pieces of work and return within a few milliseconds of its end, so it ends
+/// 10 ms early to keep whole moves within `budget_ms`.
+pub(crate) fn move_budget(budget_ms: u64) -> impl Budget {
+    let deadline = Instant::now() + Duration::from_millis(budget_ms.saturating_sub(10));
+    move || Instant::now() >= deadline
 }
 
 /// Builds the hosted game for a record's `game` name and `rules`.

@@ -7,8 +7,6 @@
 //! The table's points are tricks: a hand's deltas are the tricks each seat took, the totals
 //! the tricks of the session (the standing itself is the rank order, shown with each hand).
 
-use std::time::{Duration, Instant};
-
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
@@ -299,9 +297,7 @@ impl HostedGame for PoltGame {
         let seat = d.to_act().expect("a bot is asked only on its turn");
         let mut player = ai::polt::player(level, self.options);
         let mut rng = ChaCha8Rng::seed_from_u64(rng_seed);
-        // As for Zole: the budget ends 10 ms early so that moves stay under `budget_ms`.
-        let deadline = Instant::now() + Duration::from_millis(budget_ms.saturating_sub(10));
-        let budget = move || Instant::now() >= deadline;
+        let budget = super::move_budget(budget_ms);
         let a = player.choose(&d.view(seat), &mut rng, &budget);
         action_to_json(seat, a)
     }

@@ -2,8 +2,6 @@
 //! card of a burial, `p:QC`, `s` to surrender), messages drawn from one seat's view, and the
 //! record JSON the action log stores.
 
-use std::time::{Duration, Instant};
-
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -318,10 +316,7 @@ impl HostedGame for ZoleGame {
         let seat = d.to_act().expect("a bot is asked only on its turn");
         let mut player = ai::zole::player(level, *self.session.options());
         let mut rng = ChaCha8Rng::seed_from_u64(rng_seed);
-        // The strong player polls its budget between pieces of work and returns within a few
-        // milliseconds of expiry; ending the budget 10 ms early keeps moves under `budget_ms`.
-        let deadline = Instant::now() + Duration::from_millis(budget_ms.saturating_sub(10));
-        let budget = move || Instant::now() >= deadline;
+        let budget = super::move_budget(budget_ms);
         let a = player.choose(&d.view(seat), &mut rng, &budget);
         action_json(seat, a)
     }
