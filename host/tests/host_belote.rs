@@ -5,38 +5,13 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use common::{chat, check_privacy, config, dm, file_of, log_of, send, sqlite, table_id, user, Screen};
+use common::{chat, config, dm, file_of, log_of, send, sqlite, step, table_id, user, Screen, Table};
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
 use stikis_host::i18n::Lang;
-use stikis_host::store::{ChatRef, Store};
+use stikis_host::store::Store;
 use stikis_host::token::Token;
-use stikis_host::{Command, Host, Outbox, User};
-
-struct Table {
-    host: Arc<Host>,
-    screen: Screen,
-    table: i64,
-    people: Vec<User>,
-    g: ChatRef,
-    checked: usize,
-    /// The outbox that finished the game (it carries the record file).
-    finish: Option<Outbox>,
-    /// A small deterministic generator for the people's choices.
-    rng: u64,
-}
-
-impl Table {
-    fn next(&mut self, n: usize) -> usize {
-        self.rng = self
-            .rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.rng >> 33) as usize % n
-    }
-}
+use stikis_host::{Command, Host, User};
 
 /// Opens a table of `game` with `rules` for the people named (the first creates it) and
 /// `bots` basic computer players, and starts it.
@@ -95,43 +70,6 @@ async fn open_with(store: Store, game: &str, rules: Value, people: &[&str], bots
         finish: None,
         rng: 7,
     }
-}
-
-/// One press by the first person who can act, of a button chosen by the generator. False
-/// when nobody can act.
-async fn step(t: &mut Table) -> bool {
-    let Some(who) = t
-        .people
-        .iter()
-        .find(|p| !t.screen.my_buttons(&p.id).is_empty())
-        .cloned()
-    else {
-        return false;
-    };
-    let buttons = t.screen.my_buttons(&who.id);
-    let token = buttons[t.next(buttons.len())].1.clone();
-    let out = send(
-        &t.host,
-        &mut t.screen,
-        dm(&who.id),
-        &who,
-        Command::Press { token },
-    )
-    .await;
-    assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
-    check_privacy(&t.host, t.table, &mut t.screen, &mut t.checked).await;
-    if out.0.iter().any(|o| o.text().starts_with("The game is over.")) {
-        t.finish = Some(out);
-    }
-    true
-}
-
-fn deals_done(t: &Table) -> usize {
-    t.screen
-        .posts
-        .iter()
-        .filter(|p| p.starts_with("Result of deal"))
-        .count()
 }
 
 /// Plays until the game ends; returns the number of presses.
@@ -212,7 +150,7 @@ async fn every_variant_plays_a_whole_game_with_people_and_computer_players() {
             t.screen.my_hand("anna")
         );
         play_out(&mut t).await;
-        assert!(deals_done(&t) >= 1, "{game}");
+        assert!(t.deals_done() >= 1, "{game}");
         check_final_record(&t, game);
         // The table is closed: the chat may open the next one.
         let out = send(&t.host, &mut t.screen, t.g.clone(), &anna, Command::Record).await;
@@ -409,7 +347,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
 
 /// Plays until `deals` deals are over.
 async fn play_until(t: &mut Table, deals: usize) {
-    while deals_done(t) < deals {
+    while t.deals_done() < deals {
         assert!(step(t).await, "the game ended before deal {deals}");
     }
 }
@@ -460,7 +398,7 @@ async fn restart_mid_deal(dir: &tempfile::TempDir, game: &str, people: &[&str], 
     assert!(
         !first
             .host
-            .hidden_cards(first.table, deals_done(&first) + 1)
+            .hidden_cards(first.table, first.deals_done() + 1)
             .await
             .is_empty(),
         "{game}: the cut is in the middle of a deal"

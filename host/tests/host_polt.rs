@@ -6,35 +6,14 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use common::{chat, check_privacy, config, dm, file_of, log_of, send, sqlite, table_id, user, Screen};
+use common::{
+    chat, check_privacy, config, dm, file_of, log_of, send, sqlite, step, table_id, user, Screen, Table,
+};
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
-use stikis_host::store::{ChatRef, Store};
+use stikis_host::store::Store;
 use stikis_host::token::Token;
-use stikis_host::{Command, Host, Out, Outbox, User};
-
-struct Table {
-    host: Arc<Host>,
-    screen: Screen,
-    table: i64,
-    people: Vec<User>,
-    g: ChatRef,
-    checked: usize,
-    finish: Option<Outbox>,
-    rng: u64,
-}
-
-impl Table {
-    fn next(&mut self, n: usize) -> usize {
-        self.rng = self
-            .rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.rng >> 33) as usize % n
-    }
-}
+use stikis_host::{Command, Host, Out, User};
 
 async fn open(store: Store, seats: usize, hands: u32, people: &[&str]) -> Table {
     let (host, _events) = Host::new(store, config());
@@ -91,41 +70,6 @@ async fn open(store: Store, seats: usize, hands: u32, people: &[&str]) -> Table 
     }
 }
 
-async fn step(t: &mut Table) -> bool {
-    let Some(who) = t
-        .people
-        .iter()
-        .find(|p| !t.screen.my_buttons(&p.id).is_empty())
-        .cloned()
-    else {
-        return false;
-    };
-    let buttons = t.screen.my_buttons(&who.id);
-    let token = buttons[t.next(buttons.len())].1.clone();
-    let out = send(
-        &t.host,
-        &mut t.screen,
-        dm(&who.id),
-        &who,
-        Command::Press { token },
-    )
-    .await;
-    assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
-    check_privacy(&t.host, t.table, &mut t.screen, &mut t.checked).await;
-    if out.0.iter().any(|o| o.text().starts_with("The game is over.")) {
-        t.finish = Some(out);
-    }
-    true
-}
-
-fn hands_done(t: &Table) -> usize {
-    t.screen
-        .posts
-        .iter()
-        .filter(|p| p.starts_with("Result of deal"))
-        .count()
-}
-
 #[tokio::test]
 async fn sessions_of_five_six_and_seven_play_out_and_their_records_replay_to_the_totals() {
     let dir = tempfile::tempdir().unwrap();
@@ -140,7 +84,7 @@ async fn sessions_of_five_six_and_seven_play_out_and_their_records_replay_to_the
             presses += 1;
             assert!(presses < 2_000, "the session does not progress");
         }
-        assert_eq!(hands_done(&t), 2, "{seats} seats");
+        assert_eq!(t.deals_done(), 2, "{seats} seats");
         let out = t.finish.as_ref().expect("the session ended after its hands");
         let rec = file_of(out).expect("the finished table posts its record");
         assert_eq!(rec["game"], "polt");
@@ -347,13 +291,13 @@ async fn the_exchange_is_private_and_returns_are_forced() {
 async fn a_restart_mid_hand_gives_the_same_record_as_an_uninterrupted_session() {
     let dir = tempfile::tempdir().unwrap();
     let mut whole = open(sqlite(&dir, "whole.db").await, 6, 3, &["anna", "bruno"]).await;
-    while hands_done(&whole) < 2 {
+    while whole.deals_done() < 2 {
         assert!(step(&mut whole).await);
     }
     let expected = log_of(&whole.host, whole.table).await;
 
     let mut first = open(sqlite(&dir, "cut.db").await, 6, 3, &["anna", "bruno"]).await;
-    while hands_done(&first) < 1 {
+    while first.deals_done() < 1 {
         assert!(step(&mut first).await);
     }
     for _ in 0..3 {
@@ -362,7 +306,7 @@ async fn a_restart_mid_hand_gives_the_same_record_as_an_uninterrupted_session() 
     assert!(
         !first
             .host
-            .hidden_cards(first.table, hands_done(&first) + 1)
+            .hidden_cards(first.table, first.deals_done() + 1)
             .await
             .is_empty(),
         "the cut is in the middle of a hand"
@@ -390,7 +334,7 @@ async fn a_restart_mid_hand_gives_the_same_record_as_an_uninterrupted_session() 
         rng,
     };
     second.screen.show(&out);
-    while hands_done(&second) < 2 {
+    while second.deals_done() < 2 {
         assert!(step(&mut second).await);
     }
     assert_eq!(log_of(&second.host, second.table).await, expected);

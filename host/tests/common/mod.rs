@@ -212,3 +212,65 @@ pub async fn record_of(host: &Arc<Host>, screen: &mut Screen, g: ChatRef, u: &Us
     let out = send(host, screen, g, u, Command::Record).await;
     file_of(&out).expect("a record file")
 }
+
+/// A table the tests drive by the people's presses.
+pub struct Table {
+    pub host: Arc<Host>,
+    pub screen: Screen,
+    pub table: i64,
+    pub people: Vec<User>,
+    pub g: ChatRef,
+    pub checked: usize,
+    /// The outbox that finished the game (it carries the record file).
+    pub finish: Option<Outbox>,
+    /// A small deterministic generator for the people's choices.
+    pub rng: u64,
+}
+
+impl Table {
+    pub fn next(&mut self, n: usize) -> usize {
+        self.rng = self
+            .rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.rng >> 33) as usize % n
+    }
+
+    /// Deals finished so far (their results posted).
+    pub fn deals_done(&self) -> usize {
+        self.screen
+            .posts
+            .iter()
+            .filter(|p| p.starts_with("Result of deal"))
+            .count()
+    }
+}
+
+/// One press by the first person who can act, of a button chosen by the generator, with the
+/// privacy of every public message checked. False when nobody can act.
+pub async fn step(t: &mut Table) -> bool {
+    let Some(who) = t
+        .people
+        .iter()
+        .find(|p| !t.screen.my_buttons(&p.id).is_empty())
+        .cloned()
+    else {
+        return false;
+    };
+    let buttons = t.screen.my_buttons(&who.id);
+    let token = buttons[t.next(buttons.len())].1.clone();
+    let out = send(
+        &t.host,
+        &mut t.screen,
+        dm(&who.id),
+        &who,
+        Command::Press { token },
+    )
+    .await;
+    assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+    check_privacy(&t.host, t.table, &mut t.screen, &mut t.checked).await;
+    if out.0.iter().any(|o| o.text().starts_with("The game is over.")) {
+        t.finish = Some(out);
+    }
+    true
+}
