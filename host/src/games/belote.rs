@@ -21,7 +21,9 @@ use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
 use super::zole::card_label;
-use super::{with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal};
+use super::{
+    name, suit_symbol, with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal,
+};
 use crate::i18n::{t, Arg, Lang};
 
 /// Level buttons shown at once: Bazar has 43 levels, more than a chat shows comfortably.
@@ -39,22 +41,6 @@ pub struct BeloteGame {
     level_pick: Option<u8>,
     /// Which page of levels the level buttons show.
     level_page: usize,
-}
-
-fn name(names: &[String], seat: Seat) -> String {
-    names
-        .get(seat as usize)
-        .cloned()
-        .unwrap_or_else(|| format!("#{seat}"))
-}
-
-fn suit_symbol(s: Suit) -> &'static str {
-    match s {
-        Suit::Clubs => "♣",
-        Suit::Diamonds => "♦",
-        Suit::Hearts => "♥",
-        Suit::Spades => "♠",
-    }
 }
 
 fn mode_word(lang: Lang, m: Mode) -> String {

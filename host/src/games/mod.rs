@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use stikis_core::ai::{Budget, Level};
+use stikis_core::cards::Suit;
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
@@ -136,6 +137,24 @@ pub(crate) fn with_no_actions(deal: &Value) -> Value {
 pub(crate) fn move_budget(budget_ms: u64) -> impl Budget {
     let deadline = Instant::now() + Duration::from_millis(budget_ms.saturating_sub(10));
     move || Instant::now() >= deadline
+}
+
+/// A seat's player name for messages.
+pub(crate) fn name(names: &[String], seat: Seat) -> String {
+    names
+        .get(seat as usize)
+        .cloned()
+        .unwrap_or_else(|| format!("#{seat}"))
+}
+
+/// A suit as messages show it.
+pub(crate) fn suit_symbol(s: Suit) -> &'static str {
+    match s {
+        Suit::Clubs => "♣",
+        Suit::Diamonds => "♦",
+        Suit::Hearts => "♥",
+        Suit::Spades => "♠",
+    }
 }
 
 /// Builds the hosted game for a record's `game` name and `rules`.

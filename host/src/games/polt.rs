@@ -21,7 +21,9 @@ use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
 use super::zole::card_label;
-use super::{with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal};
+use super::{
+    name, suit_symbol, with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal,
+};
 use crate::i18n::{t, Arg, Lang};
 
 /// Hands a table plays when its rules do not say (`{"hands": N}`).
@@ -33,22 +35,6 @@ pub struct PoltGame {
     hands: u32,
     /// Made with the first deal: its ranks are drawn from that deal's seed.
     session: Option<Session>,
-}
-
-fn name(names: &[String], seat: Seat) -> String {
-    names
-        .get(seat as usize)
-        .cloned()
-        .unwrap_or_else(|| format!("#{seat}"))
-}
-
-fn suit_symbol(s: Suit) -> &'static str {
-    match s {
-        Suit::Clubs => "♣",
-        Suit::Diamonds => "♦",
-        Suit::Hearts => "♥",
-        Suit::Spades => "♠",
-    }
 }
 
 fn title_word(lang: Lang, title: Title) -> String {

@@ -13,7 +13,7 @@ use stikis_core::games::zole::{Action, Bid, Contract, Deal, Kind, Options, Phase
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
-use super::{DealReport, GameButton, HostedGame, Pressed, Refusal};
+use super::{name, DealReport, GameButton, HostedGame, Pressed, Refusal};
 use crate::i18n::{t, Arg, Lang};
 
 pub struct ZoleGame {
@@ -122,13 +122,6 @@ fn bid_word(lang: Lang, b: Bid) -> String {
         Bid::SmallZole => "button-small-zole",
     };
     t(lang, key, &[])
-}
-
-fn name(names: &[String], seat: Seat) -> String {
-    names
-        .get(seat as usize)
-        .cloned()
-        .unwrap_or_else(|| format!("#{seat}"))
 }
 
 impl ZoleGame {
