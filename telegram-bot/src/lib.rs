@@ -12,6 +12,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use axum::extract::State;
 use serde_json::Value;
 use stikis_core::ai::Level;
 use stikis_host::i18n::{t, Lang};
@@ -53,6 +54,10 @@ pub struct Settings {
     /// How long the hand of a player who just acted may keep its old look, waiting for their
     /// next turn to be redrawn with it in one edit (zero: redraw at once).
     pub hand_delay: Duration,
+    /// Webhook mode: how long the post of a button press waits for the press's answer to go
+    /// back as its reply; after that the post is answered empty and the answer is a call
+    /// (zero: always a call).
+    pub answer_wait: Duration,
     pub host: HostConfig,
 }
 
@@ -65,6 +70,7 @@ impl Settings {
             mode: Mode::Polling,
             edit_interval: Duration::from_secs(3),
             hand_delay: Duration::from_secs(10),
+            answer_wait: Duration::from_secs(2),
             host: HostConfig::default(),
         }
     }
@@ -130,6 +136,50 @@ pub enum StartError {
     Telegram(String),
     #[error("the webhook secret may hold 1 to 256 of A-Z a-z 0-9 _ -")]
     BadSecret,
+    #[error("cannot listen for the webhook on {0}: {1}")]
+    Listen(SocketAddr, String),
+}
+
+/// Webhook middleware: a posted button press (a callback query) gets its answer in the
+/// reply to the post, as a method call that Telegram runs itself ("making requests when
+/// getting updates"), instead of an answerCallbackQuery call of its own. The post waits for
+/// the answer only (the press's answer goes out before its edits), at most `wait`.
+async fn answer_in_reply(
+    State((shower, wait)): State<(Arc<Shower>, Duration)>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let (parts, body) = req.into_parts();
+    // Telegram's updates are small; anything larger is not one (teloxide refuses it too).
+    let Ok(bytes) = axum::body::to_bytes(body, 1 << 20).await else {
+        return axum::http::StatusCode::PAYLOAD_TOO_LARGE.into_response();
+    };
+    let id = serde_json::from_slice::<Value>(&bytes)
+        .ok()
+        .and_then(|v| v["callback_query"]["id"].as_str().map(str::to_string));
+    let id = id.filter(|_| !wait.is_zero());
+    let waiting = id.as_deref().map(|id| shower.answer_in_reply(id));
+    let res = next
+        .run(axum::extract::Request::from_parts(
+            parts,
+            axum::body::Body::from(bytes),
+        ))
+        .await;
+    let (Some(id), Some(waiting)) = (id, waiting) else {
+        return res;
+    };
+    if !res.status().is_success() {
+        shower.answer_by_call(&id);
+        return res;
+    }
+    match tokio::time::timeout(wait, waiting).await {
+        Ok(Ok(answer)) => axum::Json(answer).into_response(),
+        _ => {
+            shower.answer_by_call(&id);
+            res
+        }
+    }
 }
 
 /// Connects the store, checks the token (getMe), registers the commands, recovers running
@@ -206,9 +256,23 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
                 }
                 options = options.secret_token(secret);
             }
-            let listener = webhooks::axum(bot.clone(), options)
+            // Bound before setWebhook, so that a taken port fails the start before Telegram
+            // is told to post here.
+            let tcp = tokio::net::TcpListener::bind(listen)
+                .await
+                .map_err(|e| StartError::Listen(listen, e.to_string()))?;
+            let (listener, stop, router) = webhooks::axum_to_router(bot.clone(), options)
                 .await
                 .map_err(|e| StartError::Telegram(e.to_string()))?;
+            let router = router.layer(axum::middleware::from_fn_with_state(
+                (Arc::clone(&app.shower), settings.answer_wait),
+                answer_in_reply,
+            ));
+            tokio::spawn(async move {
+                if let Err(e) = axum::serve(tcp, router).with_graceful_shutdown(stop).await {
+                    tracing::error!(error = %e, "the webhook server failed");
+                }
+            });
             tokio::spawn(async move {
                 dispatcher
                     .dispatch_with_listener(listener, LoggingErrorHandler::new())

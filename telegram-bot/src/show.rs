@@ -16,6 +16,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use serde_json::{json, Value};
 use stikis_host::i18n::{t, Arg, Lang};
 use stikis_host::store::{ChatRef, Platform, Store};
 use stikis_host::token::Token;
@@ -29,7 +30,7 @@ use teloxide::types::{
     CallbackQueryId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, MessageId, ThreadId,
 };
 use teloxide::{ApiError, RequestError};
-use tokio::sync::Mutex as AsyncMutex;
+use tokio::sync::{oneshot, Mutex as AsyncMutex};
 use tokio::time::Instant;
 
 /// To whom the outbox's `Reply` goes.
@@ -90,6 +91,10 @@ pub struct Shower {
     /// One lock per private chat: its edits go out in the order they were decided, whether
     /// sent at once or held back.
     dms: Mutex<HashMap<String, Arc<AsyncMutex<()>>>>,
+    /// Webhook mode: presses whose webhook post is still open, by callback query id. Their
+    /// answer goes back as the post's reply (a Bot API method in the response body, which
+    /// Telegram runs itself), which spares one call per press.
+    in_reply: Mutex<HashMap<String, oneshot::Sender<Value>>>,
 }
 
 /// The most numbered group buttons offered to a player without a private chat, padded to a
@@ -259,7 +264,22 @@ impl Shower {
             hand_delay,
             lazy: Mutex::default(),
             dms: Mutex::default(),
+            in_reply: Mutex::default(),
         })
+    }
+
+    /// Webhook mode: the answer to callback query `id` is wanted as the reply to its post.
+    /// The receiver gets the answer's method call; if it is dropped first (the post stopped
+    /// waiting), the answer is made as a call instead.
+    pub fn answer_in_reply(&self, id: &str) -> oneshot::Receiver<Value> {
+        let (tx, rx) = oneshot::channel();
+        self.in_reply.lock().expect("in_reply").insert(id.to_string(), tx);
+        rx
+    }
+
+    /// The post of callback query `id` stopped waiting for its answer.
+    pub fn answer_by_call(&self, id: &str) {
+        self.in_reply.lock().expect("in_reply").remove(id);
     }
 
     pub fn deep_link(&self, param: &str) -> String {
@@ -343,14 +363,23 @@ impl Shower {
         }
         match (&answer, reply) {
             (Answer::Callback { id, alert }, text) => {
-                let mut req = self.bot.answer_callback_query(id.clone());
-                if let Some(text) = text {
-                    // Callback answers hold at most 200 characters.
-                    let text: String = text.chars().take(200).collect();
-                    req = req.text(text).show_alert(*alert);
+                // Callback answers hold at most 200 characters.
+                let text: Option<String> = text.map(|t| t.chars().take(200).collect());
+                let waiting = self.in_reply.lock().expect("in_reply").remove(&id.0);
+                let mut body = json!({"method": "answerCallbackQuery", "callback_query_id": id.0});
+                if let Some(text) = &text {
+                    body["text"] = json!(text);
+                    body["show_alert"] = json!(alert);
                 }
-                if let Err(e) = call(req).await {
-                    tracing::warn!(error = %e, "answerCallbackQuery failed");
+                // The webhook post may have given up waiting: then the answer is a call.
+                if !waiting.is_some_and(|w| w.send(body).is_ok()) {
+                    let mut req = self.bot.answer_callback_query(id.clone());
+                    if let Some(text) = text {
+                        req = req.text(text).show_alert(*alert);
+                    }
+                    if let Err(e) = call(req).await {
+                        tracing::warn!(error = %e, "answerCallbackQuery failed");
+                    }
                 }
             }
             (Answer::Message { chat, thread }, Some(text)) => {

@@ -3,9 +3,10 @@
 //! 200 group tables play one Zole deal each at the same time; reports updates handled per
 //! second and Bot API calls per card played (in all, per method, and without the compulsory
 //! answerCallbackQuery), with three people per table and with one person and two computer
-//! players per table. People press only what they have not pressed already: the hand of who
-//! just acted keeps its look until their next turn (its redraw is held back), as a person
-//! knows their own move.
+//! players per table, in long-polling and in webhook mode (where a press's answer goes back
+//! in the reply to its post and is no call of the bot's). People press only what they have
+//! not pressed already: the hand of who just acted keeps its look until their next turn (its
+//! redraw is held back), as a person knows their own move.
 
 mod fake;
 
@@ -17,7 +18,7 @@ use fake::Fake;
 use stikis_core::Seed;
 use stikis_host::token::Token;
 use stikis_host::HostConfig;
-use stikis_telegram::{start, Settings};
+use stikis_telegram::{start, Mode, Settings};
 
 const TABLES: i64 = 200;
 
@@ -130,12 +131,24 @@ async fn table(fake: Fake, n: i64, humans: i64) -> (usize, usize, usize) {
     (updates, cards, refused)
 }
 
-async fn run(humans: i64) {
+async fn run(humans: i64, webhook: bool) {
     let dir = tempfile::tempdir().unwrap();
     let fake = Fake::start().await;
     fake.state.lock().unwrap().quiet = true;
     let mut s = Settings::new("1:BENCH", dir.path().join("bench.db").to_str().unwrap());
     s.api_url = Some(fake.url.clone());
+    if webhook {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        s.mode = Mode::Webhook {
+            url: url::Url::parse(&format!("http://127.0.0.1:{port}/hook")).unwrap(),
+            listen: ([127, 0, 0, 1], port).into(),
+            secret: None,
+        };
+    }
     s.host = HostConfig {
         bot_budget_ms: 5,
         seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
@@ -167,7 +180,14 @@ async fn run(humans: i64) {
     // Coalesced public edits still due go out within one interval.
     tokio::time::sleep(Duration::from_secs(4)).await;
     running.shutdown().await;
-    let counts = fake.state.lock().unwrap().counts.clone();
+    // Methods run from webhook replies are no calls of the bot's.
+    let (mut counts, in_reply) = {
+        let s = fake.state.lock().unwrap();
+        (s.counts.clone(), s.in_reply.clone())
+    };
+    for (m, n) in &in_reply {
+        *counts.get_mut(m).unwrap() -= n;
+    }
     let calls: usize = counts
         .iter()
         .filter(|(m, _)| *m != "getUpdates")
@@ -175,6 +195,7 @@ async fn run(humans: i64) {
         .sum::<usize>()
         - before;
     let answers = counts.get("answerCallbackQuery").copied().unwrap_or(0);
+    let replied = in_reply.get("answerCallbackQuery").copied().unwrap_or(0);
     // Every deal is played out (a person takes the talon when offered): 24 cards per table.
     let all_cards = TABLES as usize * 24;
     let per = |n: usize| n as f64 / all_cards as f64;
@@ -193,10 +214,12 @@ async fn run(humans: i64) {
         .map(|(m, n)| format!("{m} {n} ({:.2})", per(**n)))
         .collect();
     println!(
-        "{humans} people per table, {TABLES} tables: {updates} updates in {:.2} s = {:.0} updates/s \
-         ({refused} presses refused); {calls} Bot API calls for {all_cards} cards ({cards} by people) \
-         = {:.2} calls per card, {:.2} without answerCallbackQuery ({:.2} and {:.2} per person's \
-         card); per method (per card): {}",
+        "{}: {humans} people per table, {TABLES} tables: {updates} updates in {:.2} s = {:.0} \
+         updates/s ({refused} presses refused); {calls} Bot API calls for {all_cards} cards \
+         ({cards} by people) = {:.2} calls per card, {:.2} without answerCallbackQuery ({:.2} and \
+         {:.2} per person's card); per method (per card): {}; answers in webhook replies: \
+         {replied} ({:.2})",
+        if webhook { "webhook" } else { "long polling" },
         elapsed.as_secs_f64(),
         updates as f64 / elapsed.as_secs_f64(),
         per(calls),
@@ -204,17 +227,30 @@ async fn run(humans: i64) {
         calls as f64 / cards.max(1) as f64,
         (calls - answers) as f64 / cards.max(1) as f64,
         breakdown.join(", "),
+        per(replied),
     );
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore]
 async fn bench_200_tables_three_people() {
-    run(3).await;
+    run(3, false).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore]
 async fn bench_200_tables_one_person_two_computers() {
-    run(1).await;
+    run(1, false).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore]
+async fn bench_200_tables_three_people_webhook() {
+    run(3, true).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore]
+async fn bench_200_tables_one_person_two_computers_webhook() {
+    run(1, true).await;
 }

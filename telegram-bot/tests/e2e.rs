@@ -629,6 +629,51 @@ async fn webhook_mode_takes_the_updates_telegram_posts_and_a_deal_is_played() {
         "{delivered:?}"
     );
     assert!(!fake.calls().iter().any(|c| c.method == "getUpdates"));
+    // Presses were answered in the replies to their posts, not by calls of their own (a
+    // reply that took longer than `answer_wait` on a loaded machine may fall back to a call).
+    let (answers, in_reply) = {
+        let s = fake.state.lock().unwrap();
+        (
+            s.counts.get("answerCallbackQuery").copied().unwrap_or(0),
+            s.in_reply.get("answerCallbackQuery").copied().unwrap_or(0),
+        )
+    };
+    assert!(answers > 20, "{answers} answers");
+    assert!(
+        in_reply * 10 >= answers * 9,
+        "{in_reply} of {answers} answers in replies"
+    );
+    running.shutdown().await;
+}
+
+/// With no time to wait for answers, every press's post is answered empty and the press is
+/// answered by a call of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_posts_that_stop_waiting_leave_the_answer_to_a_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = url::Url::parse(&format!("http://127.0.0.1:{port}/hook")).unwrap();
+    let mut s = settings(&fake, &dir.path().join("w0.db"));
+    s.mode = Mode::Webhook {
+        url,
+        listen: ([127, 0, 0, 1], port).into(),
+        secret: None,
+    };
+    s.answer_wait = Duration::ZERO;
+    let running = start(s).await.unwrap();
+    let table = open_table(&fake).await;
+    let mut checked = 0;
+    play(&fake, &running, table, &mut checked, 30, |_| false).await;
+    let s = fake.state.lock().unwrap();
+    let answers = s.counts.get("answerCallbackQuery").copied().unwrap_or(0);
+    assert!(answers > 20, "{answers} answers");
+    assert_eq!(s.in_reply.get("answerCallbackQuery"), None);
+    drop(s);
     running.shutdown().await;
 }
 

@@ -65,8 +65,10 @@ pub struct FakeState {
     pub quiet: bool,
     /// The webhook registered by setWebhook: its URL and secret token.
     pub webhook: Option<(url::Url, Option<String>)>,
-    /// The HTTP status of every webhook delivery, in order.
+    /// The HTTP status of every webhook delivery, in order of their replies.
     pub delivered: Vec<u16>,
+    /// Methods run from webhook replies, per method (also counted in `counts`).
+    pub in_reply: HashMap<String, usize>,
 }
 
 #[derive(Clone)]
@@ -81,6 +83,12 @@ pub struct Fake {
 /// POSTs a JSON body to `url` with plain HTTP/1.1 (the tests' webhook is on 127.0.0.1);
 /// returns the status code.
 pub async fn post_json(url: &url::Url, secret: Option<&str>, body: &Value) -> u16 {
+    post_json_reply(url, secret, body).await.0
+}
+
+/// As `post_json`, also returning the reply's body when it is JSON (in webhook mode, a Bot
+/// API method call that Telegram runs as if the bot had made it).
+pub async fn post_json_reply(url: &url::Url, secret: Option<&str>, body: &Value) -> (u16, Option<Value>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let addr = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap());
     // The bot binds its webhook port in the background after setWebhook: wait for it.
@@ -111,11 +119,16 @@ pub async fn post_json(url: &url::Url, secret: Option<&str>, body: &Value) -> u1
     tcp.write_all(req.as_bytes()).await.unwrap();
     let mut resp = Vec::new();
     tcp.read_to_end(&mut resp).await.unwrap();
-    let head = String::from_utf8_lossy(&resp);
-    head.split_whitespace()
+    let text = String::from_utf8_lossy(&resp);
+    let code = text
+        .split_whitespace()
         .nth(1)
         .and_then(|c| c.parse().ok())
-        .unwrap_or(0)
+        .unwrap_or(0);
+    let reply = text
+        .split_once("\r\n\r\n")
+        .and_then(|(_, b)| serde_json::from_str(b).ok());
+    (code, reply)
 }
 
 pub fn user_json(id: i64) -> Value {
@@ -226,13 +239,30 @@ impl Fake {
             url: url::Url::parse(&format!("http://{addr}/")).unwrap(),
             hooks,
         };
-        let state = Arc::clone(&fake.state);
+        let deliverer = fake.clone();
         tokio::spawn(async move {
+            // Telegram keeps up to 40 posts in flight by default (setWebhook max_connections).
+            let slots = Arc::new(tokio::sync::Semaphore::new(40));
             while let Some(u) = queue.recv().await {
-                let hook = state.lock().unwrap().webhook.clone();
+                let hook = deliverer.state.lock().unwrap().webhook.clone();
                 let Some((url, secret)) = hook else { continue };
-                let code = post_json(&url, secret.as_deref(), &u).await;
-                state.lock().unwrap().delivered.push(code);
+                let slot = Arc::clone(&slots).acquire_owned().await.unwrap();
+                let fake = deliverer.clone();
+                tokio::spawn(async move {
+                    let (code, reply) = post_json_reply(&url, secret.as_deref(), &u).await;
+                    fake.state.lock().unwrap().delivered.push(code);
+                    if let Some(method) = reply.as_ref().and_then(|r| r["method"].as_str()) {
+                        *fake
+                            .state
+                            .lock()
+                            .unwrap()
+                            .in_reply
+                            .entry(method.to_string())
+                            .or_default() += 1;
+                        fake.answer(method, reply.clone().unwrap());
+                    }
+                    drop(slot);
+                });
             }
         });
         let app = Router::new()
