@@ -6,8 +6,12 @@
 //! coalesced at EDIT_MS (default 1000, the bot's own default: Discord allows 5 edits of a
 //! channel's messages per 5 s; 0 sends every change).
 //!
+//! With ENDPOINT=1 the interactions are posted to the bot's interactions endpoint instead of
+//! the gateway: a press's answer is then the reply to its post, listed apart and not counted
+//! as a REST call.
+//!
 //! Run: `cargo bench -p stikis-discord --bench discord` (env TABLES, HUMANS, DEALS, EDIT_MS,
-//! PACE_MS).
+//! PACE_MS, ENDPOINT).
 
 #[path = "../tests/fake/mod.rs"]
 mod fake;
@@ -133,6 +137,7 @@ fn main() {
     let deals = env("DEALS", 1) as usize;
     let edit_ms = env("EDIT_MS", 1000);
     let pace = Duration::from_millis(env("PACE_MS", 0));
+    let endpoint = env("ENDPOINT", 0) == 1;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -140,7 +145,12 @@ fn main() {
     rt.block_on(async move {
         let dir = tempfile::tempdir().unwrap();
         let fake = Fake::start().await;
-        let mut config = fake.config(dir.path().join("bench.db").to_str().unwrap());
+        let db = dir.path().join("bench.db");
+        let mut config = if endpoint {
+            fake.endpoint_config(db.to_str().unwrap())
+        } else {
+            fake.config(db.to_str().unwrap())
+        };
         config.min_edit_interval = Duration::from_millis(edit_ms);
         let running = stikis_discord::start(config).await.unwrap();
         fake.wait_ready(1).await;
@@ -198,8 +208,10 @@ fn main() {
         }
         let n = presses.load(Ordering::Relaxed);
         println!(
-            "tables {tables}, people per table {humans}, deals {deals}, edit interval {edit_ms} ms, pace {} ms",
-            pace.as_millis()
+            "tables {tables}, people per table {humans}, deals {deals}, edit interval {edit_ms} ms, pace {} ms, \
+             interactions {}",
+            pace.as_millis(),
+            if endpoint { "posted to the endpoint" } else { "over the gateway" }
         );
         println!(
             "interactions {n} in {:.2} s: {:.0} per second",

@@ -1,9 +1,11 @@
 //! stikis on Discord. This crate knows no rule: `commands` turns slash commands into host
 //! requests, `press` turns button presses into host requests, and `show` turns the host's
 //! outbox into Discord API calls (messages edited in place, coalesced, remembered across
-//! restarts). `start` wires them to serenity's autosharded gateway through poise.
+//! restarts). `start` wires them to serenity's autosharded gateway through poise, and, when
+//! configured, to an interactions endpoint (`endpoint`) that answers presses in its replies.
 
 pub mod commands;
+pub mod endpoint;
 pub mod press;
 pub mod show;
 
@@ -38,6 +40,8 @@ pub struct Config {
     pub min_edit_interval: Duration,
     /// An interaction not answered within this time is deferred first (Discord allows 3 s).
     pub answer_within: Duration,
+    /// Take interactions posted to this endpoint (Discord's Interactions Endpoint URL) too.
+    pub interactions: Option<endpoint::Endpoint>,
 }
 
 impl Config {
@@ -49,6 +53,7 @@ impl Config {
             host: HostConfig::default(),
             min_edit_interval: Duration::from_millis(1000),
             answer_within: Duration::from_millis(2000),
+            interactions: None,
         }
     }
 }
@@ -63,6 +68,9 @@ pub struct Bot {
     idle: Notify,
     /// One lock per table with a press being handled (see `press::on_press`).
     table_orders: std::sync::Mutex<HashMap<i64, Arc<AsyncMutex<()>>>>,
+    /// The gateway's context and the bot's user id, once READY: commands posted to the
+    /// interactions endpoint run in it.
+    pub gateway: std::sync::OnceLock<(serenity::Context, serenity::UserId)>,
 }
 
 /// Counts a handler as running until dropped, so shutdown can wait for it.
@@ -155,12 +163,19 @@ pub struct Running {
     shards: Arc<ShardManager>,
     client: tokio::task::JoinHandle<()>,
     timers: tokio::task::JoinHandle<()>,
+    /// The interactions endpoint's server and what stops it.
+    endpoint: Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>,
 }
 
 impl Running {
     /// Stops taking interactions, lets the running ones finish, sends every pending edit and
     /// closes the database: nothing the host committed is left unshown.
     pub async fn shutdown(self) {
+        if let Some((stop, server)) = self.endpoint {
+            // Posts being answered finish; no new one is taken.
+            let _ = stop.send(());
+            let _ = server.await;
+        }
         self.shards.shutdown_all().await;
         let _ = self.client.await;
         self.bot.settle().await;
@@ -177,6 +192,11 @@ impl Running {
 /// Connects to the database, recovers running tables, registers the commands and starts the
 /// autosharded gateway.
 pub async fn start(config: Config) -> Result<Running, Error> {
+    // A wrong public key stops the start before anything else.
+    let verifier = match &config.interactions {
+        Some(ep) => Some(endpoint::verifier(&ep.public_key)?),
+        None => None,
+    };
     let store = Store::connect(&config.database_url).await?;
     let (host, mut events) = Host::new(store, config.host.clone());
 
@@ -193,24 +213,17 @@ pub async fn start(config: Config) -> Result<Running, Error> {
     let slot: Arc<std::sync::OnceLock<Data>> = Arc::new(std::sync::OnceLock::new());
     let setup_slot = slot.clone();
     let framework = poise::Framework::builder()
-        .options(poise::FrameworkOptions {
-            commands: commands::all(),
-            event_handler: |ctx, event, fw, data| Box::pin(on_event(ctx, event, fw, data)),
-            on_error: |err| {
-                Box::pin(async move {
-                    tracing::warn!(error = %err, "a command failed");
-                })
-            },
-            ..Default::default()
-        })
+        .options(framework_options())
         .initialize_owners(false)
-        .setup(move |ctx, _ready, framework| {
+        .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 poise::builtins::register_globally(ctx, &framework.options().commands).await?;
-                Ok(setup_slot
+                let bot = setup_slot
                     .get()
                     .expect("the bot is built before the gateway starts")
-                    .clone())
+                    .clone();
+                let _ = bot.gateway.set((ctx.clone(), ready.user.id));
+                Ok(bot)
             })
         })
         .build();
@@ -232,6 +245,7 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         in_flight: AtomicUsize::new(0),
         idle: Notify::new(),
         table_orders: Default::default(),
+        gateway: Default::default(),
     });
     let _ = slot.set(bot.clone());
 
@@ -247,6 +261,30 @@ pub async fn start(config: Config) -> Result<Running, Error> {
     });
 
     let shards = client.shard_manager.clone();
+    let endpoint = match (&config.interactions, verifier) {
+        (Some(ep), Some(verifier)) => {
+            let tcp = tokio::net::TcpListener::bind(ep.listen)
+                .await
+                .map_err(|e| format!("cannot listen for interactions on {}: {e}", ep.listen))?;
+            let app = endpoint::router(Arc::new(endpoint::EndpointState {
+                bot: bot.clone(),
+                verifier,
+                options: framework_options(),
+                shards: shards.clone(),
+            }));
+            let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+            let server = tokio::spawn(async move {
+                let stopped = async {
+                    let _ = stopped.await;
+                };
+                if let Err(e) = axum::serve(tcp, app).with_graceful_shutdown(stopped).await {
+                    tracing::error!(error = %e, "the interactions endpoint failed");
+                }
+            });
+            Some((stop, server))
+        }
+        _ => None,
+    };
     let client = tokio::spawn(async move {
         if let Err(e) = client.start_autosharded().await {
             tracing::error!(error = %e, "the gateway client stopped");
@@ -257,7 +295,22 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         shards,
         client,
         timers,
+        endpoint,
     })
+}
+
+/// The commands and handlers, for the gateway's framework and the interactions endpoint.
+fn framework_options() -> poise::FrameworkOptions<Data, Error> {
+    poise::FrameworkOptions {
+        commands: commands::all(),
+        event_handler: |ctx, event, fw, data| Box::pin(on_event(ctx, event, fw, data)),
+        on_error: |err| {
+            Box::pin(async move {
+                tracing::warn!(error = %err, "a command failed");
+            })
+        },
+        ..Default::default()
+    }
 }
 
 async fn on_event(
@@ -270,7 +323,7 @@ async fn on_event(
         interaction: serenity::Interaction::Component(c),
     } = event
     {
-        press::on_press(data, c).await;
+        press::on_press(data, c, &press::Responder::Call).await;
     }
     Ok(())
 }

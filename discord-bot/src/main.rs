@@ -17,6 +17,16 @@ ENVIRONMENT:
     DISCORD_API_URL   optional: send Discord REST calls to this base URL (scheme and host, e.g.
                       http://127.0.0.1:3000) instead of discord.com; the gateway address is
                       asked from it too. Used by the tests' fake Discord.
+    DISCORD_INTERACTIONS_LISTEN
+                      optional: an address (e.g. 0.0.0.0:8080) on which to take the
+                      interactions Discord posts to the application's Interactions Endpoint
+                      URL (developer portal, General Information; serve it over HTTPS through
+                      a reverse proxy). A button press is then answered in the reply to its
+                      post, one REST call less per press than over the gateway, which still
+                      connects for everything else. Needs DISCORD_PUBLIC_KEY.
+    DISCORD_PUBLIC_KEY
+                      the application's public key (64 hexadecimal digits, same page): posts
+                      not signed with it are refused.
     RUST_LOG          optional: log filter (default: info).
 
 The bot connects with as many gateway shards as Discord recommends, registers its global
@@ -56,6 +66,20 @@ async fn main() -> ExitCode {
         .unwrap_or_else(|| "stikis.db".into());
     let mut config = stikis_discord::Config::new(token, db);
     config.api_url = std::env::var("DISCORD_API_URL").ok().filter(|s| !s.is_empty());
+    if let Some(listen) = std::env::var("DISCORD_INTERACTIONS_LISTEN")
+        .ok()
+        .filter(|s| !s.is_empty())
+    {
+        let Ok(listen) = listen.parse() else {
+            eprintln!("stikis-discord: DISCORD_INTERACTIONS_LISTEN is not an address like 0.0.0.0:8080");
+            return ExitCode::from(2);
+        };
+        let Some(public_key) = std::env::var("DISCORD_PUBLIC_KEY").ok().filter(|s| !s.is_empty()) else {
+            eprintln!("stikis-discord: DISCORD_INTERACTIONS_LISTEN needs DISCORD_PUBLIC_KEY (see --help)");
+            return ExitCode::from(2);
+        };
+        config.interactions = Some(stikis_discord::endpoint::Endpoint { listen, public_key });
+    }
     let mut running = match stikis_discord::start(config).await {
         Ok(r) => r,
         Err(e) => {

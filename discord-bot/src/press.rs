@@ -2,6 +2,8 @@
 //! `Command::Press`. The answer: an update of the pressed message when the host redrew it
 //! (one call instead of two), a silent acknowledgement for "✓", an ephemeral explanation for
 //! stale, foreign and out-of-turn presses, and the ephemeral hand for the table's 🂠 button.
+//! A press that came over the gateway is answered by a callback call; one posted to the
+//! interactions endpoint is answered in the reply to its post (`Responder`), which is no call.
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -10,7 +12,7 @@ use serenity::{
 };
 use stikis_host::token::Token;
 use stikis_host::{Command, Out, Outbox, Request};
-use tokio::sync::OwnedMutexGuard;
+use tokio::sync::{oneshot, OwnedMutexGuard};
 
 use crate::show::Content;
 use crate::{chat_ref, host_user, Bot};
@@ -18,7 +20,44 @@ use crate::{chat_ref, host_user, Bot};
 /// The host's reply to a move that was taken.
 const DONE: &str = "✓";
 
-pub async fn on_press(bot: &Bot, c: &ComponentInteraction) {
+/// How a press's first answer (the interaction response) reaches Discord.
+pub enum Responder {
+    /// A callback call (an interaction that came over the gateway).
+    Call,
+    /// The reply to the interaction's post to the interactions endpoint.
+    Reply(std::sync::Mutex<Option<oneshot::Sender<CreateInteractionResponse>>>),
+}
+
+impl Responder {
+    /// A responder whose answer the returned receiver gets, to reply to the post with.
+    pub fn reply() -> (Responder, oneshot::Receiver<CreateInteractionResponse>) {
+        let (tx, rx) = oneshot::channel();
+        (Responder::Reply(std::sync::Mutex::new(Some(tx))), rx)
+    }
+
+    async fn respond(
+        &self,
+        c: &ComponentInteraction,
+        http: &serenity::Http,
+        r: CreateInteractionResponse,
+    ) -> serenity::Result<()> {
+        let waiting = match self {
+            Responder::Call => None,
+            Responder::Reply(tx) => tx.lock().expect("responder").take(),
+        };
+        let r = match waiting {
+            Some(tx) => match tx.send(r) {
+                Ok(()) => return Ok(()),
+                // The post stopped waiting: a call, as over the gateway.
+                Err(r) => r,
+            },
+            None => r,
+        };
+        c.create_response(http, r).await
+    }
+}
+
+pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder) {
     let _busy = bot.busy();
     let user = host_user(&c.user, c.member.as_ref());
     let token = c.data.custom_id.clone();
@@ -47,8 +86,8 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction) {
         },
         || async {
             deferred = true;
-            if let Err(e) = c
-                .create_response(&http, CreateInteractionResponse::Acknowledge)
+            if let Err(e) = responder
+                .respond(c, &http, CreateInteractionResponse::Acknowledge)
                 .await
             {
                 tracing::warn!(error = %e, "could not defer a press");
@@ -61,7 +100,7 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction) {
         out.reply("⚠");
         (out, None)
     });
-    answer(bot, c, &user.id, &token, out, deferred, turn).await;
+    answer(bot, c, responder, &user.id, &token, out, deferred, turn).await;
     if let (Some(t), Some(o)) = (table, order) {
         bot.release_table_order(t, o);
     }
@@ -94,9 +133,11 @@ fn own_hands(out: &Outbox, user: &str) -> Vec<(String, Content)> {
     hands
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn answer(
     bot: &Bot,
     c: &ComponentInteraction,
+    responder: &Responder,
     user: &str,
     token: &str,
     out: Outbox,
@@ -174,11 +215,13 @@ async fn answer(
     let http = &bot.http;
     let result = match (response, deferred) {
         (Some(msg), false) if update => {
-            c.create_response(http, CreateInteractionResponse::UpdateMessage(msg))
+            responder
+                .respond(c, http, CreateInteractionResponse::UpdateMessage(msg))
                 .await
         }
         (Some(msg), false) => {
-            c.create_response(http, CreateInteractionResponse::Message(msg))
+            responder
+                .respond(c, http, CreateInteractionResponse::Message(msg))
                 .await
         }
         (Some(_), true) => {
@@ -207,19 +250,22 @@ async fn answer(
             }
         }
         (None, false) if reply == DONE => {
-            c.create_response(http, CreateInteractionResponse::Acknowledge)
+            responder
+                .respond(c, http, CreateInteractionResponse::Acknowledge)
                 .await
         }
         (None, false) => {
-            c.create_response(
-                http,
-                CreateInteractionResponse::Message(
-                    CreateInteractionResponseMessage::new()
-                        .content(reply)
-                        .ephemeral(true),
-                ),
-            )
-            .await
+            responder
+                .respond(
+                    c,
+                    http,
+                    CreateInteractionResponse::Message(
+                        CreateInteractionResponseMessage::new()
+                            .content(reply)
+                            .ephemeral(true),
+                    ),
+                )
+                .await
         }
         (None, true) if reply == DONE => Ok(()),
         (None, true) => c

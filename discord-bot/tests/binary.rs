@@ -17,6 +17,8 @@ fn help_documents_every_setting() {
         "DISCORD_TOKEN",
         "DATABASE_URL",
         "DISCORD_API_URL",
+        "DISCORD_INTERACTIONS_LISTEN",
+        "DISCORD_PUBLIC_KEY",
         "stikis.db",
         "SIGTERM",
         "shards",
@@ -35,6 +37,31 @@ fn a_missing_token_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("DISCORD_TOKEN is not set"), "{err}");
+}
+
+#[test]
+fn an_interactions_endpoint_needs_a_good_public_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |key: Option<&str>| {
+        let mut c = Command::new(BIN);
+        c.env("DISCORD_TOKEN", "fake-token")
+            .env("DISCORD_API_URL", "http://127.0.0.1:9")
+            .env("DATABASE_URL", dir.path().join("k.db").to_str().unwrap())
+            .env("DISCORD_INTERACTIONS_LISTEN", "127.0.0.1:0")
+            .env_remove("DISCORD_PUBLIC_KEY");
+        if let Some(k) = key {
+            c.env("DISCORD_PUBLIC_KEY", k);
+        }
+        c.output().unwrap()
+    };
+    let out = run(None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("needs DISCORD_PUBLIC_KEY"), "{err}");
+    let out = run(Some("not-a-key"));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("64 hexadecimal digits"), "{err}");
 }
 
 #[cfg(unix)]

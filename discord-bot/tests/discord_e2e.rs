@@ -31,10 +31,20 @@ struct Play {
 
 impl Play {
     async fn start(db: &str) -> Play {
+        Play::start_with(db, false).await
+    }
+
+    /// With `endpoint`, interactions are posted to the bot's interactions endpoint.
+    async fn start_with(db: &str, endpoint: bool) -> Play {
         let fake = Fake::start().await;
         // Cilda's direct messages are closed: every DM to her fails with 50007.
         fake.state.closed_dms.lock().unwrap().insert(1003);
-        let bot = stikis_discord::start(fake.config(db)).await.unwrap();
+        let config = if endpoint {
+            fake.endpoint_config(db)
+        } else {
+            fake.config(db)
+        };
+        let bot = stikis_discord::start(config).await.unwrap();
         fake.wait_ready(1).await;
         Play {
             fake,
@@ -304,8 +314,73 @@ fn db(dir: &tempfile::TempDir, name: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_people_play_a_deal_by_buttons_and_no_hidden_card_is_shown() {
+    three_people_play_a_deal(false).await;
+}
+
+/// The same game with interactions posted to the interactions endpoint: every press is
+/// answered in the reply to its post (no callback call), commands by a callback call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_people_play_a_deal_through_the_interactions_endpoint() {
+    let (fake, presses) = three_people_play_a_deal(true).await;
+    let routes = fake.routes();
+    let replied: u64 = routes
+        .iter()
+        .filter(|(r, _)| r.starts_with("(reply to the post)"))
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(replied, presses as u64, "{routes:#?}");
+    for t in [6, 7] {
+        assert_eq!(
+            routes.get(&format!("POST interaction callback type {t}")),
+            None,
+            "a press was answered by a call: {routes:#?}"
+        );
+    }
+    // Slash commands were accepted (202) and answered by poise's callback calls.
+    assert!(routes
+        .get("POST interaction callback type 4")
+        .is_some_and(|&n| n >= 4));
+    let posted = fake.state.posted.lock().unwrap().clone();
+    assert!(posted.iter().all(|&c| c == 200 || c == 202), "{posted:?}");
+    assert!(posted.contains(&202) && posted.contains(&200));
+}
+
+/// Discord's checks of an endpoint: PING gets PONG, a post not signed with the
+/// application's key is refused with 401, a signed post that is no interaction with 400.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_interactions_endpoint_answers_ping_and_refuses_unsigned_posts() {
     let dir = tempfile::tempdir().unwrap();
-    let mut g = Play::start(&db(&dir, "a.db")).await;
+    let g = Play::start_with(&db(&dir, "p.db"), true).await;
+    let listen = g.running().bot.config.interactions.clone().unwrap().listen;
+    let url = format!("http://{listen}/interactions");
+    let ping = json!({"id": "1", "application_id": fake::APP.to_string(), "type": 1,
+        "token": "ping-token", "version": 1});
+    let (status, reply) = fake::post_interaction(&url, &ping, true).await;
+    assert_eq!((status, reply), (200, Some(json!({"type": 1}))));
+    let (status, _) = fake::post_interaction(&url, &ping, false).await;
+    assert_eq!(status, 401);
+    let (status, _) = fake::post_interaction(&url, &json!({"hello": 1}), true).await;
+    assert_eq!(status, 400);
+    // A press still works after the refusals.
+    let r = g.slash(&g.anna.clone(), "zole", json!([])).await;
+    assert!(r.contains("Anna opened a table of zole"), "{r}");
+    let lobby = g.lobby();
+    let v = g
+        .fake
+        .press(&g.bruno, lobby.id, &Play::button(&lobby, "Join"))
+        .await;
+    assert!(callback_text(&v).contains("sits down"), "{v}");
+    assert!(g
+        .fake
+        .routes()
+        .contains_key("(reply to the post) response type 4"));
+    g.running().bot.settle().await;
+}
+
+/// Returns the fake and the number of presses.
+async fn three_people_play_a_deal(endpoint: bool) -> (Fake, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = Play::start_with(&db(&dir, "a.db"), endpoint).await;
     g.open().await;
 
     // Cilda's DMs are refused; she is told so in the channel.
@@ -388,6 +463,7 @@ async fn three_people_play_a_deal_by_buttons_and_no_hidden_card_is_shown() {
     assert_eq!(rec["players"], json!(["Anna", "Bruno", "Cilda"]));
     assert!(!replayed["deals"].as_array().unwrap().is_empty(), "{replayed}");
     g.bot.take().unwrap().shutdown().await;
+    (g.fake, g.presses)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

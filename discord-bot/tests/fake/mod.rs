@@ -2,7 +2,9 @@
 //! direct messages, interaction callbacks and webhooks, command registration) and the
 //! gateway (HELLO, heartbeat ACKs, READY, then the INTERACTION_CREATE events the test sends).
 //! It keeps every message with all its versions, which user sees it (ephemeral) and counts
-//! the REST calls.
+//! the REST calls. With `use_endpoint`, interactions are posted, signed, to the bot's
+//! interactions endpoint instead of the gateway, and an interaction response in the reply
+//! to a post is applied as its callback (and counted apart: it is no REST call).
 
 #![allow(dead_code)]
 
@@ -71,6 +73,10 @@ pub struct State {
     url: Mutex<String>,
     /// Threads created: (thread id, parent channel id, name).
     pub threads: Mutex<Vec<(u64, u64, String)>>,
+    /// The bot's interactions endpoint, when interactions are posted there.
+    endpoint: Mutex<Option<String>>,
+    /// Statuses of the posts to the endpoint, in order of their replies.
+    pub posted: Mutex<Vec<u16>>,
 }
 
 impl State {
@@ -379,6 +385,12 @@ async fn callback(
         &format!("POST interaction callback type {}", v["type"]),
         "POST callback".into(),
     );
+    apply_callback(&st, iid, token, v, file);
+    StatusCode::NO_CONTENT.into_response()
+}
+
+/// An interaction's response, from a callback call or from the reply to its post.
+fn apply_callback(st: &State, iid: u64, token: String, v: Value, file: Option<String>) {
     let (pressed, channel, user) = st
         .originals
         .lock()
@@ -403,7 +415,60 @@ async fn callback(
     };
     st.originals.lock().unwrap().insert(token, (shown, channel, user));
     st.callbacks.lock().unwrap().insert(iid, v);
-    StatusCode::NO_CONTENT.into_response()
+}
+
+/// The key the fake signs its posts with, and the public key the bot is given.
+pub fn signing_key() -> ed25519_dalek::SigningKey {
+    ed25519_dalek::SigningKey::from_bytes(&[7; 32])
+}
+
+pub fn public_key_hex() -> String {
+    signing_key()
+        .verifying_key()
+        .to_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Posts `body` to the endpoint as Discord does (signed unless `sign` is false); returns the
+/// status and the reply's JSON, if any.
+pub async fn post_interaction(url: &str, body: &Value, sign: bool) -> (u16, Option<Value>) {
+    use ed25519_dalek::Signer;
+    let body = body.to_string();
+    let timestamp = "1700000000";
+    let mut signed = timestamp.as_bytes().to_vec();
+    signed.extend_from_slice(body.as_bytes());
+    let signature: String = if sign {
+        signing_key()
+            .sign(&signed)
+            .to_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    } else {
+        "00".repeat(64)
+    };
+    // The endpoint is bound while the bot starts: wait for it.
+    for _ in 0..200 {
+        let sent = reqwest::Client::new()
+            .post(url)
+            .header("Content-Type", "application/json")
+            .header("X-Signature-Ed25519", &signature)
+            .header("X-Signature-Timestamp", timestamp)
+            .body(body.clone())
+            .send()
+            .await;
+        match sent {
+            Ok(r) => {
+                let status = r.status().as_u16();
+                return (status, r.json().await.ok());
+            }
+            Err(e) if e.is_connect() => tokio::time::sleep(Duration::from_millis(10)).await,
+            Err(e) => panic!("posting to {url}: {e}"),
+        }
+    }
+    panic!("nothing listens on {url}");
 }
 
 async fn edit_original(
@@ -514,7 +579,48 @@ impl Fake {
         self.state.registered.store(false, Ordering::Release);
     }
 
+    /// From now on interactions are posted to the bot's endpoint at `url`.
+    pub fn use_endpoint(&self, url: &str) {
+        *self.state.endpoint.lock().unwrap() = Some(url.to_string());
+    }
+
+    /// A config whose bot takes interactions on an endpoint (a free port on 127.0.0.1) and
+    /// this fake posting them there.
+    pub fn endpoint_config(&self, db: &str) -> stikis_discord::Config {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut c = self.config(db);
+        c.interactions = Some(stikis_discord::endpoint::Endpoint {
+            listen: ([127, 0, 0, 1], port).into(),
+            public_key: public_key_hex(),
+        });
+        self.use_endpoint(&format!("http://127.0.0.1:{port}/interactions"));
+        c
+    }
+
     fn dispatch(&self, d: Value) {
+        let endpoint = self.state.endpoint.lock().unwrap().clone();
+        if let Some(url) = endpoint {
+            let st = self.state.clone();
+            tokio::spawn(async move {
+                let (status, reply) = post_interaction(&url, &d, true).await;
+                st.posted.lock().unwrap().push(status);
+                if let Some(v) = reply.filter(|v| v["type"].is_u64()) {
+                    *st.routes
+                        .lock()
+                        .unwrap()
+                        .entry(format!("(reply to the post) response type {}", v["type"]))
+                        .or_default() += 1;
+                    let iid = d["id"].as_str().unwrap().parse().unwrap();
+                    let token = d["token"].as_str().unwrap().to_string();
+                    apply_callback(&st, iid, token, v, None);
+                }
+            });
+            return;
+        }
         let gw = self
             .state
             .gw

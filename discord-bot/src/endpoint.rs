@@ -1,0 +1,114 @@
+//! The interactions endpoint: Discord can post interactions to an HTTPS URL of the bot's
+//! (the developer portal's "Interactions Endpoint URL") instead of sending them over the
+//! gateway. Then a button press is answered in the reply to its post, which is no REST call
+//! of the bot's: one call less per press than over the gateway. Every post is checked
+//! against the application's Ed25519 public key (401 otherwise, as Discord requires); PING
+//! gets PONG; slash commands go to poise as over the gateway and answer with a callback call
+//! (the post is accepted with 202, which Discord allows for everything but PING). The gateway
+//! stays connected for the rest (guild events, and the context poise's commands run in).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use poise::serenity_prelude as serenity;
+use serenity::{CreateInteractionResponse, Interaction};
+
+use crate::press::{on_press, Responder};
+use crate::{Data, Error};
+
+/// Where the endpoint listens and whose posts it believes.
+#[derive(Clone, Debug)]
+pub struct Endpoint {
+    pub listen: SocketAddr,
+    /// The application's public key (64 hexadecimal digits, developer portal, General
+    /// Information).
+    pub public_key: String,
+}
+
+/// Discord waits 3 s for an interaction's answer; a press defers itself before that
+/// (`Config::answer_within`), so this only guards against a press that never answers.
+const REPLY_WAIT: Duration = Duration::from_millis(2900);
+
+pub(crate) struct EndpointState {
+    pub bot: Data,
+    pub verifier: serenity::Verifier,
+    /// The same commands and handlers as the gateway's framework.
+    pub options: poise::FrameworkOptions<Data, Error>,
+    pub shards: Arc<serenity::ShardManager>,
+}
+
+/// Parses the public key, so a wrong one stops the start instead of every post.
+pub(crate) fn verifier(public_key: &str) -> Result<serenity::Verifier, Error> {
+    let key = public_key.trim();
+    let mut bytes = [0u8; 32];
+    if key.len() != 64 || !key.is_ascii() {
+        return Err("DISCORD_PUBLIC_KEY must be 64 hexadecimal digits".into());
+    }
+    for (i, b) in bytes.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&key[2 * i..2 * i + 2], 16)
+            .map_err(|_| "DISCORD_PUBLIC_KEY must be 64 hexadecimal digits")?;
+    }
+    Ok(serenity::Verifier::try_new(bytes)?)
+}
+
+pub(crate) fn router(state: Arc<EndpointState>) -> axum::Router {
+    axum::Router::new()
+        .route("/", axum::routing::post(post))
+        .route("/interactions", axum::routing::post(post))
+        .with_state(state)
+}
+
+async fn post(State(st): State<Arc<EndpointState>>, headers: HeaderMap, body: Bytes) -> Response {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let signature = header("X-Signature-Ed25519");
+    let timestamp = header("X-Signature-Timestamp");
+    if st.verifier.verify(signature, timestamp, &body).is_err() {
+        return (StatusCode::UNAUTHORIZED, "invalid request signature").into_response();
+    }
+    let interaction: Interaction = match serde_json::from_slice(&body) {
+        Ok(i) => i,
+        Err(e) => {
+            tracing::warn!(error = %e, "an unreadable interaction was posted");
+            return (StatusCode::BAD_REQUEST, "not an interaction").into_response();
+        }
+    };
+    match interaction {
+        Interaction::Ping(_) => Json(serde_json::json!({"type": 1})).into_response(),
+        Interaction::Component(c) => {
+            let (responder, answer) = Responder::reply();
+            let bot = st.bot.clone();
+            tokio::spawn(async move { on_press(&bot, &c, &responder).await });
+            match tokio::time::timeout(REPLY_WAIT, answer).await {
+                Ok(Ok(r)) => Json(r).into_response(),
+                // No answer in time: acknowledged here; the press's own answer, when it
+                // comes, is a call (which Discord then refuses, and it is logged).
+                Ok(Err(_)) | Err(_) => Json(CreateInteractionResponse::Acknowledge).into_response(),
+            }
+        }
+        other => {
+            let Some((ctx, bot_id)) = st.bot.gateway.get().cloned() else {
+                // Commands need the gateway's context; it is up within seconds of a start.
+                return (StatusCode::SERVICE_UNAVAILABLE, "starting").into_response();
+            };
+            let st = st.clone();
+            tokio::spawn(async move {
+                let _busy = st.bot.busy();
+                let fw = poise::FrameworkContext {
+                    bot_id,
+                    options: &st.options,
+                    user_data: &st.bot,
+                    shard_manager: &st.shards,
+                };
+                let event = serenity::FullEvent::InteractionCreate { interaction: other };
+                poise::dispatch_event(fw, &ctx, event).await;
+            });
+            StatusCode::ACCEPTED.into_response()
+        }
+    }
+}
