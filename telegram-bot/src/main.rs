@@ -24,6 +24,7 @@ struct Args {
     #[arg(long, env = "TELEGRAM_API_URL")]
     api_url: Option<url::Url>,
     /// Webhook mode: the public HTTPS URL Telegram posts updates to (default: long polling).
+    /// A button press is then answered in the reply to its post, with no call of its own.
     #[arg(long, env = "TELEGRAM_WEBHOOK_URL")]
     webhook_url: Option<url::Url>,
     /// Webhook mode: the local address to listen on.
