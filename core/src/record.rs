@@ -6,6 +6,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::game::Seed;
+
 /// The parts of a record every game has; `deals` are read by the game's own module.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Envelope {
@@ -55,6 +57,15 @@ impl fmt::Display for ReplayError {
 }
 
 impl std::error::Error for ReplayError {}
+
+/// A record deal's optional `"seed"`: the seed a host dealt it from, 64 hexadecimal digits.
+/// Each game checks on replay that it deals exactly the recorded cards, so a revealed seed
+/// proves the deal.
+pub fn deal_seed(v: &Value) -> Result<Seed, String> {
+    v.as_str()
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| "\"seed\" must be 64 hexadecimal digits".into())
+}
 
 /// Reads a record from raw bytes (any bytes: never panics) and replays it, returning the
 /// output object of RECORD.md.

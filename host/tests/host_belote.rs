@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{chat, config, dm, file_of, log_of, send, sqlite, step, table_id, user, Screen, Table};
+use common::{
+    chat, check_seeds, config, dm, file_of, log_of, send, sqlite, step, table_id, user, Screen, Table,
+};
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
 use stikis_host::i18n::Lang;
@@ -83,12 +85,14 @@ async fn play_out(t: &mut Table) -> usize {
     presses
 }
 
-/// The record the finished table posted replays, and its totals are the table's.
+/// The record the finished table posted replays, and its totals are the table's; every deal
+/// carries its revealed seed, which replay checks.
 fn check_final_record(t: &Table, game: &str) {
     let out = t.finish.as_ref().expect("the game is over");
     let rec = file_of(out).expect("the finished table posts its record");
     assert_eq!(rec["game"], game);
     let replayed = stikis_core::record::replay(rec.to_string().as_bytes()).expect("the record replays");
+    check_seeds(&t.screen, &rec);
     let totals = replayed["totals"].as_array().unwrap();
     let players = rec["players"].as_array().unwrap();
     let shown: Vec<String> = players

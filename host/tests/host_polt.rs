@@ -7,7 +7,8 @@
 mod common;
 
 use common::{
-    chat, check_privacy, config, dm, file_of, log_of, send, sqlite, step, table_id, user, Screen, Table,
+    chat, check_privacy, check_seeds, config, dm, file_of, log_of, send, sqlite, step, table_id, user,
+    Screen, Table,
 };
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
@@ -90,6 +91,8 @@ async fn sessions_of_five_six_and_seven_play_out_and_their_records_replay_to_the
         assert_eq!(rec["game"], "polt");
         assert_eq!(rec["deals"].as_array().unwrap().len(), 2);
         let replayed = stikis_core::record::replay(rec.to_string().as_bytes()).expect("the record replays");
+        // Every hand carries the seed revealed with its result, which replay checks.
+        check_seeds(&t.screen, &rec);
         // The table's totals are the tricks of the session, seat by seat.
         let mut totals = vec![0; seats];
         for d in replayed["deals"].as_array().unwrap() {

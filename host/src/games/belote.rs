@@ -13,6 +13,7 @@ use stikis_core::ai::{self, Level};
 use stikis_core::cards::{Card, CardSet, Rank, Suit};
 use stikis_core::game::Game;
 use stikis_core::games::belote::bazar::COINCHE_CAPOT_TENS;
+use stikis_core::games::belote::coinche::cut_from_seed;
 use stikis_core::games::belote::combos::Combo;
 use stikis_core::games::belote::play::Tables;
 use stikis_core::games::belote::record::{to_envelope, ActionRecord, DealRecord};
@@ -258,10 +259,9 @@ impl HostedGame for BeloteGame {
     fn start_deal(&mut self, seed: Seed) -> Result<Value, Refusal> {
         self.reset_pick();
         // Coinche shuffles only the first deal; every deal is cut, by as many cards as the
-        // seed says (3 to 29), so the cut is as fair and as checkable as the shuffle.
-        let cut = 3 + seed.0[0] as usize % 27;
+        // seed says (3 to 29), so the cut is as fair as the shuffle, and replay checks it.
         self.session
-            .start_deal(seed, cut)
+            .start_deal(seed, cut_from_seed(&seed))
             .map_err(|e| Refusal(e.to_string()))?;
         let mut env = to_envelope(&self.session, &[]);
         env.deals
@@ -749,11 +749,6 @@ impl HostedGame for BeloteGame {
 
     fn is_over(&self) -> bool {
         self.session.is_over()
-    }
-
-    /// Belote records have no `seed` field (RECORD.md).
-    fn record_takes_seeds(&self) -> bool {
-        false
     }
 }
 

@@ -107,8 +107,9 @@ pub trait HostedGame: Send + Sync {
     fn is_over(&self) -> bool {
         false
     }
-    /// Whether the game's record format takes each finished deal's `seed` (RECORD.md: Zole
-    /// checks it on replay); the host adds the seeds only then.
+    /// Whether the game's record format takes each finished deal's `seed`, which replay checks
+    /// against the deal's cards; the host adds the seeds only then. Every game stikis hosts
+    /// does (Zole, the Belote family, Polt to Tzar).
     fn record_takes_seeds(&self) -> bool {
         true
     }

@@ -517,11 +517,6 @@ impl HostedGame for PoltGame {
     fn is_over(&self) -> bool {
         self.session.as_ref().is_some_and(|s| s.is_over())
     }
-
-    /// Polt records have no `seed` field (RECORD.md).
-    fn record_takes_seeds(&self) -> bool {
-        false
-    }
 }
 
 #[cfg(test)]

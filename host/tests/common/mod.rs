@@ -274,3 +274,46 @@ pub async fn step(t: &mut Table) -> bool {
     }
     true
 }
+
+/// A finished table's record proves its deals: every deal carries the seed revealed with its
+/// result (whose SHA-256 was posted before the deal), and a record with one seed changed no
+/// longer replays, at that deal. `rec` is the record file the table posted.
+pub fn check_seeds(screen: &Screen, rec: &Value) {
+    let deals = rec["deals"].as_array().unwrap();
+    assert!(!deals.is_empty());
+    for (i, d) in deals.iter().enumerate() {
+        let hex = d["seed"]
+            .as_str()
+            .unwrap_or_else(|| panic!("deal {} has no seed: {d}", i + 1));
+        let seed: Seed = hex.parse().unwrap();
+        let result = screen
+            .posts
+            .iter()
+            .find(|p| {
+                p.strip_prefix("Result of deal ")
+                    .and_then(|r| r.split_whitespace().next())
+                    == Some(&(i + 1).to_string())
+            })
+            .unwrap_or_else(|| panic!("no result of deal {}", i + 1));
+        assert!(result.contains(hex), "deal {}: {result}", i + 1);
+        let commitment = stikis_host::table::commitment(&seed);
+        assert!(
+            screen.posts.iter().any(|p| p.contains(&commitment)),
+            "deal {}: its commitment was not posted",
+            i + 1
+        );
+    }
+    stikis_core::record::replay(rec.to_string().as_bytes()).expect("the record replays");
+    // Another first hex digit: another shuffle, and in Coinche also another cut (3 + the
+    // first byte mod 27), so later Coinche deals are caught too.
+    for i in [0, deals.len() - 1] {
+        let mut bad = rec.clone();
+        let hex = bad["deals"][i]["seed"].as_str().unwrap().to_string();
+        let other = if hex.starts_with('0') { "1" } else { "0" };
+        bad["deals"][i]["seed"] = Value::String(format!("{other}{}", &hex[1..]));
+        let e =
+            stikis_core::record::replay(bad.to_string().as_bytes()).expect_err("a changed seed is refused");
+        assert_eq!((e.deal, e.action), (i + 1, 0), "{e}");
+        assert!(e.reason.contains("this seed"), "{e}");
+    }
+}

@@ -9,13 +9,16 @@ use super::combos::Declared;
 use super::deal::Contract;
 use super::Variant;
 use crate::cards::{Card, CardSet};
-use crate::game::Seat;
+use crate::game::{Seat, Seed};
 
 /// A 32-card deck, top card first.
 pub type Deck = ArrayVec<Card, 32>;
 
 /// The smallest cut (at least 3 cards, and at least 3 left below).
 pub const MIN_CUT: usize = 3;
+
+/// The cards of a Coinche deck.
+const PACK: usize = 32;
 
 /// The Coinche deltas, in points, per team (RULES.md 2.5 and 2.6): x = the bid (capot 250),
 /// D = 162, or 250 when a team took every trick.
@@ -51,6 +54,12 @@ pub fn cut(deck: &Deck, n: usize) -> Option<Deck> {
         return None;
     }
     Some(deck[n..].iter().chain(&deck[..n]).copied().collect())
+}
+
+/// The cut a host makes for a deal dealt from `seed`: 3 + (the seed's first byte mod 27) cards,
+/// so the cut is as fair as the shuffle, and a record's seed proves it.
+pub fn cut_from_seed(seed: &Seed) -> usize {
+    MIN_CUT + seed.0[0] as usize % (PACK - 2 * MIN_CUT + 1)
 }
 
 /// Deals a 32-card deck from the top: packets of 3, 2, 3 to each seat in turn, counter-clockwise
@@ -114,6 +123,21 @@ mod tests {
         assert!(hands.iter().all(|h| h.len() == 8));
         let all = hands.iter().fold(CardSet::EMPTY, |a, &h| a | h);
         assert_eq!(all, PIQUET_PACK);
+    }
+
+    #[test]
+    fn a_seed_cuts_3_to_29_cards_by_its_first_byte() {
+        let deck: Deck = PIQUET_PACK.iter().collect();
+        let mut seen = [false; 30];
+        for b in 0..=255u8 {
+            let mut seed = Seed::from_u64(1);
+            seed.0[0] = b;
+            let n = cut_from_seed(&seed);
+            assert!(cut(&deck, n).is_some(), "{b}: {n}");
+            assert_eq!(n, 3 + b as usize % 27);
+            seen[n] = true;
+        }
+        assert!(seen[3..=29].iter().all(|&s| s), "every legal cut can be drawn");
     }
 
     #[test]

@@ -6,13 +6,14 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use super::coinche::cut_from_seed;
 use super::deal::{Action, Bid};
 use super::options::Options;
 use super::session::{Session, SessionError, StartError};
 use super::Variant;
 use crate::cards::{Card, CardSet};
 use crate::game::Seat;
-use crate::record::{Envelope, ReplayError};
+use crate::record::{deal_seed, Envelope, ReplayError};
 
 /// One deal as a record stores it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,6 +25,11 @@ pub struct DealRecord {
     pub turned: Option<Card>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stock: Option<Vec<Card>>,
+    /// The seed a host dealt the deal from (64 hexadecimal digits), revealed with its result;
+    /// replay checks that it deals exactly these cards. Kept raw so that a malformed seed gets
+    /// the same message in every game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<Value>,
     /// Kept as raw values so that a bad action is reported with its number.
     pub actions: Vec<Value>,
 }
@@ -82,6 +88,7 @@ pub fn to_envelope(s: &Session, players: &[String]) -> Envelope {
                 hands: d.hands.iter().map(|&h| sorted(h)).collect(),
                 turned: d.turned,
                 stock: v.has_turned_card().then(|| d.stock.clone()),
+                seed: None,
                 actions: d
                     .actions
                     .iter()
@@ -141,6 +148,15 @@ pub fn to_session(env: &Envelope) -> Result<Session, ReplayError> {
             return Err(ReplayError::deal(n, format!("{v} has no turned card or stock")));
         }
         let stock = rec.stock.clone().unwrap_or_default();
+        let seed = rec
+            .seed
+            .as_ref()
+            .map(deal_seed)
+            .transpose()
+            .map_err(|e| ReplayError::deal(n, e))?;
+        // What the host dealt from that seed, worked out before the deal starts (a Coinche
+        // deal after the first is the deck the last deal gathered, cut as the seed says).
+        let seeded = seed.map(|seed| s.seeded_deal(seed, cut_from_seed(&seed)));
         s.start_explicit(rec.dealer, &hands, rec.turned, &stock)
             .map_err(|e| {
                 ReplayError::deal(
@@ -154,6 +170,13 @@ pub fn to_session(env: &Envelope) -> Result<Session, ReplayError> {
                     },
                 )
             })?;
+        if let Some(seeded) = seeded {
+            // `start_explicit` accepted the deal, so the session could start one.
+            let seeded = seeded.map_err(|e| ReplayError::deal(n, e.to_string()))?;
+            if seeded.dealt() != &hands[..] || seeded.turned() != rec.turned || seeded.stock() != &stock[..] {
+                return Err(ReplayError::deal(n, "the hands are not the ones this seed deals"));
+            }
+        }
         for (j, a) in rec.actions.iter().enumerate() {
             let fail = |r: String| ReplayError::action(n, j + 1, r);
             let ar: ActionRecord = serde_json::from_value(a.clone())

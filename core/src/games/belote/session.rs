@@ -94,27 +94,36 @@ impl Session {
     /// Starts the next deal. Every deal is shuffled from `seed` except in Coinche, where only
     /// the first is; later Coinche deals take the gathered cards of the deal before. `cut` is
     /// used only in Coinche: how many cards the cutter lifts (3 to 29; on the first deal the
-    /// dealer's partner cuts the shuffled pack, later the player before the dealer).
+    /// dealer's partner cuts the shuffled pack, later the player before the dealer). A host
+    /// passes `coinche::cut_from_seed(&seed)`, which a record's seed is checked against.
     pub fn start_deal(&mut self, seed: Seed, cut: usize) -> Result<&Deal, SessionError> {
+        let deal = self.seeded_deal(seed, cut)?;
+        // The gathered Coinche deck has been cut and dealt.
+        self.deck = None;
+        Ok(self.begin(deal))
+    }
+
+    /// The deal `start_deal(seed, cut)` would start, without starting it: replay checks a
+    /// record's seed against it.
+    pub fn seeded_deal(&self, seed: Seed, cut: usize) -> Result<Deal, SessionError> {
         self.check_can_start()?;
         let v = self.variant;
         let dealer = self.next_dealer;
-        let deal = if v == Variant::Coinche {
-            let deck = match self.deck.take() {
-                Some(d) => d,
-                None => seed.shuffle(PIQUET_PACK).iter().copied().collect(),
-            };
-            let Some(cut_deck) = coinche::cut(&deck, cut) else {
-                self.deck = Some(deck);
-                return Err(SessionError::BadCut(cut));
-            };
-            let hands = coinche::deal(&cut_deck, dealer);
-            Deal::from_hands(v, self.options, dealer, &hands, None, &[])
-                .expect("a whole deck makes a valid deal")
-        } else {
-            Deal::shuffled(v, self.options, dealer, seed)
+        if v != Variant::Coinche {
+            return Ok(Deal::shuffled(v, self.options, dealer, seed));
+        }
+        let shuffled: Deck;
+        let deck = match &self.deck {
+            Some(d) => d,
+            None => {
+                shuffled = seed.shuffle(PIQUET_PACK).iter().copied().collect();
+                &shuffled
+            }
         };
-        Ok(self.begin(deal))
+        let cut_deck = coinche::cut(deck, cut).ok_or(SessionError::BadCut(cut))?;
+        let hands = coinche::deal(&cut_deck, dealer);
+        Ok(Deal::from_hands(v, self.options, dealer, &hands, None, &[])
+            .expect("a whole deck makes a valid deal"))
     }
 
     /// Starts the next deal from explicit hands, as a record lists them (rebuilding a table or

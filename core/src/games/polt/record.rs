@@ -8,10 +8,10 @@ use serde_json::{json, Map, Value};
 
 use super::deal::{Action, Deal};
 use super::session::{Session, SessionError};
-use super::Options;
+use super::{ranks_from_seed, Options};
 use crate::cards::{Card, CardSet, Suit};
 use crate::game::Seat;
-use crate::record::{Envelope, ReplayError};
+use crate::record::{deal_seed, Envelope, ReplayError};
 
 /// The game name in records.
 pub const GAME: &str = "polt";
@@ -25,6 +25,11 @@ pub struct DealRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dealer: Option<Seat>,
     pub hands: Vec<Vec<Card>>,
+    /// The seed a host dealt the hand from (64 hexadecimal digits), revealed with its result;
+    /// replay checks that it deals exactly these hands (and, on the first deal, draws these
+    /// ranks). Kept raw so that a malformed seed gets the same message in every game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<Value>,
     pub actions: Vec<Value>,
 }
 
@@ -100,6 +105,7 @@ pub fn deal_record(deal: &Deal) -> DealRecord {
         hands: (0..deal.seat_count() as Seat)
             .map(|s| deal.dealt(s).iter().collect())
             .collect(),
+        seed: None,
         actions: deal.log().iter().map(|&(s, a)| action_to_json(s, a)).collect(),
     }
 }
@@ -152,6 +158,7 @@ pub fn replay(env: &Envelope) -> Result<Value, ReplayError> {
         let d = i + 1;
         let fault = |reason: String| ReplayError::deal(d, reason);
         let rec = DealRecord::deserialize(raw).map_err(|e| fault(format!("the deal is malformed ({e})")))?;
+        let seed = rec.seed.as_ref().map(deal_seed).transpose().map_err(fault)?;
         let session = match &mut session {
             None => session.insert(
                 Session::new(options, seats, env.deals.len() as u32, &rec.ranks)
@@ -193,6 +200,17 @@ pub fn replay(env: &Envelope) -> Result<Value, ReplayError> {
         session
             .start_hand_with(&hands)
             .map_err(|e| fault(e.to_string()))?;
+        if let Some(seed) = seed {
+            // The host draws the first ranks from the first hand's seed (stream 1) and deals
+            // every hand from its seed with the ranks it is played with.
+            if i == 0 && rec.ranks[..] != ranks_from_seed(seats, seed)[..] {
+                return Err(fault("the ranks are not the ones this seed draws".into()));
+            }
+            let dealt = Deal::from_seed(options, session.ranks(), seed).map_err(|e| fault(e.to_string()))?;
+            if (0..seats as Seat).any(|s| dealt.dealt(s) != hands[s as usize]) {
+                return Err(fault("the hands are not the ones this seed deals".into()));
+            }
+        }
         for (j, raw_action) in rec.actions.iter().enumerate() {
             let a = j + 1;
             let (seat, action) = action_from_json(raw_action).map_err(|r| ReplayError::action(d, a, r))?;

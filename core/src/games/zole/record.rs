@@ -8,8 +8,8 @@ use super::deal::{Action, Bid, Deal};
 use super::options::Options;
 use super::session::{DealEntry, Session};
 use crate::cards::{Card, CardSet};
-use crate::game::{Seat, Seed};
-use crate::record::{Envelope, ReplayError};
+use crate::game::Seat;
+use crate::record::{deal_seed, Envelope, ReplayError};
 
 fn parse_card(v: &Value) -> Result<Card, String> {
     match v {
@@ -118,10 +118,7 @@ pub fn start_deal(session: &mut Session, d: &Value) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     // A host-dealt deal carries its seed, so anyone can check the cards came from it.
     if let Some(seed) = obj.get("seed") {
-        let seed: Seed = seed
-            .as_str()
-            .and_then(|s| s.parse().ok())
-            .ok_or("\"seed\" must be 64 hexadecimal digits")?;
+        let seed = deal_seed(seed)?;
         let expected = Deal::new(*session.options(), session.players(), dealer as Seat, seed)
             .map_err(|e| e.to_string())?;
         if expected.dealt_hands() != deal.dealt_hands() || expected.talon() != deal.talon() {
