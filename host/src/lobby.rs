@@ -657,8 +657,8 @@ impl Host {
         Ok(out)
     }
 
-    /// The table's record as a file for the chat: its finished deals. They carry their seed
-    /// when the game's record format takes it, so the record proves its own deals.
+    /// The table's record as a file for the chat: its finished deals, each with its seed, so
+    /// the record proves its own deals.
     async fn record_file(&self, live: &Live) -> Result<Out, HostError> {
         let mut env = match &live.game {
             Some(g) => g.record(&live.names()),
@@ -669,10 +669,8 @@ impl Host {
         let in_progress = live.game.as_ref().is_some_and(|g| g.in_deal());
         let finished = env.deals.len().saturating_sub(usize::from(in_progress));
         env.deals.truncate(finished);
-        if live.game.as_ref().is_some_and(|g| g.record_takes_seeds()) {
-            for (d, seed) in env.deals.iter_mut().zip(&live.seeds) {
-                d["seed"] = Value::String(seed.to_string());
-            }
+        for (d, seed) in env.deals.iter_mut().zip(&live.seeds) {
+            d["seed"] = Value::String(seed.to_string());
         }
         Ok(Out::File {
             chat: live.row.chat.clone(),

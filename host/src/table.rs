@@ -301,13 +301,8 @@ impl Live {
         let mut text = game.result_text(report, lang, &names);
         if let Some(seed) = self.seeds.get(report.deal_no.saturating_sub(1)) {
             text.push('\n');
-            // Only a record that carries its seeds lets `stikis replay` check the deal.
-            let key = if game.record_takes_seeds() {
-                "deal-seed"
-            } else {
-                "deal-seed-plain"
-            };
-            text.push_str(&t(lang, key, &[("seed", seed.to_string().into())]));
+            // Every game's record carries its deals' seeds, so `stikis replay` checks the deal.
+            text.push_str(&t(lang, "deal-seed", &[("seed", seed.to_string().into())]));
         }
         out.push(Out::Post {
             chat: self.row.chat.clone(),

@@ -372,7 +372,7 @@ impl Shower {
                     body["show_alert"] = json!(alert);
                 }
                 // The webhook post may have given up waiting: then the answer is a call.
-                if !waiting.is_some_and(|w| w.send(body).is_ok()) {
+                if waiting.is_none_or(|w| w.send(body).is_err()) {
                     let mut req = self.bot.answer_callback_query(id.clone());
                     if let Some(text) = text {
                         req = req.text(text).show_alert(*alert);

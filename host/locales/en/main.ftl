@@ -47,7 +47,6 @@ deal-started = Deal { $deal } begins.
 deal-commitment = Deal commitment (SHA-256): { $commitment }
 deal-seed = Seed of the deal: { $seed } (check it with “stikis replay”)
 record-carried-pules = This table went on from the chat's score sheet with open pules (common: { $common }, personal: { $personal }, tree branches: { $tree }). A record has no place for them, so “stikis replay” scores it from an empty sheet.
-deal-seed-plain = Seed of the deal: { $seed }
 deal-result-header = Result of deal { $deal }
 deal-declarer = Declarer: { $name } ({ $contract })
 deal-all-passed = Everybody passed.

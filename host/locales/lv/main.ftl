@@ -46,7 +46,6 @@ deal-started = Sākas { $deal }. dalījums.
 deal-commitment = Dalījuma apņemšanās (SHA-256): { $commitment }
 deal-seed = Dalījuma sēkla: { $seed } (pārbaudi ar “stikis replay”)
 record-carried-pules = Šis galds turpināja tērzētavas rezultātu lapu ar atvērtām pulēm (kopējās: { $common }, personīgās: { $personal }, koka zari: { $tree }). Ierakstā tām nav vietas, tāpēc “stikis replay” to skaita no tukšas lapas.
-deal-seed-plain = Dalījuma sēkla: { $seed }
 deal-result-header = { $deal }. dalījuma rezultāts
 deal-declarer = Lielais: { $name } ({ $contract })
 deal-all-passed = Visi garām.

@@ -49,7 +49,6 @@ deal-started = Начинается раздача { $deal }.
 deal-commitment = Обязательство раздачи (SHA-256): { $commitment }
 deal-seed = Зерно раздачи: { $seed } (проверьте командой «stikis replay»)
 record-carried-pules = Этот стол продолжил лист счёта чата с открытыми пулями (общих: { $common }, личных: { $personal }, веток дерева: { $tree }). В записи для них нет места, поэтому «stikis replay» считает её с пустого листа.
-deal-seed-plain = Зерно раздачи: { $seed }
 deal-result-header = Итог раздачи { $deal }
 deal-declarer = Lielais: { $name } ({ $contract })
 deal-all-passed = Все спасовали.

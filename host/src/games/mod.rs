@@ -107,12 +107,6 @@ pub trait HostedGame: Send + Sync {
     fn is_over(&self) -> bool {
         false
     }
-    /// Whether the game's record format takes each finished deal's `seed`, which replay checks
-    /// against the deal's cards; the host adds the seeds only then. Every game stikis hosts
-    /// does (Zole, the Belote family, Polt to Tzar).
-    fn record_takes_seeds(&self) -> bool {
-        true
-    }
 }
 
 /// A record deal object as the store keeps it: without its `actions` (the log holds them).

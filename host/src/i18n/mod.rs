@@ -187,7 +187,6 @@ pub const KEYS: &[&str] = &[
     "stats-pules",
     "stats-none",
     "record-carried-pules",
-    "deal-seed-plain",
     "deal-result-header",
     "deal-declarer",
     "deal-all-passed",
