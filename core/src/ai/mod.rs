@@ -14,6 +14,7 @@ use rand::RngCore;
 
 pub mod belote;
 pub mod polt;
+pub mod pool;
 pub mod zole;
 
 /// The default time a strong player may think per move.

@@ -7,6 +7,7 @@
 //! Bids are decided by playing each candidate contract out the same way. It stops at its world
 //! limit or when the caller's budget says so; with no world solved it plays like `basic`.
 
+use crate::ai::pool::{Pool, Pooled};
 use rand::RngCore;
 
 use super::basic;
@@ -117,9 +118,12 @@ pub fn declared_of(v: Variant, dealer: Seat, hands: &[CardSet; 4], mode: Mode) -
 
 /// The strong player. `max_worlds` caps the worlds per decision when the budget allows more.
 pub struct Strong {
-    solver: Solver,
+    solver: Pooled<Solver>,
     pub max_worlds: usize,
 }
+
+/// Solvers lent to strong players: the host builds a player per move.
+static SOLVERS: Pool<Solver> = Pool::new();
 
 impl Default for Strong {
     fn default() -> Self {
@@ -143,7 +147,7 @@ struct Trial<'a> {
 impl Strong {
     pub fn new() -> Strong {
         Strong {
-            solver: Solver::new(),
+            solver: SOLVERS.take(Solver::new),
             max_worlds: 200,
         }
     }

@@ -5,6 +5,7 @@
 //! rules-of-thumb bury of that world's talon), the bury by solving the best-looking burials.
 //! It stops at its world limit or when the caller's budget says so, whichever comes first.
 
+use crate::ai::pool::{Pool, Pooled};
 use rand::RngCore;
 
 use super::basic;
@@ -67,9 +68,12 @@ pub fn contract_delta(
 
 /// The strong player. `max_worlds` caps the worlds per decision when the budget allows more.
 pub struct Strong {
-    solver: Solver,
+    solver: Pooled<Solver>,
     pub max_worlds: usize,
 }
+
+/// Solvers lent to strong players: the host builds a player per move.
+static SOLVERS: Pool<Solver> = Pool::new();
 
 impl Default for Strong {
     fn default() -> Self {
@@ -80,7 +84,7 @@ impl Default for Strong {
 impl Strong {
     pub fn new() -> Strong {
         Strong {
-            solver: Solver::new(),
+            solver: SOLVERS.take(Solver::new),
             max_worlds: 400,
         }
     }
