@@ -18,7 +18,7 @@ use fake::Fake;
 use stikis_core::Seed;
 use stikis_host::token::Token;
 use stikis_host::HostConfig;
-use stikis_telegram::{start, Mode, Settings};
+use stikis_telegram::{start, Settings};
 
 const TABLES: i64 = 200;
 
@@ -138,16 +138,7 @@ async fn run(humans: i64, webhook: bool) {
     let mut s = Settings::new("1:BENCH", dir.path().join("bench.db").to_str().unwrap());
     s.api_url = Some(fake.url.clone());
     if webhook {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        s.mode = Mode::Webhook {
-            url: url::Url::parse(&format!("http://127.0.0.1:{port}/hook")).unwrap(),
-            listen: ([127, 0, 0, 1], port).into(),
-            secret: None,
-        };
+        s.mode = fake::webhook_mode(None).0;
     }
     s.host = HostConfig {
         bot_budget_ms: 5,

@@ -15,7 +15,7 @@ use serde_json::json;
 use stikis_core::Seed;
 use stikis_host::token::Token;
 use stikis_host::HostConfig;
-use stikis_telegram::{start, Mode, Running, Settings};
+use stikis_telegram::{start, Running, Settings};
 
 const GROUP: i64 = -1_001;
 const ANNA: i64 = 11;
@@ -605,18 +605,9 @@ async fn a_held_back_hand_is_redrawn_when_its_delay_is_over() {
 async fn webhook_mode_takes_the_updates_telegram_posts_and_a_deal_is_played() {
     let dir = tempfile::tempdir().unwrap();
     let fake = Fake::start().await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let url = url::Url::parse(&format!("http://127.0.0.1:{port}/telegram")).unwrap();
+    let (mode, url) = fake::webhook_mode(Some("stikis-Test_secret1"));
     let mut s = settings(&fake, &dir.path().join("w.db"));
-    s.mode = Mode::Webhook {
-        url: url.clone(),
-        listen: ([127, 0, 0, 1], port).into(),
-        secret: Some("stikis-Test_secret1".into()),
-    };
+    s.mode = mode;
     let running = start(s).await.unwrap();
     // The bot registered its webhook with the secret and takes no updates by polling.
     let set = fake
@@ -670,18 +661,8 @@ async fn webhook_mode_takes_the_updates_telegram_posts_and_a_deal_is_played() {
 async fn webhook_posts_that_stop_waiting_leave_the_answer_to_a_call() {
     let dir = tempfile::tempdir().unwrap();
     let fake = Fake::start().await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let url = url::Url::parse(&format!("http://127.0.0.1:{port}/hook")).unwrap();
     let mut s = settings(&fake, &dir.path().join("w0.db"));
-    s.mode = Mode::Webhook {
-        url,
-        listen: ([127, 0, 0, 1], port).into(),
-        secret: None,
-    };
+    s.mode = fake::webhook_mode(None).0;
     s.answer_wait = Duration::ZERO;
     let running = start(s).await.unwrap();
     let table = open_table(&fake).await;

@@ -131,6 +131,22 @@ pub async fn post_json_reply(url: &url::Url, secret: Option<&str>, body: &Value)
     (code, reply)
 }
 
+/// Webhook mode on a free port of 127.0.0.1, and the URL Telegram would post to.
+pub fn webhook_mode(secret: Option<&str>) -> (stikis_telegram::Mode, url::Url) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = url::Url::parse(&format!("http://127.0.0.1:{port}/hook")).unwrap();
+    let mode = stikis_telegram::Mode::Webhook {
+        url: url.clone(),
+        listen: ([127, 0, 0, 1], port).into(),
+        secret: secret.map(str::to_string),
+    };
+    (mode, url)
+}
+
 pub fn user_json(id: i64) -> Value {
     json!({"id": id, "is_bot": false, "first_name": format!("U{id}"), "language_code": "en"})
 }
