@@ -3,8 +3,12 @@
 //! `<name>.stderr`. The expected outputs are also checked against the scoring formulas of
 //! RULES.md 2.2 to 2.6 recomputed here from their own `team_points` and `combinations`.
 //!
+//! Every record is also fuzzed (tests/mutate): replay never panics on a damaged one.
+//!
 //! `cargo test -p stikis-core --test belote_golden -- --ignored` rewrites the files from the
 //! cases below (found by seed search or dealt by hand); review the diff before committing.
+
+mod mutate;
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +42,28 @@ fn records(game: &str) -> Vec<PathBuf> {
 fn sibling(p: &Path, ext: &str) -> PathBuf {
     let stem = p.file_stem().unwrap().to_string_lossy();
     p.with_file_name(format!("{stem}{ext}"))
+}
+
+/// Seeded byte-level mutations of every golden record of every variant: replay answers,
+/// never panics, and a refusal names a deal and action within reach of the record (the edits
+/// can split a deal or an action list in two, hence the one more).
+#[test]
+fn mutated_records_never_panic() {
+    let rounds = if cfg!(debug_assertions) { 100 } else { 1500 };
+    for game in GAMES {
+        for path in records(game) {
+            let rec: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let deals = rec["deals"].as_array().map_or(0, Vec::len);
+            let actions = rec["deals"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|d| d["actions"].as_array().map_or(0, Vec::len))
+                .max()
+                .unwrap_or(0);
+            mutate::fuzz_record(&path, rounds, |e| e.deal <= deals + 1 && e.action <= actions + 1);
+        }
+    }
 }
 
 #[test]
