@@ -140,17 +140,31 @@ pub enum StartError {
     Listen(SocketAddr, String),
 }
 
+/// What the webhook middleware needs: where answers are claimed, how long a post waits for
+/// its answer, and the secret that tells Telegram's posts from others.
+struct Replies {
+    shower: Arc<Shower>,
+    wait: Duration,
+    secret: String,
+}
+
 /// Webhook middleware: a posted button press (a callback query) gets its answer in the
 /// reply to the post, as a method call that Telegram runs itself ("making requests when
 /// getting updates"), instead of an answerCallbackQuery call of its own. The post waits for
 /// the answer only (the press's answer goes out before its edits), at most `wait`.
 async fn answer_in_reply(
-    State((shower, wait)): State<(Arc<Shower>, Duration)>,
+    State(replies): State<Arc<Replies>>,
     req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
+    let Replies { shower, wait, secret } = &*replies;
     let (parts, body) = req.into_parts();
+    // A post without the secret is refused by the webhook handler; it waits for nothing.
+    let genuine = parts
+        .headers
+        .get("X-Telegram-Bot-Api-Secret-Token")
+        .is_some_and(|h| h.as_bytes() == secret.as_bytes());
     // Telegram's updates are small; anything larger is not one (teloxide refuses it too).
     let Ok(bytes) = axum::body::to_bytes(body, 1 << 20).await else {
         return axum::http::StatusCode::PAYLOAD_TOO_LARGE.into_response();
@@ -158,7 +172,7 @@ async fn answer_in_reply(
     let id = serde_json::from_slice::<Value>(&bytes)
         .ok()
         .and_then(|v| v["callback_query"]["id"].as_str().map(str::to_string));
-    let id = id.filter(|_| !wait.is_zero());
+    let id = id.filter(|_| genuine && !wait.is_zero());
     let waiting = id.as_deref().map(|id| shower.answer_in_reply(id));
     let res = next
         .run(axum::extract::Request::from_parts(
@@ -173,7 +187,7 @@ async fn answer_in_reply(
         shower.answer_by_call(&id);
         return res;
     }
-    match tokio::time::timeout(wait, waiting).await {
+    match tokio::time::timeout(*wait, waiting).await {
         Ok(Ok(answer)) => axum::Json(answer).into_response(),
         _ => {
             shower.answer_by_call(&id);
@@ -261,11 +275,18 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
             let tcp = tokio::net::TcpListener::bind(listen)
                 .await
                 .map_err(|e| StartError::Listen(listen, e.to_string()))?;
+            // Known here (generated when not given) so that only Telegram's own posts wait
+            // for an answer in their reply.
+            let secret = options.get_or_gen_secret_token().to_string();
             let (listener, stop, router) = webhooks::axum_to_router(bot.clone(), options)
                 .await
                 .map_err(|e| StartError::Telegram(e.to_string()))?;
             let router = router.layer(axum::middleware::from_fn_with_state(
-                (Arc::clone(&app.shower), settings.answer_wait),
+                Arc::new(Replies {
+                    shower: Arc::clone(&app.shower),
+                    wait: settings.answer_wait,
+                    secret,
+                }),
                 answer_in_reply,
             ));
             tokio::spawn(async move {
