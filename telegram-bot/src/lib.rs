@@ -6,13 +6,13 @@
 
 pub mod commands;
 pub mod show;
+mod webhook;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::State;
 use serde_json::Value;
 use stikis_core::ai::Level;
 use stikis_host::i18n::{t, Lang};
@@ -24,7 +24,7 @@ use teloxide::error_handlers::LoggingErrorHandler;
 use teloxide::payloads::SetMyCommandsSetters;
 use teloxide::prelude::*;
 use teloxide::types::{BotCommand, CallbackQuery, ChatMemberUpdated, Message, UpdateKind};
-use teloxide::update_listeners::{webhooks, Polling};
+use teloxide::update_listeners::Polling;
 use tokio::sync::Mutex as AsyncMutex;
 
 use show::{call, Answer, Shower};
@@ -89,21 +89,34 @@ pub struct App {
     admins: Mutex<HashMap<(i64, u64), (bool, Instant)>>,
 }
 
+/// How a running bot takes updates.
+enum Receiving {
+    Polling {
+        token: ShutdownToken,
+        dispatch: tokio::task::JoinHandle<()>,
+    },
+    Webhook(webhook::Webhook),
+}
+
 /// A running bot.
 pub struct Running {
     pub app: Arc<App>,
-    token: ShutdownToken,
-    dispatch: tokio::task::JoinHandle<()>,
+    receiving: Receiving,
     events: tokio::task::JoinHandle<()>,
 }
 
 impl Running {
     /// Stops taking updates, lets the updates being handled finish, and returns.
     pub async fn shutdown(self) {
-        if let Ok(f) = self.token.shutdown() {
-            f.await;
+        match self.receiving {
+            Receiving::Polling { token, dispatch } => {
+                if let Ok(f) = token.shutdown() {
+                    f.await;
+                }
+                let _ = dispatch.await;
+            }
+            Receiving::Webhook(hook) => hook.stop(&self.app.shower.bot).await,
         }
-        let _ = self.dispatch.await;
         self.events.abort();
         // Edits still held back (coalesced public edits, hands waiting for a turn) go out.
         self.app.shower.flush_all().await;
@@ -138,62 +151,6 @@ pub enum StartError {
     BadSecret,
     #[error("cannot listen for the webhook on {0}: {1}")]
     Listen(SocketAddr, String),
-}
-
-/// What the webhook middleware needs: where answers are claimed, how long a post waits for
-/// its answer, and the secret that tells Telegram's posts from others.
-struct Replies {
-    shower: Arc<Shower>,
-    wait: Duration,
-    secret: String,
-}
-
-/// Webhook middleware: a posted button press (a callback query) gets its answer in the
-/// reply to the post, as a method call that Telegram runs itself ("making requests when
-/// getting updates"), instead of an answerCallbackQuery call of its own. The post waits for
-/// the answer only (the press's answer goes out before its edits), at most `wait`.
-async fn answer_in_reply(
-    State(replies): State<Arc<Replies>>,
-    req: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    let Replies { shower, wait, secret } = &*replies;
-    let (parts, body) = req.into_parts();
-    // A post without the secret is refused by the webhook handler; it waits for nothing.
-    let genuine = parts
-        .headers
-        .get("X-Telegram-Bot-Api-Secret-Token")
-        .is_some_and(|h| h.as_bytes() == secret.as_bytes());
-    // Telegram's updates are small; anything larger is not one (teloxide refuses it too).
-    let Ok(bytes) = axum::body::to_bytes(body, 1 << 20).await else {
-        return axum::http::StatusCode::PAYLOAD_TOO_LARGE.into_response();
-    };
-    let id = serde_json::from_slice::<Value>(&bytes)
-        .ok()
-        .and_then(|v| v["callback_query"]["id"].as_str().map(str::to_string));
-    let id = id.filter(|_| genuine && !wait.is_zero());
-    let waiting = id.as_deref().map(|id| shower.answer_in_reply(id));
-    let res = next
-        .run(axum::extract::Request::from_parts(
-            parts,
-            axum::body::Body::from(bytes),
-        ))
-        .await;
-    let (Some(id), Some(waiting)) = (id, waiting) else {
-        return res;
-    };
-    if !res.status().is_success() {
-        shower.answer_by_call(&id);
-        return res;
-    }
-    match tokio::time::timeout(*wait, waiting).await {
-        Ok(Ok(answer)) => axum::Json(answer).into_response(),
-        _ => {
-            shower.answer_by_call(&id);
-            res
-        }
-    }
 }
 
 /// Connects the store, checks the token (getMe), registers the commands, recovers running
@@ -236,75 +193,36 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
             timer_app.show_unasked(out).await;
         }
     });
-    let handler = dptree::endpoint(|upd: Update, app: Arc<App>| async move {
-        app.on_update(upd).await;
-        respond(())
-    });
-    let mut dispatcher = Dispatcher::builder(bot.clone(), handler)
-        .dependencies(dptree::deps![Arc::clone(&app)])
-        .default_handler(|_| async {})
-        .build();
-    let token = dispatcher.shutdown_token();
-    let dispatch = match settings.mode {
+    let receiving = match settings.mode {
         Mode::Polling => {
+            let handler = dptree::endpoint(|upd: Update, app: Arc<App>| async move {
+                app.on_update(upd).await;
+                respond(())
+            });
+            let mut dispatcher = Dispatcher::builder(bot.clone(), handler)
+                .dependencies(dptree::deps![Arc::clone(&app)])
+                .default_handler(|_| async {})
+                .build();
+            let token = dispatcher.shutdown_token();
             let listener = Polling::builder(bot.clone())
                 .timeout(Duration::from_secs(10))
                 .delete_webhook()
                 .await
                 .build();
-            tokio::spawn(async move {
+            let dispatch = tokio::spawn(async move {
                 dispatcher
                     .dispatch_with_listener(listener, LoggingErrorHandler::new())
                     .await
-            })
-        }
-        Mode::Webhook { url, listen, secret } => {
-            let mut options = webhooks::Options::new(listen, url);
-            if let Some(secret) = secret {
-                let ok = (1..=256).contains(&secret.len())
-                    && secret
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-                if !ok {
-                    return Err(StartError::BadSecret);
-                }
-                options = options.secret_token(secret);
-            }
-            // Bound before setWebhook, so that a taken port fails the start before Telegram
-            // is told to post here.
-            let tcp = tokio::net::TcpListener::bind(listen)
-                .await
-                .map_err(|e| StartError::Listen(listen, e.to_string()))?;
-            // Known here (generated when not given) so that only Telegram's own posts wait
-            // for an answer in their reply.
-            let secret = options.get_or_gen_secret_token().to_string();
-            let (listener, stop, router) = webhooks::axum_to_router(bot.clone(), options)
-                .await
-                .map_err(|e| StartError::Telegram(e.to_string()))?;
-            let router = router.layer(axum::middleware::from_fn_with_state(
-                Arc::new(Replies {
-                    shower: Arc::clone(&app.shower),
-                    wait: settings.answer_wait,
-                    secret,
-                }),
-                answer_in_reply,
-            ));
-            tokio::spawn(async move {
-                if let Err(e) = axum::serve(tcp, router).with_graceful_shutdown(stop).await {
-                    tracing::error!(error = %e, "the webhook server failed");
-                }
             });
-            tokio::spawn(async move {
-                dispatcher
-                    .dispatch_with_listener(listener, LoggingErrorHandler::new())
-                    .await
-            })
+            Receiving::Polling { token, dispatch }
         }
+        Mode::Webhook { url, listen, secret } => Receiving::Webhook(
+            webhook::start(Arc::clone(&app), url, listen, secret, settings.answer_wait).await?,
+        ),
     };
     Ok(Running {
         app,
-        token,
-        dispatch,
+        receiving,
         events: events_task,
     })
 }
