@@ -653,18 +653,8 @@ impl Shower {
                 }
             };
             let Some((key, x)) = next else { return };
-            if let Err(e) = self
-                .upsert(
-                    &x.chat,
-                    &recipient,
-                    &key,
-                    &x.text,
-                    keyboard_with_links(&x.buttons),
-                )
-                .await
-            {
-                tracing::warn!(error = %e, "a coalesced edit failed");
-            }
+            self.send_pending(&recipient, &key, &x, "a coalesced edit failed")
+                .await;
             at = Instant::now() + self.edit_interval;
         }
     }
@@ -688,18 +678,16 @@ impl Shower {
                 .collect()
         };
         for (recipient, key, x) in pending {
-            if let Err(e) = self
-                .upsert(
-                    &x.chat,
-                    &recipient,
-                    &key,
-                    &x.text,
-                    keyboard_with_links(&x.buttons),
-                )
-                .await
-            {
-                tracing::warn!(error = %e, "a last public edit failed");
-            }
+            self.send_pending(&recipient, &key, &x, "a last public edit failed")
+                .await;
+        }
+    }
+
+    /// Shows a held-back public edit; a failure is logged as `failed`.
+    async fn send_pending(&self, recipient: &str, key: &str, x: &Pending, failed: &str) {
+        let keyboard = keyboard_with_links(&x.buttons);
+        if let Err(e) = self.upsert(&x.chat, recipient, key, &x.text, keyboard).await {
+            tracing::warn!(error = %e, "{failed}");
         }
     }
 
