@@ -67,7 +67,7 @@ impl fmt::Debug for Seed {
 }
 
 /// A uniform draw from `0..n` (Lemire, "Fast random integer generation in an interval", 2019).
-fn bounded(rng: &mut ChaCha12Rng, n: u32) -> u32 {
+pub(crate) fn bounded(rng: &mut ChaCha12Rng, n: u32) -> u32 {
     let mut m = rng.next_u32() as u64 * n as u64;
     if (m as u32) < n {
         let threshold = n.wrapping_neg() % n;

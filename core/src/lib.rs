@@ -7,6 +7,7 @@ pub mod game;
 pub mod games;
 pub mod record;
 pub mod session;
+pub mod tournament;
 
 pub use cards::{Card, CardSet, Rank, Suit};
 pub use game::{ActionList, Game, Seat, Seed};

@@ -1,0 +1,355 @@
+//! Latvian-format Zole tournaments (the rules reference, "Tournaments"): how many tables a
+//! field makes, the big points a table's placings give, the standings after a round and the
+//! seating of the next one. Pure: the host runs the rounds, this module only counts.
+//!
+//! Big points can be fractions (places shared at a 5-player table are averaged), so they are
+//! kept exactly as [`BigPoints`], an integer number of sixtieths: every average of two to five
+//! places is a whole number of sixtieths.
+
+use std::cmp::Reverse;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{bounded, Seed};
+
+/// Big points in sixtieths of a point, so that shared places are counted exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct BigPoints(pub u32);
+
+impl BigPoints {
+    pub const UNIT: u32 = 60;
+
+    pub fn whole(points: u32) -> BigPoints {
+        BigPoints(points * Self::UNIT)
+    }
+}
+
+impl std::ops::Add for BigPoints {
+    type Output = BigPoints;
+    fn add(self, o: BigPoints) -> BigPoints {
+        BigPoints(self.0 + o.0)
+    }
+}
+
+impl std::iter::Sum for BigPoints {
+    fn sum<I: Iterator<Item = BigPoints>>(it: I) -> BigPoints {
+        it.fold(BigPoints(0), |a, b| a + b)
+    }
+}
+
+/// Whole points print as `4`; fractions with up to two decimals (`1.5`, `2.33`).
+impl fmt::Display for BigPoints {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (whole, rest) = (self.0 / Self::UNIT, self.0 % Self::UNIT);
+        if rest == 0 {
+            return write!(f, "{whole}");
+        }
+        let hundredths = (rest * 100 + Self::UNIT / 2) / Self::UNIT;
+        let s = format!("{whole}.{hundredths:02}");
+        f.write_str(s.trim_end_matches('0'))
+    }
+}
+
+/// Why a table's placings or a field cannot be counted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TournamentError {
+    #[error("a tournament table has 3, 4 or 5 players, not {0}")]
+    TableSize(usize),
+    #[error("a tournament needs at least 3 players, not {0}")]
+    TooFew(usize),
+}
+
+/// The big points of each place at a table of `players`, best place first: RULES 6/4/2/0 and
+/// 6/4/2/1/0. A 3-player table (only when the field cannot be seated otherwise) gets 6/3/0,
+/// which keeps the 3 big points a seat earns on average at a 4-player table.
+pub fn place_points(players: usize) -> Result<&'static [u32], TournamentError> {
+    match players {
+        3 => Ok(&[6, 3, 0]),
+        4 => Ok(&[6, 4, 2, 0]),
+        5 => Ok(&[6, 4, 2, 1, 0]),
+        n => Err(TournamentError::TableSize(n)),
+    }
+}
+
+/// The big points each seat of one table earns in a round from its game points (indexed by
+/// seat). Seats with equal game points share their places: each gets the average of the
+/// places' points (1st-2nd 5 each, 2nd-3rd 3, 3rd-4th 1, three sharing 1st-3rd 4 each), except
+/// that four sharing every place of a 4-player table get 2 each, as the rules say.
+pub fn table_big_points(game_points: &[i64]) -> Result<Vec<BigPoints>, TournamentError> {
+    let points = place_points(game_points.len())?;
+    let mut order: Vec<usize> = (0..game_points.len()).collect();
+    order.sort_by_key(|&s| Reverse(game_points[s]));
+    let mut out = vec![BigPoints(0); game_points.len()];
+    let mut place = 0;
+    while place < order.len() {
+        let tied = order[place..]
+            .iter()
+            .take_while(|&&s| game_points[s] == game_points[order[place]])
+            .count();
+        let share = if tied == 4 && order.len() == 4 {
+            BigPoints::whole(2)
+        } else {
+            let sum: u32 = points[place..place + tied].iter().sum();
+            BigPoints(sum * BigPoints::UNIT / tied as u32)
+        };
+        for &s in &order[place..place + tied] {
+            out[s] = share;
+        }
+        place += tied;
+    }
+    Ok(out)
+}
+
+/// The table sizes for a field of `players`, table 1 first: tables of 4, and of 5 (the last
+/// tables) where the count does not divide by 4. Fields that 4s and 5s cannot make (6, 7 and
+/// 11 players) get as few 3-player tables as possible, seated last: 3+3, 4+3, 4+4+3.
+pub fn table_sizes(players: usize) -> Result<Vec<usize>, TournamentError> {
+    if players < 3 {
+        return Err(TournamentError::TooFew(players));
+    }
+    for threes in 0..=2usize {
+        let Some(rest) = players.checked_sub(3 * threes) else {
+            break;
+        };
+        // rest = 4a + 5b with as many 4s as possible: b = rest mod 4 fives.
+        let fives = rest % 4;
+        if 5 * fives <= rest {
+            let fours = (rest - 5 * fives) / 4;
+            let mut sizes = vec![4; fours];
+            sizes.extend(std::iter::repeat_n(5, fives));
+            sizes.extend(std::iter::repeat_n(3, threes));
+            return Ok(sizes);
+        }
+    }
+    unreachable!("every field of 3 or more players is seated by 4s and 5s and at most two 3s")
+}
+
+/// One player's line in the standings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub player: String,
+    pub big_points: BigPoints,
+    /// The sum of the player's game points over the rounds ("plus/minus").
+    pub plus_minus: i64,
+    pub rounds: u32,
+}
+
+/// The ranking order: big points, then plus/minus; players equal on both keep the order they
+/// had (a stable sort), so the previous standings (or the first draw) break the last ties.
+pub fn rank(standings: &mut [Standing]) {
+    standings.sort_by(|a, b| {
+        b.big_points
+            .cmp(&a.big_points)
+            .then(b.plus_minus.cmp(&a.plus_minus))
+    });
+}
+
+/// Adds one round's results, `(player, game points, big points)`, to the standings and ranks
+/// them again. A player missing from `results` sat the round out (withdrawn): unchanged.
+pub fn add_round(standings: &mut [Standing], results: &[(String, i64, BigPoints)]) {
+    for (player, game_points, big) in results {
+        if let Some(s) = standings.iter_mut().find(|s| &s.player == player) {
+            s.big_points = s.big_points + *big;
+            s.plus_minus += game_points;
+            s.rounds += 1;
+        }
+    }
+    rank(standings);
+}
+
+/// Seats a ranked list of players: the best four (or five) at table 1, the next at table 2, and
+/// so on, by `table_sizes`. Returns the players of each table in seat order.
+pub fn seat(ranked: &[String]) -> Result<Vec<Vec<String>>, TournamentError> {
+    let mut it = ranked.iter().cloned();
+    Ok(table_sizes(ranked.len())?
+        .into_iter()
+        .map(|n| it.by_ref().take(n).collect())
+        .collect())
+}
+
+/// The first round's draw: `players` (in registration order) permuted by `seed`, with the
+/// same Fisher-Yates and unbiased draws as the deals (`Seed::shuffle`), on ChaCha12 stream 2
+/// of the seed. Publishing the seed's SHA-256 when registration closes and the seed at the
+/// start lets anyone re-check the draw.
+pub fn draw(players: &[String], seed: Seed) -> Vec<String> {
+    let mut out = players.to_vec();
+    let mut rng = seed.rng();
+    rng.set_stream(2);
+    for i in (1..out.len()).rev() {
+        let j = bounded(&mut rng, i as u32 + 1) as usize;
+        out.swap(i, j);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bp(v: &[i64]) -> Vec<String> {
+        table_big_points(v)
+            .unwrap()
+            .iter()
+            .map(|b| b.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn four_player_table_every_tie_shape() {
+        assert_eq!(bp(&[30, 10, -10, -30]), ["6", "4", "2", "0"]);
+        assert_eq!(bp(&[-30, -10, 10, 30]), ["0", "2", "4", "6"]);
+        // Two share a place.
+        assert_eq!(bp(&[10, 10, -5, -15]), ["5", "5", "2", "0"]);
+        assert_eq!(bp(&[20, 0, 0, -20]), ["6", "3", "3", "0"]);
+        assert_eq!(bp(&[20, 10, -15, -15]), ["6", "4", "1", "1"]);
+        // Two pairs.
+        assert_eq!(bp(&[10, 10, -10, -10]), ["5", "5", "1", "1"]);
+        // Three share.
+        assert_eq!(bp(&[5, 5, 5, -15]), ["4", "4", "4", "0"]);
+        assert_eq!(bp(&[15, -5, -5, -5]), ["6", "2", "2", "2"]);
+        // All four: 2 each (the rules' number, not the average 3).
+        assert_eq!(bp(&[0, 0, 0, 0]), ["2", "2", "2", "2"]);
+    }
+
+    #[test]
+    fn five_player_table_every_tie_shape() {
+        assert_eq!(bp(&[40, 20, 0, -20, -40]), ["6", "4", "2", "1", "0"]);
+        // Two share: 1-2, 2-3, 3-4, 4-5.
+        assert_eq!(bp(&[20, 20, 0, -10, -30]), ["5", "5", "2", "1", "0"]);
+        assert_eq!(bp(&[30, 0, 0, -10, -20]), ["6", "3", "3", "1", "0"]);
+        assert_eq!(bp(&[30, 10, -10, -10, -20]), ["6", "4", "1.5", "1.5", "0"]);
+        assert_eq!(bp(&[30, 10, 0, -20, -20]), ["6", "4", "2", "0.5", "0.5"]);
+        // Two pairs.
+        assert_eq!(bp(&[10, 10, 0, -10, -10]), ["5", "5", "2", "0.5", "0.5"]);
+        assert_eq!(bp(&[20, 5, 5, -15, -15]), ["6", "3", "3", "0.5", "0.5"]);
+        assert_eq!(bp(&[10, 10, 5, 5, -30]), ["5", "5", "1.5", "1.5", "0"]);
+        // Three share: 1-3, 2-4, 3-5.
+        assert_eq!(bp(&[10, 10, 10, -10, -20]), ["4", "4", "4", "1", "0"]);
+        assert_eq!(bp(&[30, 0, 0, 0, -30]), ["6", "2.33", "2.33", "2.33", "0"]);
+        assert_eq!(bp(&[30, 15, -15, -15, -15]), ["6", "4", "1", "1", "1"]);
+        // Three and two.
+        assert_eq!(bp(&[10, 10, 10, -15, -15]), ["4", "4", "4", "0.5", "0.5"]);
+        assert_eq!(bp(&[15, 15, -10, -10, -10]), ["5", "5", "1", "1", "1"]);
+        // Four share: 1-4, 2-5.
+        assert_eq!(bp(&[10, 10, 10, 10, -40]), ["3.25", "3.25", "3.25", "3.25", "0"]);
+        assert_eq!(
+            bp(&[40, -10, -10, -10, -10]),
+            ["6", "1.75", "1.75", "1.75", "1.75"]
+        );
+        // All five.
+        assert_eq!(bp(&[0, 0, 0, 0, 0]), ["2.6", "2.6", "2.6", "2.6", "2.6"]);
+    }
+
+    #[test]
+    fn shared_places_keep_the_tables_total() {
+        // Averaging never creates or loses big points (the all-four rule aside).
+        for v in [
+            [3i64, 3, 1, 0, 0],
+            [5, 2, 2, 2, 1],
+            [0, 0, 0, 0, 1],
+            [9, 9, 9, 9, 9],
+        ] {
+            let sum: BigPoints = table_big_points(&v).unwrap().into_iter().sum();
+            assert_eq!(sum, BigPoints::whole(13), "{v:?}");
+        }
+        let sum: BigPoints = table_big_points(&[1, 1, 0]).unwrap().into_iter().sum();
+        assert_eq!(sum, BigPoints::whole(9));
+        assert_eq!(table_big_points(&[1, 2]), Err(TournamentError::TableSize(2)));
+        assert_eq!(table_big_points(&[0; 6]), Err(TournamentError::TableSize(6)));
+    }
+
+    #[test]
+    fn fields_are_seated_by_fours_then_fives_then_threes() {
+        let sizes = |n| table_sizes(n).unwrap();
+        assert_eq!(sizes(3), [3]);
+        assert_eq!(sizes(4), [4]);
+        assert_eq!(sizes(5), [5]);
+        assert_eq!(sizes(6), [3, 3]);
+        assert_eq!(sizes(7), [4, 3]);
+        assert_eq!(sizes(9), [4, 5]);
+        assert_eq!(sizes(11), [4, 4, 3]);
+        assert_eq!(sizes(13), [4, 4, 5]);
+        assert_eq!(sizes(15), [5, 5, 5]);
+        assert_eq!(sizes(200), vec![4; 50]);
+        assert_eq!(table_sizes(2), Err(TournamentError::TooFew(2)));
+        for n in 3..300 {
+            let s = sizes(n);
+            assert_eq!(s.iter().sum::<usize>(), n, "{n}");
+            assert!(s.iter().filter(|&&t| t == 3).count() <= 2, "{n}: {s:?}");
+            assert!(s.windows(2).all(|w| w[0] <= w[1] || w[1] == 3), "{n}: {s:?}");
+        }
+    }
+
+    fn standing(p: &str, big: u32, pm: i64) -> Standing {
+        Standing {
+            player: p.into(),
+            big_points: BigPoints::whole(big),
+            plus_minus: pm,
+            rounds: 1,
+        }
+    }
+
+    #[test]
+    fn reseating_ties_go_by_plus_minus_then_the_previous_order() {
+        let mut s = vec![
+            standing("a", 4, 5),
+            standing("b", 6, -3),
+            standing("c", 4, 12),
+            standing("d", 2, 40),
+            standing("e", 4, 5),
+        ];
+        rank(&mut s);
+        let names: Vec<&str> = s.iter().map(|s| s.player.as_str()).collect();
+        // b most big points; c beats a and e on plus/minus; a before e as before.
+        assert_eq!(names, ["b", "c", "a", "e", "d"]);
+        let tables = seat(&s.iter().map(|s| s.player.clone()).collect::<Vec<_>>()).unwrap();
+        assert_eq!(tables, [vec!["b", "c", "a", "e", "d"]]);
+
+        add_round(
+            &mut s,
+            &[
+                ("d".into(), 30, BigPoints::whole(6)),
+                ("b".into(), -30, BigPoints::whole(0)),
+                ("a".into(), 10, BigPoints(150)),
+                ("c".into(), -10, BigPoints(150)),
+            ],
+        );
+        let line: Vec<(&str, String, i64, u32)> = s
+            .iter()
+            .map(|s| {
+                (
+                    s.player.as_str(),
+                    s.big_points.to_string(),
+                    s.plus_minus,
+                    s.rounds,
+                )
+            })
+            .collect();
+        assert_eq!(
+            line,
+            [
+                ("d", "8".to_string(), 70, 2),
+                ("a", "6.5".to_string(), 15, 2),
+                ("c", "6.5".to_string(), 2, 2),
+                ("b", "6".to_string(), -33, 2),
+                ("e", "4".to_string(), 5, 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_draw_is_a_permutation_fixed_by_its_seed() {
+        let players: Vec<String> = (0..12).map(|i| format!("p{i}")).collect();
+        let a = draw(&players, Seed::from_u64(7));
+        assert_eq!(a, draw(&players, Seed::from_u64(7)));
+        assert_ne!(a, draw(&players, Seed::from_u64(8)));
+        let mut sorted = a.clone();
+        sorted.sort();
+        let mut expected = players.clone();
+        expected.sort();
+        assert_eq!(sorted, expected);
+        assert_ne!(a, players, "seed 7 moves somebody");
+    }
+}
