@@ -5,6 +5,7 @@ pub mod ai;
 pub mod cards;
 pub mod game;
 pub mod games;
+pub mod rating;
 pub mod record;
 pub mod session;
 pub mod tournament;
