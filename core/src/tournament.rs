@@ -184,6 +184,224 @@ pub fn draw(players: &[String], seed: Seed) -> Vec<String> {
     out
 }
 
+/// A whole tournament as one file (docs/tournament-record.md): its entrants, the draw, every
+/// table's game record round by round, and the standings the host posted. `verify` re-counts
+/// everything but the games' own play from the records alone.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TournamentRecord {
+    pub name: String,
+    /// Always `zole` (the Latvian format is a Zole format).
+    pub game: String,
+    pub rules: serde_json::Value,
+    /// Deals per table in a round, or null when rounds were timed.
+    pub deals_per_round: Option<usize>,
+    /// The entrants in registration order (late arrivals at the end).
+    pub players: Vec<String>,
+    /// The draw's seed (64 hex digits), revealed at the start.
+    pub draw_seed: String,
+    /// Its SHA-256 (64 hex digits), posted when registration closed.
+    pub draw_commitment: String,
+    pub rounds: Vec<RoundRecord>,
+    /// The standings after the last round in `rounds`.
+    pub standings: Vec<Standing>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RoundRecord {
+    pub tables: Vec<TableRecord>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableRecord {
+    /// The table's players in seat order: the game record's `players`.
+    pub players: Vec<String>,
+    /// Players who left during the round; a computer player finished for them and their
+    /// results count.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<String>,
+    pub record: crate::record::Envelope,
+}
+
+/// The first place where a tournament record and its re-count disagree.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    #[error("the tournament record is malformed: {0}")]
+    Malformed(String),
+    #[error("the draw: {0}")]
+    Draw(String),
+    #[error("round {round}, table {table}: {reason}")]
+    Table {
+        round: usize,
+        table: usize,
+        reason: String,
+    },
+    #[error("round {round}: {reason}")]
+    Round { round: usize, reason: String },
+    #[error("standings: {0}")]
+    Standings(String),
+}
+
+/// Re-counts a tournament from its records: the first round's seating from the draw, every
+/// table's game from its record (`stikis replay`'s engine), big points, the standings after each
+/// round, each later round's seating from them, and the final standings. Returns the
+/// standings, or the first disagreement.
+pub fn verify(t: &TournamentRecord) -> Result<Vec<Standing>, VerifyError> {
+    use sha2::{Digest, Sha256};
+    let malformed = |m: &str| Err(VerifyError::Malformed(m.to_string()));
+    if t.game != "zole" {
+        return malformed(&format!("a tournament is of zole, not {:?}", t.game));
+    }
+    let mut unique = t.players.clone();
+    unique.sort();
+    unique.dedup();
+    if unique.len() != t.players.len() {
+        return malformed("a player is entered twice");
+    }
+    let seed: Seed = t
+        .draw_seed
+        .parse()
+        .map_err(|_| VerifyError::Draw("the seed must be 64 hexadecimal digits".into()))?;
+    let hash: String = Sha256::digest(seed.0)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    if !hash.eq_ignore_ascii_case(&t.draw_commitment) {
+        return Err(VerifyError::Draw(format!(
+            "the seed's SHA-256 is {hash}, not the posted {}",
+            t.draw_commitment
+        )));
+    }
+    let mut standings: Vec<Standing> = Vec::new();
+    for (r, round) in t.rounds.iter().enumerate() {
+        let round_no = r + 1;
+        let seated: Vec<&String> = round.tables.iter().flat_map(|tb| &tb.players).collect();
+        for p in &seated {
+            if !t.players.contains(p) {
+                return Err(VerifyError::Round {
+                    round: round_no,
+                    reason: format!("{p} is seated but not entered"),
+                });
+            }
+        }
+        if seated.len() != seated.iter().collect::<std::collections::BTreeSet<_>>().len() {
+            return Err(VerifyError::Round {
+                round: round_no,
+                reason: "a player is seated twice".into(),
+            });
+        }
+        let order: Vec<String> = if round_no == 1 {
+            let entrants: Vec<String> = t.players.iter().filter(|p| seated.contains(p)).cloned().collect();
+            draw(&entrants, seed)
+        } else {
+            standings
+                .iter()
+                .map(|s| s.player.clone())
+                .chain(t.players.iter().cloned())
+                .filter(|p| seated.contains(&p))
+                .fold(Vec::new(), |mut v, p| {
+                    if !v.contains(&p) {
+                        v.push(p);
+                    }
+                    v
+                })
+        };
+        // Newcomers join the standings with nothing: in round 1 in the draw's order (so it
+        // breaks the last ties), later after everybody already in them.
+        for p in &order {
+            if !standings.iter().any(|s| &s.player == p) {
+                standings.push(Standing {
+                    player: p.clone(),
+                    big_points: BigPoints(0),
+                    plus_minus: 0,
+                    rounds: 0,
+                });
+            }
+        }
+        let expected = seat(&order).map_err(|e| VerifyError::Round {
+            round: round_no,
+            reason: e.to_string(),
+        })?;
+        if expected.len() != round.tables.len() {
+            return Err(VerifyError::Round {
+                round: round_no,
+                reason: format!(
+                    "{} tables, but {} players make {}",
+                    round.tables.len(),
+                    order.len(),
+                    expected.len()
+                ),
+            });
+        }
+        let mut results = Vec::new();
+        for (i, (table, want)) in round.tables.iter().zip(&expected).enumerate() {
+            let fail = |reason: String| VerifyError::Table {
+                round: round_no,
+                table: i + 1,
+                reason,
+            };
+            let mut have = table.players.clone();
+            let mut want_sorted = want.clone();
+            have.sort();
+            want_sorted.sort();
+            if have != want_sorted {
+                return Err(fail(format!(
+                    "seated {}, but the {} give {}",
+                    table.players.join(", "),
+                    if round_no == 1 { "draw" } else { "standings" },
+                    want.join(", ")
+                )));
+            }
+            let rec = &table.record;
+            if rec.game != t.game || rec.rules != t.rules || rec.players != table.players {
+                return Err(fail(
+                    "the game record is not of this table's game, rules and players".into(),
+                ));
+            }
+            if let Some(n) = t.deals_per_round {
+                if rec.deals.len() != n {
+                    return Err(fail(format!("{} deals, not {n}", rec.deals.len())));
+                }
+            }
+            let out = crate::games::zole::record::replay(rec)
+                .map_err(|e| fail(format!("the game record does not replay: {e}")))?;
+            let deals = out["deals"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+            if deals.is_empty() || deals.iter().any(|d| d["complete"] == false) {
+                return Err(fail("a deal of the round is not finished".into()));
+            }
+            let totals: Vec<i64> = out["totals"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_i64()).collect())
+                .unwrap_or_default();
+            let big = table_big_points(&totals).map_err(|e| fail(e.to_string()))?;
+            for ((p, gp), b) in table.players.iter().zip(&totals).zip(big) {
+                results.push((p.clone(), *gp, b));
+            }
+        }
+        add_round(&mut standings, &results);
+    }
+    if standings != t.standings {
+        let first = standings
+            .iter()
+            .zip(&t.standings)
+            .position(|(a, b)| a != b)
+            .unwrap_or(standings.len().min(t.standings.len()));
+        let line = |s: Option<&Standing>| match s {
+            Some(s) => format!(
+                "{} {} big points, {:+} ({} rounds)",
+                s.player, s.big_points, s.plus_minus, s.rounds
+            ),
+            None => "nobody".into(),
+        };
+        return Err(VerifyError::Standings(format!(
+            "place {}: the records give {}, the file says {}",
+            first + 1,
+            line(standings.get(first)),
+            line(t.standings.get(first))
+        )));
+    }
+    Ok(standings)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
