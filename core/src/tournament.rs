@@ -241,6 +241,22 @@ pub enum VerifyError {
     Standings(String),
 }
 
+/// A table's game points for a round: the totals `stikis replay` prints for its record, once
+/// every deal is finished. Pules still open at the end of a round lapse (docs: rules
+/// decisions), so the record alone gives the round's result.
+pub fn table_totals(rec: &crate::record::Envelope) -> Result<Vec<i64>, String> {
+    let out = crate::games::zole::record::replay(rec)
+        .map_err(|e| format!("the game record does not replay: {e}"))?;
+    let deals = out["deals"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    if deals.is_empty() || deals.iter().any(|d| d["complete"] == false) {
+        return Err("a deal of the round is not finished".into());
+    }
+    Ok(out["totals"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_i64()).collect())
+        .unwrap_or_default())
+}
+
 /// Re-counts a tournament from its records: the first round's seating from the draw, every
 /// table's game from its record (`stikis replay`'s engine), big points, the standings after each
 /// round, each later round's seating from them, and the final standings. Returns the
@@ -362,16 +378,7 @@ pub fn verify(t: &TournamentRecord) -> Result<Vec<Standing>, VerifyError> {
                     return Err(fail(format!("{} deals, not {n}", rec.deals.len())));
                 }
             }
-            let out = crate::games::zole::record::replay(rec)
-                .map_err(|e| fail(format!("the game record does not replay: {e}")))?;
-            let deals = out["deals"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-            if deals.is_empty() || deals.iter().any(|d| d["complete"] == false) {
-                return Err(fail("a deal of the round is not finished".into()));
-            }
-            let totals: Vec<i64> = out["totals"]
-                .as_array()
-                .map(|a| a.iter().filter_map(|v| v.as_i64()).collect())
-                .unwrap_or_default();
+            let totals = table_totals(rec).map_err(|e| fail(e.to_string()))?;
             let big = table_big_points(&totals).map_err(|e| fail(e.to_string()))?;
             for ((p, gp), b) in table.players.iter().zip(&totals).zip(big) {
                 results.push((p.clone(), *gp, b));
@@ -400,6 +407,88 @@ pub fn verify(t: &TournamentRecord) -> Result<Vec<Standing>, VerifyError> {
         )));
     }
     Ok(standings)
+}
+
+/// A whole tournament of computer players at `level`, run as a host runs one: the draw from
+/// `seed`, `rounds` rounds of `deals` deals per table, big points, re-seating. For examples,
+/// tests and benchmarks of the counting; every deal is dealt from a seed derived from `seed`.
+pub fn simulate(
+    players: &[String],
+    rules: &serde_json::Value,
+    rounds: usize,
+    deals: usize,
+    level: crate::ai::Level,
+    seed: Seed,
+) -> Result<TournamentRecord, String> {
+    use rand::SeedableRng;
+    use sha2::{Digest, Sha256};
+
+    use crate::games::zole::{record, Options, Session};
+
+    let opts = Options::from_rules(rules)?;
+    let mut standings: Vec<Standing> = Vec::new();
+    let mut order = draw(players, seed);
+    let mut out = Vec::new();
+    let base = u64::from_le_bytes(seed.0[..8].try_into().expect("8 bytes"));
+    for r in 0..rounds {
+        if r == 0 {
+            standings = order
+                .iter()
+                .map(|p| Standing {
+                    player: p.clone(),
+                    big_points: BigPoints(0),
+                    plus_minus: 0,
+                    rounds: 0,
+                })
+                .collect();
+        }
+        let mut tables = Vec::new();
+        let mut results = Vec::new();
+        for (i, t) in seat(&order).map_err(|e| e.to_string())?.into_iter().enumerate() {
+            let table_seed = base ^ ((r as u64) << 40) ^ ((i as u64) << 20);
+            let mut bots: Vec<_> = t.iter().map(|_| crate::ai::zole::player(level, opts)).collect();
+            let mut session = Session::new(opts, t.len(), 0).map_err(|e| e.to_string())?;
+            let mut rng = rand_chacha::ChaCha12Rng::seed_from_u64(table_seed);
+            for d in 0..deals {
+                session
+                    .deal_from_seed(Seed::from_u64(table_seed.wrapping_add(d as u64)))
+                    .map_err(|e| e.to_string())?;
+                while let Some(deal) = session.current() {
+                    let s = deal.to_act().ok_or("a deal in play has a seat to act")?;
+                    let a = bots[s as usize].choose(&deal.view(s), &mut rng, &crate::ai::NoLimit);
+                    session.apply(s, a).map_err(|e| e.to_string())?;
+                }
+            }
+            let rec = record::to_record(&session, &t);
+            let totals = table_totals(&rec).map_err(|e| e.to_string())?;
+            let big = table_big_points(&totals).map_err(|e| e.to_string())?;
+            for ((p, g), b) in t.iter().zip(&totals).zip(big) {
+                results.push((p.clone(), *g, b));
+            }
+            tables.push(TableRecord {
+                players: t,
+                replaced: Vec::new(),
+                record: rec,
+            });
+        }
+        add_round(&mut standings, &results);
+        order = standings.iter().map(|s| s.player.clone()).collect();
+        out.push(RoundRecord { tables });
+    }
+    Ok(TournamentRecord {
+        name: "computer players".into(),
+        game: "zole".into(),
+        rules: rules.clone(),
+        deals_per_round: Some(deals),
+        players: players.to_vec(),
+        draw_seed: seed.to_string(),
+        draw_commitment: Sha256::digest(seed.0)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+        rounds: out,
+        standings,
+    })
 }
 
 #[cfg(test)]
