@@ -20,11 +20,64 @@ use stikis_core::games::zole::record::to_record;
 use stikis_core::games::zole::{Action, AllPass, Contract, Deal, Options, Phase, SeatView, Session};
 use stikis_core::{Seat, Seed};
 
-pub const USAGE: &str = "stikis arena [--game zole|polt|bazar|classic|h2h|coinche] [--deals N] \
-[--players L,L,...] [--rules PRESET] [--seed N] [--budget-ms MS] [--threads T] \
-[--records FILE.jsonl]   (levels: random, basic, strong, and for zole the reference `peek`; \
-zole seats 3 players, polt 5 to 7, the belote games 2 (team A on seats 0 and 2, team B on \
-1 and 3; head-to-head one each))";
+/// `stikis arena`'s options.
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    about = "Computer players against each other: mean points per level with 95% intervals",
+    long_about = "Computer players against each other. Every deal is played under every \
+rotation of the seats, and the report gives each level's mean points per deal with a 95% \
+interval, and the difference between levels. Zole seats 3 players, Polt to Tzar 5 to 7, the \
+belote games 2 levels (team A on seats 0 and 2, team B on 1 and 3; head-to-head one each). \
+Progress is shown on standard error when it is a terminal."
+)]
+pub struct ArenaArgs {
+    /// The game: zole, polt, bazar, classic, h2h or coinche.
+    #[arg(long, default_value = "zole")]
+    game: String,
+    /// Deals to play (each under every rotation).
+    #[arg(long, default_value_t = 100)]
+    deals: usize,
+    /// One level per seat (per team in belote): random, basic, strong, and for zole the
+    /// reference `peek`, which sees every card. Default: strong,basic,basic (belote: strong,basic).
+    #[arg(long, value_delimiter = ',')]
+    players: Option<Vec<String>>,
+    /// The rules preset (zole: lv, lv-galdins, rondo, catsatcards, zolite; others: default).
+    #[arg(long)]
+    rules: Option<String>,
+    /// The seed the deals are drawn from.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A strong player's thinking time per move, in milliseconds.
+    #[arg(long = "budget-ms", default_value_t = DEFAULT_BUDGET_MS)]
+    budget_ms: u64,
+    /// Threads to play deals on.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Write every deal's record to this file, one JSON record per line.
+    #[arg(long, value_name = "FILE.jsonl")]
+    records: Option<String>,
+}
+
+impl ArenaArgs {
+    /// Random players only (`stikis bench`): one level per seat, or per team in belote.
+    pub fn random(game: &str, deals: usize, seed: u64) -> ArenaArgs {
+        let seats = match game {
+            "zole" => 3,
+            "polt" => 5,
+            _ => 2,
+        };
+        ArenaArgs {
+            game: game.to_string(),
+            deals,
+            players: Some(vec!["random".to_string(); seats]),
+            rules: None,
+            seed,
+            budget_ms: DEFAULT_BUDGET_MS,
+            threads: 1,
+            records: None,
+        }
+    }
+}
 
 /// Who sits in a slot: a computer player of a level, or the arena-only `peek` reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -102,54 +155,36 @@ struct Args {
     records: Option<String>,
 }
 
-fn parse(args: &[String]) -> Result<Args, String> {
+fn parse(c: &ArenaArgs) -> Result<Args, String> {
     let mut a = Args {
-        game: GameKind::Zole,
-        deals: 100,
+        game: match c.game.as_str() {
+            "zole" => GameKind::Zole,
+            "polt" => GameKind::Polt,
+            "bazar" => GameKind::Belote(belote_game::Variant::Bazar),
+            "classic" => GameKind::Belote(belote_game::Variant::Classic),
+            "h2h" => GameKind::Belote(belote_game::Variant::HeadToHead),
+            "coinche" => GameKind::Belote(belote_game::Variant::Coinche),
+            val => {
+                return Err(format!(
+                    "unknown game {val} (zole, polt, bazar, classic, h2h, coinche)"
+                ))
+            }
+        },
+        deals: c.deals,
         players: vec![
             Entrant::Ai(Level::Strong),
             Entrant::Ai(Level::Basic),
             Entrant::Ai(Level::Basic),
         ],
         opts: Options::lv(),
-        seed: 1,
-        budget: Duration::from_millis(DEFAULT_BUDGET_MS),
-        threads: 1,
-        records: None,
+        seed: c.seed,
+        budget: Duration::from_millis(c.budget_ms),
+        threads: c.threads.max(1),
+        records: c.records.clone(),
     };
-    let mut rules: Option<String> = None;
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let val = it.next().ok_or(format!("{flag} needs a value"))?;
-        let num = || {
-            val.parse::<u64>()
-                .map_err(|_| format!("{flag}: not a number: {val}"))
-        };
-        match flag.as_str() {
-            "--deals" => a.deals = num()? as usize,
-            "--seed" => a.seed = num()?,
-            "--budget-ms" => a.budget = Duration::from_millis(num()?),
-            "--threads" => a.threads = (num()? as usize).max(1),
-            "--records" => a.records = Some(val.clone()),
-            "--rules" => rules = Some(val.clone()),
-            "--players" => a.players = val.split(',').map(str::parse).collect::<Result<_, _>>()?,
-            "--game" => {
-                a.game = match val.as_str() {
-                    "zole" => GameKind::Zole,
-                    "polt" => GameKind::Polt,
-                    "bazar" => GameKind::Belote(belote_game::Variant::Bazar),
-                    "classic" => GameKind::Belote(belote_game::Variant::Classic),
-                    "h2h" => GameKind::Belote(belote_game::Variant::HeadToHead),
-                    "coinche" => GameKind::Belote(belote_game::Variant::Coinche),
-                    _ => {
-                        return Err(format!(
-                            "unknown game {val} (zole, polt, bazar, classic, h2h, coinche)"
-                        ))
-                    }
-                }
-            }
-            _ => return Err(format!("unknown option {flag}")),
-        }
+    let rules = &c.rules;
+    if let Some(p) = &c.players {
+        a.players = p.iter().map(|x| x.parse()).collect::<Result<_, _>>()?;
     }
     if let Some(val) = &rules {
         match a.game {
@@ -158,7 +193,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             _ => return Err(format!("unknown rules preset {val} (default)")),
         }
     }
-    if matches!(a.game, GameKind::Belote(_)) && !args.iter().any(|x| x == "--players") {
+    if matches!(a.game, GameKind::Belote(_)) && c.players.is_none() {
         a.players = vec![Entrant::Ai(Level::Strong), Entrant::Ai(Level::Basic)];
     }
     let seats_ok = match a.game {
@@ -358,14 +393,21 @@ fn mean_ci(xs: &[f64]) -> (f64, f64) {
     (m, 1.96 * (var / n).sqrt())
 }
 
-pub fn run(args: &[String]) -> Result<String, String> {
+pub fn run(args: &ArenaArgs) -> Result<String, String> {
     let a = parse(args)?;
+    let progress = indicatif::ProgressBar::new(a.deals as u64).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} deals, {elapsed} so far, about {eta} left",
+        )
+        .expect("a valid template"),
+    );
     let started = Instant::now();
     // Deals are split over threads; each thread has its own players.
     let results: Vec<(usize, Vec<Vec<i32>>, Vec<String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..a.threads)
             .map(|t| {
                 let a = &a;
+                let progress = &progress;
                 scope.spawn(move || {
                     let mut zp: Vec<_> = a
                         .players
@@ -394,6 +436,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                                 GameKind::Polt => play_polt(a, i, &mut pp),
                                 GameKind::Belote(v) => play_belote(a, i, v, &mut bp),
                             };
+                            progress.inc(1);
                             (i, d, r)
                         })
                         .collect::<Vec<_>>()
@@ -407,6 +450,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
         all.sort_by_key(|x| x.0);
         all
     });
+    progress.finish_and_clear();
     if let Some(path) = &a.records {
         let mut f = std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?;
         for (_, _, recs) in &results {

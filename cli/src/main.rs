@@ -1,19 +1,72 @@
-//! `stikis`: the command line. `stikis replay FILE|-` replays a game record (RECORD.md);
-//! `stikis arena ...` plays computer players against each other (see `arena.rs`);
-//! `stikis play zole|belote|polt` plays in the terminal through the host (see `play.rs`).
+//! `stikis`: the command line. `stikis play zole|belote|polt` plays in the terminal through the
+//! host (`play.rs`); `stikis replay FILE|-` replays a game record (docs/record-format.md);
+//! `stikis arena` plays computer players against each other (`arena.rs`); `stikis bench` times
+//! the engine (`bench.rs`); `stikis tournament verify FILE` re-counts a tournament record
+//! (`tournament.rs`).
 
 mod arena;
+mod bench;
 mod play;
+mod tournament;
 
 use std::io::Read;
 use std::process::ExitCode;
 
-fn usage() -> ExitCode {
-    eprintln!(
-        "usage: stikis replay FILE|-\n       stikis play zole [--preset NAME] [--level basic|strong] [--db PATH]\n       stikis play belote [bazar|classic|h2h|coinche] [--target N] [--level ...] [--db PATH]\n       stikis play polt [--players 5|6|7] [--hands N] [--level ...] [--db PATH]\n       {}",
-        arena::USAGE
-    );
-    ExitCode::from(64)
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "stikis",
+    version,
+    about = "stikis: Zole, belote and Polt to Tzar in the terminal, and tools for game records",
+    long_about = "stikis (Latvian stiķis, \"a trick\") hosts trick-taking card games. This \
+command plays them in your terminal against computer players, replays and checks game records, \
+and measures the computer players and the engine. The chat bots are the separate programs \
+stikis-telegram and stikis-discord.",
+    after_help = "Start with: stikis play zole"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    Play(play::PlayArgs),
+    /// Replay a game record and print the result of every deal as JSON.
+    #[command(
+        long_about = "Re-plays a game record (docs/record-format.md) through the rules \
+engine and prints the result of every deal and the totals as one JSON object. A broken record \
+exits with status 2 and one line on standard error naming the deal and the action \
+(`deal 0, action 0` is the record as a whole), e.g. `deal 3, action 14: seat 2 must follow \
+hearts (has KH)`. A deal that carries its seed is checked to be the one the seed deals."
+    )]
+    Replay {
+        /// The record file, or `-` for standard input.
+        file: String,
+    },
+    Arena(arena::ArenaArgs),
+    Bench(bench::BenchArgs),
+    /// Tournament records: check one.
+    Tournament {
+        #[command(subcommand)]
+        command: TournamentCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum TournamentCmd {
+    /// Re-count a tournament record from its game records and print the standings.
+    #[command(
+        long_about = "Re-counts a tournament record (docs/tournament-record.md) from its \
+game records alone: the first round's draw from its revealed seed and posted commitment, every \
+table's seating, every game, big points and standings. Prints the standings, or exits with \
+status 2 and one line naming the first disagreement."
+    )]
+    Verify {
+        /// The tournament record file.
+        file: String,
+    },
 }
 
 fn replay(path: &str) -> ExitCode {
@@ -24,7 +77,8 @@ fn replay(path: &str) -> ExitCode {
         std::fs::read(path).map(|b| input = b)
     };
     if let Err(e) = read {
-        eprintln!("deal 0, action 0: cannot read {path}: {e}");
+        // Not a fault of a record: there is none to point into.
+        eprintln!("stikis replay: cannot read {path}: {e}");
         return ExitCode::from(2);
     }
     match stikis_core::record::replay(&input) {
@@ -39,31 +93,33 @@ fn replay(path: &str) -> ExitCode {
     }
 }
 
-fn arena(args: &[String]) -> ExitCode {
-    match arena::run(args) {
-        Ok(report) => {
-            print!("{report}");
+fn report(r: Result<String, String>, what: &str) -> ExitCode {
+    match r {
+        Ok(text) => {
+            print!("{text}");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("arena: {e}\nusage: {}", arena::USAGE);
-            ExitCode::from(64)
+            eprintln!("stikis {what}: {e}");
+            ExitCode::from(2)
         }
     }
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        ["replay", path] => replay(path),
-        ["arena", ..] => arena(&args[1..]),
-        ["play", ..] => match play::run(&args[1..]) {
+    match Cli::parse().command {
+        Cmd::Play(args) => match play::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("{e}");
+                eprintln!("stikis play: {e}");
                 ExitCode::from(2)
             }
         },
-        _ => usage(),
+        Cmd::Replay { file } => replay(&file),
+        Cmd::Arena(args) => report(arena::run(&args), "arena"),
+        Cmd::Bench(args) => report(bench::run(&args), "bench"),
+        Cmd::Tournament {
+            command: TournamentCmd::Verify { file },
+        } => tournament::verify_file(&file),
     }
 }

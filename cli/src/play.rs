@@ -13,17 +13,44 @@ use stikis_host::store::{ChatRef, Platform, Store, TableStatus};
 use stikis_host::{Command, Host, HostConfig, Out, Outbox, Request, User};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-const HELP: &str = "usage: stikis play zole [--preset NAME] [--level basic|strong] [--db PATH]
-       stikis play belote [bazar|classic|h2h|coinche] [--target N] [--level ...] [--db PATH]
-       stikis play polt [--players 5|6|7] [--hands N] [--level ...] [--db PATH]
-
-Plays in this terminal against computer players: Zole (3 players), Bazar belote (default),
-French classic, head-to-head or Coinche, or Polt to Tzar (5 to 7 players). Type the number
-of a button and Enter; `r` prints the game record, `s` stops the table (its totals stay on
-the score sheet), `c` closes the score sheet (settling open pules; after a stop), `q` quits
-(the game is kept and resumes next time). A belote game ends at its target, a Polt session
-after its hands. The database is DATABASE_URL if set, else the SQLite file given by --db
-(default: stikis.db, created on first run).";
+/// `stikis play`'s arguments.
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    about = "Play Zole, belote or Polt to Tzar in this terminal against computer players",
+    long_about = "Plays in this terminal against computer players, through the same host the chat \
+bots use: Zole (3 players), Bazar belote (default), French classic, head-to-head or Coinche, or \
+Polt to Tzar (5 to 7 players). Type the number of a button and Enter; `r` saves the game record \
+to a file, `s` stops the table (its totals stay on the score sheet), `c` closes the score sheet \
+(settling open pules; after a stop), `q` quits (the game is kept and resumes next time). A \
+belote game ends at its target, a Polt session after its hands. The database is DATABASE_URL if \
+set, else the SQLite file given by --db (created on first run).",
+    after_help = "Examples:\n  stikis play zole --preset rondo\n  stikis play belote coinche --level strong\n  stikis play polt --players 6 --hands 5"
+)]
+pub struct PlayArgs {
+    /// The game: zole, belote or polt.
+    #[arg(value_parser = ["zole", "belote", "polt"])]
+    game: String,
+    /// Belote only: bazar (default), classic, h2h or coinche.
+    variant: Option<String>,
+    /// Zole's rules preset: lv (default), lv-galdins, rondo, catsatcards, zolite.
+    #[arg(long)]
+    preset: Option<String>,
+    /// Belote: the score that ends the game.
+    #[arg(long)]
+    target: Option<u32>,
+    /// Polt to Tzar: players at the table, 5 to 7 (default 5).
+    #[arg(long)]
+    players: Option<u32>,
+    /// Polt to Tzar: hands in the session (default 10).
+    #[arg(long)]
+    hands: Option<u32>,
+    /// The computer players' level: random, basic or strong.
+    #[arg(long, default_value = "basic")]
+    level: String,
+    /// The SQLite file the game is kept in (DATABASE_URL overrides it).
+    #[arg(long, default_value = "stikis.db")]
+    db: String,
+}
 
 #[derive(Debug)]
 struct Opts {
@@ -35,18 +62,12 @@ struct Opts {
     db: String,
 }
 
-fn parse(args: &[String]) -> Result<Opts, String> {
-    let mut it = args.iter().peekable();
-    let (game, seats, preset) = match it.next().map(String::as_str) {
-        Some("zole") => ("zole".to_string(), 3, "lv"),
-        Some("belote") => {
-            let v = match it.peek().map(|s| s.as_str()) {
-                Some(v) if !v.starts_with('-') => {
-                    it.next();
-                    v
-                }
-                _ => "bazar",
-            };
+fn parse(a: &PlayArgs) -> Result<Opts, String> {
+    let not_of = |what: &str, game: &str| format!("{what} is not an option of {game}");
+    let (game, seats, preset) = match a.game.as_str() {
+        "zole" => ("zole".to_string(), 3, "lv"),
+        "belote" => {
+            let v = a.variant.as_deref().unwrap_or("bazar");
             let game = match v {
                 "bazar" => "belote-bazar",
                 "classic" => "belote-classic",
@@ -56,65 +77,50 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             };
             (game.to_string(), if v == "h2h" { 2 } else { 4 }, "default")
         }
-        Some("polt") => ("polt".to_string(), 5, "default"),
-        Some("-h" | "--help") | None => return Err(HELP.into()),
-        Some(g) => {
-            return Err(format!(
-                "stikis can play zole, belote and polt in the terminal, not {g:?}"
-            ))
-        }
+        _ => ("polt".to_string(), 5, "default"),
     };
+    if a.variant.is_some() && a.game != "belote" {
+        return Err(format!(
+            "{} has no variants; `belote` has bazar, classic, h2h and coinche",
+            a.game
+        ));
+    }
     let mut o = Opts {
         game,
         seats,
-        rules: json!({ "preset": preset }),
-        level: Level::Basic,
-        db: "stikis.db".into(),
+        rules: json!({ "preset": a.preset.as_deref().unwrap_or(preset) }),
+        level: a.level.parse()?,
+        db: a.db.clone(),
     };
-    let is = |g: &str, what: &str| -> Result<(), String> {
-        match (what, g) {
-            ("--preset", "zole") => Ok(()),
-            ("--target", g) if g != "zole" && g != "polt" => Ok(()),
-            ("--players" | "--hands", "polt") => Ok(()),
-            _ => Err(format!("{what} is not an option of {g}\n\n{HELP}")),
+    if a.preset.is_some() && a.game != "zole" {
+        return Err(not_of("--preset", &a.game));
+    }
+    if let Some(t) = a.target {
+        if a.game != "belote" {
+            return Err(not_of("--target", &a.game));
         }
-    };
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
-        let number = |s: String| {
-            s.parse::<u32>()
-                .map_err(|_| format!("{a} needs a number, not {s:?}"))
-        };
-        match a.as_str() {
-            "--preset" => {
-                is(&o.game, a)?;
-                o.rules["preset"] = value()?.into();
-            }
-            "--target" => {
-                is(&o.game, a)?;
-                o.rules["target"] = number(value()?)?.into();
-            }
-            "--hands" => {
-                is(&o.game, a)?;
-                o.rules["hands"] = number(value()?)?.into();
-            }
-            "--players" => {
-                is(&o.game, a)?;
-                o.seats = number(value()?)? as usize;
-                if !(5..=7).contains(&o.seats) {
-                    return Err(format!("Polt to Tzar is for 5 to 7 players, not {}", o.seats));
-                }
-            }
-            "--level" => o.level = value()?.parse()?,
-            "--db" => o.db = value()?,
-            "-h" | "--help" => return Err(HELP.into()),
-            other => return Err(format!("unknown option {other:?}\n\n{HELP}")),
+        o.rules["target"] = t.into();
+    }
+    for (flag, v) in [("--hands", a.hands), ("--players", a.players)] {
+        if v.is_some() && a.game != "polt" {
+            return Err(not_of(flag, &a.game));
+        }
+    }
+    if let Some(h) = a.hands {
+        o.rules["hands"] = h.into();
+    }
+    if let Some(n) = a.players {
+        o.seats = n as usize;
+        if !(5..=7).contains(&o.seats) {
+            return Err(format!("Polt to Tzar is for 5 to 7 players, not {n}"));
         }
     }
     // A bare preset is written as its name, as the records write it.
     if o.rules.as_object().is_some_and(|m| m.len() == 1) {
         o.rules = o.rules["preset"].clone();
     }
+    // Refuse rules the game does not know before any database file is made.
+    stikis_host::games::new_game(&o.game, &o.rules, o.seats).map_err(|e| e.to_string())?;
     if let Ok(url) = std::env::var("DATABASE_URL") {
         o.db = url;
     }
@@ -132,9 +138,25 @@ fn chat_of(game: &str) -> ChatRef {
     ChatRef::new(Platform::Local, "terminal", id)
 }
 
+/// Where `r` and a finished game put the record: beside the database file (or in the
+/// current directory for a database URL), named by game and time.
+fn record_path(opts: &Opts, name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(&opts.db)
+        .parent()
+        .filter(|_| !opts.db.contains("://"))
+        .map(|p| p.to_path_buf())
+        .unwrap_or_default();
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let stem = name.strip_suffix(".json").unwrap_or(name);
+    dir.join(format!("{stem}-{stamp}.json"))
+}
+
 /// What the terminal shows of an outbox (only this game's chat); returns the numbered
-/// buttons of your hand.
-fn show(out: &Outbox, chat: &ChatRef, me: &str, buttons: &mut Vec<(String, String)>) {
+/// buttons of your hand. A record is written to a file, not onto the screen.
+fn show(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts, buttons: &mut Vec<(String, String)>) {
     for o in &out.0 {
         match o {
             Out::Public { text, chat: c, .. } if c == chat => println!("\n{text}"),
@@ -162,19 +184,49 @@ fn show(out: &Outbox, chat: &ChatRef, me: &str, buttons: &mut Vec<(String, Strin
                 }
             }
             Out::Reply { text } if text != "✓" => println!("({text})"),
-            Out::File { content, chat: c, .. } if c == chat => println!("{content}"),
+            Out::File {
+                content,
+                chat: c,
+                name,
+            } if c == chat => {
+                let path = record_path(opts, name);
+                match std::fs::write(&path, content) {
+                    Ok(()) => println!(
+                        "\nThe game record is saved in {}. `stikis replay {}` re-plays it and checks every revealed seed.",
+                        path.display(),
+                        path.display()
+                    ),
+                    Err(e) => println!("\nThe record could not be saved in {}: {e}", path.display()),
+                }
+            }
             _ => {}
         }
     }
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let opts = parse(args)?;
-    let rt = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
-    rt.block_on(play(opts))
+/// The keys that work now, for a bad key's answer.
+fn valid_keys(buttons: &[(String, String)], running: bool) -> String {
+    let numbers = match buttons.len() {
+        0 => String::new(),
+        1 => "1, or ".to_string(),
+        n => format!("1-{n}, or "),
+    };
+    if running {
+        format!("Type {numbers}r (save the record), s (stop the table), q (quit).")
+    } else {
+        "Type c (close the score sheet), n (new table), r (save the record) or q (quit).".into()
+    }
 }
 
-async fn play(opts: Opts) -> Result<(), String> {
+pub fn run(args: &PlayArgs) -> Result<(), String> {
+    let opts = parse(args)?;
+    let rt = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    rt.block_on(play(opts, args))
+}
+
+const KEPT: &str = "Your game is kept: run the same command again to resume it.";
+
+async fn play(opts: Opts, args: &PlayArgs) -> Result<(), String> {
     let store = Store::connect(&opts.db)
         .await
         .map_err(|e| format!("cannot open {}: {e}", opts.db))?;
@@ -191,117 +243,189 @@ async fn play(opts: Opts) -> Result<(), String> {
         command,
     };
     let mut buttons = Vec::new();
-    let resumed = matches!(store.open_table(&chat).await, Ok(Some(t)) if t.status == TableStatus::Running);
-    if resumed {
+    let open = store.open_table(&chat).await.ok().flatten();
+    if open.as_ref().is_some_and(|t| t.status == TableStatus::Running) {
         println!("Resuming your game.");
+        let given: Vec<&str> = [
+            ("--preset", args.preset.is_some()),
+            ("--target", args.target.is_some()),
+            ("--players", args.players.is_some()),
+            ("--hands", args.hands.is_some()),
+            ("--level", args.level != "basic"),
+        ]
+        .into_iter()
+        .filter_map(|(f, given)| given.then_some(f))
+        .collect();
+        if !given.is_empty() {
+            println!(
+                "({} applies to a new game only: this one keeps its rules and players. To start anew, press s to stop this table, then n.)",
+                given.join(", ")
+            );
+        }
         show(
             &host.recover().await.map_err(|e| e.to_string())?,
             &chat,
             &me.id,
+            &opts,
             &mut buttons,
         );
     } else {
-        if let Ok(Some(_)) = store.open_table(&chat).await {
+        if open.is_some() {
+            // A table left in its lobby (the program ended before it started): close it.
             host.handle(ask(Command::Stop)).await;
         }
-        host.handle(ask(Command::SetTurnLimit(None))).await;
-        let out = host
-            .handle(ask(Command::NewTable {
-                game: opts.game.clone(),
-                rules: Some(opts.rules.clone()),
-                seats: Some(opts.seats),
-            }))
-            .await;
-        if let Some(text) = out.reply_text() {
-            if !text.contains("You") {
-                return Err(text.to_string());
-            }
-        }
-        for _ in 1..opts.seats {
-            host.handle(ask(Command::AddBot { level: opts.level })).await;
-        }
-        show(
-            &host.handle(ask(Command::Start)).await,
-            &chat,
-            &me.id,
-            &mut buttons,
-        );
+        new_table(&host, &ask, &opts, &chat, &me.id, &mut buttons).await?;
     }
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    // True once you stopped the table here: then c closes the score sheet, n opens a new table.
+    let mut stopped = false;
     loop {
-        if !matches!(store.open_table(&chat).await, Ok(Some(_))) {
+        let running = !stopped && matches!(store.open_table(&chat).await, Ok(Some(_)));
+        if !running && !stopped {
             println!("\nThe game is over. Run the same command again for a new one.");
             return Ok(());
+        }
+        if stopped {
+            buttons.clear();
+            println!("\nThe table is stopped. c closes the score sheet (settling open pules), n starts a new table, q quits.");
         }
         print!("> ");
         std::io::stdout().flush().ok();
         let Ok(Some(line)) = lines.next_line().await else {
+            println!("\n{KEPT}");
             return Ok(());
         };
-        let out = match line.trim() {
-            "q" => return Ok(()),
-            "r" => host.handle(ask(Command::Record)).await,
-            "c" => host.handle(ask(Command::CloseSheet)).await,
-            "s" => {
-                show(
-                    &host.handle(ask(Command::Stop)).await,
-                    &chat,
-                    &me.id,
-                    &mut buttons,
-                );
+        let out = match (line.trim(), running) {
+            ("q", _) => {
+                println!("{KEPT}");
                 return Ok(());
             }
-            n => match n
+            ("r", _) => host.handle(ask(Command::Record)).await,
+            ("c", false) => {
+                let out = host.handle(ask(Command::CloseSheet)).await;
+                show(&out, &chat, &me.id, &opts, &mut buttons);
+                println!("\nRun the same command again for a new game.");
+                return Ok(());
+            }
+            ("n", false) => {
+                new_table(&host, &ask, &opts, &chat, &me.id, &mut buttons).await?;
+                stopped = false;
+                continue;
+            }
+            ("s", true) => {
+                print!("Stop the table now, in the middle of the game? Its totals stay on the score sheet. (y/n) ");
+                std::io::stdout().flush().ok();
+                match lines.next_line().await {
+                    Ok(Some(a)) if a.trim().eq_ignore_ascii_case("y") => {
+                        stopped = true;
+                        host.handle(ask(Command::Stop)).await
+                    }
+                    Ok(Some(_)) => {
+                        println!("The game goes on.");
+                        continue;
+                    }
+                    _ => {
+                        println!("\n{KEPT}");
+                        return Ok(());
+                    }
+                }
+            }
+            (n, true) => match n
                 .parse::<usize>()
                 .ok()
                 .and_then(|i| buttons.get(i.wrapping_sub(1)))
             {
                 Some((_, token)) => host.handle(ask(Command::Press { token: token.clone() })).await,
                 None => {
-                    println!("Type a button number, r, s, c or q.");
+                    println!("{}", valid_keys(&buttons, true));
                     continue;
                 }
             },
+            (_, false) => {
+                println!("{}", valid_keys(&buttons, false));
+                continue;
+            }
         };
-        show(&out, &chat, &me.id, &mut buttons);
+        show(&out, &chat, &me.id, &opts, &mut buttons);
     }
+}
+
+/// Opens a new table of the game for you and computer players, and starts it. A stopped
+/// table still open in the chat is closed first (its totals stay on the score sheet).
+async fn new_table(
+    host: &std::sync::Arc<Host>,
+    ask: &impl Fn(Command) -> Request,
+    opts: &Opts,
+    chat: &ChatRef,
+    me: &str,
+    buttons: &mut Vec<(String, String)>,
+) -> Result<(), String> {
+    host.handle(ask(Command::SetTurnLimit(None))).await;
+    let out = host
+        .handle(ask(Command::NewTable {
+            game: opts.game.clone(),
+            rules: Some(opts.rules.clone()),
+            seats: Some(opts.seats),
+        }))
+        .await;
+    if let Some(text) = out.reply_text() {
+        if !text.contains("You") {
+            return Err(text.to_string());
+        }
+    }
+    for _ in 1..opts.seats {
+        host.handle(ask(Command::AddBot { level: opts.level })).await;
+    }
+    show(&host.handle(ask(Command::Start)).await, chat, me, opts, buttons);
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    #[derive(clap::Parser)]
+    struct T {
+        #[command(flatten)]
+        a: PlayArgs,
+    }
+
+    fn parse(s: &str) -> Result<Opts, String> {
+        use clap::Parser;
+        let t = T::try_parse_from(std::iter::once("play").chain(s.split_whitespace()))
+            .map_err(|e| e.to_string())?;
+        super::parse(&t.a)
     }
 
     #[test]
     fn every_game_and_its_options_parse() {
-        let o = parse(&args("zole")).unwrap();
+        let o = parse("zole").unwrap();
         assert_eq!(
             (o.game.as_str(), o.seats, o.rules.clone()),
             ("zole", 3, json!("lv"))
         );
-        let o = parse(&args("belote")).unwrap();
+        let o = parse("belote").unwrap();
         assert_eq!(
             (o.game.as_str(), o.seats, o.rules.clone()),
             ("belote-bazar", 4, json!("default"))
         );
-        let o = parse(&args("belote h2h --target 51")).unwrap();
+        let o = parse("belote h2h --target 51").unwrap();
         assert_eq!((o.game.as_str(), o.seats), ("belote-h2h", 2));
         assert_eq!(o.rules, json!({"preset": "default", "target": 51}));
-        assert_eq!(parse(&args("belote coinche")).unwrap().game, "coinche");
+        assert_eq!(parse("belote coinche").unwrap().game, "coinche");
         assert_eq!(
-            parse(&args("belote classic --level strong")).unwrap().level,
+            parse("belote classic --level strong").unwrap().level,
             Level::Strong
         );
-        let o = parse(&args("polt --players 7 --hands 3")).unwrap();
+        let o = parse("polt --players 7 --hands 3").unwrap();
         assert_eq!((o.game.as_str(), o.seats), ("polt", 7));
         assert_eq!(o.rules, json!({"preset": "default", "hands": 3}));
-        assert!(parse(&args("polt --players 4")).is_err());
-        assert!(parse(&args("belote skat")).is_err());
-        assert!(parse(&args("zole --players 5")).is_err());
-        assert!(parse(&args("polt --target 5")).is_err());
-        assert!(parse(&args("skat")).is_err());
+        assert!(parse("polt --players 4").is_err());
+        assert!(parse("belote skat").is_err());
+        assert!(parse("zole --players 5").is_err());
+        assert!(parse("polt --target 5").is_err());
+        assert!(parse("skat").is_err());
+        // Rules the game does not know are refused while parsing, before any database file.
+        assert!(parse("zole --preset nosuch").is_err());
     }
 }

@@ -46,7 +46,85 @@ fn plays_deals_in_the_terminal_and_resumes_after_quitting() {
     );
     // Bad input gets an answer, not a crash.
     let (ok, out) = run(&db, "x\n99\nq\n");
-    assert!(ok && out.contains("Type a button number"), "{out}");
+    assert!(ok && out.contains("Type 1"), "{out}");
+    assert!(
+        out.contains("or r (save the record), s (stop the table), q (quit)"),
+        "{out}"
+    );
+    assert!(
+        out.trim_end()
+            .ends_with("Your game is kept: run the same command again to resume it."),
+        "q says the game is kept:\n{out}"
+    );
+    // End of input (Ctrl-D) says so too; rules given to a resumed game are named, not ignored.
+    let (ok, out) = run_game(&["zole", "--preset", "rondo"], &db, "");
+    assert!(ok, "{out}");
+    assert!(out.contains("--preset applies to a new game only"), "{out}");
+    assert!(out.contains("Your game is kept"), "{out}");
+}
+
+#[test]
+fn stop_asks_first_then_the_sheet_can_be_closed_and_records_go_to_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("stop.db");
+    // `s` asks; `n` keeps the game going.
+    let (ok, out) = run(&db, "1\ns\nn\nq\n");
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("Stop the table now, in the middle of the game?"),
+        "{out}"
+    );
+    assert!(out.contains("The game goes on."), "{out}");
+    // `r` writes the record to a file beside the database and says how to check it.
+    let (ok, out) = run(&db, "r\nq\n");
+    assert!(ok, "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("The game record is saved in "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let path = line
+        .trim_start_matches("The game record is saved in ")
+        .split(". `stikis replay")
+        .next()
+        .unwrap();
+    assert!(path.starts_with(dir.path().to_str().unwrap()), "{line}");
+    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(record["game"], "zole");
+    assert!(!out.contains("\"deals\""), "no JSON on the screen:\n{out}");
+    // `s`, `y`, then `c` closes the score sheet in the same run.
+    let (ok, out) = run(&db, "s\ny\nc\n");
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("The table is stopped. c closes the score sheet"),
+        "{out}"
+    );
+    assert!(out.contains("The score sheet is closed"), "{out}");
+    // The next run starts a new table.
+    let (ok, out) = run(&db, "q\n");
+    assert!(ok && !out.starts_with("Resuming"), "{out}");
+}
+
+#[test]
+fn a_bad_option_makes_no_database_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("never.db");
+    for bad in [
+        &["zole", "--preset", "nosuch"][..],
+        &["belote", "skat"],
+        &["polt", "--players", "9"],
+        &["zole", "--target", "5"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_stikis"))
+            .arg("play")
+            .args(bad)
+            .args(["--db", db.to_str().unwrap()])
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(!String::from_utf8_lossy(&out.stderr).is_empty(), "{bad:?}");
+        assert!(!db.exists(), "{bad:?} made {}", db.display());
+    }
 }
 
 #[test]

@@ -262,7 +262,9 @@ fn wrong_dealer_rotation() {
 #[test]
 fn bad_json_and_bad_envelopes() {
     refused(b"{", "deal 0, action 0: the record is not valid JSON", false);
-    refused(b"", "deal 0, action 0: ", false);
+    // An empty file is a fault of the record as a whole (RECORD.md), said plainly.
+    refused(b"", "deal 0, action 0: the file is empty", false);
+    refused(b" \n\t\n", "deal 0, action 0: the file is empty", false);
     refused(b"\xff\xfe", "deal 0, action 0: ", false);
     refused(br#"{"game": "zole"}"#, "deal 0, action 0: ", false);
     let mut rec = record(acts(""));
@@ -274,11 +276,16 @@ fn bad_json_and_bad_envelopes() {
 }
 
 #[test]
-fn a_missing_file_is_exit_2() {
+fn a_missing_file_is_exit_2_and_does_not_pretend_to_be_a_record_position() {
     let out = run_file(Path::new("/nonexistent/record.json"));
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).starts_with("deal 0, action 0: "));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("stikis replay: cannot read /nonexistent/record.json: "),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 /// A small xorshift generator: the test needs varied bytes, not good randomness.

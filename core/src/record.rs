@@ -70,6 +70,11 @@ pub fn deal_seed(v: &Value) -> Result<Seed, String> {
 /// Reads a record from raw bytes (any bytes: never panics) and replays it, returning the
 /// output object of RECORD.md.
 pub fn replay(input: &[u8]) -> Result<Value, ReplayError> {
+    if input.iter().all(u8::is_ascii_whitespace) {
+        return Err(ReplayError::record(
+            "the file is empty: a record is one JSON object (docs/record-format.md)",
+        ));
+    }
     let text = std::str::from_utf8(input)
         .map_err(|e| ReplayError::record(format!("the record is not UTF-8 text ({e})")))?;
     let value: Value = serde_json::from_str(text)

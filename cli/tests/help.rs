@@ -1,0 +1,77 @@
+//! Every command and subcommand of `stikis` answers `--help` (and the program `--version`) on
+//! standard output with exit 0; a usage error goes to standard error with exit 2.
+
+use std::process::Command;
+
+fn stikis(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_stikis"))
+        .args(args)
+        .output()
+        .expect("run stikis")
+}
+
+#[test]
+fn help_and_version_go_to_stdout_with_exit_0() {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["help"],
+        &["--version"],
+        &["play", "--help"],
+        &["play", "zole", "--help"],
+        &["replay", "--help"],
+        &["arena", "--help"],
+        &["bench", "--help"],
+        &["tournament", "--help"],
+        &["tournament", "verify", "--help"],
+    ] {
+        let out = stikis(args);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stdout}");
+        assert!(
+            out.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if args == ["--version"] {
+            assert!(stdout.starts_with("stikis "), "{stdout}");
+        } else {
+            assert!(stdout.contains("Usage: stikis"), "{args:?}: {stdout}");
+        }
+    }
+    let out = stikis(&["--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for sub in ["play", "replay", "arena", "bench", "tournament"] {
+        assert!(text.contains(sub), "{sub} is listed:\n{text}");
+    }
+}
+
+#[test]
+fn usage_errors_go_to_stderr_with_exit_2() {
+    for args in [
+        &[][..],
+        &["skat"],
+        &["play"],
+        &["play", "skat"],
+        &["replay"],
+        &["arena", "--deals", "many"],
+        &["arena", "--game", "skat", "--deals", "1"],
+    ] {
+        let out = stikis(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn bench_reports_deals_per_second() {
+    let out = stikis(&["bench", "--game", "polt", "--deals", "20"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("polt: 100 complete deals (20 x 5 rotations)"),
+        "{text}"
+    );
+    assert!(text.contains("deals/s"), "{text}");
+}
