@@ -1,4 +1,4 @@
-//! Game records (`shared/RECORD.md`): the envelope every game shares, the replay error with its
+//! Game records (docs/record-format.md): the envelope every game shares, the replay error with its
 //! deal and action numbers, and `replay`, which reads any record and dispatches to its game.
 
 use std::fmt;

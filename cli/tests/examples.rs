@@ -1,0 +1,117 @@
+//! Every record in examples/ replays with `stikis replay` to the output stored beside it in
+//! examples/expected/, so a change of scoring shows here; there is one for every game and
+//! Zole preset. And the repository's docs stand on their own: nothing points outside it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn every_example_replays_to_its_expected_output() {
+    let dir = repo().join("examples");
+    let mut seen = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let out = Command::new(env!("CARGO_BIN_EXE_stikis"))
+            .arg("replay")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let want: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("expected").join(&name))
+                .unwrap_or_else(|e| panic!("examples/expected/{name}: {e}")),
+        )
+        .unwrap();
+        assert_eq!(got, want, "{name} replays to something else than expected");
+        let record: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let deals = got["deals"].as_array().unwrap();
+        assert!(!deals.is_empty(), "{name}");
+        assert!(
+            deals.iter().all(|d| d["complete"] != false),
+            "{name}: whole deals"
+        );
+        if record["game"] == "zole" {
+            for d in deals {
+                let sum: i64 = d["deltas"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_i64().unwrap())
+                    .sum();
+                assert_eq!(sum, 0, "{name}: a Zole deal's deltas sum to zero");
+            }
+        }
+        let rules = record["rules"].as_str().unwrap_or("").to_string();
+        seen.push(format!("{} {rules}", record["game"].as_str().unwrap()));
+    }
+    seen.sort();
+    let mut want: Vec<String> = [
+        "belote-bazar default",
+        "belote-classic default",
+        "belote-h2h default",
+        "coinche default",
+        "polt default",
+        "zole catsatcards",
+        "zole lv",
+        "zole lv-galdins",
+        "zole rondo",
+        "zole zolite",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    want.sort();
+    assert_eq!(seen, want, "one example per game and Zole preset");
+}
+
+#[test]
+fn the_docs_stand_on_their_own() {
+    let out = Command::new("git")
+        .args(["ls-files"])
+        .current_dir(repo())
+        .output()
+        .expect("git ls-files");
+    let files = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut checked = 0;
+    for f in files.lines() {
+        let wanted = f.ends_with(".md") || f.ends_with(".rs") || f.ends_with(".toml") || f.ends_with(".ftl");
+        if !wanted || f == "cli/tests/examples.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(repo().join(f)).unwrap_or_default();
+        for bad in ["../shared", "shared/RULES.md", "shared/RECORD.md"] {
+            assert!(
+                !text.contains(bad),
+                "{f} points at {bad}, which a clone does not have"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 50, "only {checked} files checked");
+    for doc in [
+        "docs/rules/README.md",
+        "docs/rules/zole.md",
+        "docs/rules/belote.md",
+        "docs/rules/polt.md",
+        "docs/record-format.md",
+        "docs/rules-decisions.md",
+        "docs/tournament-record.md",
+    ] {
+        assert!(repo().join(doc).is_file(), "{doc} is missing");
+    }
+}
