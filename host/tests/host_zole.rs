@@ -9,6 +9,7 @@ use std::sync::Arc;
 use common::{chat, check_privacy, config, dm, log_of, record_of, send, sqlite, table_id, user, Screen};
 use serde_json::Value;
 use stikis_core::ai::Level;
+use stikis_host::i18n::Lang;
 use stikis_host::store::Store;
 use stikis_host::token::Token;
 use stikis_host::{Command, Host, Out, Outbox, User};
@@ -238,6 +239,46 @@ async fn bad_presses_are_answered_and_change_nothing() {
     )
     .await;
     assert_eq!(out.reply_text(), Some("It is not your turn."));
+    // A card pressed by the seat to act while the bidding is on (a forged or old card button):
+    // a sentence about the bidding, in the presser's language, with no seat number.
+    for (lang, want) in [
+        (
+            Lang::En,
+            "The bidding is still on: cards are played once it is over.",
+        ),
+        (Lang::Lv, "Vēl notiek solīšana: kārtis liek, kad tā beigusies."),
+    ] {
+        send(
+            &game.host,
+            &mut game.screen,
+            dm(&actor.id),
+            &actor,
+            Command::SetUserLang(lang),
+        )
+        .await;
+        let forged = Token::new(tok.table, tok.seq, "p:QC".to_string())
+            .encode()
+            .unwrap();
+        let out = send(
+            &game.host,
+            &mut game.screen,
+            dm(&actor.id),
+            &actor,
+            Command::Press { token: forged },
+        )
+        .await;
+        let reply = out.reply_text().unwrap_or_default().to_string();
+        assert_eq!(reply, want, "{lang:?}");
+        assert!(!reply.contains("seat") && !reply.chars().any(|c| c.is_ascii_digit()));
+    }
+    send(
+        &game.host,
+        &mut game.screen,
+        dm(&actor.id),
+        &actor,
+        Command::SetUserLang(Lang::En),
+    )
+    .await;
     assert_eq!(log(&game).await, before, "refused presses changed the table");
     // A double press acts once: the second is stale.
     let out = send(

@@ -126,3 +126,18 @@ top-none = No games have been counted here yet.
 stats-line = { $game }: { $points } points, { $games } games, { $deals } deals, { $wins } won as declarer
 stats-pules = , pules written { $written }, removed { $removed }
 stats-none = { $name } has no games counted here yet.
+
+# Refused moves: one sentence about the presser's own hand, never a seat number.
+refusal-over = That deal is over; use the buttons of your newest hand.
+refusal-bidding-on = The bidding is still on: cards are played once it is over.
+refusal-play-on = The bidding is over: play a card.
+refusal-bury-first = The declarer buries two cards first; then the play begins.
+refusal-not-now = That button belongs to another moment of the deal; use your newest hand.
+refusal-not-held = You do not hold { $card }.
+refusal-must-follow = You must follow suit: you hold { $card }.
+refusal-must-beat = You must play higher in the suit led: you hold { $card }.
+refusal-must-trump = You must play a trump: you hold { $card }.
+refusal-bid = That bid is not possible now; choose one of the buttons.
+refusal-bury = Bury two different cards of your hand.
+refusal-surrender = You cannot surrender now.
+refusal-must-return = You must give back { $card }.

@@ -119,3 +119,18 @@ top-none = Šeit vēl nav ieskaitīta neviena spēle.
 stats-line = { $game }: { $points } punkti, { $games } spēles, { $deals } dalījumi, { $wins } uzvaras kā lielajam
 stats-pules = , pules ierakstītas { $written }, noņemtas { $removed }
 stats-none = { $name } šeit vēl nav ieskaitītu spēļu.
+
+# Atteikti gājieni.
+refusal-over = Šī izspēle ir beigusies; lieto jaunākās rokas pogas.
+refusal-bidding-on = Vēl notiek solīšana: kārtis liek, kad tā beigusies.
+refusal-play-on = Solīšana ir beigusies: liec kārti.
+refusal-bury-first = Lielais vispirms noroc divas kārtis; tad sākas spēle.
+refusal-not-now = Šī poga ir no cita izspēles brīža; lieto jaunāko roku.
+refusal-not-held = Tev nav { $card }.
+refusal-must-follow = Jāliek tas pats masts: tev ir { $card }.
+refusal-must-beat = Jāliek augstāka kārts izietajā mastā: tev ir { $card }.
+refusal-must-trump = Jāliek trumpis: tev ir { $card }.
+refusal-bid = Šo solījumu tagad nevar teikt; izvēlies kādu no pogām.
+refusal-bury = Noroc divas dažādas savas kārtis.
+refusal-surrender = Tagad padoties nevar.
+refusal-must-return = Tev jāatdod { $card }.

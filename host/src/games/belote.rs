@@ -17,10 +17,11 @@ use stikis_core::games::belote::coinche::cut_from_seed;
 use stikis_core::games::belote::combos::Combo;
 use stikis_core::games::belote::play::Tables;
 use stikis_core::games::belote::record::{to_envelope, ActionRecord, DealRecord};
-use stikis_core::games::belote::{Action, Bid, Deal, Mode, Options, Phase, Session, Variant};
+use stikis_core::games::belote::{Action, Bid, Deal, Error, Mode, Options, Phase, Session, Variant};
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
+use super::refusal::Refused;
 use super::zole::card_label;
 use super::{
     name, suit_symbol, with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal,
@@ -231,13 +232,25 @@ impl BeloteGame {
         self.level_page = 0;
     }
 
-    /// Checks a move against the rules without changing anything; the refusal names the rule.
-    fn check(&self, seat: Seat, a: Action) -> Result<Value, Refusal> {
-        let d = self
-            .deal()
-            .ok_or_else(|| Refusal("no deal is in progress".into()))?;
+    /// Checks a move against the rules without changing anything; the refusal says in the
+    /// presser's language which rule the move breaks.
+    fn check(&self, seat: Seat, a: Action, lang: Lang) -> Result<Value, Refusal> {
+        let d = self.deal().ok_or_else(|| Refused::Over.refusal(lang))?;
         let mut probe = d.clone();
-        probe.apply(seat, a).map_err(|e| Refusal(e.to_string()))?;
+        probe.apply(seat, a).map_err(|e| {
+            match e {
+                Error::Over => Refused::Over,
+                Error::NotYourTurn { .. } => Refused::NotYourTurn,
+                Error::NotBidding { .. } => Refused::PlayOn,
+                Error::NotPlaying { .. } => Refused::BiddingOn,
+                Error::IllegalBid { .. } => Refused::Bid,
+                Error::NotHeld { card, .. } => Refused::NotHeld(card),
+                Error::MustFollow { has, .. } => Refused::MustFollow(has),
+                Error::MustBeat { has, .. } | Error::MustOvertrump { has, .. } => Refused::MustBeat(has),
+                Error::MustTrump { has, .. } => Refused::MustTrump(has),
+            }
+            .refusal(lang)
+        })?;
         Ok(action_json(seat, a))
     }
 }
@@ -399,7 +412,7 @@ impl HostedGame for BeloteGame {
             "l" => return Err(Refusal(t(lang, "button-stale", &[]))),
             _ => return Err(bad()),
         };
-        self.check(seat, action).map(Pressed::Action)
+        self.check(seat, action, lang).map(Pressed::Action)
     }
 
     fn apply(&mut self, action: &Value) -> Result<Option<DealReport>, Refusal> {

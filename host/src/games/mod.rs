@@ -5,6 +5,7 @@
 
 pub mod belote;
 pub mod polt;
+mod refusal;
 pub mod zole;
 
 use std::time::{Duration, Instant};

@@ -16,10 +16,11 @@ use stikis_core::cards::{Card, CardSet, Suit};
 use stikis_core::games::polt::record::{
     action_from_json, action_to_json, deal_record, session_record, DealRecord,
 };
-use stikis_core::games::polt::{Action, Deal, Options, Phase, Session, Stage, Title};
+use stikis_core::games::polt::{Action, Deal, Error, Options, Phase, Session, Stage, Title};
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
+use super::refusal::Refused;
 use super::zole::card_label;
 use super::{
     name, suit_symbol, with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal,
@@ -122,11 +123,27 @@ impl PoltGame {
         self.deal_at(self.deal_no())
     }
 
-    fn check(&self, seat: Seat, a: Action) -> Result<Value, Refusal> {
-        let d = self
-            .deal()
-            .ok_or_else(|| Refusal("no hand is in progress".into()))?;
-        d.check(seat, a).map_err(|e| Refusal(e.to_string()))?;
+    /// Checks a move against the rules; the refusal says in the presser's language which
+    /// rule the move breaks.
+    fn check(&self, seat: Seat, a: Action, lang: Lang) -> Result<Value, Refusal> {
+        let d = self.deal().ok_or_else(|| Refused::Over.refusal(lang))?;
+        d.check(seat, a).map_err(|e| {
+            match e {
+                Error::Over => Refused::Over,
+                Error::NotYourTurn { .. } => Refused::NotYourTurn,
+                Error::WrongAction { .. } => Refused::NotNow,
+                Error::NotHeld { card, .. } => Refused::NotHeld(card),
+                Error::MustReturn { allowed, .. } => match allowed.iter().next() {
+                    Some(c) => Refused::MustReturn(c),
+                    None => Refused::NotNow,
+                },
+                Error::MustFollow { has, .. } => match has.iter().next() {
+                    Some(c) => Refused::MustFollow(c),
+                    None => Refused::NotNow,
+                },
+            }
+            .refusal(lang)
+        })?;
         Ok(action_to_json(seat, a))
     }
 
@@ -252,7 +269,7 @@ impl HostedGame for PoltGame {
             "t" => Action::Trump(arg.parse::<Suit>().map_err(|_| bad())?),
             _ => return Err(bad()),
         };
-        self.check(seat, action).map(Pressed::Action)
+        self.check(seat, action, lang).map(Pressed::Action)
     }
 
     fn apply(&mut self, action: &Value) -> Result<Option<DealReport>, Refusal> {

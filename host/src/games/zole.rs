@@ -9,10 +9,11 @@ use stikis_core::ai::{self, Level};
 use stikis_core::cards::{Card, CardSet, Suit};
 use stikis_core::games::zole::record::{action_json, deal_json, parse_action, start_deal, to_record};
 use stikis_core::games::zole::tables::{category, Category, PLAIN_ORDER, TRUMP_ORDER};
-use stikis_core::games::zole::{Action, Bid, Contract, Deal, Kind, Options, Phase, Session};
+use stikis_core::games::zole::{Action, Bid, Contract, Deal, Kind, Options, Phase, Session, ZoleError};
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
+use super::refusal::Refused;
 use super::{name, DealReport, GameButton, HostedGame, Pressed, Refusal};
 use crate::i18n::{t, Arg, Lang};
 
@@ -67,6 +68,25 @@ pub fn settle_sheet(extras: &Value) -> Vec<(String, i64)> {
         }
     }
     out
+}
+
+/// The kind of refusal an engine error is, by the moment of the deal it happened in.
+fn refused(d: &Deal, e: &ZoleError) -> Refused {
+    match e {
+        ZoleError::DealOver => Refused::Over,
+        ZoleError::NotYourTurn { .. } => Refused::NotYourTurn,
+        ZoleError::WrongPhase { .. } => match d.phase() {
+            Phase::Bidding => Refused::BiddingOn,
+            Phase::Bury => Refused::BuryFirst,
+            Phase::Play => Refused::PlayOn,
+            Phase::Done => Refused::Over,
+        },
+        ZoleError::BidNotAllowed { .. } => Refused::Bid,
+        ZoleError::BuryCount { .. } => Refused::Bury,
+        ZoleError::BuryNotHeld { card, .. } | ZoleError::CardNotHeld { card, .. } => Refused::NotHeld(*card),
+        ZoleError::MustFollow { example, .. } => Refused::MustFollow(*example),
+        ZoleError::SurrenderNotAllowed { .. } => Refused::Surrender,
+    }
 }
 
 /// A card as chat players read it: `Q♣`, `10♦`.
@@ -148,13 +168,12 @@ impl ZoleGame {
         self.session.deals().last().map(|e| &e.deal)
     }
 
-    /// Checks a move against the rules without changing anything; the refusal names the rule.
-    fn check(&self, seat: Seat, a: Action) -> Result<Value, Refusal> {
-        let d = self
-            .deal()
-            .ok_or_else(|| Refusal("no deal is in progress".into()))?;
+    /// Checks a move against the rules without changing anything; the refusal says in the
+    /// presser's language which rule the move breaks.
+    fn check(&self, seat: Seat, a: Action, lang: Lang) -> Result<Value, Refusal> {
+        let d = self.deal().ok_or_else(|| Refused::Over.refusal(lang))?;
         let mut probe = *d;
-        probe.apply(seat, a).map_err(|e| Refusal(e.to_string()))?;
+        probe.apply(seat, a).map_err(|e| refused(d, &e).refusal(lang))?;
         Ok(action_json(seat, a))
     }
 }
@@ -254,7 +273,7 @@ impl HostedGame for ZoleGame {
             "y" if d.phase() == Phase::Bury => {
                 let c = card()?;
                 if !d.hand(seat).contains(c) {
-                    return Err(Refusal(format!("seat {seat} cannot bury {c}: not in hand")));
+                    return Err(Refused::NotHeld(c).refusal(lang));
                 }
                 match self.bury_pick {
                     None => {
@@ -271,7 +290,7 @@ impl HostedGame for ZoleGame {
             "y" => return Err(Refusal(t(lang, "button-stale", &[]))),
             _ => return Err(bad()),
         };
-        self.check(seat, action).map(Pressed::Action)
+        self.check(seat, action, lang).map(Pressed::Action)
     }
 
     fn apply(&mut self, action: &Value) -> Result<Option<DealReport>, Refusal> {

@@ -145,6 +145,19 @@ pub fn t(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
 
 /// Every message key the host uses; the tests check that each file defines exactly these.
 pub const KEYS: &[&str] = &[
+    "refusal-over",
+    "refusal-bidding-on",
+    "refusal-play-on",
+    "refusal-bury-first",
+    "refusal-not-now",
+    "refusal-not-held",
+    "refusal-must-follow",
+    "refusal-must-beat",
+    "refusal-must-trump",
+    "refusal-bid",
+    "refusal-bury",
+    "refusal-surrender",
+    "refusal-must-return",
     "lang-name",
     "table-created",
     "table-exists",
