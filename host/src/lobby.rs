@@ -12,7 +12,7 @@ use stikis_core::ai::Level;
 use stikis_core::{Seat, Seed};
 use tokio::sync::{mpsc, Mutex as AsyncMutex};
 
-use crate::games::{default_rules, new_game, seat_range, settle_sheet, Pressed, GAMES};
+use crate::games::{default_rules, game_title, new_game, seat_range, settle_sheet, Pressed, GAMES};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Command, Out, Outbox, Request, User};
 use crate::store::{
@@ -263,7 +263,7 @@ impl Host {
                     if rows.is_empty() {
                         continue;
                     }
-                    let mut lines = vec![format!("{game}:")];
+                    let mut lines = vec![format!("{}:", game_title(lang, game))];
                     lines.extend(rows.iter().enumerate().map(|(i, r)| {
                         t(
                             lang,
@@ -299,7 +299,7 @@ impl Host {
                         lang,
                         "stats-line",
                         &[
-                            ("game", (*game).into()),
+                            ("game", game_title(lang, game).into()),
                             ("points", Arg::from(s.points)),
                             ("games", Arg::from(s.games)),
                             ("deals", Arg::from(s.deals)),
@@ -386,7 +386,10 @@ impl Host {
         out.reply(t(
             lang,
             "table-created",
-            &[("name", req.user.name.clone().into()), ("game", game.into())],
+            &[
+                ("name", req.user.name.clone().into()),
+                ("game", game_title(lang, game).into()),
+            ],
         ));
         self.tables
             .lock()
@@ -530,7 +533,7 @@ impl Host {
                     out.reply(t(lang, "table-full", &[]));
                     return Ok(out);
                 };
-                let name = format!("Dators {}", seat + 1);
+                let name = crate::games::computer_name(live.lang(), seat);
                 let occupant = Occupant::Computer {
                     level: level_code(*level),
                 };
@@ -567,11 +570,8 @@ impl Host {
                     _ => out.reply(t(lang, "table-not-allowed", &[])),
                 }
             }
-            Command::Start if running => out.reply(t(
-                lang,
-                "table-started",
-                &[("game", live.row.game.clone().into())],
-            )),
+            // Nothing to start: say so to the one who asked, post nothing.
+            Command::Start if running => out.reply(t(lang, "table-running", &[])),
             Command::Start => {
                 if !Self::may_manage(live, user) {
                     out.reply(t(lang, "table-not-allowed", &[]));
@@ -643,12 +643,13 @@ impl Host {
             live.carry_in(&carry);
         }
         self.store.set_status(live.id(), TableStatus::Running).await?;
+        live.render_lobby_started(&mut out);
         out.push(Out::Post {
             chat: live.row.chat.clone(),
             text: t(
                 live.lang(),
                 "table-started",
-                &[("game", live.row.game.clone().into())],
+                &[("game", game_title(live.lang(), &live.row.game).into())],
             ),
         });
         let seed = (self.config.seeds)(live.id(), 1);

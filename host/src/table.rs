@@ -125,8 +125,20 @@ impl Live {
         self.settings.lang
     }
 
+    /// The players' names as the chat reads them (computer players in the chat's language).
     pub fn names(&self) -> Vec<String> {
-        self.seats.iter().map(|s| s.name.clone()).collect()
+        self.names_in(self.lang())
+    }
+
+    /// The players' names for a reader of `lang`: a computer player is named in it.
+    pub fn names_in(&self, lang: Lang) -> Vec<String> {
+        self.seats
+            .iter()
+            .map(|s| match s.occupant {
+                Occupant::Computer { .. } => crate::games::computer_name(lang, s.seat),
+                Occupant::Human { .. } => s.name.clone(),
+            })
+            .collect()
     }
 
     /// Who sits where as the score sheet names players: user ids, `computer:N` for seat N.
@@ -387,13 +399,34 @@ impl Live {
     }
 
     /// The lobby message: who sits where, and the lobby buttons.
+    /// Who sits where, a line per seat.
+    fn seat_lines(&self) -> Vec<String> {
+        self.seats
+            .iter()
+            .zip(self.names())
+            .map(|(s, name)| format!("{}. {name}", s.seat + 1))
+            .collect()
+    }
+
+    /// The lobby message once the game has started: who plays, and no more lobby buttons.
+    pub fn render_lobby_started(&self, out: &mut Outbox) {
+        let lang = self.lang();
+        let game = crate::games::game_title(lang, &self.row.game);
+        out.push(Out::Public {
+            chat: self.row.chat.clone(),
+            key: format!("t{}.lobby", self.id()),
+            text: format!(
+                "{}\n{}",
+                t(lang, "lobby-started", &[("game", game.into())]),
+                self.seat_lines().join("\n")
+            ),
+            buttons: Vec::new(),
+        });
+    }
+
     pub fn render_lobby(&self, out: &mut Outbox) {
         let lang = self.lang();
-        let mut lines: Vec<String> = self
-            .seats
-            .iter()
-            .map(|s| format!("{}. {}", s.seat + 1, s.name))
-            .collect();
+        let mut lines = self.seat_lines();
         let missing = self.size.saturating_sub(self.seats.len());
         if missing > 0 {
             lines.push(t(lang, "table-waiting", &[("count", Arg::from(missing))]));
@@ -409,7 +442,11 @@ impl Live {
         out.push(Out::Public {
             chat: self.row.chat.clone(),
             key: format!("t{}.lobby", self.id()),
-            text: format!("{}\n{}", self.row.game, lines.join("\n")),
+            text: format!(
+                "{}\n{}",
+                crate::games::game_title(lang, &self.row.game),
+                lines.join("\n")
+            ),
             buttons,
         });
     }
@@ -467,7 +504,7 @@ impl Live {
             user: user_id.to_string(),
             chat: self.row.chat.clone(),
             key: format!("t{}.d{}.s{}", self.id(), game.deal_no(), seat),
-            text: game.hand_text(seat, lang, &self.names()),
+            text: game.hand_text(seat, lang, &self.names_in(lang)),
             buttons,
         }
     }

@@ -10,6 +10,7 @@ use common::{
 };
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
+use stikis_host::games::game_title;
 use stikis_host::i18n::Lang;
 use stikis_host::store::Store;
 use stikis_host::token::Token;
@@ -167,14 +168,16 @@ async fn every_variant_plays_a_whole_game_with_people_and_computer_players() {
         let out = send(&t.host, &mut t.screen, t.g.clone(), &anna, Command::Leaderboard).await;
         let board = out.reply_text().unwrap();
         assert!(
-            board.starts_with(&format!("{game}:\n1. ")) && board.contains("ANNA"),
+            board.starts_with(&format!("{}:\n1. ", game_title(Lang::Ru, game)))
+                && board.contains("ANNA")
+                && !board.contains(game),
             "{board}"
         );
         assert!(!board.contains("zole:"), "{board}");
         let out = send(&t.host, &mut t.screen, t.g.clone(), &anna, Command::Stats).await;
         let stats = out.reply_text().unwrap();
         assert!(
-            stats.contains(&format!("{game}: ")) && stats.contains("игр 1,"),
+            stats.contains(&format!("{}: ", game_title(Lang::Ru, game))) && stats.contains("игр 1,"),
             "{stats}"
         );
     }
@@ -304,7 +307,11 @@ async fn bad_presses_are_answered_and_change_nothing() {
         (&actor, forge("x:1"), "That button is not valid."),
         // A bid the rules refuse: the answer names the rule.
         (&actor, forge("b:70 H"), "bids start at 80 points"),
-        (&actor, forge("p:JH"), "cannot play a card during the bidding"),
+        (
+            &actor,
+            forge("p:JH"),
+            "The bidding is still on: cards are played once it is over.",
+        ),
         (&actor, forge("l:7"), "That level can no longer be bid."),
     ];
     for (who, token, answer) in answers {

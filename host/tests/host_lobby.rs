@@ -96,3 +96,77 @@ async fn a_restarted_lobby_waits_for_the_seats_it_was_opened_with() {
         .expect("the record is sent as a file");
     assert_eq!(record["players"].as_array().map(Vec::len), Some(4), "{record}");
 }
+
+/// Opens a belote table for Anna with three computer players.
+async fn belote_with_bots(host: &Arc<Host>, anna: &User) -> Outbox {
+    let out = send(
+        host,
+        anna,
+        Command::NewTable {
+            game: "belote-bazar".into(),
+            rules: None,
+            seats: None,
+        },
+    )
+    .await;
+    assert!(out.reply_text().unwrap().contains("Bazar belote"), "{out:?}");
+    assert!(
+        out.0.iter().all(|o| !o.text().contains("belote-bazar")),
+        "no game id in a text: {out:?}"
+    );
+    for _ in 0..3 {
+        send(
+            host,
+            anna,
+            Command::AddBot {
+                level: stikis_core::ai::Level::Basic,
+            },
+        )
+        .await;
+    }
+    send(host, anna, Command::Start).await
+}
+
+#[tokio::test]
+async fn the_start_replaces_the_lobby_buttons_and_a_second_start_posts_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("start.db");
+    let (host, _events) = Host::new(
+        Store::open_sqlite(path.to_str().unwrap()).await.unwrap(),
+        config(),
+    );
+    let (anna, eve) = (user("anna"), user("eve"));
+    let out = belote_with_bots(&host, &anna).await;
+    assert!(started(&out), "{out:?}");
+    let lobby = out
+        .0
+        .iter()
+        .find_map(|o| match o {
+            Out::Public {
+                key, text, buttons, ..
+            } if key.ends_with(".lobby") => Some((text, buttons)),
+            _ => None,
+        })
+        .expect("the lobby message is redrawn at the start");
+    assert!(
+        lobby.0.starts_with("Bazar belote: the game has started."),
+        "{}",
+        lobby.0
+    );
+    assert!(
+        lobby.1.is_empty(),
+        "no Join / Leave / Add computer / Start after the start"
+    );
+    // Computer players are named in the reader's language, here the chat's English.
+    assert!(lobby.0.contains("2. Computer 2"), "{}", lobby.0);
+    assert!(!lobby.0.contains("Dators"), "{}", lobby.0);
+    // /go again, by someone without a seat: an answer to them, nothing for the group.
+    for who in [&eve, &anna] {
+        let out = send(&host, who, Command::Start).await;
+        assert_eq!(out.0.len(), 1, "only an answer: {out:?}");
+        assert_eq!(
+            out.reply_text(),
+            Some("The game is already on: nothing to start.")
+        );
+    }
+}

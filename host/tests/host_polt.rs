@@ -231,7 +231,11 @@ async fn the_exchange_is_private_and_returns_are_forced() {
         Command::Press { token: forged },
     )
     .await;
-    assert!(out.reply_text().unwrap().contains("must return"), "{out:?}");
+    let reply = out.reply_text().unwrap();
+    assert!(
+        reply.starts_with("You must give back ") && !reply.contains("seat"),
+        "{out:?}"
+    );
     assert_eq!(log_of(&t.host, t.table).await, rec);
     // Out of turn, and a stranger.
     let out = send(

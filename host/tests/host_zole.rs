@@ -169,7 +169,7 @@ async fn a_whole_game_through_the_host_keeps_hands_private_and_replays() {
         "a deal is in progress"
     );
     assert_eq!(rec["game"], "zole");
-    assert_eq!(rec["players"], serde_json::json!(["ANNA", "BRUNO", "Dators 3"]));
+    assert_eq!(rec["players"], serde_json::json!(["ANNA", "BRUNO", "Computer 3"]));
     // The finished deals carry their seeds, and the whole record replays.
     assert!(rec["deals"][0]["seed"].is_string());
     let replayed = stikis_core::record::replay(rec.to_string().as_bytes()).expect("the record replays");

@@ -50,3 +50,22 @@ belote-failed = The contract fails.
 belote-capot-taken = Capot: every trick to { $name }.
 belote-team-result = { $name }: { $points } card points, { $combinations } for combinations and belote; scores { $score }
 belote-winner = The game goes to { $name }.
+
+# Why a bid is refused.
+belote-bid-refused = That bid is not possible: { $why }.
+belote-bid-rule-not-this-game = that is not a bid of this game
+belote-bid-rule-nothing-to-double = there is no bid to double
+belote-bid-rule-already-doubled = the bid is already doubled
+belote-bid-rule-double-by-opponents-only = only an opponent of the last bid may double it
+belote-bid-rule-redouble-needs-double = redoubling needs a double first
+belote-bid-rule-redouble-by-bidders-only = only the bidding team may redouble
+belote-bid-rule-no-all-trumps-in-bazar = Bazar belote has no all-trumps bid
+belote-bid-rule-capot-above-2-5 = capot is bid only above 25
+belote-bid-rule-coinche-above-1-6-0 = bids go up to 160, then capot
+belote-bid-rule-no-bid-after-double = no new bid after a double
+belote-bid-rule-below-minimum = bids start at 80 points
+belote-bid-rule-above-maximum = that bid is above the highest bid
+belote-bid-rule-not-higher = a bid must be higher than the last bid
+belote-bid-rule-capot-only = after a capot bid only capot may be bid
+belote-bid-rule-take-in-first-round = the turned card is taken only in the first round
+belote-bid-rule-name-in-second-round = a suit is named only in the second round

@@ -141,3 +141,10 @@ refusal-bid = That bid is not possible now; choose one of the buttons.
 refusal-bury = Bury two different cards of your hand.
 refusal-surrender = You cannot surrender now.
 refusal-must-return = You must give back { $card }.
+
+## Game names, computer players, a lobby after the start
+game-name-zole = Zole
+game-name-polt = Polt to Tzar
+computer-name = Computer { $seat }
+lobby-started = { $game }: the game has started.
+table-running = The game is already on: nothing to start.

@@ -49,3 +49,22 @@ belote-failed = Līgums neizpildīts.
 belote-capot-taken = Kapots: visi stiķi — { $name }.
 belote-team-result = { $name }: { $points } kāršu punkti, { $combinations } par kombinācijām un belote; iegūst { $score }
 belote-winner = Uzvara: { $name }.
+
+# Why a bid is refused.
+belote-bid-refused = Šo solījumu nevar teikt: { $why }.
+belote-bid-rule-not-this-game = šis nav šīs spēles solījums
+belote-bid-rule-nothing-to-double = nav solījuma, ko kontrēt
+belote-bid-rule-already-doubled = solījums jau ir kontrēts
+belote-bid-rule-double-by-opponents-only = kontrēt var tikai pēdējā solījuma pretinieks
+belote-bid-rule-redouble-needs-double = rekontrai vispirms vajag kontru
+belote-bid-rule-redouble-by-bidders-only = rekontrēt var tikai solītāju komanda
+belote-bid-rule-no-all-trumps-in-bazar = bazāra belotē nav solījuma “visi trumpji”
+belote-bid-rule-capot-above-2-5 = kapotu var solīt tikai virs 25
+belote-bid-rule-coinche-above-1-6-0 = solījumi ir līdz 160, tad kapots
+belote-bid-rule-no-bid-after-double = pēc kontras jaunu solījumu nav
+belote-bid-rule-below-minimum = solījumi sākas no 80 punktiem
+belote-bid-rule-above-maximum = šis solījums ir virs augstākā
+belote-bid-rule-not-higher = solījumam jābūt augstākam par pēdējo
+belote-bid-rule-capot-only = pēc kapota var solīt tikai kapotu
+belote-bid-rule-take-in-first-round = atvērto kārti ņem tikai pirmajā kārtā
+belote-bid-rule-name-in-second-round = mastu nosauc tikai otrajā kārtā

@@ -134,3 +134,10 @@ refusal-bid = Šo solījumu tagad nevar teikt; izvēlies kādu no pogām.
 refusal-bury = Noroc divas dažādas savas kārtis.
 refusal-surrender = Tagad padoties nevar.
 refusal-must-return = Tev jāatdod { $card }.
+
+## Game names, computer players, a lobby after the start
+game-name-zole = Zole
+game-name-polt = No Polta līdz Caram
+computer-name = Dators { $seat }
+lobby-started = { $game }: spēle ir sākusies.
+table-running = Spēle jau notiek: nav ko sākt.

@@ -49,3 +49,22 @@ belote-failed = Контракт не выполнен.
 belote-capot-taken = Капот: все взятки — { $name }.
 belote-team-result = { $name }: { $points } очков в картах, { $combinations } за комбинации и белот; записано { $score }
 belote-winner = Победа: { $name }.
+
+# Why a bid is refused.
+belote-bid-refused = Эту заявку сделать нельзя: { $why }.
+belote-bid-rule-not-this-game = это не заявка этой игры
+belote-bid-rule-nothing-to-double = нет заявки, которую можно контрировать
+belote-bid-rule-already-doubled = заявка уже контрирована
+belote-bid-rule-double-by-opponents-only = контрировать может только соперник последней заявки
+belote-bid-rule-redouble-needs-double = для реконтры сначала нужна контра
+belote-bid-rule-redouble-by-bidders-only = реконтру может объявить только заявившая команда
+belote-bid-rule-no-all-trumps-in-bazar = в базарном белоте нет заявки «все козыри»
+belote-bid-rule-capot-above-2-5 = капот заявляют только выше 25
+belote-bid-rule-coinche-above-1-6-0 = заявки идут до 160, затем капот
+belote-bid-rule-no-bid-after-double = после контры новых заявок нет
+belote-bid-rule-below-minimum = заявки начинаются с 80 очков
+belote-bid-rule-above-maximum = эта заявка выше наибольшей
+belote-bid-rule-not-higher = заявка должна быть выше последней
+belote-bid-rule-capot-only = после капота можно заявить только капот
+belote-bid-rule-take-in-first-round = открытую карту берут только в первом круге
+belote-bid-rule-name-in-second-round = масть называют только во втором круге

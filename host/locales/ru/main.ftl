@@ -139,3 +139,10 @@ refusal-bid = Эту заявку сейчас сделать нельзя; вы
 refusal-bury = Снесите две разные карты из своей руки.
 refusal-surrender = Сейчас сдаться нельзя.
 refusal-must-return = Вы должны отдать { $card }.
+
+## Game names, computer players, a lobby after the start
+game-name-zole = Золе
+game-name-polt = От Полта до Царя
+computer-name = Компьютер { $seat }
+lobby-started = { $game }: игра началась.
+table-running = Игра уже идёт: начинать нечего.

@@ -17,7 +17,7 @@ use stikis_core::games::belote::coinche::cut_from_seed;
 use stikis_core::games::belote::combos::Combo;
 use stikis_core::games::belote::play::Tables;
 use stikis_core::games::belote::record::{to_envelope, ActionRecord, DealRecord};
-use stikis_core::games::belote::{Action, Bid, Deal, Error, Mode, Options, Phase, Session, Variant};
+use stikis_core::games::belote::{Action, Bid, BidRule, Deal, Error, Mode, Options, Phase, Session, Variant};
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
@@ -161,6 +161,28 @@ fn sorted(cards: CardSet, mode: Option<Mode>) -> Vec<Card> {
     out
 }
 
+/// The message key of a bidding rule.
+fn bid_rule_key(why: BidRule) -> &'static str {
+    match why {
+        BidRule::NotThisGame => "belote-bid-rule-not-this-game",
+        BidRule::NothingToDouble => "belote-bid-rule-nothing-to-double",
+        BidRule::AlreadyDoubled => "belote-bid-rule-already-doubled",
+        BidRule::DoubleByOpponentsOnly => "belote-bid-rule-double-by-opponents-only",
+        BidRule::RedoubleNeedsDouble => "belote-bid-rule-redouble-needs-double",
+        BidRule::RedoubleByBiddersOnly => "belote-bid-rule-redouble-by-bidders-only",
+        BidRule::NoAllTrumpsInBazar => "belote-bid-rule-no-all-trumps-in-bazar",
+        BidRule::CapotAbove25 => "belote-bid-rule-capot-above-2-5",
+        BidRule::CoincheAbove160 => "belote-bid-rule-coinche-above-1-6-0",
+        BidRule::NoBidAfterDouble => "belote-bid-rule-no-bid-after-double",
+        BidRule::BelowMinimum => "belote-bid-rule-below-minimum",
+        BidRule::AboveMaximum => "belote-bid-rule-above-maximum",
+        BidRule::NotHigher => "belote-bid-rule-not-higher",
+        BidRule::CapotOnly => "belote-bid-rule-capot-only",
+        BidRule::TakeInFirstRound => "belote-bid-rule-take-in-first-round",
+        BidRule::NameInSecondRound => "belote-bid-rule-name-in-second-round",
+    }
+}
+
 fn labels(cards: impl IntoIterator<Item = Card>) -> String {
     cards.into_iter().map(card_label).collect::<Vec<_>>().join(" ")
 }
@@ -243,7 +265,7 @@ impl BeloteGame {
                 Error::NotYourTurn { .. } => Refused::NotYourTurn,
                 Error::NotBidding { .. } => Refused::PlayOn,
                 Error::NotPlaying { .. } => Refused::BiddingOn,
-                Error::IllegalBid { .. } => Refused::Bid,
+                Error::IllegalBid { why, .. } => Refused::BidRule(bid_rule_key(why)),
                 Error::NotHeld { card, .. } => Refused::NotHeld(card),
                 Error::MustFollow { has, .. } => Refused::MustFollow(has),
                 Error::MustBeat { has, .. } | Error::MustOvertrump { has, .. } => Refused::MustBeat(has),

@@ -143,6 +143,24 @@ pub(crate) fn name(names: &[String], seat: Seat) -> String {
         .unwrap_or_else(|| format!("#{seat}"))
 }
 
+/// A game's name as people read it in `lang` (never the record's id, such as `belote-bazar`).
+pub fn game_title(lang: Lang, game: &str) -> String {
+    match game {
+        "zole" | "polt" => crate::i18n::t(lang, &format!("game-name-{game}"), &[]),
+        g => crate::i18n::t(lang, &format!("belote-name-{g}"), &[]),
+    }
+}
+
+/// A computer player's name in `lang` for the seat it holds (seats counted from 1, as people
+/// count them).
+pub fn computer_name(lang: Lang, seat: Seat) -> String {
+    crate::i18n::t(
+        lang,
+        "computer-name",
+        &[("seat", crate::i18n::Arg::from(i64::from(seat) + 1))],
+    )
+}
+
 /// A suit as messages show it.
 pub(crate) fn suit_symbol(s: Suit) -> &'static str {
     match s {

@@ -29,6 +29,8 @@ pub(crate) enum Refused {
     MustBeat(Card),
     MustTrump(Card),
     Bid,
+    /// A belote bid, with the message key of the bidding rule it breaks.
+    BidRule(&'static str),
     Bury,
     Surrender,
     MustReturn(Card),
@@ -49,6 +51,7 @@ impl Refused {
             Refused::MustBeat(c) => card("refusal-must-beat", c),
             Refused::MustTrump(c) => card("refusal-must-trump", c),
             Refused::Bid => t(lang, "refusal-bid", &[]),
+            Refused::BidRule(key) => t(lang, "belote-bid-refused", &[("why", t(lang, key, &[]).into())]),
             Refused::Bury => t(lang, "refusal-bury", &[]),
             Refused::Surrender => t(lang, "refusal-surrender", &[]),
             Refused::MustReturn(c) => card("refusal-must-return", c),
@@ -79,6 +82,7 @@ mod tests {
             Refused::MustBeat(k),
             Refused::MustTrump(k),
             Refused::Bid,
+            Refused::BidRule("belote-bid-rule-below-minimum"),
             Refused::Bury,
             Refused::Surrender,
             Refused::MustReturn(k),
@@ -90,7 +94,10 @@ mod tests {
                 assert!(text.ends_with('.'), "{lang} {r:?}: {text}");
                 assert!(!text.contains("refusal-"), "{lang} {r:?}: a missing key");
                 assert!(!text.to_lowercase().contains("seat"), "{lang} {r:?}: {text}");
-                assert!(!text.chars().any(|c| c.is_ascii_digit()), "{lang} {r:?}: {text}");
+                // Bidding rules may name points (80); nothing else carries a number.
+                if !matches!(r, Refused::BidRule(_)) {
+                    assert!(!text.chars().any(|c| c.is_ascii_digit()), "{lang} {r:?}: {text}");
+                }
                 if matches!(r, Refused::NotHeld(_) | Refused::MustFollow(_)) {
                     assert!(text.contains("K♥"), "{lang} {r:?} names the card: {text}");
                 }

@@ -145,6 +145,28 @@ pub fn t(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
 
 /// Every message key the host uses; the tests check that each file defines exactly these.
 pub const KEYS: &[&str] = &[
+    "belote-bid-refused",
+    "belote-bid-rule-not-this-game",
+    "belote-bid-rule-nothing-to-double",
+    "belote-bid-rule-already-doubled",
+    "belote-bid-rule-double-by-opponents-only",
+    "belote-bid-rule-redouble-needs-double",
+    "belote-bid-rule-redouble-by-bidders-only",
+    "belote-bid-rule-no-all-trumps-in-bazar",
+    "belote-bid-rule-capot-above-2-5",
+    "belote-bid-rule-coinche-above-1-6-0",
+    "belote-bid-rule-no-bid-after-double",
+    "belote-bid-rule-below-minimum",
+    "belote-bid-rule-above-maximum",
+    "belote-bid-rule-not-higher",
+    "belote-bid-rule-capot-only",
+    "belote-bid-rule-take-in-first-round",
+    "belote-bid-rule-name-in-second-round",
+    "game-name-zole",
+    "game-name-polt",
+    "computer-name",
+    "lobby-started",
+    "table-running",
     "refusal-over",
     "refusal-bidding-on",
     "refusal-play-on",
@@ -439,6 +461,7 @@ mod tests {
             ("ranks", "Tzar: Anna".into()),
             ("hands", 10i64.into()),
             ("bot", "stikis_bot".into()),
+            ("why", "bids start at 80 points".into()),
         ]
     }
 
