@@ -199,7 +199,7 @@ impl Play {
         assert_eq!(r, "Time per move: no limit");
 
         let r = self.slash(&self.anna.clone(), "zole", json!([])).await;
-        assert!(r.contains("Anna opened a table of zole"), "{r}");
+        assert!(r.contains("Anna opened a table of Zole"), "{r}");
         let lobby = self.lobby();
         for p in [self.bruno.clone(), self.cilda.clone()] {
             let v = self.press(&p, lobby.id, &Self::button(&lobby, "Join")).await;
@@ -363,7 +363,7 @@ async fn the_interactions_endpoint_answers_ping_and_refuses_unsigned_posts() {
     assert_eq!(status, 400);
     // A press still works after the refusals.
     let r = g.slash(&g.anna.clone(), "zole", json!([])).await;
-    assert!(r.contains("Anna opened a table of zole"), "{r}");
+    assert!(r.contains("Anna opened a table of Zole"), "{r}");
     let lobby = g.lobby();
     let v = g
         .fake
@@ -517,6 +517,14 @@ async fn a_restart_mid_deal_edits_the_same_messages_and_finishes_the_deal() {
     g.bot.take().unwrap().shutdown().await;
 }
 
+/// The custom id of the first button of the first message that has any (the lobby loses its
+/// buttons when the game starts).
+fn first_button(msgs: &[fake::Msg]) -> String {
+    msgs.iter()
+        .find_map(|m| m.buttons.first().map(|b| b.1.clone()))
+        .expect("a message with buttons")
+}
+
 /// The table a button belongs to.
 fn table_of(custom_id: &str) -> i64 {
     stikis_host::token::Token::decode(custom_id)
@@ -621,8 +629,8 @@ async fn two_tables_in_threads_of_one_channel_stay_apart() {
     assert_eq!(parent.len(), 2);
 
     // Nothing of one table shows in the other: names, and buttons of the other table.
-    let table_a = table_of(&public(ta)[0].buttons[0].1);
-    let table_b = table_of(&public(tb)[0].buttons[0].1);
+    let table_a = table_of(&first_button(&public(ta)));
+    let table_b = table_of(&first_button(&public(tb)));
     assert_ne!(table_a, table_b);
     for (thread, own, other, stranger) in [(ta, table_a, table_b, "Bruno"), (tb, table_b, table_a, "Anna")] {
         let msgs = public(thread);
@@ -694,7 +702,7 @@ async fn one_human_plays(
         assert!(v["type"] == 4 || v["type"] == 6, "{v}");
         bot.settle().await;
     }
-    let table = table_of(&public()[0].buttons[0].1);
+    let table = table_of(&first_button(&public()));
     let played = |rec: &stikis_core::record::Envelope| -> usize {
         rec.deals
             .iter()

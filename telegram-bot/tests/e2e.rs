@@ -731,10 +731,10 @@ async fn anna_and_computers(command: &str, game: &str, bots: &[usize], cards: us
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_belote_table_opened_from_the_group_with_computer_players() {
-    anna_and_computers("/belote", "belote-bazar", &[3], 4).await;
+    anna_and_computers("/belote", "Bazar belote", &[3], 4).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_polt_table_opened_from_the_group_with_computer_players() {
-    anna_and_computers("/polt", "polt", &[3, 1], 4).await;
+    anna_and_computers("/polt", "Polt to Tzar", &[3, 1], 4).await;
 }

@@ -45,10 +45,10 @@ not-at-table = You are not playing at this table.
 ## Deals
 deal-started = Deal { $deal } begins.
 deal-commitment = Deal commitment (SHA-256): { $commitment }
-deal-seed = Seed of the deal: { $seed } (check it with “stikis replay”)
+deal-seed = Seed of the deal: { $seed }. To check it, save the record (/record, or r in the terminal) and run “stikis replay FILE”: it deals every deal again from its seed.
 record-carried-pules = This table went on from the chat's score sheet with open pules (common: { $common }, personal: { $personal }, tree branches: { $tree }). A record has no place for them, so “stikis replay” scores it from an empty sheet.
 deal-result-header = Result of deal { $deal }
-deal-declarer = Declarer: { $name } ({ $contract })
+deal-declarer = Declarer: { $name }, { $contract }
 deal-all-passed = Everybody passed.
 deal-points = { $name }: { $points } card points
 deal-tricks = { $name }: { $tricks ->
@@ -58,10 +58,10 @@ deal-tricks = { $name }: { $tricks ->
 deal-totals = Totals: { $totals }
 
 ## Contracts and game words (Latvian names, as players say them)
-contract-take = lielais
+contract-take = take (lielais)
 contract-zole = zole
-contract-small-zole = mazā zole
-contract-galdins = galdiņš
+contract-small-zole = small zole (mazā zole)
+contract-galdins = galdiņš (the little table)
 contract-pule = pule
 word-lielais = lielais
 word-pule = pule
@@ -109,7 +109,7 @@ zole-tree = Tree branches: { $branches }
 button-pass = Pass
 button-take = Take (lielais)
 button-zole = Zole
-button-small-zole = Mazā zole
+button-small-zole = Small zole (mazā zole)
 button-surrender = Surrender
 
 ## Score sheets
@@ -148,3 +148,18 @@ game-name-polt = Polt to Tzar
 computer-name = Computer { $seat }
 lobby-started = { $game }: the game has started.
 table-running = The game is already on: nothing to start.
+
+## Zole results, explained
+zole-last-trick-won = Last trick: { $cards }; { $name } took it.
+zole-galdins-lost = Galdiņš (the little table: everybody passed, each plays for himself). { $names } lost: { $why }.
+zole-galdins-nobody = Galdiņš (the little table: everybody passed, each plays for himself): a tie for the most tricks and card points, so nobody pays.
+zole-galdins-why-tricks = the most tricks taken (ties go by card points)
+zole-galdins-why-points = the most card points taken
+zole-declarer-won = { $name } won the { $contract } with { $points } card points (61 or more wins).
+zole-declarer-lost = { $name } lost the { $contract } with { $points } card points (61 or more was needed).
+zole-small-won = { $name } won the { $contract }: no trick taken.
+zole-small-lost = { $name } lost the { $contract }: a trick was taken.
+zole-talon-picked-up = Talon picked up by { $name }: { $cards }
+zole-buried-by = Buried by { $name }: { $cards }
+zole-talon-untouched = Talon (not picked up): { $cards }
+zole-deal-points = This deal: { $list }

@@ -44,10 +44,10 @@ not-at-table = Tu nespēlē pie šī galda.
 ## Dalījumi
 deal-started = Sākas { $deal }. dalījums.
 deal-commitment = Dalījuma apņemšanās (SHA-256): { $commitment }
-deal-seed = Dalījuma sēkla: { $seed } (pārbaudi ar “stikis replay”)
+deal-seed = Dalījuma sēkla: { $seed }. Lai to pārbaudītu, saglabā ierakstu (/record vai r terminālī) un palaid “stikis replay FAILS”: tas izdala katru dalījumu no tā sēklas vēlreiz.
 record-carried-pules = Šis galds turpināja tērzētavas rezultātu lapu ar atvērtām pulēm (kopējās: { $common }, personīgās: { $personal }, koka zari: { $tree }). Ierakstā tām nav vietas, tāpēc “stikis replay” to skaita no tukšas lapas.
 deal-result-header = { $deal }. dalījuma rezultāts
-deal-declarer = Lielais: { $name } ({ $contract })
+deal-declarer = Spēlētājs: { $name }, { $contract }
 deal-all-passed = Visi garām.
 deal-points = { $name }: { $points } acis
 deal-tricks = { $name }: { $tricks ->
@@ -141,3 +141,18 @@ game-name-polt = No Polta līdz Caram
 computer-name = Dators { $seat }
 lobby-started = { $game }: spēle ir sākusies.
 table-running = Spēle jau notiek: nav ko sākt.
+
+## Zole results, explained
+zole-last-trick-won = Pēdējais stiķis: { $cards }; to paņēma { $name }.
+zole-galdins-lost = Galdiņš (visi garām, katrs spēlē pats par sevi). Zaudēja { $names }: { $why }.
+zole-galdins-nobody = Galdiņš (visi garām, katrs spēlē pats par sevi): vienāds lielākais stiķu un acu skaits, neviens nemaksā.
+zole-galdins-why-tricks = visvairāk stiķu (vienādos izšķir acis)
+zole-galdins-why-points = visvairāk acu
+zole-declarer-won = { $name } vinnēja { $contract } ar { $points } acīm (vajag 61 vai vairāk).
+zole-declarer-lost = { $name } zaudēja { $contract } ar { $points } acīm (vajadzēja 61 vai vairāk).
+zole-small-won = { $name } vinnēja { $contract }: neviena stiķa.
+zole-small-lost = { $name } zaudēja { $contract }: paņemts stiķis.
+zole-talon-picked-up = Galdu paņēma { $name }: { $cards }
+zole-buried-by = { $name } noraka: { $cards }
+zole-talon-untouched = Galds (nepaņemts): { $cards }
+zole-deal-points = Šajā izspēlē: { $list }

@@ -47,10 +47,10 @@ not-at-table = Вы не играете за этим столом.
 ## Раздачи
 deal-started = Начинается раздача { $deal }.
 deal-commitment = Обязательство раздачи (SHA-256): { $commitment }
-deal-seed = Зерно раздачи: { $seed } (проверьте командой «stikis replay»)
+deal-seed = Зерно раздачи: { $seed }. Чтобы проверить, сохраните запись (/record или r в терминале) и запустите «stikis replay ФАЙЛ»: она заново сдаёт каждую раздачу из её зерна.
 record-carried-pules = Этот стол продолжил лист счёта чата с открытыми пулями (общих: { $common }, личных: { $personal }, веток дерева: { $tree }). В записи для них нет места, поэтому «stikis replay» считает её с пустого листа.
 deal-result-header = Итог раздачи { $deal }
-deal-declarer = Lielais: { $name } ({ $contract })
+deal-declarer = Разыгрывающий: { $name }, { $contract }
 deal-all-passed = Все спасовали.
 deal-points = { $name }: { $points } очков в картах
 deal-tricks = { $name }: { $tricks ->
@@ -146,3 +146,18 @@ game-name-polt = От Полта до Царя
 computer-name = Компьютер { $seat }
 lobby-started = { $game }: игра началась.
 table-running = Игра уже идёт: начинать нечего.
+
+## Zole results, explained
+zole-last-trick-won = Последняя взятка: { $cards }; её взял { $name }.
+zole-galdins-lost = Галдиньш (все спасовали, каждый играет сам за себя). Проиграл { $names }: { $why }.
+zole-galdins-nobody = Галдиньш (все спасовали, каждый играет сам за себя): поровну взяток и очков, никто не платит.
+zole-galdins-why-tricks = больше всех взяток (при равенстве решают очки)
+zole-galdins-why-points = больше всех очков
+zole-declarer-won = { $name } выиграл { $contract } с { $points } очками (нужно 61 или больше).
+zole-declarer-lost = { $name } проиграл { $contract } с { $points } очками (нужно было 61 или больше).
+zole-small-won = { $name } выиграл { $contract }: ни одной взятки.
+zole-small-lost = { $name } проиграл { $contract }: взята взятка.
+zole-talon-picked-up = Прикуп взял { $name }: { $cards }
+zole-buried-by = { $name } снёс: { $cards }
+zole-talon-untouched = Прикуп (не взят): { $cards }
+zole-deal-points = За раздачу: { $list }

@@ -9,7 +9,9 @@ use stikis_core::ai::{self, Level};
 use stikis_core::cards::{Card, CardSet, Suit};
 use stikis_core::games::zole::record::{action_json, deal_json, parse_action, start_deal, to_record};
 use stikis_core::games::zole::tables::{category, Category, PLAIN_ORDER, TRUMP_ORDER};
-use stikis_core::games::zole::{Action, Bid, Contract, Deal, Kind, Options, Phase, Session, ZoleError};
+use stikis_core::games::zole::{
+    Action, AllPass, Bid, Contract, Deal, Kind, Options, Phase, Session, ZoleError,
+};
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
@@ -389,11 +391,34 @@ impl HostedGame for ZoleGame {
             ));
         }
         if let Some(last) = d.played().chunks_exact(3).last().filter(|_| d.tricks_done() > 0) {
-            lines.push(t(
-                lang,
-                "zole-last-trick",
-                &[("cards", labels(last.iter().copied()).into())],
-            ));
+            let k = d.tricks_done();
+            let order = d.active();
+            let start = d
+                .trick_leader(k - 1)
+                .and_then(|l| order.iter().position(|&s| s == l))
+                .unwrap_or(0);
+            let cards: Vec<String> = last
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| format!("{} {}", name(names, order[(start + i) % 3]), card_label(c)))
+                .collect();
+            // The winner of a trick leads the next one.
+            let winner = if d.phase() == Phase::Play {
+                Some(d.current_trick().1)
+            } else {
+                None
+            };
+            lines.push(match winner {
+                Some(w) => t(
+                    lang,
+                    "zole-last-trick-won",
+                    &[
+                        ("cards", cards.join(", ").into()),
+                        ("name", name(names, w).into()),
+                    ],
+                ),
+                None => t(lang, "zole-last-trick", &[("cards", cards.join(", ").into())]),
+            });
         }
         if d.tricks_done() > 0 {
             let taken: Vec<String> = d
@@ -456,7 +481,29 @@ impl HostedGame for ZoleGame {
         match (o.kind, o.declarer) {
             (Kind::Pule, _) => lines.push(t(lang, "deal-all-passed", &[])),
             (Kind::Tie, _) => lines.push(t(lang, "zole-tie", &[])),
-            (Kind::Galdins, _) => lines.push(t(lang, "contract-galdins", &[])),
+            (Kind::Galdins, _) => {
+                let losers: Vec<String> = (0..self.seats() as Seat)
+                    .filter(|&s| o.losers & (1 << s) != 0)
+                    .map(|s| name(names, s))
+                    .collect();
+                let why = if self.session.options().all_pass == AllPass::Rondo {
+                    "zole-galdins-why-points"
+                } else {
+                    "zole-galdins-why-tricks"
+                };
+                lines.push(if losers.is_empty() {
+                    t(lang, "zole-galdins-nobody", &[])
+                } else {
+                    t(
+                        lang,
+                        "zole-galdins-lost",
+                        &[
+                            ("names", losers.join(", ").into()),
+                            ("why", t(lang, why, &[]).into()),
+                        ],
+                    )
+                });
+            }
             (_, Some(d)) => {
                 let c = entry
                     .deal
@@ -466,7 +513,23 @@ impl HostedGame for ZoleGame {
                 lines.push(t(
                     lang,
                     "deal-declarer",
-                    &[("name", name(names, d).into()), ("contract", c.into())],
+                    &[("name", name(names, d).into()), ("contract", c.clone().into())],
+                ));
+                let small = entry.deal.contract() == Some(Contract::SmallZole);
+                let key = match (o.declarer_won, small) {
+                    (Some(true), false) => "zole-declarer-won",
+                    (Some(true), true) => "zole-small-won",
+                    (_, false) => "zole-declarer-lost",
+                    (_, true) => "zole-small-lost",
+                };
+                lines.push(t(
+                    lang,
+                    key,
+                    &[
+                        ("name", name(names, d).into()),
+                        ("contract", c.into()),
+                        ("points", Arg::from(o.card_points[d as usize] as i64)),
+                    ],
                 ));
             }
             _ => {}
@@ -486,24 +549,40 @@ impl HostedGame for ZoleGame {
                     ],
                 ));
             }
-            lines.push(t(
-                lang,
-                "zole-talon",
-                &[("cards", labels(sorted(entry.deal.talon())).into())],
-            ));
+            let talon = labels(sorted(entry.deal.talon()));
+            match (entry.deal.contract(), o.declarer) {
+                (Some(Contract::Take), Some(d)) => {
+                    lines.push(t(
+                        lang,
+                        "zole-talon-picked-up",
+                        &[("name", name(names, d).into()), ("cards", talon.into())],
+                    ));
+                    lines.push(t(
+                        lang,
+                        "zole-buried-by",
+                        &[
+                            ("name", name(names, d).into()),
+                            ("cards", labels(sorted(entry.deal.buried())).into()),
+                        ],
+                    ));
+                }
+                (Some(_), Some(_)) => lines.push(t(lang, "zole-talon-untouched", &[("cards", talon.into())])),
+                _ => lines.push(t(lang, "zole-talon", &[("cards", talon.into())])),
+            }
         }
         let totals = self.totals();
-        let scores: Vec<String> = (0..self.seats())
-            .map(|s| {
-                format!(
-                    "{} {:+} ({})",
-                    name(names, s as Seat),
-                    report.deltas[s],
-                    totals[s]
-                )
-            })
+        let deltas: Vec<String> = (0..self.seats())
+            .map(|s| format!("{} {:+}", name(names, s as Seat), report.deltas[s]))
             .collect();
-        lines.push(t(lang, "deal-totals", &[("totals", scores.join(" · ").into())]));
+        let running: Vec<String> = (0..self.seats())
+            .map(|s| format!("{} {}", name(names, s as Seat), totals[s]))
+            .collect();
+        lines.push(t(
+            lang,
+            "zole-deal-points",
+            &[("list", deltas.join(" · ").into())],
+        ));
+        lines.push(t(lang, "deal-totals", &[("totals", running.join(" · ").into())]));
         let p = &r.pules_after;
         if p.common > 0 || !p.personal.is_empty() {
             let owners: Vec<String> = p.personal.iter().map(|&s| name(names, s)).collect();

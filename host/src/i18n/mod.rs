@@ -5,7 +5,8 @@
 //! every message goes through.
 //!
 //! Game words stay Latvian in every language where they are the real names of the thing
-//! (lielais, zole, mazā zole, pule, galdiņš), as players of Zole say them.
+//! (lielais, zole, mazā zole, pule, galdiņš), as players of Zole say them; English texts give
+//! the English gloss beside them ("small zole (mazā zole)").
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -145,6 +146,19 @@ pub fn t(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
 
 /// Every message key the host uses; the tests check that each file defines exactly these.
 pub const KEYS: &[&str] = &[
+    "zole-last-trick-won",
+    "zole-galdins-lost",
+    "zole-galdins-nobody",
+    "zole-galdins-why-tricks",
+    "zole-galdins-why-points",
+    "zole-declarer-won",
+    "zole-declarer-lost",
+    "zole-small-won",
+    "zole-small-lost",
+    "zole-talon-picked-up",
+    "zole-buried-by",
+    "zole-talon-untouched",
+    "zole-deal-points",
     "belote-bid-refused",
     "belote-bid-rule-not-this-game",
     "belote-bid-rule-nothing-to-double",
@@ -474,8 +488,12 @@ mod tests {
             assert_eq!(t(lang, "word-pule", &[]), "pule", "{lang}");
             assert_eq!(t(lang, "word-galdins", &[]), "galdiņš", "{lang}");
             assert_eq!(t(lang, "word-lielais", &[]), "lielais", "{lang}");
-            assert_eq!(t(lang, "contract-small-zole", &[]), "mazā zole", "{lang}");
+            // The Latvian name is kept everywhere; English adds its gloss.
+            let small = t(lang, "contract-small-zole", &[]);
+            assert!(small.contains("mazā zole"), "{lang}: {small}");
         }
+        assert_eq!(t(Lang::En, "contract-small-zole", &[]), "small zole (mazā zole)");
+        assert_eq!(t(Lang::En, "contract-take", &[]), "take (lielais)");
     }
 
     #[test]
