@@ -8,6 +8,7 @@ mod arena;
 mod bench;
 mod play;
 mod tournament;
+mod tui;
 
 use std::io::Read;
 use std::process::ExitCode;

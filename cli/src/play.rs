@@ -1,6 +1,7 @@
 //! `stikis play <game>`: the host with a terminal adapter, for every game the host runs (Zole,
-//! the Belote family, Polt to Tzar). You sit at seat 1 against computer players; the table
-//! message, your hand and the results print as text, and your buttons are numbered choices.
+//! the Belote family, Polt to Tzar). You sit at seat 1 against computer players. On a terminal
+//! `tui.rs` draws one screen; otherwise (pipes, tests, `--plain`) the table message, your hand
+//! and the results print as lines here, and your buttons are numbered choices.
 //! The table lives in a SQLite file (or `DATABASE_URL`), so quitting and starting again
 //! resumes the same game. Each game has its own terminal chat, so a game of one kind does
 //! not get in the way of another.
@@ -9,7 +10,7 @@ use std::io::Write;
 
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
-use stikis_host::store::{ChatRef, Platform, Store, TableStatus};
+use stikis_host::store::{ChatRef, Platform, ScoreSheetRow, Store, TableStatus};
 use stikis_host::{Command, Host, HostConfig, Out, Outbox, Request, User};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
@@ -19,10 +20,13 @@ use tokio::io::{AsyncBufReadExt, BufReader};
     about = "Play Zole, belote or Polt to Tzar in this terminal against computer players",
     long_about = "Plays in this terminal against computer players, through the same host the chat \
 bots use: Zole (3 players), Bazar belote (default), French classic, head-to-head or Coinche, or \
-Polt to Tzar (5 to 7 players). Type the number of a button and Enter; `r` saves the game record \
-to a file, `s` stops the table (its totals stay on the score sheet), `c` closes the score sheet \
-(settling open pules; after a stop), `q` quits (the game is kept and resumes next time). A \
-belote game ends at its target, a Polt session after its hands. The database is DATABASE_URL if \
+Polt to Tzar (5 to 7 players). On a terminal one screen shows the table, the score sheet, your \
+hand and the messages; pick a button with the arrow keys and Enter or type its number. `r` saves \
+the game record to a file, `s` stops the table (its totals stay on the score sheet), `c` closes \
+the score sheet (settling open pules; after a stop), `n` opens a new table (after a stop), `q` \
+quits (the game is kept and resumes next time). Without a terminal (pipes, scripts) or with \
+--plain it prints lines and reads a button's number per line. A belote game ends at its target, \
+a Polt session after its hands. The database is DATABASE_URL if \
 set, else the SQLite file given by --db (created on first run).",
     after_help = "Examples:\n  stikis play zole --preset rondo\n  stikis play belote coinche --level strong\n  stikis play polt --players 6 --hands 5"
 )]
@@ -50,12 +54,16 @@ pub struct PlayArgs {
     /// The SQLite file the game is kept in (DATABASE_URL overrides it).
     #[arg(long, default_value = "stikis.db")]
     db: String,
+    /// Print lines instead of drawing the screen (chosen by itself when input or output is
+    /// not a terminal).
+    #[arg(long)]
+    plain: bool,
 }
 
 #[derive(Debug)]
-struct Opts {
+pub(crate) struct Opts {
     /// The record's game name.
-    game: String,
+    pub(crate) game: String,
     seats: usize,
     rules: Value,
     level: Level,
@@ -154,13 +162,27 @@ fn record_path(opts: &Opts, name: &str) -> std::path::PathBuf {
     dir.join(format!("{stem}-{stamp}.json"))
 }
 
-/// What the terminal shows of an outbox (only this game's chat); returns the numbered
-/// buttons of your hand. A record is written to a file, not onto the screen.
-fn show(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts, buttons: &mut Vec<(String, String)>) {
+/// One thing an outbox shows in the terminal's chat.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Shown {
+    /// The table's public message (edited in place).
+    Table(String),
+    /// Your private message (your hand) and its numbered buttons: (label, token).
+    Hand(String, Vec<(String, String)>),
+    /// A new message in the chat, or the answer to what you did.
+    Note(String),
+    /// Where a record file was written (or why it could not be).
+    Saved(String),
+}
+
+/// What the terminal shows of an outbox (only this game's chat). A record is written to a
+/// file, not onto the screen: the note says where.
+pub(crate) fn view(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts) -> Vec<Shown> {
+    let mut shown = Vec::new();
     for o in &out.0 {
         match o {
-            Out::Public { text, chat: c, .. } if c == chat => println!("\n{text}"),
-            Out::Post { text, chat: c } if c == chat => println!("\n» {text}"),
+            Out::Public { text, chat: c, .. } if c == chat => shown.push(Shown::Table(text.clone())),
+            Out::Post { text, chat: c } if c == chat => shown.push(Shown::Note(text.clone())),
             Out::Private {
                 user,
                 text,
@@ -168,12 +190,46 @@ fn show(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts, buttons: &mut Vec<(
                 chat: c,
                 ..
             } if user == me && c == chat => {
-                println!("\n{text}");
-                *buttons = rows
+                let buttons = rows
                     .iter()
                     .flatten()
                     .map(|b| (b.label.clone(), b.token.clone()))
                     .collect();
+                shown.push(Shown::Hand(text.clone(), buttons));
+            }
+            Out::Reply { text } if text != "✓" => shown.push(Shown::Note(text.clone())),
+            Out::File {
+                content,
+                chat: c,
+                name,
+            } if c == chat => {
+                let path = record_path(opts, name);
+                shown.push(Shown::Saved(match std::fs::write(&path, content) {
+                    Ok(()) => format!(
+                        "The game record is saved in {}. `stikis replay {}` re-plays it and checks every revealed seed.",
+                        path.display(),
+                        path.display()
+                    ),
+                    Err(e) => format!("The record could not be saved in {}: {e}", path.display()),
+                }));
+            }
+            _ => {}
+        }
+    }
+    shown
+}
+
+/// Line mode: prints what an outbox shows; keeps the numbered buttons of your hand.
+fn show(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts, buttons: &mut Vec<(String, String)>) {
+    for s in view(out, chat, me, opts) {
+        match s {
+            Shown::Table(text) => println!("\n{text}"),
+            Shown::Note(text) if out.reply_text() == Some(text.as_str()) => println!("({text})"),
+            Shown::Note(text) => println!("\n» {text}"),
+            Shown::Saved(text) => println!("\n{text}"),
+            Shown::Hand(text, rows) => {
+                println!("\n{text}");
+                *buttons = rows;
                 if !buttons.is_empty() {
                     let list: Vec<String> = buttons
                         .iter()
@@ -183,23 +239,6 @@ fn show(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts, buttons: &mut Vec<(
                     println!("{}", list.join("  "));
                 }
             }
-            Out::Reply { text } if text != "✓" => println!("({text})"),
-            Out::File {
-                content,
-                chat: c,
-                name,
-            } if c == chat => {
-                let path = record_path(opts, name);
-                match std::fs::write(&path, content) {
-                    Ok(()) => println!(
-                        "\nThe game record is saved in {}. `stikis replay {}` re-plays it and checks every revealed seed.",
-                        path.display(),
-                        path.display()
-                    ),
-                    Err(e) => println!("\nThe record could not be saved in {}: {e}", path.display()),
-                }
-            }
-            _ => {}
         }
     }
 }
@@ -221,66 +260,145 @@ fn valid_keys(buttons: &[(String, String)], running: bool) -> String {
 pub fn run(args: &PlayArgs) -> Result<(), String> {
     let opts = parse(args)?;
     let rt = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
-    rt.block_on(play(opts, args))
+    let session = rt.block_on(Session::open(opts))?;
+    use std::io::IsTerminal;
+    if !args.plain && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        crate::tui::run(&rt, &session, args)
+    } else {
+        rt.block_on(play(&session, args))
+    }
 }
 
-const KEPT: &str = "Your game is kept: run the same command again to resume it.";
+pub(crate) const KEPT: &str = "Your game is kept: run the same command again to resume it.";
 
-async fn play(opts: Opts, args: &PlayArgs) -> Result<(), String> {
-    let store = Store::connect(&opts.db)
-        .await
-        .map_err(|e| format!("cannot open {}: {e}", opts.db))?;
-    let (host, _timers) = Host::new(store.clone(), HostConfig::default());
-    let chat = chat_of(&opts.game);
-    let me = User {
-        id: "you".into(),
-        name: "You".into(),
-        admin: true,
-    };
-    let ask = |command| Request {
-        chat: chat.clone(),
-        user: me.clone(),
-        command,
-    };
-    let mut buttons = Vec::new();
-    let open = store.open_table(&chat).await.ok().flatten();
-    if open.as_ref().is_some_and(|t| t.status == TableStatus::Running) {
-        println!("Resuming your game.");
-        let given: Vec<&str> = [
-            ("--preset", args.preset.is_some()),
-            ("--target", args.target.is_some()),
-            ("--players", args.players.is_some()),
-            ("--hands", args.hands.is_some()),
-            ("--level", args.level != "basic"),
-        ]
-        .into_iter()
-        .filter_map(|(f, given)| given.then_some(f))
-        .collect();
-        if !given.is_empty() {
-            println!(
-                "({} applies to a new game only: this one keeps its rules and players. To start anew, press s to stop this table, then n.)",
-                given.join(", ")
-            );
+/// The terminal's seat at the host: you, in this game's terminal chat.
+pub(crate) struct Session {
+    pub host: std::sync::Arc<Host>,
+    pub store: Store,
+    pub chat: ChatRef,
+    pub me: User,
+    pub opts: Opts,
+}
+
+impl Session {
+    async fn open(opts: Opts) -> Result<Session, String> {
+        let store = Store::connect(&opts.db)
+            .await
+            .map_err(|e| format!("cannot open {}: {e}", opts.db))?;
+        let (host, _timers) = Host::new(store.clone(), HostConfig::default());
+        Ok(Session {
+            host,
+            store,
+            chat: chat_of(&opts.game),
+            me: User {
+                id: "you".into(),
+                name: "You".into(),
+                admin: true,
+            },
+            opts,
+        })
+    }
+
+    pub async fn handle(&self, command: Command) -> Outbox {
+        self.host
+            .handle(Request {
+                chat: self.chat.clone(),
+                user: self.me.clone(),
+                command,
+            })
+            .await
+    }
+
+    /// What an outbox shows here.
+    pub fn view(&self, out: &Outbox) -> Vec<Shown> {
+        view(out, &self.chat, &self.me.id, &self.opts)
+    }
+
+    /// True while the chat has a table open.
+    pub async fn running(&self) -> bool {
+        matches!(self.store.open_table(&self.chat).await, Ok(Some(_)))
+    }
+
+    /// The chat's open score sheet of this game.
+    pub async fn sheet(&self) -> Option<ScoreSheetRow> {
+        self.store
+            .score_sheet(&self.chat, &self.opts.game)
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// Resumes the running game, or opens a new one: what to show, and notes before it.
+    pub async fn begin(&self, args: &PlayArgs) -> Result<(Outbox, Vec<String>), String> {
+        let open = self.store.open_table(&self.chat).await.ok().flatten();
+        if open.as_ref().is_some_and(|t| t.status == TableStatus::Running) {
+            let mut notes = vec!["Resuming your game.".to_string()];
+            let given: Vec<&str> = [
+                ("--preset", args.preset.is_some()),
+                ("--target", args.target.is_some()),
+                ("--players", args.players.is_some()),
+                ("--hands", args.hands.is_some()),
+                ("--level", args.level != "basic"),
+            ]
+            .into_iter()
+            .filter_map(|(f, given)| given.then_some(f))
+            .collect();
+            if !given.is_empty() {
+                notes.push(format!(
+                    "({} applies to a new game only: this one keeps its rules and players. To start anew, press s to stop this table, then n.)",
+                    given.join(", ")
+                ));
+            }
+            let out = self.host.recover().await.map_err(|e| e.to_string())?;
+            return Ok((out, notes));
         }
-        show(
-            &host.recover().await.map_err(|e| e.to_string())?,
-            &chat,
-            &me.id,
-            &opts,
-            &mut buttons,
-        );
-    } else {
         if open.is_some() {
             // A table left in its lobby (the program ended before it started): close it.
-            host.handle(ask(Command::Stop)).await;
+            self.handle(Command::Stop).await;
         }
-        new_table(&host, &ask, &opts, &chat, &me.id, &mut buttons).await?;
+        Ok((self.new_table().await?, Vec::new()))
     }
+
+    /// Opens a new table of the game for you and computer players, and starts it. A stopped
+    /// table still open in the chat is closed first (its totals stay on the score sheet).
+    pub async fn new_table(&self) -> Result<Outbox, String> {
+        self.handle(Command::SetTurnLimit(None)).await;
+        let out = self
+            .handle(Command::NewTable {
+                game: self.opts.game.clone(),
+                rules: Some(self.opts.rules.clone()),
+                seats: Some(self.opts.seats),
+            })
+            .await;
+        if let Some(text) = out.reply_text() {
+            if !text.contains("You") {
+                return Err(text.to_string());
+            }
+        }
+        for _ in 1..self.opts.seats {
+            self.handle(Command::AddBot {
+                level: self.opts.level,
+            })
+            .await;
+        }
+        Ok(self.handle(Command::Start).await)
+    }
+}
+
+/// Line mode, for pipes and tests: everything prints as lines, a button is its number.
+async fn play(session: &Session, args: &PlayArgs) -> Result<(), String> {
+    let (chat, me, opts) = (&session.chat, &session.me.id, &session.opts);
+    let mut buttons = Vec::new();
+    let (out, notes) = session.begin(args).await?;
+    for n in notes {
+        println!("{n}");
+    }
+    show(&out, chat, me, opts, &mut buttons);
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
     // True once you stopped the table here: then c closes the score sheet, n opens a new table.
     let mut stopped = false;
     loop {
-        let running = !stopped && matches!(store.open_table(&chat).await, Ok(Some(_)));
+        let running = !stopped && session.running().await;
         if !running && !stopped {
             println!("\nThe game is over. Run the same command again for a new one.");
             return Ok(());
@@ -300,25 +418,26 @@ async fn play(opts: Opts, args: &PlayArgs) -> Result<(), String> {
                 println!("{KEPT}");
                 return Ok(());
             }
-            ("r", _) => host.handle(ask(Command::Record)).await,
+            ("r", _) => session.handle(Command::Record).await,
             ("c", false) => {
-                let out = host.handle(ask(Command::CloseSheet)).await;
-                show(&out, &chat, &me.id, &opts, &mut buttons);
+                let out = session.handle(Command::CloseSheet).await;
+                show(&out, chat, me, opts, &mut buttons);
                 println!("\nRun the same command again for a new game.");
                 return Ok(());
             }
             ("n", false) => {
-                new_table(&host, &ask, &opts, &chat, &me.id, &mut buttons).await?;
+                let out = session.new_table().await?;
+                show(&out, chat, me, opts, &mut buttons);
                 stopped = false;
                 continue;
             }
             ("s", true) => {
-                print!("Stop the table now, in the middle of the game? Its totals stay on the score sheet. (y/n) ");
+                print!("{STOP_QUESTION} (y/n) ");
                 std::io::stdout().flush().ok();
                 match lines.next_line().await {
                     Ok(Some(a)) if a.trim().eq_ignore_ascii_case("y") => {
                         stopped = true;
-                        host.handle(ask(Command::Stop)).await
+                        session.handle(Command::Stop).await
                     }
                     Ok(Some(_)) => {
                         println!("The game goes on.");
@@ -335,7 +454,7 @@ async fn play(opts: Opts, args: &PlayArgs) -> Result<(), String> {
                 .ok()
                 .and_then(|i| buttons.get(i.wrapping_sub(1)))
             {
-                Some((_, token)) => host.handle(ask(Command::Press { token: token.clone() })).await,
+                Some((_, token)) => session.handle(Command::Press { token: token.clone() }).await,
                 None => {
                     println!("{}", valid_keys(&buttons, true));
                     continue;
@@ -346,39 +465,12 @@ async fn play(opts: Opts, args: &PlayArgs) -> Result<(), String> {
                 continue;
             }
         };
-        show(&out, &chat, &me.id, &opts, &mut buttons);
+        show(&out, chat, me, opts, &mut buttons);
     }
 }
 
-/// Opens a new table of the game for you and computer players, and starts it. A stopped
-/// table still open in the chat is closed first (its totals stay on the score sheet).
-async fn new_table(
-    host: &std::sync::Arc<Host>,
-    ask: &impl Fn(Command) -> Request,
-    opts: &Opts,
-    chat: &ChatRef,
-    me: &str,
-    buttons: &mut Vec<(String, String)>,
-) -> Result<(), String> {
-    host.handle(ask(Command::SetTurnLimit(None))).await;
-    let out = host
-        .handle(ask(Command::NewTable {
-            game: opts.game.clone(),
-            rules: Some(opts.rules.clone()),
-            seats: Some(opts.seats),
-        }))
-        .await;
-    if let Some(text) = out.reply_text() {
-        if !text.contains("You") {
-            return Err(text.to_string());
-        }
-    }
-    for _ in 1..opts.seats {
-        host.handle(ask(Command::AddBot { level: opts.level })).await;
-    }
-    show(&host.handle(ask(Command::Start)).await, chat, me, opts, buttons);
-    Ok(())
-}
+pub(crate) const STOP_QUESTION: &str =
+    "Stop the table now, in the middle of the game? Its totals stay on the score sheet.";
 
 #[cfg(test)]
 mod tests {

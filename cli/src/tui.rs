@@ -1,0 +1,537 @@
+//! `stikis play` on a terminal: one screen redrawn in place (ratatui with crossterm). The table
+//! pane shows the table message (seats, the trick being played with who played what, the last
+//! trick and who took it), the score-sheet pane the chat's running totals and open pules, the
+//! hand pane your cards (coloured by suit, trumps marked, the cards you may play bright and the
+//! others dim) with the buttons, and the message pane what the table posted. Keys are in the
+//! footer. Pipes and tests get the line mode of `play.rs` instead.
+
+use std::collections::HashSet;
+
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::Frame;
+use stikis_host::store::ScoreSheetRow;
+use stikis_host::Command;
+
+use crate::play::{PlayArgs, Session, Shown, KEPT, STOP_QUESTION};
+
+/// Where the screen is in the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Playing,
+    /// `s` was pressed: y stops the table, anything else goes on.
+    ConfirmStop,
+    /// The table is stopped: c closes the score sheet, n opens a new table.
+    Stopped,
+    /// No table is open any more (the game ended or the sheet was closed).
+    Over,
+}
+
+/// Everything the screen shows.
+struct Screen {
+    game: String,
+    table: String,
+    hand: String,
+    buttons: Vec<(String, String)>,
+    selected: usize,
+    /// Digits typed so far (for button numbers above 9).
+    typed: String,
+    log: Vec<String>,
+    sheet: Option<ScoreSheetRow>,
+    mode: Mode,
+    /// The answer to the last key, if it needs one (a bad key names the valid ones).
+    status: String,
+}
+
+/// What a key asks of the game.
+enum Act {
+    Nothing,
+    Host(Command),
+    NewTable,
+    Quit,
+}
+
+pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> Result<(), String> {
+    let (out, notes) = rt.block_on(session.begin(args))?;
+    let mut screen = Screen {
+        game: session.opts.game.clone(),
+        table: String::new(),
+        hand: String::new(),
+        buttons: Vec::new(),
+        selected: 0,
+        typed: String::new(),
+        log: notes,
+        sheet: None,
+        mode: Mode::Playing,
+        status: String::new(),
+    };
+    screen.absorb(session.view(&out));
+    screen.refresh(rt, session);
+    let mut terminal = ratatui::init();
+    let result = (|| -> Result<bool, String> {
+        loop {
+            terminal.draw(|f| screen.draw(f)).map_err(|e| e.to_string())?;
+            let key = match event::read().map_err(|e| e.to_string())? {
+                Event::Key(k) if k.kind != KeyEventKind::Release => k,
+                _ => continue,
+            };
+            match screen.key(key) {
+                Act::Nothing => {}
+                Act::Quit => return Ok(screen.mode != Mode::Over),
+                Act::Host(c) => {
+                    let stop = c == Command::Stop;
+                    let out = rt.block_on(session.handle(c));
+                    screen.absorb(session.view(&out));
+                    if stop {
+                        screen.mode = Mode::Stopped;
+                    }
+                    screen.refresh(rt, session);
+                }
+                Act::NewTable => {
+                    let out = rt.block_on(session.new_table())?;
+                    screen.table.clear();
+                    screen.hand.clear();
+                    screen.buttons.clear();
+                    screen.mode = Mode::Playing;
+                    screen.absorb(session.view(&out));
+                    screen.refresh(rt, session);
+                }
+            }
+        }
+    })();
+    ratatui::restore();
+    if result? {
+        println!("{KEPT}");
+    }
+    Ok(())
+}
+
+impl Screen {
+    /// Takes in what an outbox shows.
+    fn absorb(&mut self, shown: Vec<Shown>) {
+        for s in shown {
+            match s {
+                Shown::Table(text) => self.table = text,
+                Shown::Hand(text, buttons) => {
+                    self.hand = text;
+                    if buttons != self.buttons {
+                        self.selected = 0;
+                    }
+                    self.buttons = buttons;
+                }
+                Shown::Note(text) | Shown::Saved(text) => self.log.push(text),
+            }
+        }
+    }
+
+    /// Reads the score sheet and whether the table still runs.
+    fn refresh(&mut self, rt: &tokio::runtime::Runtime, session: &Session) {
+        self.sheet = rt.block_on(session.sheet());
+        let running = rt.block_on(session.running());
+        if !running && self.mode != Mode::Stopped {
+            self.mode = Mode::Over;
+            self.buttons.clear();
+        }
+        if self.mode != Mode::Playing {
+            self.buttons.clear();
+        }
+    }
+
+    fn valid_keys(&self) -> String {
+        match self.mode {
+            Mode::Playing => {
+                let numbers = match self.buttons.len() {
+                    0 => String::new(),
+                    1 => "1, Enter, or ".to_string(),
+                    n => format!("1-{n}, ←/→ and Enter, or "),
+                };
+                format!("Type {numbers}r (save the record), s (stop the table), q (quit).")
+            }
+            Mode::ConfirmStop => "Type y to stop the table, n to go on.".into(),
+            Mode::Stopped => {
+                "Type c (close the score sheet), n (new table), r (save the record) or q (quit).".into()
+            }
+            Mode::Over => "Type n (new game), r (save the record) or q (quit).".into(),
+        }
+    }
+
+    fn key(&mut self, k: KeyEvent) -> Act {
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && matches!(k.code, KeyCode::Char('c') | KeyCode::Char('d')) {
+            return Act::Quit;
+        }
+        self.status.clear();
+        if self.mode == Mode::ConfirmStop {
+            return match k.code {
+                KeyCode::Char('y') | KeyCode::Char('Y') => Act::Host(Command::Stop),
+                _ => {
+                    self.mode = Mode::Playing;
+                    self.status = "The game goes on.".into();
+                    Act::Nothing
+                }
+            };
+        }
+        match (k.code, self.mode) {
+            (KeyCode::Char('q'), _) => Act::Quit,
+            (KeyCode::Char('r'), _) => Act::Host(Command::Record),
+            (KeyCode::Char('s'), Mode::Playing) => {
+                self.mode = Mode::ConfirmStop;
+                Act::Nothing
+            }
+            (KeyCode::Char('c'), Mode::Stopped) => {
+                self.mode = Mode::Over;
+                Act::Host(Command::CloseSheet)
+            }
+            (KeyCode::Char('n'), Mode::Stopped | Mode::Over) => Act::NewTable,
+            (KeyCode::Left | KeyCode::Up, Mode::Playing) if !self.buttons.is_empty() => {
+                self.typed.clear();
+                self.selected = self.selected.checked_sub(1).unwrap_or(self.buttons.len() - 1);
+                Act::Nothing
+            }
+            (KeyCode::Right | KeyCode::Down | KeyCode::Tab, Mode::Playing) if !self.buttons.is_empty() => {
+                self.typed.clear();
+                self.selected = (self.selected + 1) % self.buttons.len();
+                Act::Nothing
+            }
+            (KeyCode::Backspace, Mode::Playing) => {
+                self.typed.pop();
+                Act::Nothing
+            }
+            (KeyCode::Enter, Mode::Playing) if !self.buttons.is_empty() => {
+                let n = if self.typed.is_empty() {
+                    self.selected + 1
+                } else {
+                    self.typed.parse().unwrap_or(0)
+                };
+                self.typed.clear();
+                self.press(n)
+            }
+            (KeyCode::Char(d), Mode::Playing) if d.is_ascii_digit() && !self.buttons.is_empty() => {
+                self.typed.push(d);
+                let n: usize = self.typed.parse().unwrap_or(0);
+                if n == 0 || n > self.buttons.len() {
+                    self.typed.clear();
+                    self.status = self.valid_keys();
+                    Act::Nothing
+                } else if n * 10 > self.buttons.len() {
+                    // No longer number starts with these digits: press at once.
+                    self.typed.clear();
+                    self.press(n)
+                } else {
+                    self.status = format!("{n}… (Enter, or another digit)");
+                    Act::Nothing
+                }
+            }
+            _ => {
+                self.typed.clear();
+                self.status = self.valid_keys();
+                Act::Nothing
+            }
+        }
+    }
+
+    /// Presses button `n` (from 1).
+    fn press(&mut self, n: usize) -> Act {
+        match self.buttons.get(n.wrapping_sub(1)) {
+            Some((_, token)) => Act::Host(Command::Press { token: token.clone() }),
+            None => {
+                self.status = self.valid_keys();
+                Act::Nothing
+            }
+        }
+    }
+
+    fn footer(&self) -> String {
+        let trump = if self.game == "polt" || self.game.contains("belote") || self.game == "coinche" {
+            " · * trump"
+        } else {
+            " · * trump (Q, J, ♦)"
+        };
+        match self.mode {
+            Mode::Playing if self.buttons.is_empty() => {
+                format!("r save the record · s stop the table · q quit{trump}")
+            }
+            Mode::Playing => format!(
+                "←/→ choose · Enter press · 1-{} · r save the record · s stop the table · q quit{trump}",
+                self.buttons.len()
+            ),
+            Mode::ConfirmStop => format!("{STOP_QUESTION} y / n"),
+            Mode::Stopped => "The table is stopped. c close the score sheet (settling open pules) · n new table · r save the record · q quit".into(),
+            Mode::Over => "No table is open. n new game · r save the record · q quit".into(),
+        }
+    }
+
+    fn draw(&self, f: &mut Frame) {
+        // The table and the sheet as tall as they need (at least 9 rows), the hand 6, and
+        // the messages the rest, so that a deal's result stays in sight.
+        let sheet_rows = self.sheet_lines().len();
+        let top_rows = self.table.lines().count().max(sheet_rows).max(7) as u16 + 2;
+        let [top, hand, log, status, footer] = Layout::vertical([
+            Constraint::Length(top_rows),
+            Constraint::Length(6),
+            Constraint::Min(6),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .areas(f.area());
+        let [table, sheet] =
+            Layout::horizontal([Constraint::Percentage(64), Constraint::Percentage(36)]).areas(top);
+        let trumps = Trumps::of(&self.game, &self.table);
+        let plain = |text: &str| -> Vec<Line<'static>> {
+            text.lines().map(|l| cards_line(l, &trumps, None)).collect()
+        };
+        f.render_widget(
+            Paragraph::new(plain(&self.table))
+                .block(Block::bordered().title(" Table "))
+                .wrap(Wrap { trim: false }),
+            table,
+        );
+        f.render_widget(
+            Paragraph::new(self.sheet_lines())
+                .block(Block::bordered().title(" Score sheet "))
+                .wrap(Wrap { trim: false }),
+            sheet,
+        );
+        f.render_widget(
+            Paragraph::new(self.hand_lines(&trumps))
+                .block(Block::bordered().title(" Your hand "))
+                .wrap(Wrap { trim: false }),
+            hand,
+        );
+        let log_lines: Vec<Line> = self.log.iter().flat_map(|n| plain(n)).collect();
+        let inner = log.height.saturating_sub(2) as usize;
+        let skip = wrapped_rows(&log_lines, log.width.saturating_sub(2)).saturating_sub(inner);
+        f.render_widget(
+            Paragraph::new(log_lines)
+                .block(Block::bordered().title(" Messages "))
+                .wrap(Wrap { trim: false })
+                .scroll((skip.min(u16::MAX as usize) as u16, 0)),
+            log,
+        );
+        f.render_widget(
+            Paragraph::new(self.status.as_str()).style(Style::new().fg(Color::Yellow)),
+            status,
+        );
+        f.render_widget(
+            Paragraph::new(self.footer()).style(Style::new().add_modifier(Modifier::REVERSED)),
+            footer,
+        );
+    }
+
+    fn sheet_lines(&self) -> Vec<Line<'static>> {
+        let Some(sheet) = &self.sheet else {
+            return vec![Line::from("No deal finished yet.")];
+        };
+        let width = sheet
+            .totals
+            .iter()
+            .map(|t| t.name.chars().count())
+            .max()
+            .unwrap_or(0);
+        let mut lines: Vec<Line> = sheet
+            .totals
+            .iter()
+            .map(|t| Line::from(format!("{:<width$}  {:>+5}", t.name, t.points)))
+            .collect();
+        let p = &sheet.pules;
+        let name_of = |key: &str| {
+            sheet
+                .totals
+                .iter()
+                .find(|t| t.player == key)
+                .map(|t| t.name.clone())
+                .unwrap_or_else(|| key.to_string())
+        };
+        if let Some(common) = p.get("common").and_then(|v| v.as_u64()) {
+            let mut open = vec![format!("{common} common")];
+            if let Some(tree) = p.get("tree").and_then(|v| v.as_u64()).filter(|&t| t > 0) {
+                open.push(format!("{tree} on the tree"));
+            }
+            let personal: Vec<String> = p
+                .get("personal")
+                .and_then(|v| v.as_array())
+                .map(|a| a.iter().filter_map(|k| k.as_str()).map(name_of).collect())
+                .unwrap_or_default();
+            if !personal.is_empty() {
+                open.push(format!("personal: {}", personal.join(", ")));
+            }
+            lines.push(Line::from(""));
+            lines.push(Line::from(format!("Open pules: {}", open.join("; "))));
+        }
+        lines
+    }
+
+    fn hand_lines(&self, trumps: &Trumps) -> Vec<Line<'static>> {
+        let labels: HashSet<&str> = self.buttons.iter().map(|(l, _)| l.as_str()).collect();
+        let cards_are_buttons = self.buttons.iter().any(|(l, _)| is_card(l));
+        let mut lines: Vec<Line> = self
+            .hand
+            .lines()
+            .map(|l| cards_line(l, trumps, cards_are_buttons.then_some(&labels)))
+            .collect();
+        if self.hand.is_empty() {
+            lines.push(Line::from("Your cards come when the deal starts."));
+        }
+        let mut row: Vec<Span> = Vec::new();
+        for (i, (label, _)) in self.buttons.iter().enumerate() {
+            let style = if i == self.selected {
+                Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+            } else {
+                Style::new()
+            };
+            row.push(Span::styled(format!("[{}] ", i + 1), style));
+            let mut spans = cards_line(label, trumps, None).spans;
+            for s in &mut spans {
+                s.style = s.style.patch(style);
+            }
+            row.extend(spans);
+            row.push(Span::raw("  "));
+        }
+        if !row.is_empty() {
+            lines.push(Line::from(row));
+        }
+        lines
+    }
+}
+
+/// How many screen rows lines take when wrapped at `width` (close enough for scrolling).
+fn wrapped_rows(lines: &[Line], width: u16) -> usize {
+    let w = width.max(1) as usize;
+    lines.iter().map(|l| l.width().max(1).div_ceil(w)).sum()
+}
+
+/// Which cards are trumps now.
+#[derive(Debug, Clone, PartialEq)]
+enum Trumps {
+    None,
+    /// Zole: every queen, jack and diamond.
+    Zole,
+    Suit(char),
+    All,
+}
+
+impl Trumps {
+    /// From the game and its table message (the contract's or the trump line's suit).
+    fn of(game: &str, table: &str) -> Trumps {
+        if game == "zole" {
+            return Trumps::Zole;
+        }
+        let key = if game == "polt" { "Trumps:" } else { "Contract:" };
+        let Some(line) = table.lines().find(|l| l.starts_with(key)) else {
+            return Trumps::None;
+        };
+        if line.contains("all trumps") {
+            return Trumps::All;
+        }
+        if line.contains("no trumps") {
+            return Trumps::None;
+        }
+        line.chars()
+            .find(|c| SUITS.contains(c))
+            .map_or(Trumps::None, Trumps::Suit)
+    }
+
+    fn holds(&self, card: &str) -> bool {
+        let suit = card.chars().last().unwrap_or(' ');
+        match self {
+            Trumps::None => false,
+            Trumps::All => true,
+            Trumps::Suit(s) => suit == *s,
+            Trumps::Zole => suit == '♦' || card.starts_with('Q') || card.starts_with('J'),
+        }
+    }
+}
+
+const SUITS: [char; 4] = ['♠', '♥', '♦', '♣'];
+
+/// True for a card's name such as `10♥` or `Q♠`.
+fn is_card(s: &str) -> bool {
+    let mut chars = s.chars();
+    let Some(suit) = chars.next_back() else {
+        return false;
+    };
+    let rank = chars.as_str();
+    SUITS.contains(&suit)
+        && matches!(
+            rank,
+            "A" | "K" | "Q" | "J" | "10" | "9" | "8" | "7" | "6" | "5" | "4" | "3" | "2"
+        )
+}
+
+/// A line with its cards coloured by suit and trumps marked with `*`. With `legal`, the
+/// cards among it are bright and bold and the others dim (your hand while you must play).
+fn cards_line(text: &str, trumps: &Trumps, legal: Option<&HashSet<&str>>) -> Line<'static> {
+    let mut spans = Vec::new();
+    let mut plain = String::new();
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            plain.push(' ');
+        }
+        let card = word.trim_end_matches([',', ';', '.', ':', ')']);
+        if !is_card(card) {
+            plain.push_str(word);
+            continue;
+        }
+        if !plain.is_empty() {
+            spans.push(Span::raw(std::mem::take(&mut plain)));
+        }
+        let red = card.ends_with('♥') || card.ends_with('♦');
+        let mut style = Style::new().fg(if red { Color::LightRed } else { Color::Reset });
+        match legal {
+            Some(l) if l.contains(card) => style = style.add_modifier(Modifier::BOLD),
+            Some(_) => style = style.fg(Color::DarkGray),
+            None => {}
+        }
+        spans.push(Span::styled(card.to_string(), style));
+        if trumps.holds(card) {
+            spans.push(Span::styled("*", Style::new().fg(Color::Yellow)));
+        }
+        plain.push_str(&word[card.len()..]);
+    }
+    if !plain.is_empty() {
+        spans.push(Span::raw(plain));
+    }
+    Line::from(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(line: &Line) -> String {
+        line.spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    #[test]
+    fn cards_are_found_coloured_and_trumps_marked() {
+        assert!(is_card("10♥") && is_card("Q♠") && !is_card("Q") && !is_card("11♥"));
+        let l = cards_line("Trick 2: Anna 10♥, Computer 2 Q♠;", &Trumps::Zole, None);
+        assert_eq!(text(&l), "Trick 2: Anna 10♥, Computer 2 Q♠*;");
+        let heart = l.spans.iter().find(|s| s.content == "10♥").unwrap();
+        assert_eq!(heart.style.fg, Some(Color::LightRed));
+        let legal: HashSet<&str> = ["A♣"].into();
+        let l = cards_line("Your cards: A♣ 7♥", &Trumps::Suit('♥'), Some(&legal));
+        let seven = l.spans.iter().find(|s| s.content == "7♥").unwrap();
+        assert_eq!(seven.style.fg, Some(Color::DarkGray));
+        assert_eq!(text(&l), "Your cards: A♣ 7♥*");
+    }
+
+    #[test]
+    fn trumps_come_from_the_contract_or_the_trump_line() {
+        assert_eq!(Trumps::of("zole", ""), Trumps::Zole);
+        assert_eq!(
+            Trumps::of("belote-bazar", "x\nContract: 100 ♥ (Anna)"),
+            Trumps::Suit('♥')
+        );
+        assert_eq!(
+            Trumps::of("coinche", "Contract: 120 all trumps (Anna)"),
+            Trumps::All
+        );
+        assert_eq!(Trumps::of("belote-classic", "Turned card: J♣"), Trumps::None);
+        assert_eq!(Trumps::of("polt", "Trumps: ♣"), Trumps::Suit('♣'));
+        assert!(Trumps::Zole.holds("J♣") && Trumps::Zole.holds("7♦") && !Trumps::Zole.holds("A♥"));
+    }
+}

@@ -1,0 +1,300 @@
+//! `stikis play` as a terminal game, driven through a pseudo-terminal the way a person uses
+//! it: keys in, the screen (as a terminal emulator draws it) checked.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 160;
+
+/// A `stikis play` running in a pseudo-terminal, and the screen it has drawn.
+struct Term {
+    child: Box<dyn Child + Send + Sync>,
+    _master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    screen: Arc<Mutex<vt100::Parser>>,
+}
+
+impl Term {
+    fn start(dir: &std::path::Path, args: &[&str]) -> Term {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_stikis"));
+        cmd.arg("play");
+        cmd.args(args);
+        cmd.cwd(dir);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("DATABASE_URL");
+        let child = pair.slave.spawn_command(cmd).expect("stikis starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
+        let s = screen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                s.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        Term {
+            child,
+            _master: pair.master,
+            writer,
+            screen,
+        }
+    }
+
+    fn contents(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// Waits until the screen satisfies `ok` (a minute at most, then fails showing it).
+    fn wait(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let end = Instant::now() + Duration::from_secs(60);
+        loop {
+            let c = self.contents();
+            if ok(&c) {
+                return c;
+            }
+            assert!(Instant::now() < end, "the screen never showed {what}:\n{c}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Types `keys` and waits until the screen changed.
+    fn keys(&mut self, keys: &str) -> String {
+        let before = self.contents();
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+        self.wait(&format!("a change after {keys:?}"), |c| c != before)
+    }
+
+    fn kill(&mut self) {
+        let pid = self.child.process_id().expect("a pid");
+        std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status()
+            .unwrap();
+        self.child.wait().unwrap();
+    }
+
+    fn exits(&mut self) {
+        let end = Instant::now() + Duration::from_secs(60);
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < end, "stikis did not exit:\n{}", self.contents());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn is_card(s: &str) -> bool {
+    let mut chars = s.chars();
+    let Some(suit) = chars.next_back() else {
+        return false;
+    };
+    ['♠', '♥', '♦', '♣'].contains(&suit)
+        && ["A", "K", "Q", "J", "10", "9", "8", "7"].contains(&chars.as_str())
+}
+
+fn cards_in(line: &str) -> Vec<String> {
+    line.split(|c: char| c.is_whitespace() || ",;:.()[]*│".contains(c))
+        .filter(|w| is_card(w))
+        .map(String::from)
+        .collect()
+}
+
+/// The rows of the screen's panes: (table and score sheet, your hand, messages).
+fn panes(screen: &str) -> (Vec<&str>, Vec<&str>, Vec<&str>) {
+    let rows: Vec<&str> = screen.lines().collect();
+    let hand = rows
+        .iter()
+        .position(|r| r.contains(" Your hand "))
+        .expect("a hand pane");
+    let log = rows
+        .iter()
+        .position(|r| r.contains(" Messages "))
+        .expect("a message pane");
+    (
+        rows[..hand].to_vec(),
+        rows[hand..log].to_vec(),
+        rows[log..].to_vec(),
+    )
+}
+
+/// The number of the button labelled `label` on the screen, if there is one.
+fn button(screen: &str, label: &str) -> Option<String> {
+    let (_, hand, _) = panes(screen);
+    hand.iter().find_map(|row| {
+        let i = row.find(&format!("] {label}"))?;
+        let open = row[..i].rfind('[')?;
+        Some(row[open + 1..i].to_string())
+    })
+}
+
+/// The line of your cards, as the hand pane shows it.
+fn hand_line(screen: &str) -> Option<String> {
+    let (_, hand, _) = panes(screen);
+    hand.iter().find(|r| r.contains("Your cards:")).map(|r| {
+        r.trim_matches(|c: char| c == '│' || c.is_whitespace())
+            .to_string()
+    })
+}
+
+/// Checks what every screen of a deal in play must show, and that no card of another seat
+/// (or of the talon) is on it: a card outside your hand pane is one you held or one on a
+/// trick line.
+fn check_screen(screen: &str, held: &mut std::collections::HashSet<String>) {
+    let (top, hand, log) = panes(screen);
+    assert!(top.iter().any(|r| r.contains(" Table ")), "{screen}");
+    assert!(top.iter().any(|r| r.contains(" Score sheet ")), "{screen}");
+    assert!(
+        hand.iter().any(|r| r.contains("Your cards:")),
+        "the hand is always shown:\n{screen}"
+    );
+    for r in &hand {
+        held.extend(cards_in(r));
+    }
+    for r in top.iter().chain(&log) {
+        if r.contains("rick") {
+            continue;
+        }
+        for card in cards_in(r) {
+            assert!(
+                held.contains(&card),
+                "{card} is on the screen outside a trick line and was never yours:\n{screen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Term::start(dir.path(), &["zole", "--db", "t.db"]);
+    let mut screen = t.wait("the first bid", |c| {
+        c.contains("Your cards:") && c.contains("[1]")
+    });
+    assert!(
+        screen.contains("←/→ choose"),
+        "the footer shows the keys:\n{screen}"
+    );
+    assert!(screen.contains("No deal finished yet."), "{screen}");
+    // Play deals until one is played out with cards (not passed by everybody): take when
+    // offered, otherwise the first button.
+    let mut held = std::collections::HashSet::new();
+    let mut played_cards = false;
+    let deal_of = |screen: &str| -> u32 {
+        let title = screen
+            .lines()
+            .find(|l| l.contains("Zole · deal "))
+            .expect("a table title");
+        title
+            .split("deal ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let mut deal = deal_of(&screen);
+    for _ in 0..300 {
+        check_screen(&screen, &mut held);
+        if screen.contains("Trick 1:") || screen.contains("Last trick") {
+            played_cards = true;
+        }
+        // A card chosen to bury is marked ✓ and pressing it again undoes it: move on first.
+        let chosen = panes(&screen).1.iter().any(|r| r.contains("[1] ✓"));
+        // A number presses its button at once when no longer number starts with it; Enter
+        // presses the chosen one (the first, until the arrows move it).
+        let key = match button(&screen, "Take") {
+            Some(n) => n,
+            None if chosen => "\x1b[C\r".to_string(),
+            None => "\r".to_string(),
+        };
+        screen = t.keys(&key);
+        if deal_of(&screen) != deal {
+            if played_cards {
+                break;
+            }
+            deal = deal_of(&screen);
+            held.clear();
+        }
+    }
+    assert!(played_cards && deal_of(&screen) != deal, "{screen}");
+    assert!(screen.contains(&format!("Result of deal {deal}")), "{screen}");
+    // The score sheet pane holds the totals the result posted.
+    let totals = screen
+        .lines()
+        .find(|l| l.contains("Totals: "))
+        .expect("the result's totals");
+    let you: i64 = totals
+        .split("You ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (top, _, _) = panes(&screen);
+    let sheet_you = top
+        .iter()
+        .find_map(|r| {
+            let sheet = r.rsplit('│').nth(1)?.trim();
+            sheet.strip_prefix("You")?.trim().parse::<i64>().ok()
+        })
+        .unwrap_or_else(|| panic!("no total of You in the score sheet pane:\n{screen}"));
+    assert_eq!(sheet_you, you, "{screen}");
+
+    // Into the next deal, then kill -9: the same hand comes back.
+    let screen = t.wait("the next deal's hand", |c| {
+        hand_line(c).is_some() && c.contains("[1]")
+    });
+    let before = hand_line(&screen).unwrap();
+    t.kill();
+    let mut t = Term::start(dir.path(), &["zole", "--db", "t.db"]);
+    let screen = t.wait("the resumed game", |c| c.contains("Resuming your game."));
+    assert_eq!(hand_line(&screen).unwrap(), before, "{screen}");
+
+    // s asks first; n goes on; s and y stop; c then closes the score sheet.
+    let screen = t.keys("s");
+    assert!(screen.contains("Stop the table now"), "{screen}");
+    let screen = t.keys("n");
+    assert!(screen.contains("The game goes on."), "{screen}");
+    t.keys("s");
+    let screen = t.keys("y");
+    assert!(screen.contains("The table is stopped."), "{screen}");
+    let screen = t.keys("c");
+    assert!(screen.contains("No table is open."), "{screen}");
+    let screen = t.keys("x");
+    assert!(
+        screen.contains("Type n (new game)"),
+        "a bad key names the valid ones:\n{screen}"
+    );
+    t.keys("q");
+    t.exits();
+
+    // The sheet is closed: the next run starts a new game on a fresh sheet.
+    let mut t = Term::start(dir.path(), &["zole", "--db", "t.db"]);
+    let screen = t.wait("a new game", |c| c.contains("Deal 1 begins"));
+    assert!(!screen.contains("Resuming"), "{screen}");
+    assert!(screen.contains("No deal finished yet."), "{screen}");
+    t.writer.write_all(&[3]).unwrap(); // Ctrl-C quits; the game is kept.
+    t.exits();
+    assert!(t.contents().contains("Your game is kept"), "{}", t.contents());
+}
