@@ -54,10 +54,16 @@ fn probe(d: &Deal, all: &[Action], ctx: &str) {
             }
         }
     }
-    let expected: Vec<(Seat, Action)> = match d.to_act() {
+    let mut expected: Vec<(Seat, Action)> = match d.to_act() {
         Some(s) => legal.iter().map(|a| (s, a)).collect(),
         None => Vec::new(),
     };
+    // The declarer may also surrender while another seat is to act.
+    if let Some(decl) = d.declarer().filter(|&s| Some(s) != d.to_act()) {
+        if d.may_surrender(decl) {
+            expected.push((decl, Action::Surrender));
+        }
+    }
     assert_eq!(
         accepted.len(),
         expected.len(),

@@ -408,7 +408,8 @@ fn surrender_deal(opts: Options, bid: &str) -> Deal {
     d
 }
 
-/// Surrender only in play; basic_loss while the declarer has played fewer than 3 cards;
+/// Surrender only in play, by the declarer whoever is to act; basic_loss while the declarer
+/// has played fewer than 3 cards;
 /// concede_rest at any time, the unplayed cards to the opponents; a surrender is a lost
 /// contract for pules and the tree.
 #[test]
@@ -442,6 +443,20 @@ fn precisely_surrender() {
             played += 1;
         } else {
             assert!(d.apply(seat, Action::Surrender).is_err(), "only the declarer");
+            // The declarer may surrender while another seat is to act, inside the window
+            // ("at any time"), and it ends the deal as a surrender on his own turn does.
+            assert_eq!(d.may_surrender(0), played < 3, "after {played} cards");
+            let mut probe = d;
+            assert_eq!(
+                probe.apply(0, Action::Surrender).is_ok(),
+                played < 3,
+                "out of turn after {played} cards"
+            );
+            if played < 3 {
+                assert!(probe.surrendered() && probe.to_act().is_none());
+            } else {
+                assert_eq!(probe, d, "a refused surrender changes nothing");
+            }
         }
         let a = legal.iter().find(|&a| a != Action::Surrender).unwrap();
         d.apply(seat, a).unwrap();

@@ -532,3 +532,123 @@ async fn a_player_who_leaves_mid_deal_is_played_for_until_back() {
     );
     play(&mut game, 2, &mut checked).await;
 }
+
+/// RULES.md lets the declarer surrender "at any time" inside the window: in a chat game he
+/// presses Surrender while the others are to play. His waiting hand carries that one button,
+/// the others' waiting hands none, and pressing it ends the deal as a surrender.
+#[tokio::test]
+async fn the_declarer_surrenders_while_waiting_for_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, _events) = Host::new(sqlite(&dir, "s.db").await, config());
+    let mut screen = Screen::default();
+    let g = chat("g");
+    let people = [user("anna", false), user("bruno", false), user("carla", false)];
+    send(
+        &host,
+        &mut screen,
+        g.clone(),
+        &people[0],
+        Command::SetTurnLimit(None),
+    )
+    .await;
+    send(
+        &host,
+        &mut screen,
+        g.clone(),
+        &people[0],
+        Command::NewTable {
+            game: "zole".into(),
+            rules: Some("catsatcards".into()),
+            seats: Some(3),
+        },
+    )
+    .await;
+    let table = table_id(&screen);
+    for p in &people[1..] {
+        send(&host, &mut screen, g.clone(), p, Command::Join).await;
+    }
+    send(&host, &mut screen, g.clone(), &people[0], Command::Start).await;
+    let press = |label: &str, who: &User, screen: &Screen| {
+        screen
+            .my_buttons(&who.id)
+            .into_iter()
+            .find(|(l, _)| l.starts_with(label))
+            .map(|(_, t)| t)
+    };
+    // Whoever bids first takes; the bury is the first two cards offered.
+    let mut declarer: Option<User> = None;
+    let mut opponent_turns = 0;
+    for _ in 0..40 {
+        let Some(who) = people
+            .iter()
+            .find(|p| screen.my_buttons(&p.id).iter().any(|(l, _)| l != "Surrender"))
+        else {
+            break;
+        };
+        let buttons = screen.my_buttons(&who.id);
+        let token = match &declarer {
+            None => {
+                declarer = Some(who.clone());
+                press("Take", who, &screen).expect("a Take button")
+            }
+            // A card chosen to bury is marked ✓ (pressing it again undoes the choice).
+            Some(d) if d.id == who.id => buttons
+                .iter()
+                .find(|(l, _)| !l.starts_with('✓'))
+                .unwrap()
+                .1
+                .clone(),
+            Some(d) => {
+                // An opponent is to play: the declarer's waiting hand offers Surrender only
+                // (catsatcards: until he has played to the third trick); the third player
+                // waits without buttons.
+                let waiting = screen.my_buttons(&d.id);
+                let third = people.iter().find(|p| p.id != d.id && p.id != who.id).unwrap();
+                assert!(
+                    screen.my_buttons(&third.id).is_empty(),
+                    "{:?}",
+                    screen.my_buttons(&third.id)
+                );
+                if let [(label, token)] = waiting.as_slice() {
+                    assert_eq!(label, "Surrender");
+                    opponent_turns += 1;
+                    if opponent_turns == 2 {
+                        let out = send(
+                            &host,
+                            &mut screen,
+                            dm(&d.id),
+                            d,
+                            Command::Press { token: token.clone() },
+                        )
+                        .await;
+                        assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+                        break;
+                    }
+                } else {
+                    panic!("the waiting declarer's buttons: {waiting:?}");
+                }
+                buttons[0].1.clone()
+            }
+        };
+        let out = send(&host, &mut screen, dm(&who.id), who, Command::Press { token }).await;
+        assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+    }
+    assert_eq!(
+        opponent_turns, 2,
+        "the declarer never waited with a Surrender button"
+    );
+    let result = screen
+        .posts
+        .iter()
+        .find(|p| p.starts_with("Result of deal 1"))
+        .expect("the deal ended");
+    assert!(result.contains("The declarer surrendered."), "{result}");
+    // The record replays to the same result: the out-of-turn surrender is a legal action.
+    let rec = log_of(&host, table).await;
+    let replayed = stikis_core::record::replay(rec.to_string().as_bytes()).expect("the log replays");
+    assert_eq!(
+        replayed["deals"][0]["surrendered"],
+        Value::Bool(true),
+        "{replayed}"
+    );
+}

@@ -66,7 +66,8 @@ pub trait HostedGame: Send + Sync {
     /// True while a deal is being played.
     fn in_deal(&self) -> bool;
     fn to_act(&self) -> Option<Seat>;
-    /// The buttons of `seat`'s legal actions (empty when it is not its turn), in rows.
+    /// The buttons of `seat`'s legal actions, in rows: empty when it may not act now (Zole's
+    /// declarer keeps a Surrender button while the others play).
     fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>>;
     /// Reads a button code pressed by `seat`: a move, a selection, or a refusal.
     fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal>;

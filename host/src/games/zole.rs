@@ -216,9 +216,21 @@ impl HostedGame for ZoleGame {
     }
 
     fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>> {
-        let Some(d) = self.deal().filter(|d| d.to_act() == Some(seat)) else {
+        let Some(d) = self.deal() else {
             return Vec::new();
         };
+        let surrender = || GameButton {
+            label: t(lang, "button-surrender", &[]),
+            code: "s".into(),
+        };
+        if d.to_act() != Some(seat) {
+            // The declarer may surrender while waiting for the others.
+            return if d.may_surrender(seat) {
+                vec![vec![surrender()]]
+            } else {
+                Vec::new()
+            };
+        }
         let legal = d.legal_actions();
         let card_buttons = |cards: Vec<Card>, prefix: &str, marked: Option<Card>| -> Vec<Vec<GameButton>> {
             let row: Vec<GameButton> = cards
@@ -249,10 +261,7 @@ impl HostedGame for ZoleGame {
             Phase::Play => {
                 let mut rows = card_buttons(sorted(legal.plays()), "p", None);
                 if legal.contains(Action::Surrender) {
-                    rows.push(vec![GameButton {
-                        label: t(lang, "button-surrender", &[]),
-                        code: "s".into(),
-                    }]);
+                    rows.push(vec![surrender()]);
                 }
                 rows
             }
@@ -262,7 +271,7 @@ impl HostedGame for ZoleGame {
 
     fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal> {
         let d = *self.deal().ok_or_else(|| Refusal(t(lang, "button-stale", &[])))?;
-        if d.to_act() != Some(seat) {
+        if d.to_act() != Some(seat) && !(code == "s" && d.may_surrender(seat)) {
             return Err(Refusal(t(lang, "turn-not-yours", &[])));
         }
         let bad = || Refusal(t(lang, "button-bad", &[]));

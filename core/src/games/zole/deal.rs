@@ -441,6 +441,12 @@ impl Deal {
         n
     }
 
+    /// True when `seat` may surrender now: the declarer of a take or zole, in the play,
+    /// inside the rules' window, whoever is to act.
+    pub fn may_surrender(&self, seat: Seat) -> bool {
+        self.phase == Phase::Play && self.surrender_refusal(seat).is_none()
+    }
+
     fn surrender_refusal(&self, seat: Seat) -> Option<&'static str> {
         match (self.opts.surrender, self.contract) {
             (Surrender::Off, _) => Some("these rules have no surrender"),
@@ -519,7 +525,9 @@ impl Deal {
             (Phase::Bury, _) => return wrong("the declarer must bury two cards first"),
         }
         let expected = self.to_act().unwrap_or(0);
-        if seat != expected {
+        // The declarer may surrender whenever the window is open, not only on his turn
+        // (RULES.md: "at any time"; docs/rules-decisions.md).
+        if seat != expected && action != Action::Surrender {
             return Err(ZoleError::NotYourTurn { seat, expected });
         }
         match action {
