@@ -122,6 +122,16 @@ impl Running {
         self.app.shower.flush_all().await;
     }
 
+    /// Stops as a killed process would: takes no more updates and sends nothing held back
+    /// (tests use it to show that a restart repairs what a crash left).
+    pub fn crash(self) {
+        match self.receiving {
+            Receiving::Polling { dispatch, .. } => dispatch.abort(),
+            Receiving::Webhook(hook) => hook.abort(),
+        }
+        self.events.abort();
+    }
+
     /// Shuts down on Ctrl-C or SIGTERM.
     pub async fn until_signal(self) {
         let ctrl_c = tokio::signal::ctrl_c();
@@ -184,7 +194,10 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
         admins: Mutex::default(),
     });
     match app.host.recover().await {
-        Ok(out) => app.show_unasked(out).await,
+        Ok(out) => {
+            app.show_unasked(out).await;
+            app.shower.release_all().await;
+        }
         Err(e) => tracing::error!(error = %e, "could not recover running tables"),
     }
     let timer_app = Arc::clone(&app);
@@ -307,28 +320,50 @@ impl App {
         }
     }
 
-    /// getChatMember, cached for a few minutes.
-    async fn is_admin(&self, chat: ChatId, user: UserId) -> bool {
+    /// getChatMember, cached for a few minutes; None when Telegram could not say (not cached).
+    async fn is_admin(&self, chat: ChatId, user: UserId) -> Option<bool> {
         if chat.is_user() {
-            return false;
+            return Some(false);
         }
         if let Some((a, at)) = self.admins.lock().expect("admins").get(&(chat.0, user.0)) {
             if at.elapsed() < ADMIN_TTL {
-                return *a;
+                return Some(*a);
             }
         }
         let admin = match call(self.shower.bot.get_chat_member(chat, user)).await {
             Ok(m) => m.is_privileged(),
             Err(e) => {
                 tracing::warn!(error = %e, "getChatMember failed");
-                false
+                return None;
             }
         };
         self.admins
             .lock()
             .expect("admins")
             .insert((chat.0, user.0), (admin, Instant::now()));
-        admin
+        Some(admin)
+    }
+
+    /// Whether `user` may do a managing action as an admin. When Telegram cannot say, the
+    /// action goes on only if it needs no admin (`creator_may` and the user opened the chat's
+    /// table); otherwise None: the action is refused with "try again", never let through.
+    async fn admin_or_retry(
+        &self,
+        chat: &ChatRef,
+        cid: ChatId,
+        from: UserId,
+        user: &str,
+        creator_may: bool,
+    ) -> Option<bool> {
+        if let Some(a) = self.is_admin(cid, from).await {
+            return Some(a);
+        }
+        let creator = creator_may
+            && matches!(
+                self.host.store().open_table(chat).await,
+                Ok(Some(row)) if row.creator == user
+            );
+        creator.then_some(false)
     }
 
     async fn on_callback(self: &Arc<Self>, q: CallbackQuery) {
@@ -353,7 +388,15 @@ impl App {
             .is_some_and(|t| t.action == "bot" || t.action == "start")
         {
             if let Some(cid) = show::chat_id(&chat) {
-                user.admin = self.is_admin(cid, q.from.id).await;
+                match self.admin_or_retry(&chat, cid, q.from.id, &user.id, true).await {
+                    Some(a) => user.admin = a,
+                    None => {
+                        let lang = self.lang_of(&q.from).await;
+                        let mut o = Outbox::default();
+                        o.reply(t(lang, "admin-check-failed", &[]));
+                        return self.shower.show(o, answer).await;
+                    }
+                }
             }
         }
         // A press on a hand still held back (its owner acted since it was drawn) is out of
@@ -588,7 +631,24 @@ impl App {
                 | Command::SetTurnLimit(_)
                 | Command::SetAutoStart(_)
         ) {
-            user.admin = self.is_admin(m.chat.id, from.id).await;
+            let creator_may = matches!(command, Command::Stop | Command::Start | Command::AddBot { .. });
+            match self
+                .admin_or_retry(&chat, m.chat.id, from.id, &user.id, creator_may)
+                .await
+            {
+                Some(a) => user.admin = a,
+                None => {
+                    let privately = Answer::Privately {
+                        user: ChatId(from.id.0 as i64),
+                        group: m.chat.id,
+                        thread: if m.is_topic_message { m.thread_id } else { None },
+                    };
+                    return self
+                        .shower
+                        .show(say(t(lang, "admin-check-failed", &[])), privately)
+                        .await;
+                }
+            }
         }
         let table = match self.host.store().open_table(&chat).await {
             Ok(Some(row)) => Some(row.id),
@@ -623,6 +683,27 @@ impl App {
             }
             out.extend(o);
         }
+        // A command that changed nothing (refused, or nothing to do) is answered to the person
+        // alone; what a group asks to see (/top, /stats) stays in the group.
+        // An admin's settings change is said in the group too.
+        let said_to_group = matches!(command, Command::Leaderboard | Command::Stats)
+            || (user.admin
+                && matches!(
+                    command,
+                    Command::SetCommunityLang(_) | Command::SetTurnLimit(_) | Command::SetAutoStart(_)
+                ));
+        let answer = if !private
+            && !said_to_group
+            && out.0.iter().all(|o| matches!(o, stikis_host::Out::Reply { .. }))
+        {
+            Answer::Privately {
+                user: ChatId(from.id.0 as i64),
+                group: m.chat.id,
+                thread: if m.is_topic_message { m.thread_id } else { None },
+            }
+        } else {
+            answer
+        };
         self.shower.show(out, answer).await;
     }
 }

@@ -40,6 +40,13 @@ pub enum Answer {
     Callback { id: CallbackQueryId, alert: bool },
     /// A command message: answered with a message in the same chat and topic.
     Message { chat: ChatId, thread: Option<ThreadId> },
+    /// A group command that changed nothing: the answer goes to the person's private chat,
+    /// or to the group (its topic) if that chat is closed to the bot.
+    Privately {
+        user: ChatId,
+        group: ChatId,
+        thread: Option<ThreadId>,
+    },
     /// A timer's outbox: nobody to answer.
     Nobody,
 }
@@ -389,6 +396,19 @@ impl Shower {
                 }
                 if let Err(e) = call(req).await {
                     tracing::warn!(error = %e, "reply failed");
+                }
+            }
+            (Answer::Privately { user, group, thread }, Some(text)) => {
+                let sent = !self.is_unreachable(&user.0.to_string())
+                    && call(self.bot.send_message(*user, text.as_str())).await.is_ok();
+                if !sent {
+                    let mut req = self.bot.send_message(*group, text);
+                    if let Some(t) = thread {
+                        req = req.message_thread_id(*t);
+                    }
+                    if let Err(e) = call(req).await {
+                        tracing::warn!(error = %e, "reply failed");
+                    }
                 }
             }
             _ => {}
@@ -793,6 +813,13 @@ impl Shower {
             .filter(|k| k.1 == user && ids.get(*k) == Some(&mid))
             .cloned()
             .collect()
+    }
+
+    /// Sends every held-back hand now (after a restart, every hand is redrawn at once: the
+    /// one left held back by the process that died may show an old "Your turn").
+    pub async fn release_all(self: &Arc<Self>) {
+        let keys: Vec<(String, String)> = self.lazy.lock().expect("lazy").keys().cloned().collect();
+        self.release_now(keys).await;
     }
 
     /// Sends these held-back hands now.

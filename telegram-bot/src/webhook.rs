@@ -127,6 +127,11 @@ pub(crate) async fn start(
 
 impl Webhook {
     /// Takes no more posts, finishes the updates in hand and deletes the webhook.
+    /// Stops at once, as a killed process would: the server goes, nothing is waited for.
+    pub(crate) fn abort(self) {
+        self.server.abort();
+    }
+
     pub(crate) async fn stop(self, bot: &Bot) {
         let _ = self.stop.send(());
         let _ = self.server.await;

@@ -491,7 +491,12 @@ async fn public_edits_of_a_group_are_coalesced_to_the_rate_limit() {
         .rev()
         .find(|m| m.text.contains("deal 1"))
         .unwrap();
-    assert_eq!(last.text, edits.last().unwrap().body["text"].as_str().unwrap());
+    let last_edit = edits
+        .iter()
+        .rev()
+        .find(|c| c.body["message_id"] == json!(last.id))
+        .expect("edits of the table message");
+    assert_eq!(last.text, last_edit.body["text"].as_str().unwrap());
     running.shutdown().await;
 }
 
@@ -737,4 +742,85 @@ async fn a_belote_table_opened_from_the_group_with_computer_players() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_polt_table_opened_from_the_group_with_computer_players() {
     anna_and_computers("/polt", "Polt to Tzar", &[3, 1], 4).await;
+}
+
+/// A group command that changes nothing is answered to the person alone, in their private
+/// chat; an admin check that Telegram cannot answer refuses the action with "try again"
+/// (never lets it through) and is not remembered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_op_commands_answer_privately_and_a_failed_admin_check_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = bot(&fake, &dir.path().join("a.db")).await;
+    let table = open_table(&fake).await;
+    let group_before = group_texts(&fake).len();
+    fake.inject(
+        "getChatMember",
+        500,
+        json!({"ok": false, "error_code": 500, "description": "Internal Server Error"}),
+    );
+    fake.say(GROUP, BRUNO, "/stop", None);
+    fake.said(BRUNO, "Please try again in a moment.").await;
+    let row = running.app.host.store().table(table).await.unwrap().unwrap();
+    assert_eq!(row.status, stikis_host::store::TableStatus::Running);
+    fake.say(GROUP, BRUNO, "/stop", None);
+    fake.said(BRUNO, "Only the table's creator or an admin may do that.")
+        .await;
+    fake.say(GROUP, BRUNO, "/go", None);
+    fake.said(BRUNO, "The game is already on: nothing to start.")
+        .await;
+    let row = running.app.host.store().table(table).await.unwrap().unwrap();
+    assert_eq!(row.status, stikis_host::store::TableStatus::Running);
+    // None of it reached the group.
+    for text in &group_texts(&fake)[group_before..] {
+        assert!(
+            !text.contains("already on") && !text.contains("try again") && !text.contains("Only the"),
+            "the group saw {text:?}"
+        );
+    }
+    running.shutdown().await;
+}
+
+/// A bot killed mid-deal may leave the hand of whoever just acted held back (still showing
+/// "Your turn" and its buttons). The restarted bot redraws every hand at once, not after the
+/// hand delay.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_crash_every_stale_hand_is_redrawn_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("c.db");
+    let fake = Fake::start().await;
+    let mut s = settings(&fake, &db);
+    s.hand_delay = Duration::from_secs(600);
+    let running = start(s).await.unwrap();
+    open_table(&fake).await;
+    // Whoever bids first passes: their hand is held back with its old buttons.
+    let pass = |f: &Fake, u: i64| {
+        f.messages(u).into_iter().find_map(|m| {
+            let (_, d) = m
+                .buttons
+                .iter()
+                .flatten()
+                .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == "b:pass"))?;
+            Some((u, m.id, d.clone()))
+        })
+    };
+    let (who, msg, token) = fake
+        .until("someone to bid", |f| {
+            [ANNA, BRUNO, CILDA].iter().find_map(|&u| pass(f, u))
+        })
+        .await;
+    let id = fake.press(who, msg, who, &token);
+    fake.answered(&id).await;
+    let stale = fake.messages(who).into_iter().find(|m| m.id == msg).unwrap();
+    assert!(!stale.buttons.is_empty(), "the hand is held back, as designed");
+    running.crash();
+    let mut s = settings(&fake, &db);
+    s.hand_delay = Duration::from_secs(600);
+    let running = start(s).await.unwrap();
+    fake.until("the stale hand redrawn", |f| {
+        let m = f.messages(who).into_iter().find(|m| m.id == msg)?;
+        (m.text != stale.text || m.buttons != stale.buttons).then_some(())
+    })
+    .await;
+    running.crash();
 }

@@ -18,6 +18,7 @@ table-started = The game of { $game } begins.
 table-stopped = { $name } stopped the game.
 table-finished = The game is over.
 table-not-allowed = Only the table's creator or an admin may do that.
+admin-check-failed = Could not check just now whether you administer this group: nothing was changed. Please try again in a moment.
 table-none = There is no open table in this chat.
 table-waiting = Waiting for { $count ->
     [one] one more player

@@ -17,6 +17,7 @@ table-started = Spēle sākas: { $game }.
 table-stopped = { $name } apturēja spēli.
 table-finished = Spēle ir beigusies.
 table-not-allowed = To drīkst tikai galda atvērējs vai administrators.
+admin-check-failed = Šobrīd neizdevās pārbaudīt, vai tu administrē šo grupu: nekas netika mainīts. Lūdzu, mēģini vēlreiz pēc brīža.
 table-none = Šajā tērzētavā nav atvērta galda.
 table-waiting = Gaidām vēl { $count ->
     [one] { $count } spēlētāju

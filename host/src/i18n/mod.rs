@@ -209,6 +209,7 @@ pub const KEYS: &[&str] = &[
     "table-stopped",
     "table-finished",
     "table-not-allowed",
+    "admin-check-failed",
     "table-none",
     "sheet-closed",
     "sheet-none",
