@@ -228,8 +228,24 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         })
         .build();
 
+    // The token and the connection are checked once, before anything runs, so that a wrong
+    // token or no network is one clear line rather than a gateway that keeps failing.
+    let http = builder.build();
+    if let Err(e) = http.get_bot_gateway().await {
+        let refused = matches!(
+            &e,
+            serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r))
+                if r.status_code.as_u16() == 401
+        );
+        return Err(if refused {
+            "Discord refused the token (401 Unauthorized): check DISCORD_TOKEN or --token".into()
+        } else {
+            let at = config.api_url.as_deref().unwrap_or("https://discord.com");
+            format!("cannot reach Discord at {at}: {e}").into()
+        });
+    }
     let intents = GatewayIntents::GUILDS;
-    let mut client = serenity::ClientBuilder::new_with_http(builder.build(), intents)
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await?;
     let http = client.http.clone();

@@ -32,6 +32,54 @@ fn help_documents_every_setting() {
 }
 
 #[test]
+fn version_prints_to_stdout() {
+    let out = Command::new(BIN).arg("--version").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("stikis-discord "), "{text}");
+}
+
+/// A refused token and an unreachable server are each one line on stderr (the token given
+/// with --token, as the Telegram bot takes it), and the log on a pipe has no colour codes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_token_or_no_network_is_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = fake::Fake::start().await;
+    let run = |token: &'static str, api: String, db: std::path::PathBuf| {
+        tokio::task::spawn_blocking(move || {
+            Command::new(BIN)
+                .args(["--token", token, "--api-url", &api])
+                .env_remove("DISCORD_TOKEN")
+                .env_remove("DISCORD_API_URL")
+                .env("DATABASE_URL", db.to_str().unwrap())
+                .output()
+                .unwrap()
+        })
+    };
+    let out = run(fake::BAD_TOKEN, fake.url.clone(), dir.path().join("a.db"))
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("Discord refused the token"), "{err}");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains('\x1b'),
+        "colour codes in a piped log"
+    );
+    let out = run("fake-token", "http://127.0.0.1:9".into(), dir.path().join("b.db"))
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("cannot reach Discord at http://127.0.0.1:9"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_missing_token_is_a_clear_error() {
     let out = Command::new(BIN).env_remove("DISCORD_TOKEN").output().unwrap();
     assert_eq!(out.status.code(), Some(2));

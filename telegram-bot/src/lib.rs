@@ -155,8 +155,10 @@ impl Running {
 pub enum StartError {
     #[error("cannot open the database: {0}")]
     Store(String),
-    #[error("cannot reach Telegram (is TELEGRAM_BOT_TOKEN right?): {0}")]
-    Telegram(String),
+    #[error("Telegram refused the token: check TELEGRAM_BOT_TOKEN or --token (from @BotFather)")]
+    Token,
+    #[error("cannot reach Telegram at {0}: {1}")]
+    Telegram(String, String),
     #[error("the webhook secret may hold 1 to 256 of A-Z a-z 0-9 _ -")]
     BadSecret,
     #[error("cannot listen for the webhook on {0}: {1}")]
@@ -173,9 +175,13 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
     if let Some(url) = settings.api_url.clone() {
         bot = bot.set_api_url(url);
     }
-    let me = call(bot.get_me())
-        .await
-        .map_err(|e| StartError::Telegram(e.to_string()))?;
+    let me = call(bot.get_me()).await.map_err(|e| match e {
+        teloxide::RequestError::Api(teloxide::ApiError::InvalidToken) => StartError::Token,
+        teloxide::RequestError::Api(teloxide::ApiError::Unknown(ref d)) if d.starts_with("Unauthorized") => {
+            StartError::Token
+        }
+        e => StartError::Telegram(bot.api_url().to_string(), e.to_string()),
+    })?;
     let username = me.username().to_string();
     register_commands(&bot).await;
     let (host, mut events) = Host::new(store.clone(), settings.host.clone());

@@ -47,12 +47,14 @@ struct Args {
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    let args = Args::parse();
+    use std::io::IsTerminal;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
+        .with_ansi(std::io::stdout().is_terminal())
         .init();
-    let args = Args::parse();
     let Some(token) = args.token.filter(|t| !t.trim().is_empty()) else {
         eprintln!(
             "stikis-telegram: TELEGRAM_BOT_TOKEN is not set. Get a token from @BotFather and run\n  \

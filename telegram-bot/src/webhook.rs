@@ -97,7 +97,12 @@ pub(crate) async fn start(
             .secret_token(secret.clone()),
     )
     .await
-    .map_err(|e| StartError::Telegram(e.to_string()))?;
+    .map_err(|e| {
+        StartError::Telegram(
+            app.shower.bot.api_url().to_string(),
+            format!("setWebhook failed: {e}"),
+        )
+    })?;
     let tasks = TaskTracker::new();
     let hook = Arc::new(Hook {
         app,

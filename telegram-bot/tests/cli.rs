@@ -1,7 +1,65 @@
 //! The binary's start-up contract: a clear error without a token, and `--help` naming every
 //! setting.
 
+mod fake;
+
 use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_stikis-telegram");
+
+/// Runs the bot against `api` with `token` until it exits; (status, stdout, stderr).
+fn run(args: &[&str], dir: &std::path::Path) -> (Option<i32>, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .env_remove("TELEGRAM_BOT_TOKEN")
+        .env_remove("TELEGRAM_API_URL")
+        .env("DATABASE_URL", dir.join("t.db").to_str().unwrap())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn version_prints_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, err) = run(&["--version"], dir.path());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("stikis-telegram "), "{out}");
+}
+
+/// A refused token and an unreachable server are each one line on stderr, and the log on a
+/// pipe has no colour codes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_token_or_no_network_is_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = fake::Fake::start().await;
+    let url = fake.url.to_string();
+    let d = dir.path().to_path_buf();
+    let (code, out, err) =
+        tokio::task::spawn_blocking(move || run(&["--token", fake::BAD_TOKEN, "--api-url", &url], &d))
+            .await
+            .unwrap();
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("Telegram refused the token"), "{err}");
+    assert!(!out.contains('\x1b'), "colour codes in a piped log: {out:?}");
+    let d = dir.path().to_path_buf();
+    let (code, _, err) = tokio::task::spawn_blocking(move || {
+        run(&["--token", "123:OK", "--api-url", "http://127.0.0.1:9/"], &d)
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("cannot reach Telegram at http://127.0.0.1:9/"),
+        "{err}"
+    );
+}
 
 #[test]
 fn without_a_token_the_bot_says_what_is_missing() {

@@ -254,12 +254,23 @@ async fn gateway_info(AxState(st): St) -> Json<Value> {
     Json(json!({"url": format!("{}/ws", url.replace("http://", "ws://"))}))
 }
 
-async fn gateway_bot(AxState(st): St) -> Json<Value> {
+/// The bot token the fake refuses, as Discord refuses a revoked or mistyped one.
+pub const BAD_TOKEN: &str = "bad-token";
+
+async fn gateway_bot(AxState(st): St, headers: axum::http::HeaderMap) -> Response {
+    if headers.get("authorization").and_then(|v| v.to_str().ok()) == Some(&format!("Bot {BAD_TOKEN}")) {
+        return (
+            axum::http::StatusCode::UNAUTHORIZED,
+            Json(json!({"message": "401: Unauthorized", "code": 0})),
+        )
+            .into_response();
+    }
     let url = st.url.lock().unwrap().clone();
     Json(
         json!({"url": format!("{}/ws", url.replace("http://", "ws://")), "shards": 1,
                 "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}),
     )
+    .into_response()
 }
 
 async fn ws(AxState(st): St, up: WebSocketUpgrade) -> Response {

@@ -21,6 +21,8 @@ use tokio::sync::Notify;
 
 pub const BOT_ID: i64 = 777;
 pub const BOT_NAME: &str = "stikis_test_bot";
+/// The token the fake refuses (401 Unauthorized), as Telegram refuses a revoked one.
+pub const BAD_TOKEN: &str = "123:BAD";
 
 #[derive(Debug, Clone)]
 pub struct Call {
@@ -214,6 +216,12 @@ async fn handle(
     body: Bytes,
 ) -> (axum::http::StatusCode, Json<Value>) {
     assert!(bot.starts_with("bot"), "{bot}");
+    if bot == format!("bot{BAD_TOKEN}") {
+        return (
+            axum::http::StatusCode::UNAUTHORIZED,
+            Json(json!({"ok": false, "error_code": 401, "description": "Unauthorized"})),
+        );
+    }
     // Telegram's method names are case-insensitive; teloxide sends `GetMe`, `SendMessage`.
     let mut method = method;
     if let Some(c) = method.get(0..1) {
