@@ -292,6 +292,19 @@ async fn the_exchange_is_private_and_returns_are_forced() {
         .public_texts
         .iter()
         .any(|(_, p)| p.contains("exchanged a card")));
+    // One line per pair: the Tzar and the Polt swap two cards and are named once for it.
+    assert!(t
+        .screen
+        .public_texts
+        .iter()
+        .any(|(_, p)| p.contains("exchanged 2 cards")));
+    for (_, p) in &t.screen.public_texts {
+        for line in p.lines() {
+            let parts: Vec<&str> = line.split(" · ").collect();
+            let unique: std::collections::HashSet<&&str> = parts.iter().collect();
+            assert_eq!(unique.len(), parts.len(), "a repeated part in {line:?}");
+        }
+    }
 }
 
 #[tokio::test]

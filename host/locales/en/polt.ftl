@@ -11,7 +11,10 @@ polt-polt = Polt
 ## Table message
 polt-title = Polt to Tzar · hand { $deal } of { $hands }
 polt-exchanging = { $giver } gives { $receiver } a card
-polt-exchanged = { $giver } and { $receiver } exchanged a card
+polt-exchanged = { $giver } and { $receiver } exchanged { $count ->
+    [one] a card
+   *[other] { $count } cards
+}
 polt-trump = Trumps: { $suit }
 polt-trick = Trick { $n }: { $cards }
 polt-last-trick = Last trick: { $cards } → { $name }

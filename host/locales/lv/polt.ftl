@@ -11,7 +11,10 @@ polt-polt = Polts
 ## Galda ziņa
 polt-title = No Polta līdz Caram · { $deal }. partija no { $hands }
 polt-exchanging = { $giver } dod kārti spēlētājam { $receiver }
-polt-exchanged = { $giver } un { $receiver } apmainījās ar kārti
+polt-exchanged = { $giver } un { $receiver } apmainījās ar { $count ->
+    [one] kārti
+   *[other] { $count } kārtīm
+}
 polt-trump = Trumpis: { $suit }
 polt-trick = { $n }. stiķis: { $cards }
 polt-last-trick = Iepriekšējais stiķis: { $cards } → { $name }

@@ -11,7 +11,10 @@ polt-polt = Полт
 ## Сообщение стола
 polt-title = От Полта до Царя · раздача { $deal } из { $hands }
 polt-exchanging = { $giver } отдаёт карту игроку { $receiver }
-polt-exchanged = { $giver } и { $receiver } обменялись картой
+polt-exchanged = { $giver } и { $receiver } обменялись { $count ->
+    [one] картой
+   *[other] картами ({ $count })
+}
 polt-trump = Козыри: { $suit }
 polt-trick = Взятка { $n }: { $cards }
 polt-last-trick = Прошлая взятка: { $cards } → { $name }
