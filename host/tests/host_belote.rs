@@ -207,8 +207,24 @@ async fn bids_go_through_the_level_then_the_trump() {
     let labels: Vec<&str> = buttons.iter().map(|b| b.0.as_str()).collect();
     assert_eq!(
         labels,
-        ["Pass", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "»"]
+        [
+            "Pass",
+            "8 · 80",
+            "9 · 90",
+            "10 · 100",
+            "11 · 110",
+            "12 · 120",
+            "13 · 130",
+            "14 · 140",
+            "15 · 150",
+            "16 · 160",
+            "17 · 170",
+            "»"
+        ]
     );
+    // The hand says what the numbers mean.
+    let hand = t.screen.my_hand(&who.id).unwrap().1.clone();
+    assert!(hand.contains("8 · 80 promises at least 80 points"), "{hand}");
     let press = |label: &str| {
         buttons
             .iter()
@@ -223,13 +239,15 @@ async fn bids_go_through_the_level_then_the_trump() {
         &mut t.screen,
         dm(&who.id),
         &who,
-        Command::Press { token: press("9") },
+        Command::Press {
+            token: press("9 · 90"),
+        },
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
     assert_eq!(log_of(&t.host, t.table).await, before);
     let hand = t.screen.my_hand(&who.id).unwrap().clone();
-    assert!(hand.1.contains("Bid 9: choose the trump"), "{}", hand.1);
+    assert!(hand.1.contains("Bid 9 · 90: choose the trump"), "{}", hand.1);
     let labels: Vec<&str> = hand.2.iter().map(|b| b.0.as_str()).collect();
     assert_eq!(labels, ["Pass", "9 ♣", "9 ♦", "9 ♥", "9 ♠", "9 no trumps", "‹"]);
     let hearts = hand.2[3].1.clone();
@@ -252,20 +270,22 @@ async fn bids_go_through_the_level_then_the_trump() {
         .cloned()
         .unwrap();
     let labels: Vec<String> = t.screen.my_buttons(&next.id).into_iter().map(|b| b.0).collect();
-    assert_eq!(labels[..3], ["Pass", "Contra", "10"]);
+    assert_eq!(labels[..3], ["Pass", "Contra", "10 · 100"]);
     let table_msg = &t.screen.latest[&format!("t{}.d1", t.table)].1;
     assert!(
         table_msg.contains(&format!("Bids: {} 9 ♥", who.name)),
         "{table_msg}"
     );
-    // Paging wraps around.
-    let more = t
-        .screen
-        .my_buttons(&next.id)
-        .into_iter()
-        .find(|b| b.0 == "»")
-        .unwrap()
-        .1;
+    // Paging goes forward with » and back with «.
+    let page = |t: &Table, label: &str| {
+        t.screen
+            .my_buttons(&next.id)
+            .into_iter()
+            .find(|b| b.0 == label)
+            .unwrap_or_else(|| panic!("no {label} in {:?}", t.screen.my_buttons(&next.id)))
+            .1
+    };
+    let more = page(&t, "»");
     send(
         &t.host,
         &mut t.screen,
@@ -275,7 +295,18 @@ async fn bids_go_through_the_level_then_the_trump() {
     )
     .await;
     let labels: Vec<String> = t.screen.my_buttons(&next.id).into_iter().map(|b| b.0).collect();
-    assert_eq!(labels[..4], ["Pass", "Contra", "20", "21"]);
+    assert_eq!(labels[..5], ["Pass", "Contra", "«", "20 · 200", "21 · 210"]);
+    let back = page(&t, "«");
+    send(
+        &t.host,
+        &mut t.screen,
+        dm(&next.id),
+        &next,
+        Command::Press { token: back },
+    )
+    .await;
+    let labels: Vec<String> = t.screen.my_buttons(&next.id).into_iter().map(|b| b.0).collect();
+    assert_eq!(labels[..3], ["Pass", "Contra", "10 · 100"]);
 }
 
 #[tokio::test]

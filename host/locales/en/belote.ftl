@@ -23,6 +23,7 @@ belote-turn = Turn: { $name }
 ## Hand
 belote-hand = Your cards: { $cards }
 belote-pick-level = Choose how high to bid, or a word.
+belote-pick-level-tens = Choose how high to bid: the number is tens of points (8 · 80 promises at least 80 points, 9 · 90 at least 90, …); or a word.
 belote-pick-trump = Bid { $level }: choose the trump (‹ to go back).
 belote-level-closed = That level can no longer be bid.
 

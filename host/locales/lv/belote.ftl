@@ -22,6 +22,7 @@ belote-turn = Gājiens: { $name }
 ## Roka
 belote-hand = Tavas kārtis: { $cards }
 belote-pick-level = Izvēlies, cik augstu solīt, vai vārdu.
+belote-pick-level-tens = Izvēlies, cik augstu solīt: skaitlis ir punktu desmiti (8 · 80 sola vismaz 80 punktus, 9 · 90 vismaz 90, …); vai vārdu.
 belote-pick-trump = Solījums { $level }: izvēlies trumpi (‹ — atpakaļ).
 belote-level-closed = Tik augstu vairs nevar solīt.
 

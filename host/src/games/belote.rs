@@ -70,6 +70,14 @@ fn level_word(lang: Lang, v: Variant, tens: u8) -> String {
     }
 }
 
+/// A level's button: in the games bid in tens, the points beside the number ("8 · 80").
+fn level_button(lang: Lang, v: Variant, tens: u8) -> String {
+    match v {
+        Variant::Coinche => level_word(lang, v, tens),
+        _ => format!("{tens} · {}", tens as u32 * 10),
+    }
+}
+
 /// A bid as the table reads it.
 fn bid_word(lang: Lang, v: Variant, turned: Option<Card>, b: Bid) -> String {
     match b {
@@ -386,16 +394,24 @@ impl HostedGame for BeloteGame {
         let levels = self.legal_levels(d);
         let pages = levels.len().div_ceil(LEVELS_PER_PAGE).max(1);
         let page = self.level_page % pages;
-        let mut row: Vec<GameButton> = levels
-            .iter()
-            .skip(page * LEVELS_PER_PAGE)
-            .take(LEVELS_PER_PAGE)
-            .map(|&l| GameButton {
-                label: level_word(lang, v, l),
-                code: format!("l:{l}"),
-            })
-            .collect();
-        if pages > 1 {
+        let mut row: Vec<GameButton> = Vec::new();
+        if page > 0 {
+            row.push(GameButton {
+                label: "«".into(),
+                code: "l:<".into(),
+            });
+        }
+        row.extend(
+            levels
+                .iter()
+                .skip(page * LEVELS_PER_PAGE)
+                .take(LEVELS_PER_PAGE)
+                .map(|&l| GameButton {
+                    label: level_button(lang, v, l),
+                    code: format!("l:{l}"),
+                }),
+        );
+        if page + 1 < pages {
             row.push(GameButton {
                 label: "»".into(),
                 code: "l:+".into(),
@@ -420,7 +436,15 @@ impl HostedGame for BeloteGame {
             "l" if d.phase() == Phase::Bidding => {
                 match arg {
                     "-" => self.level_pick = None,
-                    "+" => self.level_page += 1,
+                    "+" | "<" => {
+                        let pages = self.legal_levels(d).len().div_ceil(LEVELS_PER_PAGE).max(1);
+                        let page = self.level_page % pages;
+                        self.level_page = if arg == "+" {
+                            (page + 1) % pages
+                        } else {
+                            page.saturating_sub(1)
+                        };
+                    }
                     n => {
                         let level: u8 = n.parse().map_err(|_| bad())?;
                         if !self.legal_levels(d).contains(&level) {
@@ -636,10 +660,16 @@ impl HostedGame for BeloteGame {
                 lines.push(t(
                     lang,
                     "belote-pick-trump",
-                    &[("level", level_word(lang, v, level).into())],
+                    &[("level", level_button(lang, v, level).into())],
                 ));
             } else if d.phase() == Phase::Bidding && bid_level_open(d) {
-                lines.push(t(lang, "belote-pick-level", &[]));
+                // Bazar and the classic bid in tens: say what the numbers mean.
+                let key = if v == Variant::Coinche {
+                    "belote-pick-level"
+                } else {
+                    "belote-pick-level-tens"
+                };
+                lines.push(t(lang, key, &[]));
             }
             // Only "your turn" changes, so a hand message is edited only when its owner acts
             // or is to act.
@@ -870,7 +900,7 @@ mod tests {
             );
             for c in codes(&rows) {
                 match c.strip_prefix("l:") {
-                    Some("+") => {}
+                    Some("+" | "<") => {}
                     Some(n) => {
                         levels.insert(n.to_string());
                     }

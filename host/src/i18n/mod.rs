@@ -301,6 +301,7 @@ pub const KEYS: &[&str] = &[
     "belote-turn",
     "belote-hand",
     "belote-pick-level",
+    "belote-pick-level-tens",
     "belote-pick-trump",
     "belote-level-closed",
     "belote-pass",
