@@ -5,6 +5,7 @@
 //! and returns a handle that shuts down gracefully (in-flight updates finish first).
 
 pub mod commands;
+mod polling;
 pub mod show;
 mod webhook;
 
@@ -24,7 +25,6 @@ use teloxide::error_handlers::LoggingErrorHandler;
 use teloxide::payloads::SetMyCommandsSetters;
 use teloxide::prelude::*;
 use teloxide::types::{BotCommand, CallbackQuery, ChatMemberUpdated, Message, UpdateKind};
-use teloxide::update_listeners::Polling;
 use tokio::sync::Mutex as AsyncMutex;
 
 use show::{call, Answer, Shower};
@@ -223,11 +223,10 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
                 .default_handler(|_| async {})
                 .build();
             let token = dispatcher.shutdown_token();
-            let listener = Polling::builder(bot.clone())
-                .timeout(Duration::from_secs(10))
-                .delete_webhook()
-                .await
-                .build();
+            if let Err(e) = call(bot.delete_webhook()).await {
+                tracing::warn!(error = %e, "deleteWebhook failed");
+            }
+            let listener = polling::listener(bot.clone(), Duration::from_secs(10));
             let dispatch = tokio::spawn(async move {
                 dispatcher
                     .dispatch_with_listener(listener, LoggingErrorHandler::new())

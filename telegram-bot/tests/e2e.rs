@@ -824,3 +824,22 @@ async fn after_a_crash_every_stale_hand_is_redrawn_at_once() {
     .await;
     running.crash();
 }
+
+/// A server that answers getUpdates at once with nothing does not make the bot spin: it
+/// pauses between such answers (250 ms doubling to 8 s), and still takes the next update.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_polling_backs_off_when_get_updates_answers_at_once_with_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    fake.state.lock().unwrap().instant_updates = true;
+    let running = bot(&fake, &dir.path().join("p.db")).await;
+    let polls = |f: &Fake| f.calls().iter().filter(|c| c.method == "getUpdates").count();
+    let before = polls(&fake);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let during = polls(&fake) - before;
+    // Without the pause this is thousands; with it, 250+500+1000+2000 ms: about 5.
+    assert!(during <= 12, "{during} getUpdates calls in 3 s");
+    fake.say(GROUP, ANNA, "/zole", None);
+    fake.until("the lobby", |f| button(f, GROUP, "join")).await;
+    running.shutdown().await;
+}

@@ -1,0 +1,102 @@
+//! getUpdates long polling that never spins. Telegram holds a getUpdates call open until an
+//! update comes or the timeout passes; a server that answers at once with nothing (a proxy,
+//! a self-hosted Bot API server misconfigured, a test double) would make a plain polling loop
+//! call it as fast as the network allows. Here an empty answer that came back early is
+//! followed by a pause (250 ms, doubling up to 8 s, reset by the first update); an error
+//! pauses the same way, or as long as a 429's retry_after says. On stop, the last offset is
+//! confirmed, so a restart does not get the handled updates again.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use teloxide::errors::AsResponseParameters;
+use teloxide::prelude::*;
+use teloxide::stop::{mk_stop_token, StopFlag, StopToken};
+use teloxide::types::Update;
+use teloxide::update_listeners::{StatefulListener, UpdateListener};
+use teloxide::RequestError;
+
+const FIRST_PAUSE: Duration = Duration::from_millis(250);
+const LONGEST_PAUSE: Duration = Duration::from_secs(8);
+
+pub(crate) struct Poll {
+    bot: Bot,
+    /// The long-polling timeout in seconds.
+    timeout: u32,
+    offset: i32,
+    pause: Duration,
+    buffer: VecDeque<Update>,
+    token: StopToken,
+    flag: StopFlag,
+}
+
+/// The listener for the dispatcher.
+pub(crate) fn listener(bot: Bot, timeout: Duration) -> impl UpdateListener<Err = RequestError> {
+    let (token, flag) = mk_stop_token();
+    let state = Poll {
+        bot,
+        timeout: timeout.as_secs() as u32,
+        offset: 0,
+        pause: FIRST_PAUSE,
+        buffer: VecDeque::new(),
+        token,
+        flag,
+    };
+    StatefulListener::new(state, updates, |st: &mut Poll| st.token.clone())
+}
+
+fn updates(st: &mut Poll) -> impl futures::Stream<Item = Result<Update, RequestError>> + Send + '_ {
+    futures::stream::unfold(st, next)
+}
+
+/// Waits `st.pause` (or until stopped) and doubles it for next time.
+async fn pause(st: &mut Poll, at_least: Option<Duration>) {
+    let wait = at_least.unwrap_or(st.pause);
+    st.pause = (st.pause * 2).min(LONGEST_PAUSE);
+    let flag = st.flag.clone();
+    tokio::select! {
+        _ = tokio::time::sleep(wait) => {}
+        _ = flag => {}
+    }
+}
+
+async fn next(st: &mut Poll) -> Option<(Result<Update, RequestError>, &mut Poll)> {
+    loop {
+        if let Some(u) = st.buffer.pop_front() {
+            return Some((Ok(u), st));
+        }
+        if st.flag.is_stopped() {
+            let confirm = st.bot.get_updates().offset(st.offset).timeout(0).limit(1);
+            let _ = confirm.send().await;
+            return None;
+        }
+        let asked = Instant::now();
+        let request = st.bot.get_updates().offset(st.offset).timeout(st.timeout);
+        let flag = st.flag.clone();
+        let answer = tokio::select! {
+            r = request.send() => r,
+            _ = flag => continue,
+        };
+        match answer {
+            Ok(updates) if updates.is_empty() => {
+                // A long poll that returned early with nothing: do not ask again at once.
+                if asked.elapsed() < Duration::from_secs(st.timeout.max(1) as u64) / 2 {
+                    pause(st, None).await;
+                }
+            }
+            Ok(updates) => {
+                st.pause = FIRST_PAUSE;
+                if let Some(last) = updates.last() {
+                    st.offset = last.id.as_offset();
+                }
+                st.buffer.extend(updates);
+            }
+            Err(e) => {
+                let wait = e.retry_after().map(|s| s.duration());
+                tracing::warn!(error = %e, "getUpdates failed; polling again after a pause");
+                pause(st, wait).await;
+                return Some((Err(e), st));
+            }
+        }
+    }
+}
