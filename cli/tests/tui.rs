@@ -100,6 +100,15 @@ impl Term {
     }
 }
 
+/// The number that follows `prefix` in `line`.
+fn number_after(line: &str, prefix: &str) -> i64 {
+    let rest = line
+        .split(prefix)
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {prefix:?} in {line:?}"));
+    rest.split_whitespace().next().unwrap().parse().unwrap()
+}
+
 fn is_card(s: &str) -> bool {
     let mut chars = s.chars();
     let Some(suit) = chars.next_back() else {
@@ -201,15 +210,7 @@ fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
             .lines()
             .find(|l| l.contains("Zole · deal "))
             .expect("a table title");
-        title
-            .split("deal ")
-            .nth(1)
-            .unwrap()
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
+        number_after(title, "deal ") as u32
     };
     let mut deal = deal_of(&screen);
     for _ in 0..300 {
@@ -242,15 +243,7 @@ fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
         .lines()
         .find(|l| l.contains("Totals: "))
         .expect("the result's totals");
-    let you: i64 = totals
-        .split("You ")
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let you = number_after(totals, "You ");
     let (top, _, _) = panes(&screen);
     let sheet_you = top
         .iter()

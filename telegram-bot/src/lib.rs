@@ -643,11 +643,7 @@ impl App {
             {
                 Some(a) => user.admin = a,
                 None => {
-                    let privately = Answer::Privately {
-                        user: ChatId(from.id.0 as i64),
-                        group: m.chat.id,
-                        thread: if m.is_topic_message { m.thread_id } else { None },
-                    };
+                    let privately = privately(&m, from);
                     return self
                         .shower
                         .show(say(t(lang, "admin-check-failed", &[])), privately)
@@ -701,14 +697,19 @@ impl App {
             && !said_to_group
             && out.0.iter().all(|o| matches!(o, stikis_host::Out::Reply { .. }))
         {
-            Answer::Privately {
-                user: ChatId(from.id.0 as i64),
-                group: m.chat.id,
-                thread: if m.is_topic_message { m.thread_id } else { None },
-            }
+            privately(&m, from)
         } else {
             answer
         };
         self.shower.show(out, answer).await;
+    }
+}
+
+/// The answer to a group command that changed nothing: to its sender, in private.
+fn privately(m: &Message, from: &teloxide::types::User) -> Answer {
+    Answer::Privately {
+        user: ChatId(from.id.0 as i64),
+        group: m.chat.id,
+        thread: if m.is_topic_message { m.thread_id } else { None },
     }
 }
