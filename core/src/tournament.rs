@@ -257,11 +257,34 @@ pub fn table_totals(rec: &crate::record::Envelope) -> Result<Vec<i64>, String> {
         .unwrap_or_default())
 }
 
-/// Re-counts a tournament from its records: the first round's seating from the draw, every
-/// table's game from its record (`stikis replay`'s engine), big points, the standings after each
-/// round, each later round's seating from them, and the final standings. Returns the
-/// standings, or the first disagreement.
-pub fn verify(t: &TournamentRecord) -> Result<Vec<Standing>, VerifyError> {
+/// The order round `round_no` is seated from (`seat` cuts it into tables): round 1 by the
+/// draw of the entrants who play it, in registration order; later rounds by the standings,
+/// then newcomers in registration order. `plays` says who plays the round (not withdrawn).
+pub fn round_order(
+    round_no: usize,
+    entrants: &[String],
+    standings: &[Standing],
+    seed: Seed,
+    plays: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    if round_no == 1 {
+        let playing: Vec<String> = entrants.iter().filter(|p| plays(p)).cloned().collect();
+        return draw(&playing, seed);
+    }
+    let mut order: Vec<String> = Vec::new();
+    for p in standings.iter().map(|s| &s.player).chain(entrants) {
+        if plays(p) && !order.contains(p) {
+            order.push(p.clone());
+        }
+    }
+    order
+}
+
+/// Re-counts a tournament from its records and returns the standings after its last round,
+/// or the first disagreement: the first round's seating from the draw, every table's game
+/// from its record (`stikis replay`'s engine), big points, the standings after each round,
+/// each later round's seating from them. `standings` in the file is not looked at.
+pub fn recount(t: &TournamentRecord) -> Result<Vec<Standing>, VerifyError> {
     use sha2::{Digest, Sha256};
     let malformed = |m: &str| Err(VerifyError::Malformed(m.to_string()));
     if t.game != "zole" {
@@ -305,22 +328,8 @@ pub fn verify(t: &TournamentRecord) -> Result<Vec<Standing>, VerifyError> {
                 reason: "a player is seated twice".into(),
             });
         }
-        let order: Vec<String> = if round_no == 1 {
-            let entrants: Vec<String> = t.players.iter().filter(|p| seated.contains(p)).cloned().collect();
-            draw(&entrants, seed)
-        } else {
-            standings
-                .iter()
-                .map(|s| s.player.clone())
-                .chain(t.players.iter().cloned())
-                .filter(|p| seated.contains(&p))
-                .fold(Vec::new(), |mut v, p| {
-                    if !v.contains(&p) {
-                        v.push(p);
-                    }
-                    v
-                })
-        };
+        let plays = |p: &str| seated.iter().any(|s| s.as_str() == p);
+        let order = round_order(round_no, &t.players, &standings, seed, &plays);
         // Newcomers join the standings with nothing: in round 1 in the draw's order (so it
         // breaks the last ties), later after everybody already in them.
         for p in &order {
@@ -386,6 +395,13 @@ pub fn verify(t: &TournamentRecord) -> Result<Vec<Standing>, VerifyError> {
         }
         add_round(&mut standings, &results);
     }
+    Ok(standings)
+}
+
+/// Re-counts a tournament (`recount`) and checks the standings the file gives against the
+/// re-count. Returns the standings, or the first disagreement.
+pub fn verify(t: &TournamentRecord) -> Result<Vec<Standing>, VerifyError> {
+    let standings = recount(t)?;
     if standings != t.standings {
         let first = standings
             .iter()

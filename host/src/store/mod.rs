@@ -187,7 +187,8 @@ macro_rules! chat_ref {
 }
 
 const TABLE_COLUMNS: &str = "id, platform, community_id, chat_id, thread_id, game, rules, \
-                             seat_count, creator_id, status, created_ms, updated_ms";
+                             seat_count, creator_id, status, created_ms, updated_ms, slot, \
+                             tournament_id, deal_limit, deadline_ms";
 
 macro_rules! table_row {
     ($r:expr) => {{
@@ -202,6 +203,17 @@ macro_rules! table_row {
             status: parse(&r.try_get::<String, _>("status")?)?,
             created_ms: r.try_get("created_ms")?,
             updated_ms: r.try_get("updated_ms")?,
+            tournament: match r.try_get::<Option<i64>, _>("tournament_id")? {
+                Some(tournament) => Some(TournamentSlot {
+                    tournament,
+                    slot: r.try_get("slot")?,
+                    deal_limit: r
+                        .try_get::<Option<i64>, _>("deal_limit")?
+                        .map(|n| usize::try_from(n).unwrap_or(0)),
+                    deadline_ms: r.try_get("deadline_ms")?,
+                }),
+                None => None,
+            },
         }
     }};
 }
@@ -581,7 +593,7 @@ impl Store {
     pub async fn open_table(&self, chat: &ChatRef) -> Result<Option<TableRow>> {
         let sql = format!(
             "SELECT {TABLE_COLUMNS} FROM tables WHERE platform = $1 AND chat_id = $2 \
-             AND thread_id = $3 AND status IN ('lobby', 'running')"
+             AND thread_id = $3 AND slot = '' AND status IN ('lobby', 'running')"
         );
         on_pool!(self, pool => {
             let row = sqlx::query(&sql)
@@ -1293,3 +1305,7 @@ impl TableLog {
         })
     }
 }
+
+// Last: it uses the query macros above.
+mod tournament;
+pub use tournament::EntryRefused;

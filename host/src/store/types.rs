@@ -187,6 +187,116 @@ pub struct TableRow {
     pub status: TableStatus,
     pub created_ms: i64,
     pub updated_ms: i64,
+    /// Set for a table of a tournament round.
+    pub tournament: Option<TournamentSlot>,
+}
+
+/// Where a tournament table belongs, and when it ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentSlot {
+    pub tournament: i64,
+    /// `T{tournament}.{round}.{table}`: the key that lets several tables share a chat.
+    pub slot: String,
+    /// The table ends after this many deals.
+    pub deal_limit: Option<usize>,
+    /// The table ends with the first deal that ends after this time (Unix ms).
+    pub deadline_ms: Option<i64>,
+}
+
+impl TournamentSlot {
+    pub fn slot_name(tournament: i64, round: usize, table: usize) -> String {
+        format!("T{tournament}.{round}.{table}")
+    }
+
+    /// The (round, table) the slot names, both from 1.
+    pub fn round_table(&self) -> Option<(usize, usize)> {
+        let mut it = self.slot.strip_prefix('T')?.split('.').skip(1);
+        Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TournamentStatus {
+    /// Entries open; not started.
+    Registration,
+    Running,
+    /// Between rounds, held by an admin: the next round waits for Resume.
+    Paused,
+    Finished,
+    Cancelled,
+}
+
+impl TournamentStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TournamentStatus::Registration => "registration",
+            TournamentStatus::Running => "running",
+            TournamentStatus::Paused => "paused",
+            TournamentStatus::Finished => "finished",
+            TournamentStatus::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn is_open(self) -> bool {
+        matches!(
+            self,
+            TournamentStatus::Registration | TournamentStatus::Running | TournamentStatus::Paused
+        )
+    }
+}
+
+impl FromStr for TournamentStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "registration" => TournamentStatus::Registration,
+            "running" => TournamentStatus::Running,
+            "paused" => TournamentStatus::Paused,
+            "finished" => TournamentStatus::Finished,
+            "cancelled" => TournamentStatus::Cancelled,
+            _ => return Err(format!("unknown tournament status {s:?}")),
+        })
+    }
+}
+
+/// What `create_tournament` needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewTournament {
+    pub chat: ChatRef,
+    pub creator: String,
+    pub rules: Value,
+    pub rounds: usize,
+    pub deals_per_round: Option<usize>,
+    pub round_minutes: Option<u32>,
+    pub computers: bool,
+    /// The draw's seed (hex) and its SHA-256 (hex).
+    pub draw_seed: String,
+    pub commitment: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TournamentRow {
+    pub id: i64,
+    pub chat: ChatRef,
+    pub creator: String,
+    pub rules: Value,
+    pub rounds: usize,
+    pub deals_per_round: Option<usize>,
+    pub round_minutes: Option<u32>,
+    pub computers: bool,
+    pub status: TournamentStatus,
+    pub draw_seed: String,
+    pub commitment: String,
+    pub created_ms: i64,
+}
+
+/// One entrant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entrant {
+    pub entry: i64,
+    pub name: String,
+    pub occupant: Occupant,
+    pub withdrawn: bool,
 }
 
 /// Who sits in a seat.
