@@ -10,6 +10,7 @@ pub mod outbox;
 pub mod store;
 pub mod table;
 pub mod token;
+pub mod tournament;
 
 pub use lobby::{Host, HostConfig};
-pub use outbox::{Button, Command, Out, Outbox, Request, User};
+pub use outbox::{Button, Command, Out, Outbox, Request, TournamentVerb, User};

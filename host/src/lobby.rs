@@ -52,14 +52,21 @@ pub fn os_seed() -> Seed {
     Seed(b)
 }
 
-type Shared = Arc<AsyncMutex<Live>>;
+pub(crate) type Shared = Arc<AsyncMutex<Live>>;
 
 pub struct Host {
-    store: Store,
-    config: HostConfig,
-    tables: Mutex<HashMap<i64, Shared>>,
-    /// Outboxes that no request asked for (timers), for the adapter to show.
-    events: mpsc::UnboundedSender<Outbox>,
+    pub(crate) store: Store,
+    pub(crate) config: HostConfig,
+    pub(crate) tables: Mutex<HashMap<i64, Shared>>,
+    /// Outboxes that no request asked for (timers, tournament rounds), for the adapter to show.
+    pub(crate) events: mpsc::UnboundedSender<Outbox>,
+    /// This host, for the tasks it spawns (a finished tournament table moves its tournament
+    /// on in a task of its own).
+    pub(crate) me: std::sync::Weak<Host>,
+    /// One at a time per tournament in this process: moving a tournament on.
+    pub(crate) tournament_locks: Mutex<HashMap<i64, Arc<AsyncMutex<()>>>>,
+    /// Tournament tables of computer players only that a task of this process is playing out.
+    pub(crate) playing_out: Mutex<std::collections::HashSet<i64>>,
 }
 
 impl Host {
@@ -67,11 +74,14 @@ impl Host {
     pub fn new(store: Store, config: HostConfig) -> (Arc<Host>, mpsc::UnboundedReceiver<Outbox>) {
         let (tx, rx) = mpsc::unbounded_channel();
         (
-            Arc::new(Host {
+            Arc::new_cyclic(|me| Host {
                 store,
                 config,
                 tables: Mutex::new(HashMap::new()),
                 events: tx,
+                me: me.clone(),
+                tournament_locks: Mutex::new(HashMap::new()),
+                playing_out: Mutex::new(std::collections::HashSet::new()),
             }),
             rx,
         )
@@ -81,14 +91,14 @@ impl Host {
         &self.store
     }
 
-    async fn user_lang(&self, chat: &ChatRef, user: &str) -> Lang {
+    pub(crate) async fn user_lang(&self, chat: &ChatRef, user: &str) -> Lang {
         match self.store.user_lang(chat.platform, user).await {
             Ok(Some(l)) => l,
             _ => self.community_lang(chat).await,
         }
     }
 
-    async fn community_lang(&self, chat: &ChatRef) -> Lang {
+    pub(crate) async fn community_lang(&self, chat: &ChatRef) -> Lang {
         self.store
             .community_settings(&chat.community_ref())
             .await
@@ -107,18 +117,18 @@ impl Host {
         m
     }
 
-    async fn render(&self, live: &Live, out: &mut Outbox) {
+    pub(crate) async fn render(&self, live: &Live, out: &mut Outbox) {
         let langs = self.langs(live).await;
         let lang = live.lang();
         live.render(out, &|u: &str| langs.get(u).copied().unwrap_or(lang));
     }
 
-    fn cached(&self, id: i64) -> Option<Shared> {
+    pub(crate) fn cached(&self, id: i64) -> Option<Shared> {
         self.tables.lock().expect("table map").get(&id).cloned()
     }
 
     /// The table with this id, loaded from the database if this process has not seen it.
-    async fn table(&self, id: i64) -> Result<Option<Shared>, HostError> {
+    pub(crate) async fn table(&self, id: i64) -> Result<Option<Shared>, HostError> {
         if let Some(t) = self.cached(id) {
             return Ok(Some(t));
         }
@@ -175,7 +185,7 @@ impl Host {
     }
 
     /// Forgets the in-memory table so the next use reloads it (after another process moved).
-    fn evict(&self, id: i64) {
+    pub(crate) fn evict(&self, id: i64) {
         self.tables.lock().expect("table map").remove(&id);
     }
 
@@ -212,6 +222,23 @@ impl Host {
                 self.new_table(req, game, rules, *seats, lang, &mut out).await?
             }
             Command::Press { token } => return self.press(req, token, lang).await,
+            Command::NewTournament {
+                rules,
+                rounds,
+                deals,
+                minutes,
+                computers,
+            } => {
+                let o = crate::tournament::TournamentOptions {
+                    rules: rules.clone(),
+                    rounds: *rounds,
+                    deals: *deals,
+                    minutes: *minutes,
+                    computers: *computers,
+                };
+                return self.new_tournament(req, &o, lang).await;
+            }
+            Command::Tournament(verb) => return self.tournament_command(req, None, *verb, lang).await,
             Command::SetUserLang(l) => {
                 self.store
                     .set_user_lang(chat.platform, &req.user.id, Some(*l))
@@ -447,7 +474,7 @@ impl Host {
         Ok(())
     }
 
-    fn may_manage(live: &Live, user: &User) -> bool {
+    pub(crate) fn may_manage(live: &Live, user: &User) -> bool {
         user.admin || live.row.creator == user.id
     }
 
@@ -631,27 +658,35 @@ impl Host {
         Ok(out)
     }
 
-    async fn start(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
+    pub(crate) async fn start(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
         live.game = Some(new_game(&live.row.game, &live.row.rules, live.seats.len())?);
         live.timeouts = vec![0; live.seats.len()];
         // The chat's open score sheet goes on at this table: its totals and open pules. It is
         // kept with the table before the table runs, so a restart starts from it too.
-        if let Some(sheet) = self.store.score_sheet(&live.row.chat, &live.row.game).await? {
+        // A tournament table starts afresh (its round is its own), announced by its round.
+        let tournament = live.row.tournament.is_some();
+        let sheet = match tournament {
+            true => None,
+            false => self.store.score_sheet(&live.row.chat, &live.row.game).await?,
+        };
+        if let Some(sheet) = sheet {
             let carry = serde_json::json!({"totals": sheet.totals, "pules": sheet.pules});
             self.store.set_sheet_carry(live.id(), &carry).await?;
             live.carry_in(&carry);
         }
         self.store.set_status(live.id(), TableStatus::Running).await?;
-        live.render_lobby_started(&mut out);
-        out.push(Out::Post {
-            chat: live.row.chat.clone(),
-            text: t(
-                live.lang(),
-                "table-started",
-                &[("game", game_title(live.lang(), &live.row.game).into())],
-            ),
-        });
+        if !tournament {
+            live.render_lobby_started(&mut out);
+            out.push(Out::Post {
+                chat: live.row.chat.clone(),
+                text: t(
+                    live.lang(),
+                    "table-started",
+                    &[("game", game_title(live.lang(), &live.row.game).into())],
+                ),
+            });
+        }
         let seed = (self.config.seeds)(live.id(), 1);
         live.start_deal(&self.store, seed, &mut out).await?;
         out.extend(self.drive(live).await?);
@@ -692,6 +727,28 @@ impl Host {
     /// The game ended by its own rules (`HostedGame::is_over`): the final totals and the
     /// record are posted and the table is closed, so the chat may open the next one.
     async fn finish(&self, live: &mut Live, out: &mut Outbox) -> Result<(), HostError> {
+        if let Some(slot) = live.row.tournament.clone() {
+            // The tournament's record holds the table's; its round moves on without it.
+            let (round, table) = slot.round_table().unwrap_or((0, 0));
+            let totals: Vec<String> = live
+                .names()
+                .iter()
+                .zip(live.game.as_ref().map(|g| g.totals()).unwrap_or_default())
+                .map(|(n, p)| format!("{n} {p:+}"))
+                .collect();
+            let text = t(
+                live.lang(),
+                "tournament-table-done",
+                &[
+                    ("round", Arg::from(round)),
+                    ("table", Arg::from(table)),
+                    ("totals", totals.join(" · ").into()),
+                ],
+            );
+            self.close(live, TableStatus::Finished, text, out).await?;
+            self.spawn_advance(slot.tournament);
+            return Ok(());
+        }
         let text = t(live.lang(), "table-finished", &[]);
         let file = self.record_file(live).await?;
         let note = record_note(live);
@@ -703,7 +760,7 @@ impl Host {
 
     /// Closes a table (stopped or finished): totals posted, the chat's score sheet saved, one
     /// game counted for every person at the table.
-    async fn close(
+    pub(crate) async fn close(
         &self,
         live: &mut Live,
         status: TableStatus,
@@ -721,8 +778,10 @@ impl Host {
                 .zip(&totals)
                 .map(|(n, p)| format!("{n} {p}"))
                 .collect();
-            text.push('\n');
-            text.push_str(&t(lang, "deal-totals", &[("totals", s.join(" · ").into())]));
+            if live.row.tournament.is_none() {
+                text.push('\n');
+                text.push_str(&t(lang, "deal-totals", &[("totals", s.join(" · ").into())]));
+            }
             live.save_sheet(&self.store).await?;
             // One game for everybody who played at the table, once however often it is
             // stopped (deal 0 of the table is its own guard).
@@ -764,6 +823,13 @@ impl Host {
             out.reply(t(lang, "button-bad", &[]));
             return Ok(out);
         };
+        if let Some(verb) = tok
+            .action
+            .strip_prefix("T:")
+            .and_then(crate::outbox::TournamentVerb::from_code)
+        {
+            return self.tournament_command(req, Some(tok.table), verb, lang).await;
+        }
         if let Some(cmd) = lobby_verb(&tok.action) {
             let row = self.store.table(tok.table).await?;
             let shared = match &row {
@@ -862,7 +928,7 @@ impl Host {
         Ok(out)
     }
 
-    async fn commit_and_follow(
+    pub(crate) async fn commit_and_follow(
         &self,
         live: &mut Live,
         action: &Value,
@@ -871,7 +937,7 @@ impl Host {
         if let Some(report) = live.commit(&self.store, action).await? {
             // Show the final trick before the result.
             self.render(live, out).await;
-            let over = live.game.as_ref().is_some_and(|g| g.is_over());
+            let over = live.game.as_ref().is_some_and(|g| g.is_over()) || live.limit_reached();
             let next = (!over).then(|| (self.config.seeds)(live.id(), live.seeds.len() + 1));
             live.finish_deal(&self.store, &report, next, out).await?;
             if over {
@@ -883,7 +949,7 @@ impl Host {
 
     /// Computer players (and away seats) move until a person is to act; then everything is
     /// rendered and the turn timer armed.
-    async fn drive(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
+    pub(crate) async fn drive(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
         // A table of computer players only never waits for a person; it would play on here
         // forever, so it moves only when asked (`step`).
@@ -894,6 +960,11 @@ impl Host {
         // A deal has at most a few dozen moves; the bound only guards against a game that
         // would never hand the turn to a person.
         let bound = if bots_only { 0 } else { 10_000 };
+        if bots_only && live.row.tournament.is_some() {
+            // A tournament table of computer players plays its round out in a task of its
+            // own, move by move, as `step` plays exhibitions.
+            self.spawn_play_out(live.id());
+        }
         for _ in 0..bound {
             let Some(game) = live.game.as_ref() else { break };
             let Some(seat) = game.to_act() else { break };
@@ -1124,13 +1195,14 @@ impl Host {
                 Err(e) => tracing::warn!(table = id, error = %e, "could not resume a table"),
             }
         }
+        out.extend(self.recover_tournaments().await?);
         Ok(out)
     }
 
     /// A running table found without a deal in progress: the next deal, or the end.
     async fn resume_between_deals(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
-        if live.game.as_ref().is_some_and(|g| g.is_over()) {
+        if live.game.as_ref().is_some_and(|g| g.is_over()) || live.limit_reached() {
             self.finish(live, &mut out).await?;
             return Ok(out);
         }
@@ -1146,7 +1218,7 @@ impl Host {
 /// without holding up the other tables: on a multi-threaded runtime (the bots') the worker
 /// hands its other tasks over while this one thinks. A current-thread runtime (tests, the
 /// terminal) has no other worker to hand them to.
-fn think<T>(choose: impl FnOnce() -> T) -> T {
+pub(crate) fn think<T>(choose: impl FnOnce() -> T) -> T {
     match tokio::runtime::Handle::current().runtime_flavor() {
         tokio::runtime::RuntimeFlavor::MultiThread => tokio::task::block_in_place(choose),
         _ => choose(),

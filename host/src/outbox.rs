@@ -54,6 +54,69 @@ pub enum Command {
     CloseSheet,
     Leaderboard,
     Stats,
+    /// Open a Zole tournament in this chat (admins): `rounds` rounds of `deals` deals per
+    /// table, or of `minutes` minutes each (the deal in progress is finished); `computers`
+    /// lets the admin enter computer players.
+    NewTournament {
+        rules: Option<Value>,
+        rounds: usize,
+        deals: Option<usize>,
+        minutes: Option<u32>,
+        computers: bool,
+    },
+    /// Something done to the chat's tournament (also what its buttons carry).
+    Tournament(TournamentVerb),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TournamentVerb {
+    Join,
+    /// Before the start: take the entry back. Later: withdraw (mid-round a computer player
+    /// finishes the round for the player).
+    Leave,
+    AddComputer,
+    Start,
+    Pause,
+    Resume,
+    Cancel,
+    /// The whole tournament as one file.
+    Record,
+    /// The standings message again, as a new message.
+    Standings,
+}
+
+impl TournamentVerb {
+    /// The button code (after `T:`).
+    pub fn code(self) -> &'static str {
+        match self {
+            TournamentVerb::Join => "j",
+            TournamentVerb::Leave => "l",
+            TournamentVerb::AddComputer => "b",
+            TournamentVerb::Start => "s",
+            TournamentVerb::Pause => "p",
+            TournamentVerb::Resume => "r",
+            TournamentVerb::Cancel => "x",
+            TournamentVerb::Record => "f",
+            TournamentVerb::Standings => "t",
+        }
+    }
+
+    pub fn from_code(c: &str) -> Option<TournamentVerb> {
+        use TournamentVerb::*;
+        [
+            Join,
+            Leave,
+            AddComputer,
+            Start,
+            Pause,
+            Resume,
+            Cancel,
+            Record,
+            Standings,
+        ]
+        .into_iter()
+        .find(|v| v.code() == c)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -135,10 +135,44 @@ impl Live {
         self.seats
             .iter()
             .map(|s| match s.occupant {
-                Occupant::Computer { .. } => crate::games::computer_name(lang, s.seat),
-                Occupant::Human { .. } => s.name.clone(),
+                // A tournament's computer players are entrants: their names are fixed.
+                Occupant::Computer { .. } if self.row.tournament.is_none() => {
+                    crate::games::computer_name(lang, s.seat)
+                }
+                _ => s.name.clone(),
             })
             .collect()
+    }
+
+    /// "Round 2, table 3" for a tournament table: several share the chat.
+    pub fn label(&self, lang: Lang) -> Option<String> {
+        let (round, table) = self.row.tournament.as_ref()?.round_table()?;
+        Some(t(
+            lang,
+            "tournament-table-label",
+            &[("round", Arg::from(round)), ("table", Arg::from(table))],
+        ))
+    }
+
+    /// `text` under the table's label, if it has one.
+    fn labelled(&self, lang: Lang, text: String) -> String {
+        match self.label(lang) {
+            Some(l) => format!("{l}\n{text}"),
+            None => text,
+        }
+    }
+
+    /// True when the table's deals are played out: its deal limit reached, or its time up
+    /// (tournament rounds). Checked when a deal ends.
+    pub fn limit_reached(&self) -> bool {
+        let (Some(slot), Some(game)) = (&self.row.tournament, &self.game) else {
+            return false;
+        };
+        let done = game.deal_no() - usize::from(game.in_deal());
+        slot.deal_limit.is_some_and(|n| done >= n)
+            || slot
+                .deadline_ms
+                .is_some_and(|d| crate::store::now_ms() >= d && done > 0)
     }
 
     /// Who sits where as the score sheet names players: user ids, `computer:N` for seat N.
@@ -180,7 +214,10 @@ impl Live {
             .any(|s| matches!(s.occupant, Occupant::Human { .. }) && !s.away);
         match &s.occupant {
             Occupant::Computer { level } => Some(level_from_code(*level)),
-            Occupant::Human { .. } if s.away && someone_here => Some(Level::Basic),
+            // A tournament's round is played out, whoever has left.
+            Occupant::Human { .. } if s.away && (someone_here || self.row.tournament.is_some()) => {
+                Some(Level::Basic)
+            }
             Occupant::Human { .. } => None,
         }
     }
@@ -286,10 +323,13 @@ impl Live {
         self.seeds.push(next.seed);
         self.new_turn();
         let lang = self.lang();
-        let text = format!(
-            "{}\n{}",
-            t(lang, "deal-started", &[("deal", Arg::from(next.deal_no))]),
-            t(lang, "deal-commitment", &[("commitment", next.commitment.into())])
+        let text = self.labelled(
+            lang,
+            format!(
+                "{}\n{}",
+                t(lang, "deal-started", &[("deal", Arg::from(next.deal_no))]),
+                t(lang, "deal-commitment", &[("commitment", next.commitment.into())])
+            ),
         );
         out.push(Out::Post {
             chat: self.row.chat.clone(),
@@ -310,7 +350,7 @@ impl Live {
         let lang = self.lang();
         let names = self.names();
         let game = self.game.as_ref().expect("a running table has a game");
-        let mut text = game.result_text(report, lang, &names);
+        let mut text = self.labelled(lang, game.result_text(report, lang, &names));
         if let Some(seed) = self.seeds.get(report.deal_no.saturating_sub(1)) {
             text.push('\n');
             // Every game's record carries its deals' seeds, so `stikis replay` checks the deal.
@@ -370,6 +410,10 @@ impl Live {
     /// table's, by player, and the game's open pules.
     pub async fn save_sheet(&self, store: &Store) -> Result<(), HostError> {
         let Some(game) = &self.game else { return Ok(()) };
+        // A tournament table keeps no chat score sheet: its round is its own.
+        if self.row.tournament.is_some() {
+            return Ok(());
+        }
         let keys = self.player_keys();
         let mut totals: Vec<SheetTotal> = self
             .seats
@@ -476,7 +520,7 @@ impl Live {
         out.push(Out::Public {
             chat: self.row.chat.clone(),
             key: format!("t{}.d{}", self.id(), deal),
-            text: game.public_text(lang, &names),
+            text: self.labelled(lang, game.public_text(lang, &names)),
             buttons: public_buttons,
         });
         for s in &self.seats {
@@ -504,7 +548,7 @@ impl Live {
             user: user_id.to_string(),
             chat: self.row.chat.clone(),
             key: format!("t{}.d{}.s{}", self.id(), game.deal_no(), seat),
-            text: game.hand_text(seat, lang, &self.names_in(lang)),
+            text: self.labelled(lang, game.hand_text(seat, lang, &self.names_in(lang))),
             buttons,
         }
     }

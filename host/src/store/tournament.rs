@@ -109,9 +109,8 @@ impl Store {
 
     /// Every running tournament: what a restarted host looks after.
     pub async fn running_tournaments(&self) -> Result<Vec<TournamentRow>> {
-        let sql = format!(
-            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status = 'running' ORDER BY id"
-        );
+        let sql =
+            format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status = 'running' ORDER BY id");
         on_pool!(self, pool => {
             let rows = sqlx::query(&sql).fetch_all(pool).await?;
             rows.iter().map(|r| Ok(tournament_row!(r))).collect()
@@ -257,7 +256,12 @@ impl Store {
 
     /// Decides round `round`'s seating unless it is decided already; returns the seating that
     /// stands (the first one stored).
-    pub async fn decide_round(&self, id: i64, round: usize, seating: &[Vec<String>]) -> Result<Vec<Vec<String>>> {
+    pub async fn decide_round(
+        &self,
+        id: i64,
+        round: usize,
+        seating: &[Vec<String>],
+    ) -> Result<Vec<Vec<String>>> {
         let sql = "INSERT INTO tournament_rounds (tournament_id, round, seating, started_ms) \
                    VALUES ($1, $2, $3, $4) ON CONFLICT (tournament_id, round) DO NOTHING";
         let text = serde_json::to_string(seating).unwrap_or_default();

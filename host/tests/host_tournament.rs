@@ -1,0 +1,397 @@
+//! A whole Latvian-format Zole tournament through the host: 9 people and 3 computer players
+//! enter on the tournament message, three tables of four play three rounds of two deals, the
+//! host is killed in the middle of round 2 (its runtime dropped with every task in it) and a
+//! new one on the same database resumes; the tournament's record then verifies, and a changed
+//! record does not.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::{chat, config, dm, file_of, send, sqlite, user, Screen};
+use stikis_core::tournament::{verify, TournamentRecord, VerifyError};
+use stikis_host::{Command, Host, Outbox, TournamentVerb, User};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+struct Field {
+    host: Arc<Host>,
+    events: UnboundedReceiver<Outbox>,
+    screen: Screen,
+    people: Vec<User>,
+    admin: User,
+    rng: u64,
+    presses: usize,
+}
+
+impl Field {
+    fn next(&mut self, n: usize) -> usize {
+        self.rng = self
+            .rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.rng >> 33) as usize % n
+    }
+
+    fn drain(&mut self) {
+        while let Ok(out) = self.events.try_recv() {
+            self.screen.show(&out);
+        }
+    }
+
+    fn posted(&self, start: &str) -> bool {
+        self.screen.posts.iter().any(|p| p.starts_with(start))
+    }
+
+    /// The tournament message's button for `verb` (`T:<code>` tokens).
+    fn button(&self, verb: TournamentVerb) -> String {
+        let (_, (_, _, buttons)) = self
+            .screen
+            .latest
+            .iter()
+            .find(|(k, _)| k.starts_with('T') && !k.contains('.'))
+            .expect("the tournament message");
+        buttons
+            .iter()
+            .find(|(_, t)| t.ends_with(&format!("T:{}", verb.code())))
+            .unwrap_or_else(|| panic!("no {verb:?} button in {buttons:?}"))
+            .1
+            .clone()
+    }
+
+    fn tournament_text(&self) -> String {
+        self.screen
+            .latest
+            .iter()
+            .find(|(k, _)| k.starts_with('T') && !k.contains('.'))
+            .map(|(_, m)| m.1.clone())
+            .unwrap_or_default()
+    }
+
+    async fn press(&mut self, who: &User, token: String) -> Outbox {
+        send(
+            &self.host,
+            &mut self.screen,
+            chat("club"),
+            who,
+            Command::Press { token },
+        )
+        .await
+    }
+
+    /// People press until `done` says so (computer players and new rounds come as events);
+    /// `limit` presses at most.
+    async fn play_until(&mut self, limit: usize, done: impl Fn(&Field) -> bool) {
+        let mut pressed = 0;
+        loop {
+            self.drain();
+            if done(self) || pressed >= limit {
+                return;
+            }
+            let who = self
+                .people
+                .iter()
+                .find(|p| !self.screen.my_buttons(&p.id).is_empty())
+                .cloned();
+            let Some(who) = who else {
+                match tokio::time::timeout(Duration::from_secs(60), self.events.recv()).await {
+                    Ok(Some(out)) => self.screen.show(&out),
+                    _ => panic!(
+                        "the tournament stalled after {} presses:\n{}",
+                        self.presses,
+                        self.tournament_text()
+                    ),
+                }
+                continue;
+            };
+            let buttons = self.screen.my_buttons(&who.id);
+            let token = buttons[self.next(buttons.len())].1.clone();
+            let out = send(
+                &self.host,
+                &mut self.screen,
+                dm(&who.id),
+                &who,
+                Command::Press { token },
+            )
+            .await;
+            assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+            pressed += 1;
+            self.presses += 1;
+        }
+    }
+}
+
+async fn open(dir: &tempfile::TempDir) -> (Arc<Host>, UnboundedReceiver<Outbox>) {
+    Host::new(sqlite(dir, "club.db").await, config())
+}
+
+/// Registration, the start and round 1, then round 2 until `cut` presses: on a runtime of its
+/// own, dropped at the end with every task the host spawned (a crash, as far as the host can
+/// tell).
+fn first_half(dir: &tempfile::TempDir, cut: usize) -> (Screen, u64, usize) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let result = rt.block_on(async {
+        let (host, events) = open(dir).await;
+        let people: Vec<User> = (1..=9).map(|i| user(&format!("p{i}"), false)).collect();
+        let admin = user("admin", true);
+        let mut f = Field {
+            host,
+            events,
+            screen: Screen::default(),
+            people: people.clone(),
+            admin: admin.clone(),
+            rng: 7,
+            presses: 0,
+        };
+        let g = chat("club");
+        send(
+            &f.host,
+            &mut f.screen,
+            g.clone(),
+            &admin,
+            Command::SetTurnLimit(None),
+        )
+        .await;
+        // Only an admin opens one.
+        let out = send(
+            &f.host,
+            &mut f.screen,
+            g.clone(),
+            &people[0],
+            Command::NewTournament {
+                rules: None,
+                rounds: 3,
+                deals: Some(2),
+                minutes: None,
+                computers: true,
+            },
+        )
+        .await;
+        assert_eq!(
+            out.reply_text(),
+            Some("Only an admin of this chat or the tournament's organiser may do that.")
+        );
+        let out = send(
+            &f.host,
+            &mut f.screen,
+            g.clone(),
+            &admin,
+            Command::NewTournament {
+                rules: None,
+                rounds: 3,
+                deals: Some(2),
+                minutes: None,
+                computers: true,
+            },
+        )
+        .await;
+        assert_eq!(out.reply_text(), Some("ADMIN opens a Zole tournament."));
+        let text = f.tournament_text();
+        assert!(text.contains("3 rounds, 2 deals per table a round"), "{text}");
+        assert!(text.contains("Nobody has entered yet."), "{text}");
+        let commitment = text
+            .split("round 1): ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string();
+        assert_eq!(commitment.len(), 64, "{text}");
+        // Too few to start.
+        let join = f.button(TournamentVerb::Join);
+        for p in &people[..2] {
+            let out = f.press(p, join.clone()).await;
+            assert_eq!(
+                out.reply_text(),
+                Some(format!("{} has entered.", p.name).as_str())
+            );
+        }
+        let out = f.press(&people[0], join.clone()).await;
+        assert_eq!(out.reply_text(), Some("You have entered already."));
+        let out = f.press(&admin, f.button(TournamentVerb::Start)).await;
+        assert_eq!(
+            out.reply_text(),
+            Some("A tournament needs at least 3 players; 2 have entered.")
+        );
+        // Taking an entry back before the start, and entering again.
+        let out = f.press(&people[1], f.button(TournamentVerb::Leave)).await;
+        assert_eq!(out.reply_text(), Some("✓"));
+        let out = f.press(&people[1], f.button(TournamentVerb::Leave)).await;
+        assert_eq!(out.reply_text(), Some("You have not entered."));
+        for p in &people[1..] {
+            f.press(p, join.clone()).await;
+        }
+        // Only the organiser or an admin seats computer players and starts.
+        let out = f.press(&people[3], f.button(TournamentVerb::AddComputer)).await;
+        assert_eq!(
+            out.reply_text(),
+            Some("Only an admin of this chat or the tournament's organiser may do that.")
+        );
+        for _ in 0..3 {
+            f.press(&admin, f.button(TournamentVerb::AddComputer)).await;
+        }
+        let text = f.tournament_text();
+        assert!(text.contains("Entered (12): P1, P2, P3, P4"), "{text}");
+        assert!(text.contains("Computer 1, Computer 2, Computer 3"), "{text}");
+        let out = f.press(&admin, f.button(TournamentVerb::Start)).await;
+        assert_eq!(out.reply_text(), Some("✓"));
+        let started = f
+            .screen
+            .posts
+            .iter()
+            .find(|p| p.starts_with("The tournament begins with 12 players."))
+            .expect("the start is posted")
+            .clone();
+        let seed = started
+            .split("Draw seed: ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap();
+        let seed: stikis_core::Seed = seed.parse().unwrap();
+        assert_eq!(
+            stikis_host::table::commitment(&seed),
+            commitment,
+            "the seed revealed is the one committed to"
+        );
+        let round1 = f
+            .screen
+            .posts
+            .iter()
+            .find(|p| p.starts_with("Round 1 of 3:"))
+            .expect("round 1's seating")
+            .clone();
+        assert_eq!(round1.lines().count(), 4, "three tables: {round1}");
+        // Every person is told their table and seat.
+        for p in &people {
+            let (_, text, _) = f
+                .screen
+                .latest
+                .iter()
+                .find(|(k, m)| k.contains(".r1.t") && m.0 == p.id)
+                .unwrap_or_else(|| panic!("{} is not told where to sit", p.id))
+                .1;
+            assert!(
+                text.starts_with("Tournament round 1: you play at table "),
+                "{text}"
+            );
+        }
+        // Round 1 is played to its end and round 2 begins.
+        f.play_until(100_000, |f| f.posted("Round 2 of 3:")).await;
+        let text = f.tournament_text();
+        assert!(text.contains("Standings after round 1 of 3"), "{text}");
+        assert!(text.contains("1. "), "{text}");
+        // A few presses into round 2, then the crash.
+        f.play_until(cut, |_| false).await;
+        assert!(!f.posted("Round 3 of 3:"));
+        (std::mem::take(&mut f.screen), f.rng, f.presses)
+    });
+    rt.shutdown_background();
+    result
+}
+
+#[test]
+fn nine_people_and_three_computers_play_three_rounds_through_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (screen, rng, presses) = first_half(&dir, 9);
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(second_half(&dir, screen, rng, presses));
+}
+
+async fn second_half(d: &tempfile::TempDir, screen: Screen, rng: u64, presses: usize) {
+    // The restart: a new host on the same database resumes every table and the tournament.
+    let (host, events) = open(d).await;
+    let mut f = Field {
+        host,
+        events,
+        screen,
+        people: (1..=9).map(|i| user(&format!("p{i}"), false)).collect(),
+        admin: user("admin", true),
+        rng,
+        presses,
+    };
+    let out = f.host.recover().await.unwrap();
+    f.screen.show(&out);
+    f.play_until(100_000, |f| f.posted("🏆 The tournament is over."))
+        .await;
+    let fin = f
+        .screen
+        .posts
+        .iter()
+        .find(|p| p.starts_with("🏆 The tournament is over."))
+        .unwrap()
+        .clone();
+    assert_eq!(fin.lines().count(), 13, "12 players ranked: {fin}");
+    assert_eq!(
+        fin.matches(", 3 rounds").count(),
+        12,
+        "everybody played every round: {fin}"
+    );
+    assert!(!f.posted("Round 4"), "3 rounds only");
+    // The tournament's record: 3 rounds of 3 tables of 2 deals, which verifies.
+    let admin = f.admin.clone();
+    let out = send(
+        &f.host,
+        &mut f.screen,
+        chat("club"),
+        &admin,
+        Command::Tournament(TournamentVerb::Record),
+    )
+    .await;
+    let value = file_of(&out).expect("the tournament's record");
+    let rec: TournamentRecord = serde_json::from_value(value).unwrap();
+    assert_eq!(rec.rounds.len(), 3);
+    for r in &rec.rounds {
+        assert_eq!(r.tables.len(), 3);
+        for t in &r.tables {
+            assert_eq!(t.players.len(), 4);
+            assert_eq!(t.record.deals.len(), 2);
+        }
+    }
+    let standings = verify(&rec).expect("the record verifies");
+    // The standings posted are those the records give, in order.
+    for (i, s) in standings.iter().enumerate() {
+        let line = fin.lines().nth(i + 1).unwrap();
+        assert!(
+            line.starts_with(&format!(
+                "{}. {}: {} big points, {:+} game points",
+                i + 1,
+                s.player,
+                s.big_points,
+                s.plus_minus
+            )),
+            "{line} vs {s:?}"
+        );
+    }
+    // A changed record fails, naming where.
+    let mut changed = rec.clone();
+    changed.standings.swap(0, 1);
+    assert!(matches!(verify(&changed), Err(VerifyError::Standings(_))));
+    let mut changed = rec.clone();
+    changed.rounds[1].tables[0].record.deals[0]["seed"] = serde_json::Value::String("00".repeat(32));
+    assert!(
+        matches!(
+            verify(&changed),
+            Err(VerifyError::Table {
+                round: 2,
+                table: 1,
+                ..
+            })
+        ),
+        "{:?}",
+        verify(&changed)
+    );
+    // Over: its buttons are gone, and a press of an old one says so.
+    let text = f.tournament_text();
+    assert!(text.contains("Standings after round 3 of 3"), "{text}");
+}
