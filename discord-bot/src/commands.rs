@@ -36,6 +36,7 @@ pub fn all() -> Vec<BotCommand> {
         stats(),
         lang(),
         record(),
+        tournament(),
         settings(),
         stop(),
         rules(),
@@ -367,6 +368,31 @@ pub async fn lang(
 pub async fn record(ctx: Ctx<'_>) -> Result<(), Error> {
     let req = request(&ctx, Command::Record).await;
     run(ctx, vec![req]).await
+}
+
+/// A Zole tournament: open one (e.g. "3 24 lv bots"), or record, standings, pause, resume, cancel
+#[poise::command(
+    slash_command,
+    description_localized(
+        "ru",
+        "Турнир по золе: открыть (напр. «3 24 lv bots») или record, standings, pause, resume, cancel"
+    )
+)]
+pub async fn tournament(
+    ctx: Ctx<'_>,
+    #[description = "rounds, deals per round or 45m, preset, bots; or record, standings, pause, resume, cancel"]
+    #[description_localized("ru", "туры, раздач в туре или 45m, правила, bots; или record, standings, pause, resume, cancel")]
+    options: Option<String>,
+) -> Result<(), Error> {
+    let text = options.unwrap_or_default();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match stikis_host::tournament::parse_command(&words) {
+        Some(command) => {
+            let req = request(&ctx, command).await;
+            run(ctx, vec![req]).await
+        }
+        None => say(ctx, "tournament-bad-options").await,
+    }
 }
 
 /// Server settings (Manage Server): time per move, automatic start

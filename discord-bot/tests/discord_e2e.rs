@@ -857,3 +857,118 @@ async fn the_bots_own_texts_follow_the_persons_or_the_servers_language() {
     );
     running.shutdown().await;
 }
+
+/// A 4-person tournament of 2 short rounds (one deal a round): `/tournament 2 1`, entries
+/// by button, the start, every hand in direct messages, the standings message edited after
+/// each round, the final standings, and the tournament's record, which verifies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_people_play_a_tournament_of_two_short_rounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let bot = stikis_discord::start(fake.config(&db(&dir, "tournament.db")))
+        .await
+        .unwrap();
+    fake.wait_ready(1).await;
+    let mut admin = Person::new(1009, "Admin");
+    admin.perms = MANAGE_GUILD;
+    let people: Vec<Person> = ["Anna", "Bruno", "Cilda", "Dora"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Person::new(1001 + i as u64, n))
+        .collect();
+    let slash = |p: &Person, name: &str, options: Value| {
+        let (fake, p, name) = (&fake, p.clone(), name.to_string());
+        async move { callback_text(&fake.slash(&p, CHANNEL, &name, options).await) }
+    };
+    let options = |s: &str| json!([{"name": "options", "type": 3, "value": s}]);
+    slash(&admin, "settings", json!([{"name": "turn_limit", "type": 4, "value": 0}])).await;
+    // Opening one takes Manage Server; bad words get the usage.
+    let r = slash(&people[0], "tournament", options("2 1")).await;
+    assert_eq!(r, "Only an admin of this chat or the tournament's organiser may do that.");
+    let r = slash(&admin, "tournament", options("2 1 2 3")).await;
+    assert!(r.starts_with("A tournament is opened as /tournament"), "{r}");
+    let r = slash(&admin, "tournament", options("2 1")).await;
+    assert_eq!(r, "Admin opens a Zole tournament.");
+    bot.bot.settle().await;
+    let message = |fake: &Fake| {
+        fake.channel(CHANNEL)
+            .into_iter()
+            .find(|m| m.text.starts_with("🏆 Zole tournament"))
+            .expect("the tournament message")
+    };
+    let m = message(&fake);
+    let join = Play::button(&m, "Join");
+    for p in &people {
+        let v = fake.press(p, m.id, &join).await;
+        assert_eq!(callback_text(&v), format!("{} has entered.", p.name));
+    }
+    bot.bot.settle().await;
+    let m = message(&fake);
+    assert!(m.text.contains("Entered (4): Anna, Bruno, Cilda, Dora"), "{}", m.text);
+    let v = fake.press(&people[1], m.id, &Play::button(&m, "Start")).await;
+    assert_eq!(
+        callback_text(&v),
+        "Only an admin of this chat or the tournament's organiser may do that."
+    );
+    fake.press(&admin, m.id, &Play::button(&m, "Start")).await;
+    bot.bot.settle().await;
+    let over = |fake: &Fake| {
+        fake.channel(CHANNEL)
+            .iter()
+            .any(|m| m.text.starts_with("🏆 The tournament is over."))
+    };
+    let mut presses = 0;
+    let mut idle = 0;
+    while !over(&fake) {
+        assert!(presses < 2000, "the tournament did not end");
+        let mut acted = false;
+        for p in &people {
+            let hand = fake.dms(p.id).into_iter().rev().find(|m| !m.buttons.is_empty());
+            let Some(h) = hand else { continue };
+            let Some(token) = choose(&h.buttons) else { continue };
+            fake.press(p, h.id, &token).await;
+            bot.bot.settle().await;
+            presses += 1;
+            acted = true;
+            break;
+        }
+        if !acted {
+            // The next round is opened in a task of its own.
+            idle += 1;
+            assert!(idle < 200, "nobody can act and the tournament is not over");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            bot.bot.settle().await;
+        }
+    }
+    // Each person was told their table and seat in both rounds.
+    for p in &people {
+        let told = fake
+            .dms(p.id)
+            .iter()
+            .filter(|m| m.text.contains("you play at table 1, seat"))
+            .count();
+        assert_eq!(told, 2, "{}", p.name);
+    }
+    let m = message(&fake);
+    assert!(m.text.contains("Standings after round 2 of 2"), "{}", m.text);
+    assert!(m.buttons.is_empty(), "a finished tournament has no buttons");
+    // No hand reached the channel: no public message shows "Your cards".
+    assert!(fake
+        .channel(CHANNEL)
+        .iter()
+        .filter(|m| m.ephemeral_for.is_none())
+        .all(|m| m.versions.iter().all(|v| !v.contains("Your cards"))));
+    // The record, attached to the answer, verifies.
+    let v = fake.slash(&people[2], CHANNEL, "tournament", options("record")).await;
+    assert_eq!(v["type"], 4);
+    let file = fake
+        .channel(CHANNEL)
+        .into_iter()
+        .rev()
+        .find_map(|m| m.file)
+        .expect("a record file");
+    let rec: stikis_core::tournament::TournamentRecord = serde_json::from_str(&file).unwrap();
+    assert_eq!(rec.rounds.len(), 2);
+    stikis_core::tournament::verify(&rec).expect("the record verifies");
+    bot.shutdown().await;
+}

@@ -896,3 +896,87 @@ fn standing_lines(lang: Lang, standings: &[Standing], entrants: &[Entrant]) -> V
         })
         .collect()
 }
+
+/// `/tournament` as both bots read it. `/tournament [rounds] [deals] [Nm] [preset] [bots]`
+/// opens one (3 rounds of 24 deals unless told; `45m` makes rounds of 45 minutes instead of a
+/// number of deals; `bots` lets the organiser enter computer players); `/tournament record`,
+/// `standings`, `join`, `leave`, `start`, `pause`, `resume` or `cancel` acts on the chat's.
+/// None when the words make no sense (answer with `tournament-bad-options`).
+pub fn parse_command(args: &[&str]) -> Option<crate::outbox::Command> {
+    use crate::outbox::Command;
+    use TournamentVerb::*;
+    if let [word] = args {
+        let verb = match word.to_ascii_lowercase().as_str() {
+            "record" => Some(Record),
+            "standings" | "table" => Some(Standings),
+            "join" => Some(Join),
+            "leave" | "withdraw" => Some(Leave),
+            "start" | "go" => Some(Start),
+            "pause" => Some(Pause),
+            "resume" => Some(Resume),
+            "cancel" => Some(Cancel),
+            _ => None,
+        };
+        if let Some(v) = verb {
+            return Some(Command::Tournament(v));
+        }
+    }
+    let mut numbers = Vec::new();
+    let (mut minutes, mut rules, mut computers) = (None, None, false);
+    for a in args {
+        let a = a.to_ascii_lowercase();
+        if let Ok(n) = a.parse::<usize>() {
+            numbers.push(n);
+        } else if let Some(m) = a.strip_suffix('m').and_then(|m| m.parse::<u32>().ok()) {
+            minutes = Some(m);
+        } else if matches!(a.as_str(), "bots" | "computers") {
+            computers = true;
+        } else if rules.is_none() {
+            rules = Some(serde_json::Value::String(a));
+        } else {
+            return None;
+        }
+    }
+    let (rounds, deals) = match numbers.as_slice() {
+        [] => (3, (minutes.is_none()).then_some(24)),
+        [r] => (*r, (minutes.is_none()).then_some(24)),
+        [r, d] => (*r, Some(*d)),
+        _ => return None,
+    };
+    if rounds == 0 || rounds > 20 || deals == Some(0) || minutes == Some(0) {
+        return None;
+    }
+    Some(Command::NewTournament {
+        rules,
+        rounds,
+        deals,
+        minutes,
+        computers,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outbox::Command;
+
+    #[test]
+    fn tournament_words() {
+        let open = |rounds, deals, minutes, rules: Option<&str>, computers| Command::NewTournament {
+            rules: rules.map(|r| serde_json::Value::String(r.into())),
+            rounds,
+            deals,
+            minutes,
+            computers,
+        };
+        assert_eq!(parse_command(&[]), Some(open(3, Some(24), None, None, false)));
+        assert_eq!(parse_command(&["4", "28", "lv", "bots"]), Some(open(4, Some(28), None, Some("lv"), true)));
+        assert_eq!(parse_command(&["2", "45m"]), Some(open(2, None, Some(45), None, false)));
+        assert_eq!(parse_command(&["Pause"]), Some(Command::Tournament(TournamentVerb::Pause)));
+        assert_eq!(parse_command(&["record"]), Some(Command::Tournament(TournamentVerb::Record)));
+        assert_eq!(parse_command(&["0"]), None);
+        assert_eq!(parse_command(&["3", "0"]), None);
+        assert_eq!(parse_command(&["1", "2", "3"]), None);
+        assert_eq!(parse_command(&["lv", "rondo"]), None);
+    }
+}

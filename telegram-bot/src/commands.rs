@@ -133,6 +133,14 @@ pub const COMMANDS: &[(&str, [&str; 3])] = &[
             "Запись игры (JSON)",
         ],
     ),
+    (
+        "tournament",
+        [
+            "Zoles turnīrs: /tournament [kārtas] [partijas]",
+            "Zole tournament: /tournament [rounds] [deals]",
+            "Турнир по золе: /tournament [туры] [раздачи]",
+        ],
+    ),
     ("top", ["Labākie spēlētāji", "Leaderboard", "Таблица лидеров"]),
     ("stats", ["Mana statistika", "My statistics", "Моя статистика"]),
     (

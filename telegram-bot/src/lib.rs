@@ -19,7 +19,7 @@ use stikis_core::ai::Level;
 use stikis_host::i18n::{t, Lang};
 use stikis_host::store::{ChatRef, CommunityRef, Platform, Store};
 use stikis_host::token::Token;
-use stikis_host::{Command, Host, HostConfig, Outbox, Request, User};
+use stikis_host::{Command, Host, HostConfig, Outbox, Request, TournamentVerb, User};
 use teloxide::dispatching::{Dispatcher, ShutdownToken};
 use teloxide::error_handlers::LoggingErrorHandler;
 use teloxide::payloads::SetMyCommandsSetters;
@@ -364,10 +364,13 @@ impl App {
             return Some(a);
         }
         let creator = creator_may
-            && matches!(
+            && (matches!(
                 self.host.store().open_table(chat).await,
                 Ok(Some(row)) if row.creator == user
-            );
+            ) || matches!(
+                self.host.store().latest_tournament(chat).await,
+                Ok(Some(row)) if row.creator == user && row.status.is_open()
+            ));
         creator.then_some(false)
     }
 
@@ -388,10 +391,9 @@ impl App {
             None => ChatRef::new(Platform::Telegram, user.id.clone(), user.id.clone()),
         };
         // Managing verbs need to know whether the presser administers the group.
-        if tok
-            .as_ref()
-            .is_some_and(|t| t.action == "bot" || t.action == "start")
-        {
+        if tok.as_ref().is_some_and(|t| {
+            matches!(t.action.as_str(), "bot" | "start" | "T:s" | "T:b" | "T:p" | "T:r" | "T:x")
+        }) {
             if let Some(cid) = show::chat_id(&chat) {
                 match self.admin_or_retry(&chat, cid, q.from.id, &user.id, true).await {
                     Some(a) => user.admin = a,
@@ -595,6 +597,13 @@ impl App {
             "top" => Command::Leaderboard,
             "stats" => Command::Stats,
             "bots" => Command::AddBot { level: Level::Basic },
+            "tournament" => match stikis_host::tournament::parse_command(&args) {
+                Some(c) => c,
+                None => {
+                    let usage = t(lang, "tournament-bad-options", &[]);
+                    return self.shower.show(say(usage), privately(&m, from)).await;
+                }
+            },
             "lang" => {
                 let pick = |s: &str| Lang::ALL.into_iter().find(|l| l.code() == s);
                 match args.as_slice() {
@@ -635,8 +644,21 @@ impl App {
                 | Command::SetCommunityLang(_)
                 | Command::SetTurnLimit(_)
                 | Command::SetAutoStart(_)
+                | Command::NewTournament { .. }
+                | Command::Tournament(
+                    TournamentVerb::Start
+                        | TournamentVerb::AddComputer
+                        | TournamentVerb::Pause
+                        | TournamentVerb::Resume
+                        | TournamentVerb::Cancel
+                )
         ) {
-            let creator_may = matches!(command, Command::Stop | Command::Start | Command::AddBot { .. });
+            // The organiser of a tournament manages it without being asked about; opening
+            // one takes an admin.
+            let creator_may = matches!(
+                command,
+                Command::Stop | Command::Start | Command::AddBot { .. } | Command::Tournament(_)
+            );
             match self
                 .admin_or_retry(&chat, m.chat.id, from.id, &user.id, creator_may)
                 .await
