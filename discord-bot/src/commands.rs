@@ -381,7 +381,10 @@ pub async fn record(ctx: Ctx<'_>) -> Result<(), Error> {
 pub async fn tournament(
     ctx: Ctx<'_>,
     #[description = "rounds, deals per round or 45m, preset, bots; or record, standings, pause, resume, cancel"]
-    #[description_localized("ru", "туры, раздач в туре или 45m, правила, bots; или record, standings, pause, resume, cancel")]
+    #[description_localized(
+        "ru",
+        "туры, раздач в туре или 45m, правила, bots; или record, standings, pause, resume, cancel"
+    )]
     options: Option<String>,
 ) -> Result<(), Error> {
     let text = options.unwrap_or_default();

@@ -881,10 +881,18 @@ async fn four_people_play_a_tournament_of_two_short_rounds() {
         async move { callback_text(&fake.slash(&p, CHANNEL, &name, options).await) }
     };
     let options = |s: &str| json!([{"name": "options", "type": 3, "value": s}]);
-    slash(&admin, "settings", json!([{"name": "turn_limit", "type": 4, "value": 0}])).await;
+    slash(
+        &admin,
+        "settings",
+        json!([{"name": "turn_limit", "type": 4, "value": 0}]),
+    )
+    .await;
     // Opening one takes Manage Server; bad words get the usage.
     let r = slash(&people[0], "tournament", options("2 1")).await;
-    assert_eq!(r, "Only an admin of this chat or the tournament's organiser may do that.");
+    assert_eq!(
+        r,
+        "Only an admin of this chat or the tournament's organiser may do that."
+    );
     let r = slash(&admin, "tournament", options("2 1 2 3")).await;
     assert!(r.starts_with("A tournament is opened as /tournament"), "{r}");
     let r = slash(&admin, "tournament", options("2 1")).await;
@@ -904,7 +912,11 @@ async fn four_people_play_a_tournament_of_two_short_rounds() {
     }
     bot.bot.settle().await;
     let m = message(&fake);
-    assert!(m.text.contains("Entered (4): Anna, Bruno, Cilda, Dora"), "{}", m.text);
+    assert!(
+        m.text.contains("Entered (4): Anna, Bruno, Cilda, Dora"),
+        "{}",
+        m.text
+    );
     let v = fake.press(&people[1], m.id, &Play::button(&m, "Start")).await;
     assert_eq!(
         callback_text(&v),
@@ -959,7 +971,9 @@ async fn four_people_play_a_tournament_of_two_short_rounds() {
         .filter(|m| m.ephemeral_for.is_none())
         .all(|m| m.versions.iter().all(|v| !v.contains("Your cards"))));
     // The record, attached to the answer, verifies.
-    let v = fake.slash(&people[2], CHANNEL, "tournament", options("record")).await;
+    let v = fake
+        .slash(&people[2], CHANNEL, "tournament", options("record"))
+        .await;
     assert_eq!(v["type"], 4);
     let file = fake
         .channel(CHANNEL)

@@ -970,10 +970,22 @@ mod tests {
             computers,
         };
         assert_eq!(parse_command(&[]), Some(open(3, Some(24), None, None, false)));
-        assert_eq!(parse_command(&["4", "28", "lv", "bots"]), Some(open(4, Some(28), None, Some("lv"), true)));
-        assert_eq!(parse_command(&["2", "45m"]), Some(open(2, None, Some(45), None, false)));
-        assert_eq!(parse_command(&["Pause"]), Some(Command::Tournament(TournamentVerb::Pause)));
-        assert_eq!(parse_command(&["record"]), Some(Command::Tournament(TournamentVerb::Record)));
+        assert_eq!(
+            parse_command(&["4", "28", "lv", "bots"]),
+            Some(open(4, Some(28), None, Some("lv"), true))
+        );
+        assert_eq!(
+            parse_command(&["2", "45m"]),
+            Some(open(2, None, Some(45), None, false))
+        );
+        assert_eq!(
+            parse_command(&["Pause"]),
+            Some(Command::Tournament(TournamentVerb::Pause))
+        );
+        assert_eq!(
+            parse_command(&["record"]),
+            Some(Command::Tournament(TournamentVerb::Record))
+        );
         assert_eq!(parse_command(&["0"]), None);
         assert_eq!(parse_command(&["3", "0"]), None);
         assert_eq!(parse_command(&["1", "2", "3"]), None);

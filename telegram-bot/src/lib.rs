@@ -392,7 +392,10 @@ impl App {
         };
         // Managing verbs need to know whether the presser administers the group.
         if tok.as_ref().is_some_and(|t| {
-            matches!(t.action.as_str(), "bot" | "start" | "T:s" | "T:b" | "T:p" | "T:r" | "T:x")
+            matches!(
+                t.action.as_str(),
+                "bot" | "start" | "T:s" | "T:b" | "T:p" | "T:r" | "T:x"
+            )
         }) {
             if let Some(cid) = show::chat_id(&chat) {
                 match self.admin_or_retry(&chat, cid, q.from.id, &user.id, true).await {

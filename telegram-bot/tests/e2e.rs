@@ -843,3 +843,101 @@ async fn long_polling_backs_off_when_get_updates_answers_at_once_with_nothing() 
     fake.until("the lobby", |f| button(f, GROUP, "join")).await;
     running.shutdown().await;
 }
+
+/// A 4-person tournament of 2 short rounds (one deal a round) in a group: `/tournament 2 1`
+/// by an admin, entries by button, every hand in private chats, the final standings in the
+/// group, and the tournament's record (sent as a document), which verifies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_people_play_a_tournament_of_two_short_rounds() {
+    const DORA: i64 = 14;
+    let people = [ANNA, BRUNO, CILDA, DORA];
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = bot(&fake, &dir.path().join("t.db")).await;
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.said(GROUP, "").await;
+    // Opening one takes an admin; the answer goes to the person alone.
+    fake.say(GROUP, BRUNO, "/tournament 2 1", None);
+    fake.said(
+        BRUNO,
+        "Only an admin of this chat or the tournament's organiser may do that.",
+    )
+    .await;
+    fake.say(GROUP, ANNA, "/tournament 2 1", None);
+    let (msg, join) = fake
+        .until("the tournament message", |f| button(f, GROUP, "T:j"))
+        .await;
+    for u in people {
+        let id = fake.press(GROUP, msg, u, &join);
+        let answer = fake.answered(&id).await;
+        assert_eq!(answer["text"], format!("U{u} has entered."), "{answer}");
+    }
+    let (msg, start) = button(&fake, GROUP, "T:s").unwrap();
+    let id = fake.press(GROUP, msg, BRUNO, &start);
+    let answer = fake.answered(&id).await;
+    assert_eq!(
+        answer["text"],
+        "Only an admin of this chat or the tournament's organiser may do that."
+    );
+    let id = fake.press(GROUP, msg, ANNA, &start);
+    fake.answered(&id).await;
+    let over = |f: &Fake| {
+        group_texts(f)
+            .iter()
+            .any(|t| t.starts_with("🏆 The tournament is over."))
+    };
+    let mut pressed = Pressed::new();
+    let mut presses = 0;
+    loop {
+        let next = fake
+            .until("someone to act, or the end", |f| {
+                if over(f) {
+                    return Some(None);
+                }
+                people
+                    .into_iter()
+                    .find_map(|u| move_button(f, u, &pressed).map(|b| Some((u, b))))
+            })
+            .await;
+        let Some((user, (msg, data))) = next else { break };
+        let before = fake.messages(user).into_iter().find(|m| m.id == msg).unwrap();
+        pressed.insert((user, msg), (before.text, before.buttons));
+        let id = fake.press(user, msg, user, &data);
+        let answer = fake.answered(&id).await;
+        assert_eq!(answer["text"], "✓", "{answer}");
+        presses += 1;
+        assert!(presses < 2000, "the tournament did not end");
+    }
+    // Everybody was told their table and seat, twice; no hand reached the group.
+    for u in people {
+        let told = fake
+            .messages(u)
+            .iter()
+            .filter(|m| m.text.contains("you play at table 1, seat"))
+            .count();
+        assert_eq!(told, 2, "U{u}");
+    }
+    assert!(group_texts(&fake).iter().all(|t| !t.contains("Your cards")));
+    let fin = group_texts(&fake)
+        .into_iter()
+        .find(|t| t.starts_with("🏆 The tournament is over."))
+        .unwrap();
+    assert_eq!(fin.matches(", 2 rounds").count(), 4, "{fin}");
+    // The record, as a document in the group, verifies.
+    fake.say(GROUP, CILDA, "/tournament record", None);
+    let raw = fake
+        .until("the record document", |f| {
+            f.calls()
+                .into_iter()
+                .find(|c| c.method == "sendDocument")
+                .and_then(|c| c.body["raw"].as_str().map(str::to_string))
+        })
+        .await;
+    let json = &raw[raw.find('{').unwrap()..=raw.rfind('}').unwrap()];
+    let rec: stikis_core::tournament::TournamentRecord = serde_json::from_str(json).unwrap();
+    assert_eq!(rec.rounds.len(), 2);
+    let standings = stikis_core::tournament::verify(&rec).expect("the record verifies");
+    assert!(fin.contains(&format!("1. {}:", standings[0].player)), "{fin}");
+    running.shutdown().await;
+}
