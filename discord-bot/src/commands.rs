@@ -33,6 +33,7 @@ pub fn all() -> Vec<BotCommand> {
         .collect();
     all.extend([
         top(),
+        season(),
         stats(),
         lang(),
         record(),
@@ -319,10 +320,34 @@ async fn open(
     run(ctx, vec![req]).await
 }
 
-/// The server's leaderboard
-#[poise::command(slash_command, description_localized("ru", "Таблица лидеров сервера"))]
-pub async fn top(ctx: Ctx<'_>) -> Result<(), Error> {
-    let req = request(&ctx, Command::Leaderboard).await;
+/// The server's ratings, or its points of a day, week, month, season or all time
+#[poise::command(
+    slash_command,
+    description_localized("ru", "Рейтинги сервера или очки за день, неделю, месяц, сезон, всё время")
+)]
+pub async fn top(
+    ctx: Ctx<'_>,
+    #[description = "day, week, month, season, season N or all (points); nothing: ratings"]
+    #[description_localized("ru", "day, week, month, season, season N или all (очки); пусто: рейтинги")]
+    period: Option<String>,
+) -> Result<(), Error> {
+    let text = period.unwrap_or_default();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some(board) = stikis_host::Board::parse(&words) else {
+        return say(ctx, "top-usage").await;
+    };
+    let req = request(&ctx, Command::Leaderboard(board)).await;
+    run(ctx, vec![req]).await
+}
+
+/// Start the server's next season (Manage Server); the old one stays on /top season N
+#[poise::command(
+    slash_command,
+    default_member_permissions = "MANAGE_GUILD",
+    description_localized("ru", "Начать следующий сезон сервера («Управлять сервером»)")
+)]
+pub async fn season(ctx: Ctx<'_>) -> Result<(), Error> {
+    let req = request(&ctx, Command::NewSeason).await;
     run(ctx, vec![req]).await
 }
 

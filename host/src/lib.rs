@@ -3,6 +3,7 @@
 //! computer players, timers), `games` is each game's face, `store` the database, `i18n` the
 //! messages and `token` the button tokens.
 
+pub mod boards;
 pub mod games;
 pub mod i18n;
 pub mod lobby;
@@ -13,4 +14,4 @@ pub mod token;
 pub mod tournament;
 
 pub use lobby::{Host, HostConfig};
-pub use outbox::{Button, Command, Out, Outbox, Request, TournamentVerb, User};
+pub use outbox::{Board, Button, Command, Out, Outbox, Request, TournamentVerb, User};

@@ -282,75 +282,9 @@ impl Host {
                 out.reply(text);
             }
             Command::CloseSheet => self.close_sheet(req, lang, &mut out).await?,
-            Command::Leaderboard => {
-                // Every game the community has played, each its own board.
-                let mut boards = Vec::new();
-                for game in GAMES {
-                    let rows = self.store.leaderboard(&chat.community_ref(), game, 10).await?;
-                    if rows.is_empty() {
-                        continue;
-                    }
-                    let mut lines = vec![format!("{}:", game_title(lang, game))];
-                    lines.extend(rows.iter().enumerate().map(|(i, r)| {
-                        t(
-                            lang,
-                            "top-line",
-                            &[
-                                ("rank", Arg::from(i as i64 + 1)),
-                                ("name", r.name.clone().into()),
-                                ("points", Arg::from(r.stats.points)),
-                                ("deals", Arg::from(r.stats.deals)),
-                            ],
-                        )
-                    }));
-                    boards.push(lines.join("\n"));
-                }
-                out.reply(if boards.is_empty() {
-                    t(lang, "top-none", &[])
-                } else {
-                    boards.join("\n\n")
-                });
-            }
-            Command::Stats => {
-                let mut lines = Vec::new();
-                for game in GAMES {
-                    let Some(r) = self
-                        .store
-                        .user_stats(&chat.community_ref(), game, &req.user.id)
-                        .await?
-                    else {
-                        continue;
-                    };
-                    let s = &r.stats;
-                    let mut line = t(
-                        lang,
-                        "stats-line",
-                        &[
-                            ("game", game_title(lang, game).into()),
-                            ("points", Arg::from(s.points)),
-                            ("games", Arg::from(s.games)),
-                            ("deals", Arg::from(s.deals)),
-                            ("wins", Arg::from(s.declarer_wins)),
-                        ],
-                    );
-                    if s.pules_written + s.pules_removed > 0 {
-                        line.push_str(&t(
-                            lang,
-                            "stats-pules",
-                            &[
-                                ("written", Arg::from(s.pules_written)),
-                                ("removed", Arg::from(s.pules_removed)),
-                            ],
-                        ));
-                    }
-                    lines.push(line);
-                }
-                out.reply(if lines.is_empty() {
-                    t(lang, "stats-none", &[("name", req.user.name.clone().into())])
-                } else {
-                    format!("{}\n{}", req.user.name, lines.join("\n"))
-                });
-            }
+            Command::Leaderboard(board) => return self.leaderboard(req, *board, lang).await,
+            Command::Stats => return self.stats(req, lang).await,
+            Command::NewSeason => return self.new_season(req, lang).await,
             _ => {
                 let Some(row) = self.store.open_table(chat).await? else {
                     out.reply(t(lang, "table-none", &[]));
@@ -806,6 +740,10 @@ impl Host {
                     .apply_stats(live.id(), 0, &community, &live.row.game, &entries)
                     .await?;
             }
+        }
+        // A finished game is rated once; a game stopped after whole deals too.
+        if let Err(e) = self.rate_table(live).await {
+            tracing::warn!(table = live.id(), error = %e, "could not rate a table");
         }
         self.store.set_status(live.id(), status).await?;
         live.new_turn();

@@ -52,8 +52,12 @@ pub enum Command {
     /// Close the chat's score sheet (no table may be open): its open personal pules are
     /// settled and the final standings posted; the next table starts a fresh sheet.
     CloseSheet,
-    Leaderboard,
+    /// A community's board: ratings, or points over a period.
+    Leaderboard(Board),
+    /// The asker's statistics and ratings.
     Stats,
+    /// An admin starts the community's next season (the old one stays viewable).
+    NewSeason,
     /// Open a Zole tournament in this chat (admins): `rounds` rounds of `deals` deals per
     /// table, or of `minutes` minutes each (the deal in progress is finished); `computers`
     /// lets the admin enter computer players.
@@ -66,6 +70,35 @@ pub enum Command {
     },
     /// Something done to the chat's tournament (also what its buttons carry).
     Tournament(TournamentVerb),
+}
+
+/// Which board `/top` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Board {
+    /// The skill ratings of every game (the default).
+    Rating,
+    /// Points over a period.
+    Points(crate::store::Period),
+}
+
+impl Board {
+    /// `/top` as both bots read it: nothing or `rating`; `day`, `week`, `month`, `all`;
+    /// `season` (the current one) or `season N`. None for anything else.
+    pub fn parse(args: &[&str]) -> Option<Board> {
+        use crate::store::Period;
+        let lower: Vec<String> = args.iter().map(|a| a.to_ascii_lowercase()).collect();
+        let words: Vec<&str> = lower.iter().map(String::as_str).collect();
+        Some(match words.as_slice() {
+            [] | ["rating"] => Board::Rating,
+            ["day" | "today"] => Board::Points(Period::Day),
+            ["week"] => Board::Points(Period::Week),
+            ["month"] => Board::Points(Period::Month),
+            ["all"] => Board::Points(Period::All),
+            ["season"] => Board::Points(Period::Season(None)),
+            ["season", n] => Board::Points(Period::Season(Some(n.parse().ok().filter(|&n| n >= 1)?))),
+            _ => return None,
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

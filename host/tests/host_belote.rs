@@ -165,10 +165,17 @@ async fn every_variant_plays_a_whole_game_with_people_and_computer_players() {
             "{game}"
         );
         // The community's leaderboard and Anna's statistics name this game and count it.
-        let out = send(&t.host, &mut t.screen, t.g.clone(), &anna, Command::Leaderboard).await;
+        let out = send(
+            &t.host,
+            &mut t.screen,
+            t.g.clone(),
+            &anna,
+            Command::Leaderboard(stikis_host::Board::Points(stikis_host::store::Period::All)),
+        )
+        .await;
         let board = out.reply_text().unwrap();
         assert!(
-            board.starts_with(&format!("{}:\n1. ", game_title(Lang::Ru, game)))
+            board.starts_with(&format!("{}, за всё время:\n1. ", game_title(Lang::Ru, game)))
                 && board.contains("ANNA")
                 && !board.contains(game),
             "{board}"

@@ -232,3 +232,131 @@ async fn a_new_table_goes_on_from_the_chats_open_sheet_until_it_is_closed() {
     assert!(fresh.totals.iter().all(|t| t.points == 0), "{:?}", fresh.totals);
     assert_eq!(fresh.pules["personal"], json!([]));
 }
+
+/// The deltas of a result post, by name: "This deal: ANNA +2 · BRUNO -1 · …".
+fn deltas(result: &str) -> Vec<(String, i64)> {
+    let line = result
+        .lines()
+        .find_map(|l| l.strip_prefix("This deal: "))
+        .unwrap_or_else(|| panic!("no deltas in {result}"));
+    line.split(" · ")
+        .map(|p| {
+            let (name, d) = p.rsplit_once(' ').unwrap();
+            (name.to_string(), d.parse().unwrap())
+        })
+        .collect()
+}
+
+/// The boards: points of today, this week, this month, this season and all time are the
+/// deals' points; a new season starts empty and the old one stays viewable; a stopped table
+/// is rated once, and /stats shows the rating and its change.
+#[tokio::test]
+async fn boards_by_period_and_season_and_ratings_after_a_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(dir.path().join("boards.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let (host, _events) = Host::new(store.clone(), config());
+    let out = open_table(&host).await;
+    let result = play_one_deal(&host, out).await;
+    let d = deltas(&result);
+    let anna = d.iter().find(|x| x.0 == "ANNA").unwrap().1;
+    let top = |board| {
+        let host = host.clone();
+        async move {
+            send(&host, "bruno", Command::Leaderboard(board))
+                .await
+                .reply_text()
+                .unwrap()
+                .to_string()
+        }
+    };
+    use stikis_host::store::Period;
+    use stikis_host::Board;
+    for (period, title) in [
+        (Period::Day, "Zole, today:"),
+        (Period::Week, "Zole, this week:"),
+        (Period::Month, "Zole, this month:"),
+        (Period::Season(None), "Zole, season 1:"),
+        (Period::All, "Zole, all time:"),
+    ] {
+        let board = top(Board::Points(period)).await;
+        assert!(board.starts_with(title), "{board}");
+        assert!(board.contains(&format!("ANNA {anna} (one deal)")), "{board}");
+        assert!(
+            !board.contains("Computer"),
+            "computer players are not on boards: {board}"
+        );
+    }
+    // Nothing rated before the table closes.
+    assert_eq!(top(Board::Rating).await, "No games have been counted here yet.");
+    send(&host, "anna", Command::Stop).await;
+    let board = top(Board::Rating).await;
+    assert!(board.starts_with("Zole, rating:\n1. "), "{board}");
+    assert!(
+        board.contains("ANNA") && board.contains("BRUNO") && board.contains("(one game)"),
+        "{board}"
+    );
+    // The winner of the deal ranks above the loser.
+    let bruno = d.iter().find(|x| x.0 == "BRUNO").unwrap().1;
+    if anna != bruno {
+        let (hi, lo) = if anna > bruno {
+            ("ANNA", "BRUNO")
+        } else {
+            ("BRUNO", "ANNA")
+        };
+        assert!(board.find(hi) < board.find(lo), "{board}");
+    }
+    let stats = send(&host, "anna", Command::Stats).await;
+    let stats = stats.reply_text().unwrap();
+    let line = stats
+        .lines()
+        .find(|l| l.starts_with("Zole: rating "))
+        .unwrap_or_else(|| panic!("{stats}"));
+    let c = CommunityRef::new(Platform::Telegram, "group-1");
+    let rated = store.ratings_of(&c, "zole", &["anna".into()]).await.unwrap();
+    assert_eq!(
+        line,
+        format!(
+            "Zole: rating {} ({:+} with the last game)",
+            rated[0].rating.shown(),
+            rated[0].change
+        )
+    );
+    assert_eq!(rated[0].games, 1);
+    // Only an admin starts a season; the new one is empty, the old one stays.
+    let out = send(&host, "bruno", Command::NewSeason).await;
+    assert_eq!(
+        out.reply_text(),
+        Some("Only the table's creator or an admin may do that.")
+    );
+    let out = send(&host, "admin", Command::NewSeason).await;
+    assert!(
+        out.0
+            .iter()
+            .any(|o| o.text().starts_with("ADMIN has started season 2.")),
+        "{out:?}"
+    );
+    assert_eq!(
+        top(Board::Points(Period::Season(None))).await,
+        "No deals have been counted here in that time."
+    );
+    let old = top(Board::Points(Period::Season(Some(1)))).await;
+    assert!(
+        old.starts_with("Zole, season 1:") && old.contains(&format!("ANNA {anna}")),
+        "{old}"
+    );
+    assert_eq!(
+        top(Board::Points(Period::Season(Some(3)))).await,
+        "There is no season 3 here."
+    );
+    // The words of /top.
+    assert_eq!(Board::parse(&[]), Some(Board::Rating));
+    assert_eq!(
+        Board::parse(&["season", "2"]),
+        Some(Board::Points(Period::Season(Some(2))))
+    );
+    assert_eq!(Board::parse(&["Week"]), Some(Board::Points(Period::Week)));
+    assert_eq!(Board::parse(&["season", "0"]), None);
+    assert_eq!(Board::parse(&["year"]), None);
+}

@@ -141,7 +141,22 @@ pub const COMMANDS: &[(&str, [&str; 3])] = &[
             "Турнир по золе: /tournament [туры] [раздачи]",
         ],
     ),
-    ("top", ["Labākie spēlētāji", "Leaderboard", "Таблица лидеров"]),
+    (
+        "top",
+        [
+            "Reitingi; /top day|week|month|season|all: punkti",
+            "Ratings; /top day|week|month|season|all: points",
+            "Рейтинги; /top day|week|month|season|all: очки",
+        ],
+    ),
+    (
+        "season",
+        [
+            "/season new: sākt jaunu sezonu (administratoriem)",
+            "/season new: start a new season (admins)",
+            "/season new: начать новый сезон (админам)",
+        ],
+    ),
     ("stats", ["Mana statistika", "My statistics", "Моя статистика"]),
     (
         "lang",

@@ -597,7 +597,14 @@ impl App {
             "go" => Command::Start,
             "stop" => Command::Stop,
             "record" => Command::Record,
-            "top" => Command::Leaderboard,
+            "top" => match stikis_host::Board::parse(&args) {
+                Some(b) => Command::Leaderboard(b),
+                None => {
+                    let usage = t(lang, "top-usage", &[]);
+                    return self.shower.show(say(usage), privately(&m, from)).await;
+                }
+            },
+            "season" if args.first() == Some(&"new") => Command::NewSeason,
             "stats" => Command::Stats,
             "bots" => Command::AddBot { level: Level::Basic },
             "tournament" => match stikis_host::tournament::parse_command(&args) {
@@ -647,6 +654,7 @@ impl App {
                 | Command::SetCommunityLang(_)
                 | Command::SetTurnLimit(_)
                 | Command::SetAutoStart(_)
+                | Command::NewSeason
                 | Command::NewTournament { .. }
                 | Command::Tournament(
                     TournamentVerb::Start
@@ -712,7 +720,7 @@ impl App {
         // A command that changed nothing (refused, or nothing to do) is answered to the person
         // alone; what a group asks to see (/top, /stats) stays in the group.
         // An admin's settings change is said in the group too.
-        let said_to_group = matches!(command, Command::Leaderboard | Command::Stats)
+        let said_to_group = matches!(command, Command::Leaderboard(_) | Command::Stats)
             || (user.admin
                 && matches!(
                     command,

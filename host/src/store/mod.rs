@@ -1150,6 +1150,10 @@ impl Store {
         entries: &[StatsEntry],
     ) -> Result<bool> {
         let guard = "INSERT INTO stats_applied (table_id, deal_no) VALUES ($1, $2)";
+        // A finished deal's row for the boards of a period.
+        let result = "INSERT INTO results (platform, community_id, game, user_id, display_name, \
+                      table_id, deal_no, points, declarer_win, at_ms) \
+                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
         let add = "INSERT INTO stats (platform, community_id, game, user_id, display_name, games, \
                    deals, declarer_wins, points, pules_written, pules_removed) \
                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
@@ -1170,8 +1174,24 @@ impl Store {
                 Err(e) if is_unique_violation(&e) => return Ok(false),
                 Err(e) => return Err(e.into()),
             }
+            let at = now_ms();
             for e in entries {
                 let d = &e.delta;
+                if d.deals > 0 {
+                    sqlx::query(result)
+                        .bind(community.platform.as_str())
+                        .bind(&community.community)
+                        .bind(game)
+                        .bind(&e.user_id)
+                        .bind(&e.name)
+                        .bind(table)
+                        .bind(deal_no)
+                        .bind(d.points)
+                        .bind(d.declarer_wins)
+                        .bind(at)
+                        .execute(&mut *tx)
+                        .await?;
+                }
                 sqlx::query(add)
                     .bind(community.platform.as_str())
                     .bind(&community.community)
@@ -1306,6 +1326,8 @@ impl TableLog {
     }
 }
 
-// Last: it uses the query macros above.
+// Last: they use the query macros above.
+mod boards;
 mod tournament;
+pub use boards::{period_start, BoardRow, Period, RatingRow};
 pub use tournament::EntryRefused;

@@ -1,0 +1,17 @@
+# Boards by period and season, and ratings.
+top-rating-title = { $game }, rating:
+top-rating-line = { $rank }. { $name } { $rating } ({ $games ->
+    [one] one game
+   *[other] { $games } games
+})
+top-period-day = { $game }, today:
+top-period-week = { $game }, this week:
+top-period-month = { $game }, this month:
+top-period-season = { $game }, season { $n }:
+top-period-all = { $game }, all time:
+top-hint = Points by period: /top day, week, month, season (or season N) or all.
+top-none-period = No deals have been counted here in that time.
+top-no-season = There is no season { $n } here.
+top-usage = /top shows the ratings; /top day, week, month, season [N] or all shows the points of that time.
+stats-rating = { $game }: rating { $rating } ({ $change } with the last game)
+season-started = { $name } has started season { $n }. The old one stays on the board: /top season { $prev }.

@@ -1,0 +1,14 @@
+# Tabulas pa laika posmiem un sezonām, un reitingi.
+top-rating-title = { $game }, reitings:
+top-rating-line = { $rank }. { $name } { $rating } (spēles: { $games })
+top-period-day = { $game }, šodien:
+top-period-week = { $game }, šonedēļ:
+top-period-month = { $game }, šomēnes:
+top-period-season = { $game }, { $n }. sezona:
+top-period-all = { $game }, visu laiku:
+top-hint = Punkti pa laika posmiem: /top day, week, month, season (vai season N) vai all.
+top-none-period = Šajā laikā šeit nav ieskaitīts neviens dalījums.
+top-no-season = Šeit nav { $n }. sezonas.
+top-usage = /top rāda reitingus; /top day, week, month, season [N] vai all rāda tā laika punktus.
+stats-rating = { $game }: reitings { $rating } ({ $change } pēc pēdējās spēles)
+season-started = { $name } sāka { $n }. sezonu. Vecā paliek tabulā: /top season { $prev }.

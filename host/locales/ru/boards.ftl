@@ -1,0 +1,14 @@
+# Таблицы по периодам и сезонам, рейтинги.
+top-rating-title = { $game }, рейтинг:
+top-rating-line = { $rank }. { $name } { $rating } (игр: { $games })
+top-period-day = { $game }, сегодня:
+top-period-week = { $game }, эта неделя:
+top-period-month = { $game }, этот месяц:
+top-period-season = { $game }, сезон { $n }:
+top-period-all = { $game }, за всё время:
+top-hint = Очки по периодам: /top day, week, month, season (или season N) или all.
+top-none-period = За это время здесь не засчитано ни одной раздачи.
+top-no-season = Здесь нет сезона { $n }.
+top-usage = /top показывает рейтинги; /top day, week, month, season [N] или all — очки за этот период.
+stats-rating = { $game }: рейтинг { $rating } ({ $change } за последнюю игру)
+season-started = { $name } начал сезон { $n }. Старый остаётся в таблице: /top season { $prev }.

@@ -1,0 +1,293 @@
+//! The community's boards (`/top`: ratings, or points over a day, week, month, season or all
+//! time), a player's statistics and ratings (`/stats`), seasons, and rating a finished table.
+
+use stikis_core::rating::{rate, Rating, Side};
+
+use crate::games::{game_title, GAMES};
+use crate::i18n::{t, Arg, Lang};
+use crate::lobby::Host;
+use crate::outbox::{Board, Outbox, Request};
+use crate::store::{now_ms, period_start, Occupant, Period, RatingRow};
+use crate::table::{HostError, Live};
+
+/// How many lines a board shows.
+const BOARD_LINES: u32 = 10;
+
+/// Games played by teams of two (seats 0 and 2 against 1 and 3): the Belote family.
+fn in_teams(game: &str) -> bool {
+    game != "zole" && game != "polt"
+}
+
+impl Host {
+    /// `/top`: every game the community has played, each its own board.
+    pub(crate) async fn leaderboard(
+        &self,
+        req: &Request,
+        board: Board,
+        lang: Lang,
+    ) -> Result<Outbox, HostError> {
+        let c = req.chat.community_ref();
+        let mut out = Outbox::default();
+        let mut boards = Vec::new();
+        match board {
+            Board::Rating => {
+                for game in GAMES {
+                    let rows = self.store.ratings(&c, game, BOARD_LINES).await?;
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    let mut lines = vec![t(
+                        lang,
+                        "top-rating-title",
+                        &[("game", game_title(lang, game).into())],
+                    )];
+                    lines.extend(rows.iter().enumerate().map(|(i, r)| {
+                        t(
+                            lang,
+                            "top-rating-line",
+                            &[
+                                ("rank", Arg::from(i + 1)),
+                                ("name", r.name.clone().into()),
+                                ("rating", Arg::from(r.rating.shown())),
+                                ("games", Arg::from(r.games)),
+                            ],
+                        )
+                    }));
+                    boards.push(lines.join("\n"));
+                }
+                if !boards.is_empty() {
+                    boards.push(t(lang, "top-hint", &[]));
+                }
+            }
+            Board::Points(period) => {
+                let now = now_ms();
+                let (from, to, title, n) = match period {
+                    Period::Season(which) => {
+                        let n = match which {
+                            Some(n) => n,
+                            None => self.store.current_season(&c).await?.0,
+                        };
+                        let Some((from, to)) = self.store.season_span(&c, n).await? else {
+                            out.reply(t(lang, "top-no-season", &[("n", Arg::from(i64::from(n)))]));
+                            return Ok(out);
+                        };
+                        (from, to.unwrap_or(i64::MAX), "top-period-season", n)
+                    }
+                    Period::Day => (period_start(period, now), i64::MAX, "top-period-day", 0),
+                    Period::Week => (period_start(period, now), i64::MAX, "top-period-week", 0),
+                    Period::Month => (period_start(period, now), i64::MAX, "top-period-month", 0),
+                    Period::All => (0, i64::MAX, "top-period-all", 0),
+                };
+                for game in GAMES {
+                    let rows = self.store.period_board(&c, game, from, to, BOARD_LINES).await?;
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    let mut lines = vec![t(
+                        lang,
+                        title,
+                        &[
+                            ("game", game_title(lang, game).into()),
+                            ("n", Arg::from(i64::from(n))),
+                        ],
+                    )];
+                    lines.extend(rows.iter().enumerate().map(|(i, r)| {
+                        t(
+                            lang,
+                            "top-line",
+                            &[
+                                ("rank", Arg::from(i + 1)),
+                                ("name", r.name.clone().into()),
+                                ("points", Arg::from(r.points)),
+                                ("deals", Arg::from(r.deals)),
+                            ],
+                        )
+                    }));
+                    boards.push(lines.join("\n"));
+                }
+                if boards.is_empty() {
+                    out.reply(t(lang, "top-none-period", &[]));
+                    return Ok(out);
+                }
+            }
+        }
+        out.reply(if boards.is_empty() {
+            t(lang, "top-none", &[])
+        } else {
+            boards.join("\n\n")
+        });
+        Ok(out)
+    }
+
+    /// `/stats`: the asker's counts per game, and their ratings with the last change.
+    pub(crate) async fn stats(&self, req: &Request, lang: Lang) -> Result<Outbox, HostError> {
+        let c = req.chat.community_ref();
+        let mut lines = Vec::new();
+        for game in GAMES {
+            let Some(r) = self.store.user_stats(&c, game, &req.user.id).await? else {
+                continue;
+            };
+            let s = &r.stats;
+            let mut line = t(
+                lang,
+                "stats-line",
+                &[
+                    ("game", game_title(lang, game).into()),
+                    ("points", Arg::from(s.points)),
+                    ("games", Arg::from(s.games)),
+                    ("deals", Arg::from(s.deals)),
+                    ("wins", Arg::from(s.declarer_wins)),
+                ],
+            );
+            if s.pules_written + s.pules_removed > 0 {
+                line.push_str(&t(
+                    lang,
+                    "stats-pules",
+                    &[
+                        ("written", Arg::from(s.pules_written)),
+                        ("removed", Arg::from(s.pules_removed)),
+                    ],
+                ));
+            }
+            lines.push(line);
+        }
+        for game in GAMES {
+            for r in self
+                .store
+                .ratings_of(&c, game, std::slice::from_ref(&req.user.id))
+                .await?
+            {
+                lines.push(t(
+                    lang,
+                    "stats-rating",
+                    &[
+                        ("game", game_title(lang, game).into()),
+                        ("rating", Arg::from(r.rating.shown())),
+                        ("change", format!("{:+}", r.change).into()),
+                    ],
+                ));
+            }
+        }
+        let mut out = Outbox::default();
+        out.reply(if lines.is_empty() {
+            t(lang, "stats-none", &[("name", req.user.name.clone().into())])
+        } else {
+            format!("{}\n{}", req.user.name, lines.join("\n"))
+        });
+        Ok(out)
+    }
+
+    /// An admin starts the next season.
+    pub(crate) async fn new_season(&self, req: &Request, lang: Lang) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        if !req.user.admin {
+            out.reply(t(lang, "table-not-allowed", &[]));
+            return Ok(out);
+        }
+        let n = self.store.start_season(&req.chat.community_ref()).await?;
+        out.push(crate::outbox::Out::Post {
+            chat: req.chat.clone(),
+            text: t(
+                self.community_lang(&req.chat).await,
+                "season-started",
+                &[
+                    ("name", req.user.name.clone().into()),
+                    ("n", Arg::from(i64::from(n))),
+                    ("prev", Arg::from(i64::from(n - 1))),
+                ],
+            ),
+        });
+        out.reply("✓");
+        Ok(out)
+    }
+
+    /// Rates a table that is closing (finished, or stopped after at least one whole deal)
+    /// once: one side per player by game points (Belote: the two teams), computer players as
+    /// `computer:<level>`. Tables without a person are not rated.
+    pub(crate) async fn rate_table(&self, live: &Live) -> Result<(), HostError> {
+        let Some(game) = live.game.as_ref() else {
+            return Ok(());
+        };
+        let done = game.deal_no() - usize::from(game.in_deal());
+        if done == 0
+            || !live
+                .seats
+                .iter()
+                .any(|s| matches!(s.occupant, Occupant::Human { .. }))
+        {
+            return Ok(());
+        }
+        let keys: Vec<String> = live
+            .seats
+            .iter()
+            .map(|s| match &s.occupant {
+                Occupant::Human { user_id } => user_id.clone(),
+                Occupant::Computer { level } => format!("computer:{level}"),
+            })
+            .collect();
+        let names = live.names();
+        let c = live.row.chat.community_ref();
+        let gname = &live.row.game;
+        let known = self.store.ratings_of(&c, gname, &keys).await?;
+        let before = |k: &str| known.iter().find(|r| r.player == k);
+        let rating_of = |k: &str| before(k).map_or_else(Rating::default, |r| r.rating);
+        let totals = game.totals();
+        // Sides: seat lists and scores.
+        let sides: Vec<(Vec<usize>, i64)> = if in_teams(gname) && keys.len() == 4 {
+            vec![
+                (vec![0, 2], i64::from(totals[0])),
+                (vec![1, 3], i64::from(totals[1])),
+            ]
+        } else {
+            (0..keys.len()).map(|s| (vec![s], i64::from(totals[s]))).collect()
+        };
+        let input: Vec<Side> = sides
+            .iter()
+            .map(|(seats, score)| Side {
+                ratings: seats.iter().map(|&s| rating_of(&keys[s])).collect(),
+                score: *score,
+            })
+            .collect();
+        let rated = rate(&input);
+        // A key seated twice (two computer players of one level) takes the mean of its new
+        // ratings.
+        let mut rows: Vec<(RatingRow, usize)> = Vec::new();
+        for ((seats, _), new) in sides.iter().zip(&rated) {
+            for (&s, r) in seats.iter().zip(new) {
+                let key = &keys[s];
+                match rows.iter_mut().find(|(row, _)| &row.player == key) {
+                    Some((row, n)) => {
+                        row.rating.mu += r.mu;
+                        row.rating.sigma += r.sigma;
+                        *n += 1;
+                    }
+                    None => rows.push((
+                        RatingRow {
+                            player: key.clone(),
+                            name: if key.starts_with("computer:") {
+                                key.clone()
+                            } else {
+                                names[s].clone()
+                            },
+                            rating: *r,
+                            games: before(key).map_or(0, |b| b.games) + 1,
+                            change: 0,
+                        },
+                        1,
+                    )),
+                }
+            }
+        }
+        let rows: Vec<RatingRow> = rows
+            .into_iter()
+            .map(|(mut row, n)| {
+                row.rating.mu /= n as f64;
+                row.rating.sigma /= n as f64;
+                row.change = row.rating.shown() - rating_of(&row.player).shown();
+                row
+            })
+            .collect();
+        self.store.apply_ratings(live.id(), &c, gname, &rows).await?;
+        Ok(())
+    }
+}

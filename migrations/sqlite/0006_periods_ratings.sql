@@ -1,0 +1,52 @@
+-- Leaderboards per period and season, and skill ratings. Keep in step with the other
+-- backend's 0006.
+
+-- One row per person per finished deal, written with the deal's stats (once, under the same
+-- guard): the boards of a day, week, month or season sum these.
+CREATE TABLE results (
+    platform     TEXT    NOT NULL,
+    community_id TEXT    NOT NULL,
+    game         TEXT    NOT NULL,
+    user_id      TEXT    NOT NULL,
+    display_name TEXT    NOT NULL,
+    table_id     INTEGER NOT NULL,
+    deal_no      INTEGER NOT NULL,
+    points       INTEGER NOT NULL,
+    declarer_win INTEGER NOT NULL,
+    at_ms        INTEGER NOT NULL,
+    PRIMARY KEY (table_id, deal_no, user_id)
+);
+CREATE INDEX results_by_time ON results (platform, community_id, game, at_ms);
+
+-- A community's seasons: season N runs from its start to the next one's. Without a row the
+-- community is in season 1, which began with its first game.
+CREATE TABLE seasons (
+    platform     TEXT    NOT NULL,
+    community_id TEXT    NOT NULL,
+    number       INTEGER NOT NULL CHECK (number >= 1),
+    started_ms   INTEGER NOT NULL,
+    PRIMARY KEY (platform, community_id, number)
+);
+
+-- Weng-Lin ratings per player, game and community (players: user ids; computer players as
+-- computer:<level>, so that people are rated against something fixed).
+CREATE TABLE ratings (
+    platform     TEXT    NOT NULL,
+    community_id TEXT    NOT NULL,
+    game         TEXT    NOT NULL,
+    player       TEXT    NOT NULL,
+    display_name TEXT    NOT NULL,
+    mu           REAL NOT NULL,
+    sigma        REAL NOT NULL,
+    games        INTEGER NOT NULL,
+    last_change  INTEGER NOT NULL,                         -- the shown rating's last move
+    updated_ms   INTEGER NOT NULL,
+    PRIMARY KEY (platform, community_id, game, player)
+);
+CREATE INDEX ratings_by_game ON ratings (platform, community_id, game);
+
+-- Which finished table has been rated, so a table closed twice (two processes, a retry) is
+-- rated once.
+CREATE TABLE ratings_applied (
+    table_id INTEGER PRIMARY KEY
+);
