@@ -67,6 +67,9 @@ pub struct Host {
     pub(crate) tournament_locks: Mutex<HashMap<i64, Arc<AsyncMutex<()>>>>,
     /// Tournament tables of computer players only that a task of this process is playing out.
     pub(crate) playing_out: Mutex<std::collections::HashSet<i64>>,
+    /// Added to the wall clock where the host compares with it (timed tournament rounds):
+    /// tests move time on with `advance_clock`.
+    clock_offset_ms: std::sync::atomic::AtomicI64,
 }
 
 impl Host {
@@ -82,6 +85,7 @@ impl Host {
                 me: me.clone(),
                 tournament_locks: Mutex::new(HashMap::new()),
                 playing_out: Mutex::new(std::collections::HashSet::new()),
+                clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
             }),
             rx,
         )
@@ -89,6 +93,18 @@ impl Host {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The wall clock as the host reads it (Unix ms).
+    pub fn now_ms(&self) -> i64 {
+        crate::store::now_ms() + self.clock_offset_ms.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Moves the host's wall clock on by `ms`: for tests of timed rounds.
+    #[doc(hidden)]
+    pub fn advance_clock(&self, ms: i64) {
+        self.clock_offset_ms
+            .fetch_add(ms, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub(crate) async fn user_lang(&self, chat: &ChatRef, user: &str) -> Lang {
@@ -875,7 +891,7 @@ impl Host {
         if let Some(report) = live.commit(&self.store, action).await? {
             // Show the final trick before the result.
             self.render(live, out).await;
-            let over = live.game.as_ref().is_some_and(|g| g.is_over()) || live.limit_reached();
+            let over = live.game.as_ref().is_some_and(|g| g.is_over()) || live.limit_reached(self.now_ms());
             let next = (!over).then(|| (self.config.seeds)(live.id(), live.seeds.len() + 1));
             live.finish_deal(&self.store, &report, next, out).await?;
             if over {
@@ -1140,7 +1156,7 @@ impl Host {
     /// A running table found without a deal in progress: the next deal, or the end.
     async fn resume_between_deals(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
-        if live.game.as_ref().is_some_and(|g| g.is_over()) || live.limit_reached() {
+        if live.game.as_ref().is_some_and(|g| g.is_over()) || live.limit_reached(self.now_ms()) {
             self.finish(live, &mut out).await?;
             return Ok(out);
         }

@@ -164,15 +164,13 @@ impl Live {
 
     /// True when the table's deals are played out: its deal limit reached, or its time up
     /// (tournament rounds). Checked when a deal ends.
-    pub fn limit_reached(&self) -> bool {
+    pub fn limit_reached(&self, now_ms: i64) -> bool {
         let (Some(slot), Some(game)) = (&self.row.tournament, &self.game) else {
             return false;
         };
         let done = game.deal_no() - usize::from(game.in_deal());
         slot.deal_limit.is_some_and(|n| done >= n)
-            || slot
-                .deadline_ms
-                .is_some_and(|d| crate::store::now_ms() >= d && done > 0)
+            || slot.deadline_ms.is_some_and(|d| now_ms >= d && done > 0)
     }
 
     /// Who sits where as the score sheet names players: user ids, `computer:N` for seat N.

@@ -278,6 +278,9 @@ impl Host {
                 out.reply("✓");
                 drop(guard);
                 out.extend(self.advance(tour.id).await?);
+                if let Some(tour) = self.store.tournament(tour.id).await? {
+                    self.render_tournament(&tour, &mut out).await?;
+                }
                 return Ok(out);
             }
             Pause | Resume | Cancel if !manages => out.reply(t(lang, "tournament-admin-only", &[])),
@@ -320,6 +323,9 @@ impl Host {
                 out.reply("✓");
                 drop(guard);
                 out.extend(self.advance(tour.id).await?);
+                if let Some(tour) = self.store.tournament(tour.id).await? {
+                    self.render_tournament(&tour, &mut out).await?;
+                }
                 return Ok(out);
             }
             Cancel => {
@@ -467,9 +473,10 @@ impl Host {
             {
                 let lang = self.community_lang(&tour.chat).await;
                 let (rec, _) = self.tournament_record(&tour).await?;
+                let entrants = self.store.entrants(id).await?;
                 let mut text = t(lang, "tournament-finished", &[]);
                 text.push('\n');
-                text.push_str(&standing_lines(lang, &rec.standings, &[]).join("\n"));
+                text.push_str(&standing_lines(lang, &rec.standings, &entrants).join("\n"));
                 out.push(Out::Post {
                     chat: tour.chat.clone(),
                     text,

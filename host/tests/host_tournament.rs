@@ -322,6 +322,17 @@ async fn second_half(d: &tempfile::TempDir, screen: Screen, rng: u64, presses: u
     };
     let out = f.host.recover().await.unwrap();
     f.screen.show(&out);
+    // A late arrival enters for round 3; P9 withdraws in the middle of round 2.
+    let p10 = user("p10", false);
+    let out = f.press(&p10, f.button(TournamentVerb::Join)).await;
+    assert_eq!(
+        out.reply_text(),
+        Some("P10 has entered and plays from the next round.")
+    );
+    let p9 = f.people.pop().unwrap();
+    let out = f.press(&p9, f.button(TournamentVerb::Leave)).await;
+    assert_eq!(out.reply_text(), Some("✓"));
+    f.people.push(p10);
     f.play_until(100_000, |f| f.posted("🏆 The tournament is over."))
         .await;
     let fin = f
@@ -331,12 +342,13 @@ async fn second_half(d: &tempfile::TempDir, screen: Screen, rng: u64, presses: u
         .find(|p| p.starts_with("🏆 The tournament is over."))
         .unwrap()
         .clone();
-    assert_eq!(fin.lines().count(), 13, "12 players ranked: {fin}");
-    assert_eq!(
-        fin.matches(", 3 rounds").count(),
-        12,
-        "everybody played every round: {fin}"
+    assert_eq!(fin.lines().count(), 14, "13 players ranked: {fin}");
+    assert_eq!(fin.matches(", 3 rounds").count(), 11, "{fin}");
+    assert!(
+        fin.contains("P9 (withdrawn): ") && fin.contains(", 2 rounds"),
+        "{fin}"
     );
+    assert!(fin.contains("P10: ") && fin.contains(", 1 round\n"), "{fin}");
     assert!(!f.posted("Round 4"), "3 rounds only");
     // The tournament's record: 3 rounds of 3 tables of 2 deals, which verifies.
     let admin = f.admin.clone();
@@ -358,10 +370,23 @@ async fn second_half(d: &tempfile::TempDir, screen: Screen, rng: u64, presses: u
             assert_eq!(t.record.deals.len(), 2);
         }
     }
+    let seated = |r: usize| -> Vec<String> {
+        rec.rounds[r]
+            .tables
+            .iter()
+            .flat_map(|t| t.players.clone())
+            .collect()
+    };
+    assert!(seated(1).contains(&"P9".to_string()) && !seated(2).contains(&"P9".to_string()));
+    assert!(!seated(1).contains(&"P10".to_string()) && seated(2).contains(&"P10".to_string()));
+    assert!(rec.rounds[1]
+        .tables
+        .iter()
+        .any(|t| t.replaced == vec!["P9".to_string()]));
     let standings = verify(&rec).expect("the record verifies");
     // The standings posted are those the records give, in order.
     for (i, s) in standings.iter().enumerate() {
-        let line = fin.lines().nth(i + 1).unwrap();
+        let line = fin.lines().nth(i + 1).unwrap().replace(" (withdrawn)", "");
         assert!(
             line.starts_with(&format!(
                 "{}. {}: {} big points, {:+} game points",
@@ -394,4 +419,204 @@ async fn second_half(d: &tempfile::TempDir, screen: Screen, rng: u64, presses: u
     // Over: its buttons are gone, and a press of an old one says so.
     let text = f.tournament_text();
     assert!(text.contains("Standings after round 3 of 3"), "{text}");
+}
+
+fn posted_containing(f: &Field, needle: &str) -> bool {
+    f.screen.posts.iter().any(|p| p.contains(needle))
+}
+
+/// Rounds of 30 minutes: when the time is up the deal in progress is finished and the table
+/// ends. The organiser pauses (the next round waits) and resumes; a player withdraws mid-round
+/// (a computer player finishes for them, the round counts and the record marks them); another
+/// tournament is cancelled mid-round.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, events) = open(&dir).await;
+    let people: Vec<User> = (1..=4).map(|i| user(&format!("p{i}"), false)).collect();
+    let admin = user("admin", true);
+    let mut f = Field {
+        host,
+        events,
+        screen: Screen::default(),
+        people: people.clone(),
+        admin: admin.clone(),
+        rng: 11,
+        presses: 0,
+    };
+    let g = chat("club");
+    send(
+        &f.host,
+        &mut f.screen,
+        g.clone(),
+        &admin,
+        Command::SetTurnLimit(None),
+    )
+    .await;
+    let out = send(
+        &f.host,
+        &mut f.screen,
+        g.clone(),
+        &admin,
+        Command::NewTournament {
+            rules: None,
+            rounds: 2,
+            deals: None,
+            minutes: Some(30),
+            computers: false,
+        },
+    )
+    .await;
+    assert_eq!(out.reply_text(), Some("ADMIN opens a Zole tournament."));
+    assert!(f.tournament_text().contains("2 rounds, 30 minutes a round"));
+    // People only: no computer button, and the verb is refused.
+    let m = send(
+        &f.host,
+        &mut f.screen,
+        g.clone(),
+        &admin,
+        Command::Tournament(TournamentVerb::AddComputer),
+    )
+    .await;
+    assert_eq!(m.reply_text(), Some("This tournament is for people only."));
+    let join = f.button(TournamentVerb::Join);
+    for p in &people {
+        f.press(p, join.clone()).await;
+    }
+    f.press(&admin, f.button(TournamentVerb::Start)).await;
+    // Paused at once: round 1 plays, round 2 waits.
+    let out = f.press(&people[0], f.button(TournamentVerb::Pause)).await;
+    assert_eq!(
+        out.reply_text(),
+        Some("Only an admin of this chat or the tournament's organiser may do that.")
+    );
+    f.press(&admin, f.button(TournamentVerb::Pause)).await;
+    assert!(posted_containing(&f, "ADMIN has paused the tournament"));
+    f.play_until(10_000, |f| posted_containing(f, "Result of deal 1"))
+        .await;
+    // Time is up during deal 2: it is finished, and the table ends.
+    f.host.advance_clock(31 * 60_000);
+    f.play_until(10_000, |f| posted_containing(f, "Round 1, table 1 has finished"))
+        .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    f.drain();
+    assert!(!f.posted("Round 2 of 2:"), "paused: round 2 waits");
+    assert!(
+        f.tournament_text().contains("Standings after round 1 of 2"),
+        "{}",
+        f.tournament_text()
+    );
+    f.press(&admin, f.button(TournamentVerb::Resume)).await;
+    assert!(f.posted("Round 2 of 2:"));
+    // P4 withdraws in the middle of round 2.
+    f.play_until(3, |_| false).await;
+    let out = f.press(&people[3], f.button(TournamentVerb::Leave)).await;
+    assert_eq!(out.reply_text(), Some("✓"));
+    assert!(posted_containing(
+        &f,
+        "P4 has withdrawn; a computer player finishes this round for them"
+    ));
+    f.people.truncate(3);
+    f.play_until(10_000, |f| f.posted("🏆 The tournament is over."))
+        .await;
+    let out = send(
+        &f.host,
+        &mut f.screen,
+        g.clone(),
+        &admin,
+        Command::Tournament(TournamentVerb::Record),
+    )
+    .await;
+    let rec: TournamentRecord = serde_json::from_value(file_of(&out).unwrap()).unwrap();
+    assert_eq!(rec.deals_per_round, None);
+    assert_eq!(
+        rec.rounds[0].tables[0].record.deals.len(),
+        2,
+        "the deal in progress was finished"
+    );
+    assert_eq!(rec.rounds[1].tables[0].replaced, vec!["P4".to_string()]);
+    assert!(rec.rounds[0].tables[0].replaced.is_empty());
+    verify(&rec).expect("the record verifies");
+    assert!(
+        f.tournament_text().contains("P4 (withdrawn)"),
+        "{}",
+        f.tournament_text()
+    );
+
+    // Another chat's tournament, cancelled mid-round: its tables stop, nothing is counted.
+    let h = chat("hall");
+    let mut s = Screen::default();
+    send(&f.host, &mut s, h.clone(), &admin, Command::SetTurnLimit(None)).await;
+    send(
+        &f.host,
+        &mut s,
+        h.clone(),
+        &admin,
+        Command::NewTournament {
+            rules: None,
+            rounds: 1,
+            deals: Some(2),
+            minutes: None,
+            computers: false,
+        },
+    )
+    .await;
+    for p in &people[..3] {
+        send(
+            &f.host,
+            &mut s,
+            h.clone(),
+            p,
+            Command::Tournament(TournamentVerb::Join),
+        )
+        .await;
+    }
+    send(
+        &f.host,
+        &mut s,
+        h.clone(),
+        &admin,
+        Command::Tournament(TournamentVerb::Start),
+    )
+    .await;
+    let tables = f.host.store().open_tables(&h.community_ref()).await.unwrap();
+    let hall: Vec<_> = tables.iter().filter(|t| t.chat.chat == "hall").collect();
+    assert_eq!(hall.len(), 1);
+    let out = send(
+        &f.host,
+        &mut s,
+        h.clone(),
+        &admin,
+        Command::Tournament(TournamentVerb::Cancel),
+    )
+    .await;
+    assert!(
+        out.0
+            .iter()
+            .any(|o| o.text().starts_with("ADMIN has cancelled the tournament")),
+        "{out:?}"
+    );
+    let row = f.host.store().table(hall[0].id).await.unwrap().unwrap();
+    assert_eq!(row.status, stikis_host::store::TableStatus::Stopped);
+    let out = send(
+        &f.host,
+        &mut s,
+        h.clone(),
+        &people[0],
+        Command::Tournament(TournamentVerb::Join),
+    )
+    .await;
+    assert_eq!(out.reply_text(), Some("This tournament is over."));
+    let out = send(
+        &f.host,
+        &mut s,
+        h.clone(),
+        &admin,
+        Command::Tournament(TournamentVerb::Record),
+    )
+    .await;
+    assert_eq!(
+        out.reply_text(),
+        Some("The tournament has no finished round yet.")
+    );
 }

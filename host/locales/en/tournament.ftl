@@ -27,7 +27,10 @@ tournament-table-label = Round { $round }, table { $table }
 tournament-table-done = Round { $round }, table { $table } has finished: { $totals }
 tournament-standings = 🏆 Standings after round { $round } of { $rounds }
 tournament-standings-none = 🏆 Standings: no round has finished yet
-tournament-standing-line = { $rank }. { $name }: { $big } big points, { $pm } game points, { $played } rounds
+tournament-standing-line = { $rank }. { $name }: { $big } big points, { $pm } game points, { $played ->
+    [one] 1 round
+   *[other] { $played } rounds
+}
 tournament-withdrawn = (withdrawn)
 tournament-paused = { $name } has paused the tournament: the next round waits until it is resumed.
 tournament-resumed = { $name } has resumed the tournament.
