@@ -153,7 +153,11 @@ impl Host {
         };
         let settings = self.store.community_settings(&row.chat.community_ref()).await?;
         let live = match row.status {
-            TableStatus::Running => Live::load(&self.store, row, settings).await?,
+            TableStatus::Running => {
+                let mut live = Live::load(&self.store, row, settings).await?;
+                self.restore_selection(&mut live).await?;
+                live
+            }
             TableStatus::Lobby => {
                 let seats = self.store.seats(id).await?;
                 let size = seat_range(&row.game)
@@ -198,6 +202,23 @@ impl Host {
         }
         self.evict(row.id);
         self.table(row.id).await
+    }
+
+    /// A rebuilt table takes back the half-made choice kept with it (the first card of a
+    /// burial), if the table has not moved since.
+    async fn restore_selection(&self, live: &mut Live) -> Result<(), HostError> {
+        let Some((seat, seq, code)) = self.store.selection(live.id()).await? else {
+            return Ok(());
+        };
+        if seq != live.seq {
+            return Ok(());
+        }
+        if let Some(game) = live.game.as_mut() {
+            if game.selection(seat).is_none() {
+                let _ = game.press(seat, &code, live.settings.lang);
+            }
+        }
+        Ok(())
     }
 
     /// Forgets the in-memory table so the next use reloads it (after another process moved).
@@ -838,6 +859,11 @@ impl Host {
         let pressed = game.press(seat, &tok.action, lang)?;
         match pressed {
             Pressed::Selection => {
+                // Kept with the table, so a restart does not forget it.
+                let code = live.game.as_ref().and_then(|g| g.selection(seat));
+                self.store
+                    .set_selection(live.id(), seat, live.seq, code.as_deref())
+                    .await?;
                 out.push(live.hand_message(seat, &req.user.id, lang));
                 out.reply("✓");
             }
@@ -1114,13 +1140,14 @@ impl Host {
                             s
                         }
                     };
-                    let live = match Live::from_log(log.table.clone(), log, s, carries.get(&id)) {
+                    let mut live = match Live::from_log(log.table.clone(), log, s, carries.get(&id)) {
                         Ok(l) => l,
                         Err(e) => {
                             tracing::warn!(table = id, error = %e, "could not rebuild a table");
                             continue;
                         }
                     };
+                    self.restore_selection(&mut live).await?;
                     self.tables
                         .lock()
                         .expect("table map")

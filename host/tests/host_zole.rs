@@ -652,3 +652,113 @@ async fn the_declarer_surrenders_while_waiting_for_the_others() {
         "{replayed}"
     );
 }
+
+/// A half-chosen burial survives a restart: the declarer picks one card (marked ✓), the host
+/// is replaced by a new one on the same database, and the new hand still marks it; the next
+/// card buries both.
+#[tokio::test]
+async fn a_half_chosen_bury_is_kept_across_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, _events) = Host::new(sqlite(&dir, "bury.db").await, config());
+    let mut screen = Screen::default();
+    let g = chat("g");
+    let people = [user("anna", false), user("bruno", false), user("carla", false)];
+    send(
+        &host,
+        &mut screen,
+        g.clone(),
+        &people[0],
+        Command::SetTurnLimit(None),
+    )
+    .await;
+    send(
+        &host,
+        &mut screen,
+        g.clone(),
+        &people[0],
+        Command::NewTable {
+            game: "zole".into(),
+            rules: None,
+            seats: Some(3),
+        },
+    )
+    .await;
+    let table = table_id(&screen);
+    for p in &people[1..] {
+        send(&host, &mut screen, g.clone(), p, Command::Join).await;
+    }
+    send(&host, &mut screen, g.clone(), &people[0], Command::Start).await;
+    // The first to bid takes.
+    let who = people
+        .iter()
+        .find(|p| !screen.my_buttons(&p.id).is_empty())
+        .unwrap()
+        .clone();
+    let take = screen
+        .my_buttons(&who.id)
+        .into_iter()
+        .find(|(l, _)| l.starts_with("Take"))
+        .unwrap()
+        .1;
+    send(
+        &host,
+        &mut screen,
+        dm(&who.id),
+        &who,
+        Command::Press { token: take },
+    )
+    .await;
+    let first = screen.my_buttons(&who.id)[0].clone();
+    let out = send(
+        &host,
+        &mut screen,
+        dm(&who.id),
+        &who,
+        Command::Press {
+            token: first.1.clone(),
+        },
+    )
+    .await;
+    assert_eq!(out.reply_text(), Some("✓"));
+    assert_eq!(screen.my_buttons(&who.id)[0].0, format!("✓{}", first.0));
+    let before = log_of(&host, table).await;
+    // The restart.
+    drop(host);
+    let (host, _events) = Host::new(sqlite(&dir, "bury.db").await, config());
+    let mut screen = Screen::default();
+    screen.show(&host.recover().await.unwrap());
+    let buttons = screen.my_buttons(&who.id);
+    assert_eq!(
+        buttons[0].0,
+        format!("✓{}", first.0),
+        "the first pick is kept: {buttons:?}"
+    );
+    assert_eq!(log_of(&host, table).await, before, "a pick is not a move");
+    let second = buttons[1].1.clone();
+    let out = send(
+        &host,
+        &mut screen,
+        dm(&who.id),
+        &who,
+        Command::Press { token: second },
+    )
+    .await;
+    assert_eq!(out.reply_text(), Some("✓"));
+    let after = log_of(&host, table).await;
+    let actions = after["deals"][0]["actions"].as_array().unwrap();
+    let bury = actions.last().unwrap();
+    assert!(bury["bury"].is_array(), "both cards are buried at once: {bury}");
+    // The first pick's code is `y:<card>`; the burial holds that card and the second.
+    let picked = first.1.rsplit("y:").next().unwrap();
+    let buried: Vec<&str> = bury["bury"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c.as_str())
+        .collect();
+    assert_eq!(buried.len(), 2, "{bury}");
+    assert!(
+        buried.contains(&picked),
+        "the kept pick {picked} is buried: {bury}"
+    );
+}

@@ -50,3 +50,12 @@ CREATE INDEX ratings_by_game ON ratings (platform, community_id, game);
 CREATE TABLE ratings_applied (
     table_id INTEGER PRIMARY KEY
 );
+
+-- A half-made choice that is not a move (Zole: the first card of a burial), so a restart
+-- keeps it: valid while the table is still at action seq.
+CREATE TABLE selections (
+    table_id INTEGER PRIMARY KEY,
+    seat     INTEGER NOT NULL,
+    seq      INTEGER NOT NULL,
+    code     TEXT    NOT NULL
+);

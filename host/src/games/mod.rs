@@ -109,6 +109,11 @@ pub trait HostedGame: Send + Sync {
     fn is_over(&self) -> bool {
         false
     }
+    /// `seat`'s half-made choice that is not a move (Zole: the first card of a burial), as
+    /// the button code that makes it again: the host keeps it so a restart does not lose it.
+    fn selection(&self, _seat: Seat) -> Option<String> {
+        None
+    }
 }
 
 /// A record deal object as the store keeps it: without its `actions` (the log holds them).

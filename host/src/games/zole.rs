@@ -304,6 +304,14 @@ impl HostedGame for ZoleGame {
         self.check(seat, action, lang).map(Pressed::Action)
     }
 
+    fn selection(&self, seat: Seat) -> Option<String> {
+        let d = self.session.current()?;
+        (d.phase() == Phase::Bury && d.to_act() == Some(seat))
+            .then_some(self.bury_pick)
+            .flatten()
+            .map(|c| format!("y:{c}"))
+    }
+
     fn apply(&mut self, action: &Value) -> Result<Option<DealReport>, Refusal> {
         let (seat, a) = parse_action(action).map_err(Refusal)?;
         let deal_no = self.deal_no();

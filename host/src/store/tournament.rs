@@ -353,4 +353,47 @@ impl Store {
             rows.iter().map(|r| Ok(table_row!(r))).collect()
         })
     }
+
+    /// Keeps `seat`'s half-made choice (a button code to press again) at action `seq` of a
+    /// table, or forgets it (None).
+    pub async fn set_selection(&self, table: i64, seat: u8, seq: i64, code: Option<&str>) -> Result<()> {
+        match code {
+            Some(code) => {
+                let sql = "INSERT INTO selections (table_id, seat, seq, code) VALUES ($1, $2, $3, $4) \
+                           ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat, \
+                           seq = excluded.seq, code = excluded.code";
+                on_write!(self, pool => {
+                    sqlx::query(sql)
+                        .bind(table)
+                        .bind(i64::from(seat))
+                        .bind(seq)
+                        .bind(code)
+                        .execute(pool)
+                        .await?;
+                });
+            }
+            None => {
+                let sql = "DELETE FROM selections WHERE table_id = $1";
+                on_write!(self, pool => {
+                    sqlx::query(sql).bind(table).execute(pool).await?;
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The table's kept choice: (seat, seq, code).
+    pub async fn selection(&self, table: i64) -> Result<Option<(u8, i64, String)>> {
+        let sql = "SELECT seat, seq, code FROM selections WHERE table_id = $1";
+        on_pool!(self, pool => {
+            match sqlx::query(sql).bind(table).fetch_optional(pool).await? {
+                Some(r) => Ok(Some((
+                    small(r.try_get::<i64, _>("seat")?, "seat")?,
+                    r.try_get("seq")?,
+                    r.try_get("code")?,
+                ))),
+                None => Ok(None),
+            }
+        })
+    }
 }
