@@ -437,8 +437,19 @@ pub async fn settings(
     #[description = "Start when the table is full"]
     #[description_localized("ru", "Начинать, когда стол заполнен")]
     auto_start: Option<bool>,
+    #[description = "Names of computer players by seat, comma-separated (\"off\": the usual names)"]
+    #[description_localized("ru", "Имена компьютерных игроков по местам через запятую («off»: обычные)")]
+    computer_names: Option<String>,
 ) -> Result<(), Error> {
     let mut reqs = Vec::new();
+    if let Some(names) = computer_names {
+        let names = if names.trim() == "off" {
+            Vec::new()
+        } else {
+            names.split(',').map(|n| n.trim().to_string()).collect()
+        };
+        reqs.push(request(&ctx, Command::SetComputerNames(names)).await);
+    }
     if let Some(n) = turn_limit {
         let limit = (n > 0).then_some(n);
         reqs.push(request(&ctx, Command::SetTurnLimit(limit)).await);

@@ -286,7 +286,10 @@ impl Host {
                     &[("lang", t(*l, "lang-name", &[]).into())],
                 ));
             }
-            Command::SetCommunityLang(_) | Command::SetTurnLimit(_) | Command::SetAutoStart(_) => {
+            Command::SetCommunityLang(_)
+            | Command::SetTurnLimit(_)
+            | Command::SetAutoStart(_)
+            | Command::SetComputerNames(_) => {
                 if !req.user.admin {
                     out.reply(t(lang, "table-not-allowed", &[]));
                     return Ok(out);
@@ -303,6 +306,36 @@ impl Host {
                         match secs {
                             Some(n) => t(lang, "settings-turn-limit", &[("seconds", Arg::from(*n))]),
                             None => t(lang, "settings-turn-limit-off", &[]),
+                        }
+                    }
+                    Command::SetComputerNames(names) => {
+                        s.computer_names = names
+                            .iter()
+                            .map(|n| n.trim().chars().take(32).collect::<String>())
+                            .take(7)
+                            .collect();
+                        if s.computer_names.iter().all(|n| n.is_empty()) {
+                            s.computer_names.clear();
+                            t(lang, "settings-computer-names-off", &[])
+                        } else {
+                            let shown: Vec<String> = s
+                                .computer_names
+                                .iter()
+                                .enumerate()
+                                .map(|(i, n)| {
+                                    let n = if n.is_empty() {
+                                        crate::games::computer_name(lang, i as Seat)
+                                    } else {
+                                        n.clone()
+                                    };
+                                    format!("{}. {n}", i + 1)
+                                })
+                                .collect();
+                            t(
+                                lang,
+                                "settings-computer-names",
+                                &[("names", shown.join(", ").into())],
+                            )
                         }
                     }
                     Command::SetAutoStart(on) => {

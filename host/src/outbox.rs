@@ -48,6 +48,8 @@ pub enum Command {
     /// Seconds per move, or None for no limit.
     SetTurnLimit(Option<u32>),
     SetAutoStart(bool),
+    /// The community's names for computer players, by seat (an empty list: the defaults).
+    SetComputerNames(Vec<String>),
     Record,
     /// Close the chat's score sheet (no table may be open): its open personal pules are
     /// settled and the final standings posted; the next table starts a fresh sheet.

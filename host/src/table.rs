@@ -136,9 +136,13 @@ impl Live {
             .iter()
             .map(|s| match s.occupant {
                 // A tournament's computer players are entrants: their names are fixed.
-                Occupant::Computer { .. } if self.row.tournament.is_none() => {
-                    crate::games::computer_name(lang, s.seat)
-                }
+                Occupant::Computer { .. } if self.row.tournament.is_none() => self
+                    .settings
+                    .computer_names
+                    .get(s.seat as usize)
+                    .filter(|n| !n.trim().is_empty())
+                    .cloned()
+                    .unwrap_or_else(|| crate::games::computer_name(lang, s.seat)),
                 _ => s.name.clone(),
             })
             .collect()

@@ -360,3 +360,57 @@ async fn boards_by_period_and_season_and_ratings_after_a_table() {
     assert_eq!(Board::parse(&["season", "0"]), None);
     assert_eq!(Board::parse(&["year"]), None);
 }
+
+/// A community names its computer players by seat (admins only); the names are used at its
+/// tables and in their records, and `off` brings the usual names back.
+#[tokio::test]
+async fn a_community_renames_its_computer_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(dir.path().join("names.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let (host, _events) = Host::new(store, config());
+    let names = |v: &[&str]| Command::SetComputerNames(v.iter().map(|s| s.to_string()).collect());
+    let out = send(&host, "anna", names(&["Jānis"])).await;
+    assert_eq!(
+        out.reply_text(),
+        Some("Only the table's creator or an admin may do that.")
+    );
+    let out = send(&host, "admin", names(&["Jānis", "", "Ilze"])).await;
+    assert_eq!(
+        out.reply_text(),
+        Some("Computer players are called, by seat: 1. Jānis, 2. Computer 2, 3. Ilze")
+    );
+    // Anna's table: Bruno at seat 2, a computer player at seat 3.
+    let out = open_table(&host).await;
+    let table = out
+        .0
+        .iter()
+        .find_map(|o| match o {
+            Out::Public { key, text, .. } if key.ends_with(".lobby") => Some(text.clone()),
+            _ => None,
+        })
+        .expect("the lobby message, who sits where");
+    assert!(
+        table.contains("3. Ilze") && !table.contains("Computer 3"),
+        "{table}"
+    );
+    let rec = send(&host, "anna", Command::Record).await;
+    let file = rec.0.iter().find_map(|o| match o {
+        Out::File { content, .. } => Some(content.clone()),
+        _ => None,
+    });
+    let rec: serde_json::Value = serde_json::from_str(&file.expect("a record")).unwrap();
+    assert_eq!(rec["players"], json!(["ANNA", "BRUNO", "Ilze"]));
+    send(&host, "anna", Command::Stop).await;
+    let out = send(&host, "admin", names(&[])).await;
+    assert_eq!(
+        out.reply_text(),
+        Some("Computer players have their usual names again.")
+    );
+    let out = open_table(&host).await;
+    assert!(
+        out.0.iter().any(|o| matches!(o, Out::Public { key, text, .. } if key.ends_with(".lobby") && text.contains("3. Computer 3"))),
+        "{out:?}"
+    );
+}

@@ -109,6 +109,7 @@ async fn community_and_user_settings() {
             lang: Lang::Lv,
             turn_limit_secs: None,
             auto_start: true,
+            computer_names: vec!["Jānis".into(), String::new(), "Ilze".into()],
         };
         s.set_community_settings(&c, &set).await.unwrap();
         assert_eq!(s.community_settings(&c).await.unwrap(), set);
@@ -121,6 +122,7 @@ async fn community_and_user_settings() {
             lang: Lang::Ru,
             turn_limit_secs: Some(90),
             auto_start: false,
+            computer_names: Vec::new(),
         };
         s.set_community_settings(&c, &set2).await.unwrap();
         assert_eq!(s.community_settings(&c).await.unwrap(), set2);

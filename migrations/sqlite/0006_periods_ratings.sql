@@ -59,3 +59,7 @@ CREATE TABLE selections (
     seq      INTEGER NOT NULL,
     code     TEXT    NOT NULL
 );
+
+-- The names a community gives its computer players, by seat (JSON list of strings; '' or a
+-- missing entry: the default name in the reader's language).
+ALTER TABLE communities ADD COLUMN computer_names TEXT NOT NULL DEFAULT '[]';

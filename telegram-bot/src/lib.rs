@@ -639,6 +639,14 @@ impl App {
                     Command::SetTurnLimit(n.parse().ok().filter(|&s: &u32| s > 0))
                 }
                 ["auto", v @ ("on" | "off")] => Command::SetAutoStart(*v == "on"),
+                ["names", "off"] => Command::SetComputerNames(Vec::new()),
+                ["names", ..] => Command::SetComputerNames(
+                    args[1..]
+                        .join(" ")
+                        .split(',')
+                        .map(|n| n.trim().to_string())
+                        .collect(),
+                ),
                 _ => {
                     let usage = t(lang, "telegram-usage-settings", &[]);
                     return self.shower.show(say(usage), answer).await;
@@ -654,6 +662,7 @@ impl App {
                 | Command::SetCommunityLang(_)
                 | Command::SetTurnLimit(_)
                 | Command::SetAutoStart(_)
+                | Command::SetComputerNames(_)
                 | Command::NewSeason
                 | Command::NewTournament { .. }
                 | Command::Tournament(
@@ -724,7 +733,10 @@ impl App {
             || (user.admin
                 && matches!(
                     command,
-                    Command::SetCommunityLang(_) | Command::SetTurnLimit(_) | Command::SetAutoStart(_)
+                    Command::SetCommunityLang(_)
+                        | Command::SetTurnLimit(_)
+                        | Command::SetAutoStart(_)
+                        | Command::SetComputerNames(_)
                 ));
         let answer = if !private
             && !said_to_group

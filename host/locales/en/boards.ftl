@@ -15,3 +15,5 @@ top-no-season = There is no season { $n } here.
 top-usage = /top shows the ratings; /top day, week, month, season [N] or all shows the points of that time.
 stats-rating = { $game }: rating { $rating } ({ $change } with the last game)
 season-started = { $name } has started season { $n }. The old one stays on the board: /top season { $prev }.
+settings-computer-names = Computer players are called, by seat: { $names }
+settings-computer-names-off = Computer players have their usual names again.

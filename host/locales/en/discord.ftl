@@ -2,7 +2,7 @@
 
 discord-dm-closed = { $user }: your direct messages are closed; press 🂠 under the table for your hand.
 discord-hand-turn = { $user }: your turn; press 🂠 under the table for your hand.
-discord-settings-help = Give turn_limit and/or auto_start.
+discord-settings-help = Give turn_limit, auto_start and/or computer_names.
 discord-rules =
     Zole: 3–5 players (three play each deal), 26 cards; trumps are all queens, jacks and diamonds. Presets: lv, lv-galdins, rondo, catsatcards, zolite.
     Belote (bazar, classic, head-to-head) and coinche: 32 cards, trumps J 9 A 10 K Q 8 7, teams of two (head-to-head: two players).

@@ -12,3 +12,5 @@ top-no-season = Šeit nav { $n }. sezonas.
 top-usage = /top rāda reitingus; /top day, week, month, season [N] vai all rāda tā laika punktus.
 stats-rating = { $game }: reitings { $rating } ({ $change } pēc pēdējās spēles)
 season-started = { $name } sāka { $n }. sezonu. Vecā paliek tabulā: /top season { $prev }.
+settings-computer-names = Datorspēlētāju vārdi pa vietām: { $names }
+settings-computer-names-off = Datorspēlētājiem atkal ir parastie vārdi.

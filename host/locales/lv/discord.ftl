@@ -2,7 +2,7 @@
 
 discord-dm-closed = { $user }: tavas privātās ziņas ir slēgtas; savas kārtis redzēsi, nospiežot 🂠 zem galda.
 discord-hand-turn = { $user }: tavs gājiens; savas kārtis redzēsi, nospiežot 🂠 zem galda.
-discord-settings-help = Norādi turn_limit un/vai auto_start.
+discord-settings-help = Norādi turn_limit, auto_start un/vai computer_names.
 discord-rules =
     Zole: 3–5 spēlētāji (katrā partijā spēlē trīs), 26 kārtis; trumpji ir visas dāmas, kalpi un kārava. Noteikumu kopas: lv, lv-galdins, rondo, catsatcards, zolite.
     Belote (bazārs, klasiskā, divatā) un coinche: 32 kārtis, trumpji J 9 A 10 K Q 8 7, divu spēlētāju komandas (divatā: divi spēlētāji).

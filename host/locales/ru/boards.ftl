@@ -12,3 +12,5 @@ top-no-season = Здесь нет сезона { $n }.
 top-usage = /top показывает рейтинги; /top day, week, month, season [N] или all — очки за этот период.
 stats-rating = { $game }: рейтинг { $rating } ({ $change } за последнюю игру)
 season-started = { $name } начал сезон { $n }. Старый остаётся в таблице: /top season { $prev }.
+settings-computer-names = Компьютерных игроков зовут, по местам: { $names }
+settings-computer-names-off = У компьютерных игроков снова обычные имена.

@@ -2,7 +2,7 @@
 
 discord-dm-closed = { $user }: ваши личные сообщения закрыты; нажмите 🂠 под столом, чтобы увидеть свои карты.
 discord-hand-turn = { $user }: ваш ход; нажмите 🂠 под столом, чтобы увидеть свои карты.
-discord-settings-help = Укажите turn_limit и/или auto_start.
+discord-settings-help = Укажите turn_limit, auto_start и/или computer_names.
 discord-rules =
     Золе: 3–5 игроков (в каждой раздаче играют трое), 26 карт; козыри — все дамы, валеты и бубны. Пресеты: lv, lv-galdins, rondo, catsatcards, zolite.
     Белот (базар, классический, вдвоём) и коинш: 32 карты, козыри J 9 A 10 K Q 8 7, команды по двое (вдвоём: два игрока).

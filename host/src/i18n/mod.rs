@@ -146,6 +146,8 @@ pub fn t(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
 
 /// Every message key the host uses; the tests check that each file defines exactly these.
 pub const KEYS: &[&str] = &[
+    "settings-computer-names",
+    "settings-computer-names-off",
     "top-rating-title",
     "top-rating-line",
     "top-period-day",

@@ -441,7 +441,7 @@ impl Store {
 
     /// A community's settings; the defaults if it was never configured.
     pub async fn community_settings(&self, c: &CommunityRef) -> Result<CommunitySettings> {
-        let sql = "SELECT lang, turn_limit_secs, auto_start FROM communities \
+        let sql = "SELECT lang, turn_limit_secs, auto_start, computer_names FROM communities \
                    WHERE platform = $1 AND community_id = $2";
         on_pool!(self, pool => {
             let row = sqlx::query(sql)
@@ -458,17 +458,19 @@ impl Store {
                         .map(|n| small(n, "turn limit"))
                         .transpose()?,
                     auto_start: r.try_get("auto_start")?,
+                    computer_names: serde_json::from_str(&r.try_get::<String, _>("computer_names")?)
+                        .map_err(|e| StoreError::Corrupt(format!("computer names: {e}")))?,
                 }),
             }
         })
     }
 
     pub async fn set_community_settings(&self, c: &CommunityRef, s: &CommunitySettings) -> Result<()> {
-        let sql = "INSERT INTO communities (platform, community_id, lang, turn_limit_secs, auto_start) \
-                   VALUES ($1, $2, $3, $4, $5) \
+        let sql = "INSERT INTO communities (platform, community_id, lang, turn_limit_secs, auto_start, \
+                   computer_names) VALUES ($1, $2, $3, $4, $5, $6) \
                    ON CONFLICT (platform, community_id) DO UPDATE SET \
                    lang = excluded.lang, turn_limit_secs = excluded.turn_limit_secs, \
-                   auto_start = excluded.auto_start";
+                   auto_start = excluded.auto_start, computer_names = excluded.computer_names";
         on_write!(self, pool => {
             sqlx::query(sql)
                 .bind(c.platform.as_str())
@@ -476,6 +478,7 @@ impl Store {
                 .bind(s.lang.code())
                 .bind(s.turn_limit_secs.map(i64::from))
                 .bind(s.auto_start)
+                .bind(serde_json::to_string(&s.computer_names).unwrap_or_else(|_| "[]".into()))
                 .execute(pool)
                 .await?;
         });

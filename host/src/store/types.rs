@@ -108,6 +108,9 @@ pub struct CommunitySettings {
     pub turn_limit_secs: Option<u32>,
     /// Start a table as soon as every seat is taken.
     pub auto_start: bool,
+    /// The community's names for its computer players, by seat (seat 1 first); an empty or
+    /// missing one keeps the default name in the reader's language.
+    pub computer_names: Vec<String>,
 }
 
 impl Default for CommunitySettings {
@@ -116,6 +119,7 @@ impl Default for CommunitySettings {
             lang: Lang::default(),
             turn_limit_secs: Some(60),
             auto_start: false,
+            computer_names: Vec::new(),
         }
     }
 }
