@@ -86,6 +86,7 @@ async fn main() {
         rounds,
         deals: Some(deals),
         minutes: None,
+        turn: None,
         computers: true,
     }))
     .await;

@@ -151,7 +151,7 @@ impl Host {
         let Some(row) = self.store.table(id).await? else {
             return Ok(None);
         };
-        let settings = self.store.community_settings(&row.chat.community_ref()).await?;
+        let settings = self.table_settings(&row).await?;
         let live = match row.status {
             TableStatus::Running => {
                 let mut live = Live::load(&self.store, row, settings).await?;
@@ -221,6 +221,27 @@ impl Host {
         Ok(())
     }
 
+    /// The settings a table plays by: its community's, with a tournament's own turn timer.
+    pub(crate) async fn table_settings(&self, row: &TableRow) -> Result<CommunitySettings, HostError> {
+        let s = self.store.community_settings(&row.chat.community_ref()).await?;
+        self.tournament_turn(row, s).await
+    }
+
+    async fn tournament_turn(
+        &self,
+        row: &TableRow,
+        mut s: CommunitySettings,
+    ) -> Result<CommunitySettings, HostError> {
+        if let Some(slot) = &row.tournament {
+            if let Some(tour) = self.store.tournament(slot.tournament).await? {
+                if tour.turn_secs.is_some() {
+                    s.turn_limit_secs = tour.turn_secs;
+                }
+            }
+        }
+        Ok(s)
+    }
+
     /// Forgets the in-memory table so the next use reloads it (after another process moved).
     pub(crate) fn evict(&self, id: i64) {
         self.tables.lock().expect("table map").remove(&id);
@@ -264,6 +285,7 @@ impl Host {
                 rounds,
                 deals,
                 minutes,
+                turn,
                 computers,
             } => {
                 let o = crate::tournament::TournamentOptions {
@@ -271,6 +293,7 @@ impl Host {
                     rounds: *rounds,
                     deals: *deals,
                     minutes: *minutes,
+                    turn: *turn,
                     computers: *computers,
                 };
                 return self.new_tournament(req, &o, lang).await;
@@ -1173,6 +1196,7 @@ impl Host {
                             s
                         }
                     };
+                    let s = self.tournament_turn(&log.table, s).await?;
                     let mut live = match Live::from_log(log.table.clone(), log, s, carries.get(&id)) {
                         Ok(l) => l,
                         Err(e) => {

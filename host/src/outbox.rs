@@ -68,6 +68,8 @@ pub enum Command {
         rounds: usize,
         deals: Option<usize>,
         minutes: Option<u32>,
+        /// Seconds per move at its tables (None: the chat's turn timer).
+        turn: Option<u32>,
         computers: bool,
     },
     /// Something done to the chat's tournament (also what its buttons carry).

@@ -36,6 +36,7 @@ pub struct TournamentOptions {
     pub rounds: usize,
     pub deals: Option<usize>,
     pub minutes: Option<u32>,
+    pub turn: Option<u32>,
     pub computers: bool,
 }
 
@@ -89,6 +90,7 @@ impl Host {
                 rounds: o.rounds,
                 deals_per_round: o.deals,
                 round_minutes: o.minutes,
+                turn_secs: o.turn,
                 computers: o.computers,
                 draw_seed: seed.to_string(),
                 commitment: commitment(&seed),
@@ -563,7 +565,10 @@ impl Host {
         out: &mut Outbox,
     ) -> Result<(), HostError> {
         let entrants = self.store.entrants(tour.id).await?;
-        let settings = self.store.community_settings(&tour.chat.community_ref()).await?;
+        let mut settings = self.store.community_settings(&tour.chat.community_ref()).await?;
+        if tour.turn_secs.is_some() {
+            settings.turn_limit_secs = tour.turn_secs;
+        }
         for (i, names) in seating.iter().enumerate() {
             let slot = TournamentSlot {
                 tournament: tour.id,
@@ -745,6 +750,13 @@ impl Host {
                 "tournament-format-minutes",
                 &[("minutes", Arg::from(m.unwrap_or(0)))],
             ),
+        };
+        let format = match tour.turn_secs {
+            Some(secs) => format!(
+                "{format}{}",
+                t(lang, "tournament-format-turn", &[("seconds", Arg::from(secs))])
+            ),
+            None => format,
         };
         let entrants = self.store.entrants(tour.id).await?;
         let mut lines = vec![
@@ -929,13 +941,15 @@ pub fn parse_command(args: &[&str]) -> Option<crate::outbox::Command> {
         }
     }
     let mut numbers = Vec::new();
-    let (mut minutes, mut rules, mut computers) = (None, None, false);
+    let (mut minutes, mut rules, mut computers, mut turn) = (None, None, false, None);
     for a in args {
         let a = a.to_ascii_lowercase();
         if let Ok(n) = a.parse::<usize>() {
             numbers.push(n);
         } else if let Some(m) = a.strip_suffix('m').and_then(|m| m.parse::<u32>().ok()) {
             minutes = Some(m);
+        } else if let Some(t) = a.strip_suffix('s').and_then(|t| t.parse::<u32>().ok()) {
+            turn = Some(t);
         } else if matches!(a.as_str(), "bots" | "computers") {
             computers = true;
         } else if rules.is_none() {
@@ -950,7 +964,7 @@ pub fn parse_command(args: &[&str]) -> Option<crate::outbox::Command> {
         [r, d] => (*r, Some(*d)),
         _ => return None,
     };
-    if rounds == 0 || rounds > 20 || deals == Some(0) || minutes == Some(0) {
+    if rounds == 0 || rounds > 20 || deals == Some(0) || minutes == Some(0) || turn == Some(0) {
         return None;
     }
     Some(Command::NewTournament {
@@ -958,6 +972,7 @@ pub fn parse_command(args: &[&str]) -> Option<crate::outbox::Command> {
         rounds,
         deals,
         minutes,
+        turn,
         computers,
     })
 }
@@ -974,6 +989,7 @@ mod tests {
             rounds,
             deals,
             minutes,
+            turn: None,
             computers,
         };
         assert_eq!(parse_command(&[]), Some(open(3, Some(24), None, None, false)));
@@ -993,7 +1009,19 @@ mod tests {
             parse_command(&["record"]),
             Some(Command::Tournament(TournamentVerb::Record))
         );
+        assert_eq!(
+            parse_command(&["2", "4", "90s"]),
+            Some(Command::NewTournament {
+                rules: None,
+                rounds: 2,
+                deals: Some(4),
+                minutes: None,
+                turn: Some(90),
+                computers: false,
+            })
+        );
         assert_eq!(parse_command(&["0"]), None);
+        assert_eq!(parse_command(&["0s"]), None);
         assert_eq!(parse_command(&["3", "0"]), None);
         assert_eq!(parse_command(&["1", "2", "3"]), None);
         assert_eq!(parse_command(&["lv", "rondo"]), None);

@@ -167,6 +167,7 @@ fn first_half(dir: &tempfile::TempDir, cut: usize) -> (Screen, u64, usize) {
                 rounds: 3,
                 deals: Some(2),
                 minutes: None,
+                turn: None,
                 computers: true,
             },
         )
@@ -185,6 +186,7 @@ fn first_half(dir: &tempfile::TempDir, cut: usize) -> (Screen, u64, usize) {
                 rounds: 3,
                 deals: Some(2),
                 minutes: None,
+                turn: None,
                 computers: true,
             },
         )
@@ -463,12 +465,13 @@ async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
             rounds: 2,
             deals: None,
             minutes: Some(30),
+            turn: None,
             computers: false,
         },
     )
     .await;
     assert_eq!(out.reply_text(), Some("ADMIN opens a Zole tournament."));
-    assert!(f.tournament_text().contains("2 rounds, 30 minutes a round"));
+    assert!(f.tournament_text().contains("2 rounds, 30 minutes a round."));
     // People only: no computer button, and the verb is refused.
     let m = send(
         &f.host,
@@ -543,7 +546,8 @@ async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
         f.tournament_text()
     );
 
-    // Another chat's tournament, cancelled mid-round: its tables stop, nothing is counted.
+    // Another chat's tournament, of 1 second a move, cancelled mid-round: its own turn timer
+    // moves for whoever waits; its tables stop, nothing is counted.
     let h = chat("hall");
     let mut s = Screen::default();
     send(&f.host, &mut s, h.clone(), &admin, Command::SetTurnLimit(None)).await;
@@ -557,6 +561,7 @@ async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
             rounds: 1,
             deals: Some(2),
             minutes: None,
+            turn: Some(1),
             computers: false,
         },
     )
@@ -579,6 +584,22 @@ async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
         Command::Tournament(TournamentVerb::Start),
     )
     .await;
+    // The chat's timer is off, the tournament's is not: whoever is to act runs out of time.
+    let timed_out = loop {
+        match tokio::time::timeout(Duration::from_secs(30), f.events.recv()).await {
+            Ok(Some(out)) => {
+                s.show(&out);
+                if let Some(t) = s.posts.iter().find(|p| p.contains("ran out of time")) {
+                    break t.clone();
+                }
+            }
+            _ => panic!("the tournament's turn timer never fired"),
+        }
+    };
+    assert!(
+        timed_out.contains("a computer player moved instead"),
+        "{timed_out}"
+    );
     let tables = f.host.store().open_tables(&h.community_ref()).await.unwrap();
     let hall: Vec<_> = tables.iter().filter(|t| t.chat.chat == "hall").collect();
     assert_eq!(hall.len(), 1);

@@ -21,6 +21,7 @@ CREATE TABLE tournaments (
     rounds          INTEGER NOT NULL CHECK (rounds >= 1),
     deals_per_round INTEGER CHECK (deals_per_round >= 1),  -- NULL: timed rounds
     round_minutes   INTEGER CHECK (round_minutes >= 1),    -- NULL: no time limit
+    turn_secs       INTEGER CHECK (turn_secs >= 1),        -- NULL: the chat's turn timer
     computers       INTEGER NOT NULL,                      -- may the admin seat computer players
     status          TEXT    NOT NULL
                     CHECK (status IN ('registration', 'running', 'paused', 'finished', 'cancelled')),

@@ -1,5 +1,6 @@
 # Tournaments (Latvian format: rounds, big points, re-seating).
 tournament-format-deals = { $deals } deals per table a round
+tournament-format-turn = , { $seconds } seconds a move
 tournament-format-minutes = { $minutes } minutes a round
 tournament-registration = 🏆 Zole tournament: { $rounds } rounds, { $format }. Entries are open: press Join.
 tournament-commitment = Draw commitment (the SHA-256 of the seed that will seat round 1): { $commitment }
@@ -39,7 +40,7 @@ tournament-cancelled = { $name } has cancelled the tournament; the standings sta
 tournament-finished = 🏆 The tournament is over. Final standings:
 tournament-no-round = The tournament has no finished round yet.
 tournament-running = The tournament has started already.
-tournament-bad-options = A tournament is opened as /tournament [rounds] [deals per round] [preset], e.g. /tournament 3 24 lv; or /tournament [rounds] [minutes]m for timed rounds.
+tournament-bad-options = A tournament is opened as /tournament [rounds] [deals per round] [preset] [bots], e.g. /tournament 3 24 lv; /tournament [rounds] [minutes]m for timed rounds; add e.g. 90s for 90 seconds a move.
 button-pause = Pause
 button-resume = Resume
 button-cancel = Cancel

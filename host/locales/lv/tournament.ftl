@@ -1,5 +1,6 @@
 # Turnīri (Latvijas formāts: kārtas, lielie punkti, pārsēšanās).
 tournament-format-deals = { $deals } partijas pie galda kārtā
+tournament-format-turn = , { $seconds } sekundes gājienam
 tournament-format-minutes = { $minutes } minūtes kārtā
 tournament-registration = 🏆 Zoles turnīrs: { $rounds } kārtas, { $format }. Pieteikšanās ir atvērta: spied «Pievienoties».
 tournament-commitment = Izlozes apņemšanās (sēklas SHA-256, pēc kuras sēdinās 1. kārtu): { $commitment }
@@ -36,7 +37,7 @@ tournament-cancelled = { $name } atcēla turnīru; kopvērtējums paliek tāds, 
 tournament-finished = 🏆 Turnīrs ir beidzies. Gala kopvērtējums:
 tournament-no-round = Turnīram vēl nav nevienas beigtas kārtas.
 tournament-running = Turnīrs jau ir sācies.
-tournament-bad-options = Turnīru atver tā: /tournament [kārtas] [partijas kārtā] [noteikumi], piem. /tournament 3 24 lv; vai /tournament [kārtas] [minūtes]m kārtām ar laiku.
+tournament-bad-options = Turnīru atver tā: /tournament [kārtas] [partijas kārtā] [noteikumi], piem. /tournament 3 24 lv; /tournament [kārtas] [minūtes]m kārtām ar laiku; piem. 90s — 90 sekundes gājienam.
 button-pause = Apturēt
 button-resume = Atsākt
 button-cancel = Atcelt

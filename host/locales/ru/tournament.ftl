@@ -1,5 +1,6 @@
 # Турниры (латвийский формат: туры, большие очки, пересадка).
 tournament-format-deals = { $deals } раздач за столом в туре
+tournament-format-turn = , { $seconds } секунд на ход
 tournament-format-minutes = { $minutes } минут на тур
 tournament-registration = 🏆 Турнир по золе: туров — { $rounds }, { $format }. Запись открыта: нажмите «Присоединиться».
 tournament-commitment = Обязательство жеребьёвки (SHA-256 сида, по которому рассадят 1-й тур): { $commitment }
@@ -36,7 +37,7 @@ tournament-cancelled = { $name } отменил турнир; положение
 tournament-finished = 🏆 Турнир закончен. Итоговое положение:
 tournament-no-round = В турнире ещё нет законченного тура.
 tournament-running = Турнир уже начался.
-tournament-bad-options = Турнир открывают так: /tournament [туры] [раздач в туре] [правила], напр. /tournament 3 24 lv; или /tournament [туры] [минуты]m для туров по времени.
+tournament-bad-options = Турнир открывают так: /tournament [туры] [раздач в туре] [правила], напр. /tournament 3 24 lv; /tournament [туры] [минуты]m для туров по времени; напр. 90s — 90 секунд на ход.
 button-pause = Пауза
 button-resume = Продолжить
 button-cancel = Отменить

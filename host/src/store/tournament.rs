@@ -7,8 +7,8 @@ use sqlx::Row;
 use super::*;
 
 const TOURNAMENT_COLUMNS: &str = "id, platform, community_id, chat_id, thread_id, creator_id, \
-     rules, rounds, deals_per_round, round_minutes, computers, status, draw_seed, commitment, \
-     created_ms";
+     rules, rounds, deals_per_round, round_minutes, turn_secs, computers, status, draw_seed, \
+     commitment, created_ms";
 
 macro_rules! tournament_row {
     ($r:expr) => {{
@@ -25,6 +25,10 @@ macro_rules! tournament_row {
             },
             round_minutes: match r.try_get::<Option<i64>, _>("round_minutes")? {
                 Some(n) => Some(small(n, "round minutes")?),
+                None => None,
+            },
+            turn_secs: match r.try_get::<Option<i64>, _>("turn_secs")? {
+                Some(n) => Some(small(n, "turn seconds")?),
                 None => None,
             },
             computers: r.try_get("computers")?,
@@ -50,9 +54,9 @@ impl Store {
     pub async fn create_tournament(&self, t: &NewTournament) -> Result<TournamentRow> {
         let sql = format!(
             "INSERT INTO tournaments (platform, community_id, chat_id, thread_id, creator_id, \
-             rules, rounds, deals_per_round, round_minutes, computers, status, draw_seed, \
+             rules, rounds, deals_per_round, round_minutes, turn_secs, computers, status, draw_seed, \
              commitment, created_ms, updated_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'registration', $11, $12, $13, $13) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'registration', $12, $13, $14, $14) \
              RETURNING {TOURNAMENT_COLUMNS}"
         );
         on_write!(self, pool => {
@@ -66,6 +70,7 @@ impl Store {
                 .bind(t.rounds as i64)
                 .bind(t.deals_per_round.map(|n| n as i64))
                 .bind(t.round_minutes.map(i64::from))
+                .bind(t.turn_secs.map(i64::from))
                 .bind(t.computers)
                 .bind(&t.draw_seed)
                 .bind(&t.commitment)

@@ -272,6 +272,8 @@ pub struct NewTournament {
     pub rounds: usize,
     pub deals_per_round: Option<usize>,
     pub round_minutes: Option<u32>,
+    /// Seconds per move at its tables; None: the chat's setting.
+    pub turn_secs: Option<u32>,
     pub computers: bool,
     /// The draw's seed (hex) and its SHA-256 (hex).
     pub draw_seed: String,
@@ -287,6 +289,7 @@ pub struct TournamentRow {
     pub rounds: usize,
     pub deals_per_round: Option<usize>,
     pub round_minutes: Option<u32>,
+    pub turn_secs: Option<u32>,
     pub computers: bool,
     pub status: TournamentStatus,
     pub draw_seed: String,
