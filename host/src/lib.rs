@@ -7,6 +7,7 @@ pub mod boards;
 pub mod games;
 pub mod i18n;
 pub mod lobby;
+pub mod observe;
 pub mod outbox;
 pub mod store;
 pub mod table;

@@ -250,6 +250,16 @@ impl Host {
     /// Handles one request and returns what to show. Never panics on bad input: every refusal
     /// is a reply in the user's language.
     pub async fn handle(self: &Arc<Self>, req: Request) -> Outbox {
+        let timer = crate::observe::Timer::start();
+        let press = matches!(req.command, Command::Press { .. });
+        let out = self.handle_timed(req).await;
+        if press {
+            metrics::histogram!("stikis_move_seconds").record(timer.elapsed());
+        }
+        out
+    }
+
+    async fn handle_timed(self: &Arc<Self>, req: Request) -> Outbox {
         let lang = self.user_lang(&req.chat, &req.user.id).await;
         match self.dispatch(&req, lang).await {
             Ok(out) => out,
@@ -1257,10 +1267,13 @@ impl Host {
 /// hands its other tasks over while this one thinks. A current-thread runtime (tests, the
 /// terminal) has no other worker to hand them to.
 pub(crate) fn think<T>(choose: impl FnOnce() -> T) -> T {
-    match tokio::runtime::Handle::current().runtime_flavor() {
+    let timer = crate::observe::Timer::start();
+    let choice = match tokio::runtime::Handle::current().runtime_flavor() {
         tokio::runtime::RuntimeFlavor::MultiThread => tokio::task::block_in_place(choose),
         _ => choose(),
-    }
+    };
+    metrics::histogram!("stikis_computer_think_seconds").record(timer.elapsed());
+    choice
 }
 
 /// What the table's record cannot say, as a message beside it (`HostedGame::record_note`).

@@ -284,8 +284,13 @@ impl Live {
     /// Writes `action` to the log, then applies it. Nothing is applied if the write fails.
     pub async fn commit(&mut self, store: &Store, action: &Value) -> Result<Option<DealReport>, HostError> {
         let seq = self.seq + 1;
-        match store.append_action(self.id(), seq, action).await {
-            Ok(()) => {}
+        let timer = crate::observe::Timer::start();
+        let appended = store.append_action(self.id(), seq, action).await;
+        metrics::histogram!("stikis_db_commit_seconds").record(timer.elapsed());
+        match appended {
+            Ok(()) => {
+                metrics::counter!("stikis_actions_total", "game" => self.row.game.clone()).increment(1);
+            }
             Err(StoreError::SeqTaken { .. }) => return Err(HostError::Conflict),
             Err(e) => return Err(e.into()),
         }
@@ -349,6 +354,7 @@ impl Live {
         next: Option<Seed>,
         out: &mut Outbox,
     ) -> Result<(), HostError> {
+        metrics::counter!("stikis_deals_total", "game" => self.row.game.clone()).increment(1);
         let lang = self.lang();
         let names = self.names();
         let game = self.game.as_ref().expect("a running table has a game");

@@ -59,6 +59,8 @@ pub struct Settings {
     /// (zero: always a call).
     pub answer_wait: Duration,
     pub host: HostConfig,
+    /// Where to serve /metrics and /healthz (None: not served).
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl Settings {
@@ -72,6 +74,7 @@ impl Settings {
             hand_delay: Duration::from_secs(10),
             answer_wait: Duration::from_secs(2),
             host: HostConfig::default(),
+            metrics_listen: None,
         }
     }
 }
@@ -103,6 +106,9 @@ pub struct Running {
     pub app: Arc<App>,
     receiving: Receiving,
     events: tokio::task::JoinHandle<()>,
+    /// Where /metrics and /healthz are served, if they are.
+    pub metrics_addr: Option<SocketAddr>,
+    metrics: Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>,
 }
 
 impl Running {
@@ -120,6 +126,10 @@ impl Running {
         self.events.abort();
         // Edits still held back (coalesced public edits, hands waiting for a turn) go out.
         self.app.shower.flush_all().await;
+        if let Some((stop, task)) = self.metrics {
+            let _ = stop.send(());
+            let _ = task.await;
+        }
     }
 
     /// Stops as a killed process would: takes no more updates and sends nothing held back
@@ -130,6 +140,9 @@ impl Running {
             Receiving::Webhook(hook) => hook.abort(),
         }
         self.events.abort();
+        if let Some((_, task)) = self.metrics {
+            task.abort();
+        }
     }
 
     /// Shuts down on Ctrl-C or SIGTERM.
@@ -238,10 +251,31 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
             webhook::start(Arc::clone(&app), url, listen, secret, settings.answer_wait).await?,
         ),
     };
+    let (metrics_addr, metrics) = match settings.metrics_listen {
+        Some(listen) => {
+            // Long polling is up while getUpdates answered lately; a webhook while it listens.
+            let up: stikis_host::observe::PlatformUp = match &receiving {
+                Receiving::Polling { .. } => Arc::new(|| polling::answered_within(Duration::from_secs(90))),
+                Receiving::Webhook(_) => Arc::new(|| true),
+            };
+            let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+            let (addr, task) =
+                stikis_host::observe::serve(listen, app.host.store().clone(), up, async move {
+                    let _ = stopped.await;
+                })
+                .await
+                .map_err(|e| StartError::Listen(listen, e.to_string()))?;
+            tracing::info!(%addr, "serving /metrics and /healthz");
+            (Some(addr), Some((stop, task)))
+        }
+        None => (None, None),
+    };
     Ok(Running {
         app,
         receiving,
         events: events_task,
+        metrics_addr,
+        metrics,
     })
 }
 

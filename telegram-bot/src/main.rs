@@ -43,6 +43,10 @@ struct Args {
     /// calls). A press on the old hand redraws it at once. 0: redraw at once.
     #[arg(long, env = "STIKIS_HAND_DELAY_MS", default_value_t = 10000)]
     hand_delay_ms: u64,
+    /// Serve Prometheus /metrics and /healthz (ready when the database answers and Telegram
+    /// does) on this address, e.g. 127.0.0.1:9187. Off unless given.
+    #[arg(long, env = "STIKIS_METRICS_LISTEN")]
+    metrics_listen: Option<std::net::SocketAddr>,
 }
 
 #[tokio::main]
@@ -66,6 +70,7 @@ async fn main() -> ExitCode {
     settings.api_url = args.api_url;
     settings.edit_interval = std::time::Duration::from_millis(args.edit_interval_ms);
     settings.hand_delay = std::time::Duration::from_millis(args.hand_delay_ms);
+    settings.metrics_listen = args.metrics_listen;
     if let Some(url) = args.webhook_url {
         settings.mode = stikis_telegram::Mode::Webhook {
             url,

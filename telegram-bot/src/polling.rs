@@ -7,6 +7,7 @@
 //! confirmed, so a restart does not get the handled updates again.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
 use teloxide::errors::AsResponseParameters;
@@ -77,6 +78,15 @@ async fn next(st: &mut Poll) -> Option<(Result<Update, RequestError>, &mut Poll)
             r = request.send() => r,
             _ = flag => continue,
         };
+        match &answer {
+            Ok(_) => {
+                LAST_ANSWER_MS.store(now_ms(), Ordering::Relaxed);
+                stikis_host::observe::platform_call("telegram", "getUpdates", "ok");
+            }
+            Err(e) => {
+                stikis_host::observe::platform_call("telegram", "getUpdates", crate::show::status_of(e))
+            }
+        }
         match answer {
             Ok(updates) if updates.is_empty() => {
                 // A long poll that returned early with nothing: do not ask again at once.
@@ -99,4 +109,19 @@ async fn next(st: &mut Poll) -> Option<(Result<Update, RequestError>, &mut Poll)
             }
         }
     }
+}
+
+/// When getUpdates last answered (Unix ms; 0: never), for /healthz.
+static LAST_ANSWER_MS: AtomicI64 = AtomicI64::new(0);
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// True if getUpdates answered within `window` (long polling is alive).
+pub fn answered_within(window: Duration) -> bool {
+    now_ms() - LAST_ANSWER_MS.load(Ordering::Relaxed) <= window.as_millis() as i64
 }

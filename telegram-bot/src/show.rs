@@ -225,19 +225,48 @@ where
     R: Request<Err = RequestError>,
 {
     let mut tries = 0;
+    let method = <R::Payload as Payload>::NAME;
     loop {
-        match req.send_ref().await {
+        let answer = req.send_ref().await;
+        let status = match &answer {
+            Ok(_) => "ok",
+            Err(e) => status_of(e),
+        };
+        stikis_host::observe::platform_call("telegram", &bot_api_name(method), status);
+        match answer {
             Err(RequestError::RetryAfter(s)) if tries < 5 => {
                 tracing::info!(secs = s.seconds(), "Telegram asks to retry later");
+                stikis_host::observe::platform_retry("telegram", s.duration());
                 tokio::time::sleep(s.duration()).await;
             }
             Err(RequestError::Network(e)) if tries < 3 => {
                 tracing::warn!(error = %e, "network error, retrying");
-                tokio::time::sleep(Duration::from_millis(200 << tries)).await;
+                let wait = Duration::from_millis(200 << tries);
+                stikis_host::observe::platform_retry("telegram", wait);
+                tokio::time::sleep(wait).await;
             }
             r => return r,
         }
         tries += 1;
+    }
+}
+
+/// The Bot API's own spelling of a method (`answerCallbackQuery`), from teloxide's
+/// (`AnswerCallbackQuery`).
+fn bot_api_name(name: &str) -> String {
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_ascii_lowercase().to_string() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// How a failed call is counted: `429`, `network`, `api` (Telegram refused it) or `error`.
+pub fn status_of(e: &RequestError) -> &'static str {
+    match e {
+        RequestError::RetryAfter(_) => "429",
+        RequestError::Network(_) => "network",
+        RequestError::Api(_) => "api",
+        _ => "error",
     }
 }
 

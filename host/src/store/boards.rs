@@ -95,6 +95,23 @@ macro_rules! rating_row {
 }
 
 impl Store {
+    /// One trivial query: is the database there?
+    pub async fn ping(&self) -> Result<()> {
+        on_pool!(self, pool => {
+            sqlx::query("SELECT 1").execute(pool).await?;
+        });
+        Ok(())
+    }
+
+    /// How many tables are running (every process's).
+    pub async fn running_table_count(&self) -> Result<i64> {
+        let sql = "SELECT COUNT(*) AS n FROM tables WHERE status = 'running'";
+        on_pool!(self, pool => {
+            let r = sqlx::query(sql).fetch_one(pool).await?;
+            Ok(r.try_get("n")?)
+        })
+    }
+
     /// The points board of `game` for deals finished in [from_ms, to_ms): by points, then
     /// wins as declarer, then deals.
     pub async fn period_board(

@@ -1,0 +1,147 @@
+//! Observability both bots share: metrics through the `metrics` facade, rendered in the
+//! Prometheus text format, and a small HTTP listener (`--metrics-listen`) that serves
+//! `/metrics` and `/healthz`.
+//!
+//! Metrics (all prefixed `stikis_`):
+//! - `tables_running` (gauge, read from the database at each scrape: every instance's tables)
+//! - `actions_total{game}`: moves committed; `deals_total{game}`: deals finished
+//! - `move_seconds`: a button press from its request to its outbox (the move's latency)
+//! - `computer_think_seconds`: a computer player's choice
+//! - `db_commit_seconds`: committing one action (durable on return)
+//! - `platform_calls_total{platform, method, status}`: chat API calls by outcome (`ok`,
+//!   `429`, an HTTP status, `network`, `error`)
+//! - `platform_retry_seconds{platform}`: how long the bot waited before a retry (429s'
+//!   `retry_after`, network back-off)
+//!
+//! `/healthz` answers 200 when the database answers and the platform connection is up, and
+//! 503 naming what is not.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::Router;
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+
+use crate::store::Store;
+
+static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+
+/// Histogram buckets in seconds: from a millisecond to ten seconds.
+const BUCKETS: [f64; 12] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
+];
+
+/// The process's Prometheus recorder, installed on first use (one per process: several bots
+/// in one process, as in tests, share it). None if another recorder was installed first.
+pub fn recorder() -> Option<PrometheusHandle> {
+    HANDLE
+        .get_or_init(|| {
+            let recorder = PrometheusBuilder::new()
+                .set_buckets(&BUCKETS)
+                .ok()?
+                .build_recorder();
+            let handle = recorder.handle();
+            metrics::set_global_recorder(recorder).ok()?;
+            Some(handle)
+        })
+        .clone()
+}
+
+/// Times a piece of work into a histogram.
+pub struct Timer(Instant);
+
+impl Timer {
+    pub fn start() -> Timer {
+        Timer(Instant::now())
+    }
+
+    pub fn elapsed(&self) -> f64 {
+        self.0.elapsed().as_secs_f64()
+    }
+}
+
+/// One chat API call and how it ended.
+pub fn platform_call(platform: &'static str, method: &str, status: &str) {
+    metrics::counter!(
+        "stikis_platform_calls_total",
+        "platform" => platform,
+        "method" => method.to_string(),
+        "status" => status.to_string()
+    )
+    .increment(1);
+}
+
+/// A wait before retrying a chat API call.
+pub fn platform_retry(platform: &'static str, wait: Duration) {
+    metrics::histogram!("stikis_platform_retry_seconds", "platform" => platform).record(wait.as_secs_f64());
+}
+
+/// Whether the platform connection is up (the gateway connected, long polling answering).
+pub type PlatformUp = Arc<dyn Fn() -> bool + Send + Sync>;
+
+#[derive(Clone)]
+struct Probe {
+    store: Store,
+    platform_up: PlatformUp,
+    handle: Option<PrometheusHandle>,
+}
+
+async fn metrics_page(State(p): State<Probe>) -> (StatusCode, String) {
+    let Some(handle) = &p.handle else {
+        return (StatusCode::SERVICE_UNAVAILABLE, "no metrics recorder\n".into());
+    };
+    if let Ok(n) = p.store.running_table_count().await {
+        metrics::gauge!("stikis_tables_running").set(n as f64);
+    }
+    (StatusCode::OK, handle.render())
+}
+
+async fn health_page(State(p): State<Probe>) -> (StatusCode, String) {
+    let db = tokio::time::timeout(Duration::from_secs(2), p.store.ping()).await;
+    let mut problems = Vec::new();
+    match db {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => problems.push(format!("database: {e}")),
+        Err(_) => problems.push("database: no answer in 2 s".to_string()),
+    }
+    if !(p.platform_up)() {
+        problems.push("platform: not connected".to_string());
+    }
+    if problems.is_empty() {
+        (StatusCode::OK, "ok\n".into())
+    } else {
+        (StatusCode::SERVICE_UNAVAILABLE, problems.join("\n") + "\n")
+    }
+}
+
+/// Serves `/metrics` and `/healthz` on `listen` until `shutdown` completes; returns the
+/// address it listens on (port 0 picks a free one).
+pub async fn serve(
+    listen: SocketAddr,
+    store: Store,
+    platform_up: PlatformUp,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<(SocketAddr, tokio::task::JoinHandle<()>)> {
+    let probe = Probe {
+        store,
+        platform_up,
+        handle: recorder(),
+    };
+    let app = Router::new()
+        .route("/metrics", get(metrics_page))
+        .route("/healthz", get(health_page))
+        .with_state(probe);
+    let listener = tokio::net::TcpListener::bind(listen).await?;
+    let addr = listener.local_addr()?;
+    let task = tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+            tracing::warn!(error = %e, "the metrics listener stopped");
+        }
+    });
+    Ok((addr, task))
+}
