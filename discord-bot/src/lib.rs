@@ -42,6 +42,8 @@ pub struct Config {
     pub answer_within: Duration,
     /// Take interactions posted to this endpoint (Discord's Interactions Endpoint URL) too.
     pub interactions: Option<endpoint::Endpoint>,
+    /// Where to serve /metrics and /healthz (None: not served).
+    pub metrics_listen: Option<std::net::SocketAddr>,
 }
 
 impl Config {
@@ -54,6 +56,7 @@ impl Config {
             min_edit_interval: Duration::from_millis(1000),
             answer_within: Duration::from_millis(2000),
             interactions: None,
+            metrics_listen: None,
         }
     }
 }
@@ -71,6 +74,8 @@ pub struct Bot {
     /// The gateway's context and the bot's user id, once READY: commands posted to the
     /// interactions endpoint run in it.
     pub gateway: std::sync::OnceLock<(serenity::Context, serenity::UserId)>,
+    /// The gateway is connected (READY seen, no shard reconnecting since): for /healthz.
+    pub gateway_up: std::sync::atomic::AtomicBool,
 }
 
 /// Counts a handler as running until dropped, so shutdown can wait for it.
@@ -165,6 +170,9 @@ pub struct Running {
     timers: tokio::task::JoinHandle<()>,
     /// The interactions endpoint's server and what stops it.
     endpoint: Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>,
+    /// Where /metrics and /healthz are served, if they are.
+    pub metrics_addr: Option<std::net::SocketAddr>,
+    metrics: Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>,
 }
 
 impl Running {
@@ -180,6 +188,10 @@ impl Running {
         let _ = self.client.await;
         self.bot.settle().await;
         self.timers.abort();
+        if let Some((stop, task)) = self.metrics {
+            let _ = stop.send(());
+            let _ = task.await;
+        }
         self.bot.host.store().close().await;
     }
 
@@ -262,6 +274,7 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         idle: Notify::new(),
         table_orders: Default::default(),
         gateway: Default::default(),
+        gateway_up: Default::default(),
     });
     let _ = slot.set(bot.clone());
 
@@ -301,6 +314,23 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         }
         _ => None,
     };
+    let (metrics_addr, metrics) = match config.metrics_listen {
+        Some(listen) => {
+            let up_bot = bot.clone();
+            let up: stikis_host::observe::PlatformUp =
+                Arc::new(move || up_bot.gateway_up.load(Ordering::Acquire));
+            let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+            let (addr, task) =
+                stikis_host::observe::serve(listen, bot.host.store().clone(), up, async move {
+                    let _ = stopped.await;
+                })
+                .await
+                .map_err(|e| format!("cannot serve metrics on {listen}: {e}"))?;
+            tracing::info!(%addr, "serving /metrics and /healthz");
+            (Some(addr), Some((stop, task)))
+        }
+        None => (None, None),
+    };
     let client = tokio::spawn(async move {
         if let Err(e) = client.start_autosharded().await {
             tracing::error!(error = %e, "the gateway client stopped");
@@ -312,6 +342,8 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         client,
         timers,
         endpoint,
+        metrics_addr,
+        metrics,
     })
 }
 
@@ -335,11 +367,16 @@ async fn on_event(
     _fw: poise::FrameworkContext<'_, Data, Error>,
     data: &Data,
 ) -> Result<(), Error> {
-    if let serenity::FullEvent::InteractionCreate {
-        interaction: serenity::Interaction::Component(c),
-    } = event
-    {
-        press::on_press(data, c, &press::Responder::Call).await;
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(c),
+        } => press::on_press(data, c, &press::Responder::Call).await,
+        serenity::FullEvent::Ready { .. } => data.gateway_up.store(true, Ordering::Release),
+        serenity::FullEvent::ShardStageUpdate { event } => data.gateway_up.store(
+            event.new == serenity::ConnectionStage::Connected,
+            Ordering::Release,
+        ),
+        _ => {}
     }
     Ok(())
 }
@@ -385,4 +422,16 @@ where
     joined
         .map_err(|e| tracing::error!(error = %e, "a request panicked"))
         .ok()
+}
+
+/// Counts a Discord API call by its outcome (`ok`, the HTTP status, `error`).
+pub(crate) fn counted<T>(method: &'static str, r: &Result<T, serenity::Error>) {
+    let status = match r {
+        Ok(_) => "ok".to_string(),
+        Err(serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(e))) => {
+            e.status_code.as_u16().to_string()
+        }
+        Err(_) => "error".to_string(),
+    };
+    stikis_host::observe::platform_call("discord", method, &status);
 }

@@ -39,6 +39,10 @@ struct Args {
     /// everything else. Needs DISCORD_PUBLIC_KEY.
     #[arg(long, env = "DISCORD_INTERACTIONS_LISTEN")]
     interactions_listen: Option<String>,
+    /// Serve Prometheus /metrics and /healthz (ready when the database answers and the
+    /// gateway is connected) on this address, e.g. 127.0.0.1:9188. Off unless given.
+    #[arg(long, env = "STIKIS_METRICS_LISTEN")]
+    metrics_listen: Option<std::net::SocketAddr>,
     /// The application's public key (64 hexadecimal digits, same page): interaction posts not
     /// signed with it are refused.
     #[arg(long, env = "DISCORD_PUBLIC_KEY")]
@@ -62,6 +66,7 @@ async fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let mut config = stikis_discord::Config::new(token, args.database_url);
+    config.metrics_listen = args.metrics_listen;
     config.api_url = args.api_url.filter(|s| !s.is_empty());
     if let Some(listen) = args.interactions_listen.filter(|s| !s.is_empty()) {
         let Ok(listen) = listen.parse() else {

@@ -53,7 +53,9 @@ impl Responder {
             },
             None => r,
         };
-        c.create_response(http, r).await
+        let sent = c.create_response(http, r).await;
+        crate::counted("createInteractionResponse", &sent);
+        sent
     }
 }
 

@@ -235,7 +235,9 @@ impl Shower {
                     if let Some(channel) = channel_of(chat) {
                         let file = CreateAttachment::bytes(content.as_bytes().to_vec(), name.clone());
                         let msg = CreateMessage::new().add_file(file);
-                        if let Err(e) = channel.send_message(&self.http, msg).await {
+                        let r = channel.send_message(&self.http, msg).await;
+                        crate::counted("createMessage", &r);
+                        if let Err(e) = r {
                             tracing::warn!(error = %e, "could not send a file");
                         }
                     }
@@ -250,7 +252,9 @@ impl Shower {
         let chars: Vec<char> = text.chars().collect();
         for part in chars.chunks(POST_MAX) {
             let part: String = part.iter().collect();
-            if let Err(e) = channel.say(&self.http, part).await {
+            let r = channel.say(&self.http, part).await;
+            crate::counted("createMessage", &r);
+            if let Err(e) = r {
                 tracing::warn!(error = %e, channel = %channel, "could not post");
             }
         }
@@ -505,7 +509,11 @@ impl Shower {
                     let mut dms = dm_channels.lock().await;
                     match dms.get(u) {
                         Some(c) => *c,
-                        None => match u.create_dm_channel(&self.http).await {
+                        None => match {
+                            let r = u.create_dm_channel(&self.http).await;
+                            crate::counted("createDM", &r);
+                            r
+                        } {
                             Ok(ch) => {
                                 dms.insert(*u, ch.id);
                                 ch.id
@@ -526,13 +534,17 @@ impl Shower {
                     let edit = EditMessage::new()
                         .embed(content.embed())
                         .components(content.rows());
-                    channel.edit_message(&self.http, m, edit).await.map(|_| ())
+                    let r = channel.edit_message(&self.http, m, edit).await.map(|_| ());
+                    crate::counted("editMessage", &r);
+                    r
                 }
                 None => {
                     let msg = CreateMessage::new()
                         .embed(content.embed())
                         .components(content.rows());
-                    match channel.send_message(&self.http, msg).await {
+                    let sent = channel.send_message(&self.http, msg).await;
+                    crate::counted("createMessage", &sent);
+                    match sent {
                         Ok(m) => {
                             st.message = Some(m.id);
                             if let Err(e) = self
