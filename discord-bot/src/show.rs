@@ -247,6 +247,13 @@ impl Shower {
         }
     }
 
+    /// Opens a direct-message channel with `u` (counted).
+    async fn open_dm(&self, u: serenity::UserId) -> Result<serenity::PrivateChannel, serenity::Error> {
+        let r = u.create_dm_channel(&self.http).await;
+        crate::counted("createDM", &r);
+        r
+    }
+
     /// A new message, split at Discord's 2000 characters.
     pub async fn post(&self, channel: ChannelId, text: &str) {
         let chars: Vec<char> = text.chars().collect();
@@ -509,11 +516,7 @@ impl Shower {
                     let mut dms = dm_channels.lock().await;
                     match dms.get(u) {
                         Some(c) => *c,
-                        None => match {
-                            let r = u.create_dm_channel(&self.http).await;
-                            crate::counted("createDM", &r);
-                            r
-                        } {
+                        None => match self.open_dm(*u).await {
                             Ok(ch) => {
                                 dms.insert(*u, ch.id);
                                 ch.id
