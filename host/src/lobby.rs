@@ -1099,6 +1099,29 @@ impl Host {
         if live.turn_gen != gen {
             return;
         }
+        // A copy another process moved on from is stale: its timer is not this turn's.
+        match self.store.next_seq(id).await {
+            Ok(next) if next - 1 == live.seq => {}
+            Ok(_) => {
+                drop(live);
+                self.evict(id);
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(table = id, error = %e, "could not check a timed table");
+                return;
+            }
+        }
+        // Every process with the table loaded armed this timer: the first to claim it acts.
+        let kind = if expired { "move" } else { "warn" };
+        match self.store.claim_timer(id, live.seq, kind).await {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(e) => {
+                tracing::warn!(table = id, error = %e, "could not claim a turn timer");
+                return;
+            }
+        }
         let name = live
             .seats
             .get(seat as usize)

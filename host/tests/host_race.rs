@@ -231,3 +231,67 @@ async fn two_hosts_on_one_postgres_database_apply_each_move_once() {
     let observer = open().await.unwrap();
     race(one, two, observer).await;
 }
+
+/// Both hosts have the table loaded and armed its turn timer (as two processes behind a
+/// balancer would): the warning and the move for the absent player happen once, not once per
+/// host.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hosts_with_one_table_time_a_turn_out_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("timer.db");
+    let path = path.to_str().unwrap();
+    let (h1, mut e1) = Host::new(Store::open_sqlite(path).await.unwrap(), config());
+    let (h2, mut e2) = Host::new(Store::open_sqlite(path).await.unwrap(), config());
+    send(&h1, "admin", Command::SetTurnLimit(Some(2))).await;
+    send(
+        &h1,
+        "anna",
+        Command::NewTable {
+            game: "zole".into(),
+            rules: None,
+            seats: Some(3),
+        },
+    )
+    .await;
+    send(&h2, "bruno", Command::Join).await;
+    send(&h1, "anna", Command::AddBot { level: Level::Basic }).await;
+    let out = send(&h1, "anna", Command::Start).await;
+    assert!(out.0.iter().any(|o| matches!(o, Out::Private { .. })), "{out:?}");
+    // The second host loads the table and arms the same turn's timer ("I'm back" re-arms it).
+    let out = send(&h2, "anna", Command::Back).await;
+    assert!(out.reply_text().is_some(), "{out:?}");
+    let mut posts: Vec<String> = Vec::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    let timed_out = |p: &Vec<String>| p.iter().any(|t| t.contains("ran out of time"));
+    while !timed_out(&posts) {
+        let out = tokio::select! {
+            Some(o) = e1.recv() => o,
+            Some(o) = e2.recv() => o,
+            _ = tokio::time::sleep_until(deadline) => panic!("no timeout in 20 s: {posts:?}"),
+        };
+        posts.extend(
+            out.0
+                .iter()
+                .filter(|o| matches!(o, Out::Post { .. }))
+                .map(|o| o.text().to_string()),
+        );
+    }
+    // Whatever the other host would still have sent for this turn arrives within moments.
+    let settle = tokio::time::Instant::now() + std::time::Duration::from_millis(300);
+    loop {
+        let out = tokio::select! {
+            Some(o) = e1.recv() => o,
+            Some(o) = e2.recv() => o,
+            _ = tokio::time::sleep_until(settle) => break,
+        };
+        posts.extend(
+            out.0
+                .iter()
+                .filter(|o| matches!(o, Out::Post { .. }))
+                .map(|o| o.text().to_string()),
+        );
+    }
+    let count = |needle: &str| posts.iter().filter(|t| t.contains(needle)).count();
+    assert_eq!(count("ran out of time"), 1, "{posts:#?}");
+    assert_eq!(count("second"), 1, "one warning: {posts:#?}");
+}

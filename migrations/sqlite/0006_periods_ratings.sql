@@ -63,3 +63,12 @@ CREATE TABLE selections (
 -- The names a community gives its computer players, by seat (JSON list of strings; '' or a
 -- missing entry: the default name in the reader's language).
 ALTER TABLE communities ADD COLUMN computer_names TEXT NOT NULL DEFAULT '[]';
+
+-- A turn timer's warning or move, claimed by the one process that acts on it: several
+-- processes with the table loaded all arm the timer, and the first claim wins.
+CREATE TABLE timer_claims (
+    table_id INTEGER NOT NULL,
+    seq      INTEGER NOT NULL,
+    kind     TEXT    NOT NULL,                              -- 'warn' or 'move'
+    PRIMARY KEY (table_id, seq, kind)
+);

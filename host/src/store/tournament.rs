@@ -401,4 +401,21 @@ impl Store {
             }
         })
     }
+
+    /// Claims a turn timer's `kind` of action ('warn', 'move') at action `seq` of a table for
+    /// this process; false when another process claimed it first.
+    pub async fn claim_timer(&self, table: i64, seq: i64, kind: &str) -> Result<bool> {
+        let sql = "INSERT INTO timer_claims (table_id, seq, kind) VALUES ($1, $2, $3) \
+                   ON CONFLICT (table_id, seq, kind) DO NOTHING";
+        let n = on_write!(self, pool => {
+            sqlx::query(sql)
+                .bind(table)
+                .bind(seq)
+                .bind(kind)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        Ok(n == 1)
+    }
 }
