@@ -274,9 +274,11 @@ impl Host {
                 out
             }
             Err(HostError::Store(e)) => {
+                // Nothing was committed: the press can simply be made again, and the table is
+                // read afresh once the database answers.
                 tracing::error!(error = %e, "store error while handling a request");
                 let mut out = Outbox::default();
-                out.reply(format!("⚠ {e}"));
+                out.reply(t(lang, "store-unavailable", &[]));
                 out
             }
         }

@@ -414,3 +414,39 @@ async fn a_community_renames_its_computer_players() {
         "{out:?}"
     );
 }
+
+/// With its database gone, a press or a command is answered "try again" in words, nothing is
+/// changed and nothing panics.
+#[tokio::test]
+async fn without_its_database_the_host_says_try_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(dir.path().join("gone.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let (host, _events) = Host::new(store.clone(), config());
+    let out = open_table(&host).await;
+    let (presser, token) = out
+        .0
+        .iter()
+        .rev()
+        .find_map(|o| match o {
+            Out::Private { user, buttons, .. } => buttons
+                .iter()
+                .flatten()
+                .next()
+                .map(|b| (user.clone(), b.token.clone())),
+            _ => None,
+        })
+        .expect("a hand with a button");
+    store.close().await;
+    let try_again =
+        "The bot cannot reach its database just now: nothing was changed. Please try again in a moment.";
+    for (who, command) in [
+        (presser.as_str(), Command::Press { token }),
+        ("bruno", Command::Stats),
+        ("anna", Command::Stop),
+    ] {
+        let out = send(&host, who, command).await;
+        assert_eq!(out.reply_text(), Some(try_again), "{out:?}");
+    }
+}

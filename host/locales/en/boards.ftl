@@ -17,3 +17,4 @@ stats-rating = { $game }: rating { $rating } ({ $change } with the last game)
 season-started = { $name } has started season { $n }. The old one stays on the board: /top season { $prev }.
 settings-computer-names = Computer players are called, by seat: { $names }
 settings-computer-names-off = Computer players have their usual names again.
+store-unavailable = The bot cannot reach its database just now: nothing was changed. Please try again in a moment.

@@ -14,3 +14,4 @@ stats-rating = { $game }: reitings { $rating } ({ $change } pēc pēdējās spē
 season-started = { $name } sāka { $n }. sezonu. Vecā paliek tabulā: /top season { $prev }.
 settings-computer-names = Datorspēlētāju vārdi pa vietām: { $names }
 settings-computer-names-off = Datorspēlētājiem atkal ir parastie vārdi.
+store-unavailable = Bots šobrīd nevar sasniegt savu datubāzi: nekas netika mainīts. Lūdzu, mēģini vēlreiz pēc brīža.

@@ -14,3 +14,4 @@ stats-rating = { $game }: рейтинг { $rating } ({ $change } за посл�
 season-started = { $name } начал сезон { $n }. Старый остаётся в таблице: /top season { $prev }.
 settings-computer-names = Компьютерных игроков зовут, по местам: { $names }
 settings-computer-names-off = У компьютерных игроков снова обычные имена.
+store-unavailable = Бот сейчас не может связаться со своей базой данных: ничего не изменено. Попробуйте ещё раз через минуту.

@@ -146,6 +146,7 @@ pub fn t(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
 
 /// Every message key the host uses; the tests check that each file defines exactly these.
 pub const KEYS: &[&str] = &[
+    "store-unavailable",
     "tournament-format-turn",
     "settings-computer-names",
     "settings-computer-names-off",
