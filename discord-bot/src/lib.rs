@@ -284,8 +284,20 @@ pub async fn start(config: Config) -> Result<Running, Error> {
 
     let timer_bot = bot.clone();
     let timers = tokio::spawn(async move {
-        while let Some(out) = events.recv().await {
-            timer_bot.show.show(&out).await;
+        // Tables another process left quiet (it may have died) are taken over here, every
+        // few seconds (`Host::sweep`).
+        let mut tick = tokio::time::interval(Duration::from_secs(5));
+        loop {
+            tokio::select! {
+                out = events.recv() => match out {
+                    Some(out) => timer_bot.show.show(&out).await,
+                    None => break,
+                },
+                _ = tick.tick() => match timer_bot.host.sweep(Duration::from_secs(15)).await {
+                    Ok(out) => timer_bot.show.show(&out).await,
+                    Err(e) => tracing::warn!(error = %e, "could not sweep quiet tables"),
+                },
+            }
         }
     });
 

@@ -70,6 +70,8 @@ pub struct Host {
     /// Added to the wall clock where the host compares with it (timed tournament rounds):
     /// tests move time on with `advance_clock`.
     clock_offset_ms: std::sync::atomic::AtomicI64,
+    /// Quiet tables `sweep` looked at, with the time of their last event then.
+    swept: Mutex<HashMap<i64, i64>>,
 }
 
 impl Host {
@@ -86,6 +88,7 @@ impl Host {
                 tournament_locks: Mutex::new(HashMap::new()),
                 playing_out: Mutex::new(std::collections::HashSet::new()),
                 clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
+                swept: Mutex::new(HashMap::new()),
             }),
             rx,
         )
@@ -1268,6 +1271,56 @@ impl Host {
                 Err(e) => tracing::warn!(table = id, error = %e, "could not resume a table"),
             }
         }
+        out.extend(self.recover_tournaments().await?);
+        Ok(out)
+    }
+
+    /// Takes over quiet tables: every running table nothing has happened at for `quiet` (its
+    /// process may have died with the computer players' turns and the turn timers in it) is
+    /// loaded here and driven: computer players move, the next deal is dealt, the turn timer
+    /// is armed with the time left (so a turn already over times out at once, claimed once
+    /// among processes). A table is looked at again only once something has happened at it.
+    /// The bots call it every few seconds.
+    pub async fn sweep(self: &Arc<Self>, quiet: Duration) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        let before = self.now_ms() - quiet.as_millis() as i64;
+        for (id, last_ms) in self.store.quiet_running_tables(before).await? {
+            {
+                let mut swept = self.swept.lock().expect("swept map");
+                if swept.get(&id) == Some(&last_ms) {
+                    continue;
+                }
+                swept.insert(id, last_ms);
+            }
+            // A table this process holds up to date runs on its own timers here.
+            if let Some(shared) = self.cached(id) {
+                let seq = shared.lock().await.seq;
+                if self.store.next_seq(id).await? - 1 == seq {
+                    continue;
+                }
+            }
+            // Read afresh: this process's copy may be behind.
+            self.evict(id);
+            let Some(shared) = self.table(id).await? else {
+                continue;
+            };
+            let mut live = shared.lock().await;
+            let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
+            let moved = if between {
+                self.resume_between_deals(&mut live).await
+            } else {
+                self.drive(&mut live).await
+            };
+            match moved {
+                Ok(o) => out.extend(o),
+                Err(HostError::Conflict) => {
+                    drop(live);
+                    self.evict(id);
+                }
+                Err(e) => tracing::warn!(table = id, error = %e, "could not take over a table"),
+            }
+        }
+        // A tournament whose round ended in a process that died moves on here.
         out.extend(self.recover_tournaments().await?);
         Ok(out)
     }

@@ -295,3 +295,75 @@ async fn two_hosts_with_one_table_time_a_turn_out_once() {
     assert_eq!(count("ran out of time"), 1, "{posts:#?}");
     assert_eq!(count("second"), 1, "one warning: {posts:#?}");
 }
+
+/// A process dies (its runtime dropped, with its turn timers) while a person's turn runs; a
+/// second process on the same database sweeps the quiet table: the turn times out there,
+/// once, and the game goes on.
+#[test]
+fn a_second_process_takes_over_the_tables_of_one_that_died() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("takeover.db");
+    let path = path.to_str().unwrap().to_string();
+    let first = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (table, before) = first.block_on(async {
+        let (h1, _e1) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
+        send(&h1, "admin", Command::SetTurnLimit(Some(1))).await;
+        let out = send(
+            &h1,
+            "anna",
+            Command::NewTable {
+                game: "zole".into(),
+                rules: None,
+                seats: Some(3),
+            },
+        )
+        .await;
+        let mut screen = Screen::default();
+        screen.show(&out);
+        let table = Token::decode(&screen.lobby[0]).unwrap().table;
+        send(&h1, "bruno", Command::Join).await;
+        send(&h1, "anna", Command::AddBot { level: Level::Basic }).await;
+        send(&h1, "anna", Command::Start).await;
+        let before = h1.store().actions(table).await.unwrap().len();
+        (table, before)
+    });
+    // The crash: every task of the first process is gone, its timer with them.
+    first.shutdown_background();
+    let second = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    second.block_on(async {
+        let (h2, mut e2) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
+        // Nothing to take over while the turn is young.
+        let out = h2.sweep(std::time::Duration::from_secs(30)).await.unwrap();
+        assert!(out.0.is_empty(), "{out:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+        let out = h2.sweep(std::time::Duration::from_secs(1)).await.unwrap();
+        assert!(
+            out.0.iter().any(|o| matches!(o, Out::Public { .. })),
+            "the table is redrawn by the process that took it over: {out:?}"
+        );
+        // The person's time is over: the timer armed by the sweep moves for them.
+        let timed_out = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+            loop {
+                let out = e2.recv().await.expect("events");
+                if out.0.iter().any(|o| o.text().contains("ran out of time")) {
+                    return;
+                }
+            }
+        })
+        .await;
+        assert!(timed_out.is_ok(), "the taken-over turn never timed out");
+        let after = h2.store().actions(table).await.unwrap().len();
+        assert!(after > before, "the game went on: {before} → {after} actions");
+        // A second sweep right away finds nothing new to do at that table.
+        let out = h2.sweep(std::time::Duration::from_secs(30)).await.unwrap();
+        assert!(out.0.is_empty(), "{out:?}");
+    });
+}

@@ -79,6 +79,11 @@ impl Settings {
     }
 }
 
+/// How often quiet tables are looked at, and how quiet a table must be to be taken over
+/// (`Host::sweep`).
+const SWEEP_EVERY: Duration = Duration::from_secs(5);
+const SWEEP_QUIET: Duration = Duration::from_secs(15);
+
 /// How long an admin check (getChatMember) is trusted.
 const ADMIN_TTL: Duration = Duration::from_secs(300);
 
@@ -106,6 +111,7 @@ pub struct Running {
     pub app: Arc<App>,
     receiving: Receiving,
     events: tokio::task::JoinHandle<()>,
+    sweeper: tokio::task::JoinHandle<()>,
     /// Where /metrics and /healthz are served, if they are.
     pub metrics_addr: Option<SocketAddr>,
     metrics: Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>,
@@ -124,6 +130,7 @@ impl Running {
             Receiving::Webhook(hook) => hook.stop(&self.app.shower.bot).await,
         }
         self.events.abort();
+        self.sweeper.abort();
         // Edits still held back (coalesced public edits, hands waiting for a turn) go out.
         self.app.shower.flush_all().await;
         if let Some((stop, task)) = self.metrics {
@@ -140,6 +147,7 @@ impl Running {
             Receiving::Webhook(hook) => hook.abort(),
         }
         self.events.abort();
+        self.sweeper.abort();
         if let Some((_, task)) = self.metrics {
             task.abort();
         }
@@ -225,6 +233,18 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
             timer_app.show_unasked(out).await;
         }
     });
+    // Tables another process left quiet (it may have died) are taken over here.
+    let sweep_app = Arc::clone(&app);
+    let sweeper = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(SWEEP_EVERY);
+        loop {
+            tick.tick().await;
+            match sweep_app.host.sweep(SWEEP_QUIET).await {
+                Ok(out) => sweep_app.show_unasked(out).await,
+                Err(e) => tracing::warn!(error = %e, "could not sweep quiet tables"),
+            }
+        }
+    });
     let receiving = match settings.mode {
         Mode::Polling => {
             let handler = dptree::endpoint(|upd: Update, app: Arc<App>| async move {
@@ -274,6 +294,7 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
         app,
         receiving,
         events: events_task,
+        sweeper,
         metrics_addr,
         metrics,
     })

@@ -418,4 +418,21 @@ impl Store {
         });
         Ok(n == 1)
     }
+
+    /// Running tables that nothing has happened at since `before_ms` (no action, no deal):
+    /// (id, when the last thing happened). What a process looks at to take over the tables of
+    /// one that died.
+    pub async fn quiet_running_tables(&self, before_ms: i64) -> Result<Vec<(i64, i64)>> {
+        let sql = "SELECT id, last_ms FROM (SELECT t.id AS id, GREATEST_OF \
+                   FROM tables t WHERE t.status = 'running') q WHERE last_ms < $1 ORDER BY id";
+        let last = "COALESCE((SELECT MAX(a.at_ms) FROM actions a WHERE a.table_id = t.id), \
+                    (SELECT MAX(d.at_ms) FROM deals d WHERE d.table_id = t.id), t.updated_ms) AS last_ms";
+        let sql = sql.replace("GREATEST_OF", last);
+        on_pool!(self, pool => {
+            let rows = sqlx::query(&sql).bind(before_ms).fetch_all(pool).await?;
+            rows.iter()
+                .map(|r| Ok((r.try_get("id")?, r.try_get("last_ms")?)))
+                .collect()
+        })
+    }
 }
