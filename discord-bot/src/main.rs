@@ -43,6 +43,9 @@ struct Args {
     /// gateway is connected) on this address, e.g. 127.0.0.1:9188. Off unless given.
     #[arg(long, env = "STIKIS_METRICS_LISTEN")]
     metrics_listen: Option<std::net::SocketAddr>,
+    /// Log one JSON object per line (for log collectors) instead of plain lines.
+    #[arg(long, env = "STIKIS_LOG_JSON")]
+    log_json: bool,
     /// The application's public key (64 hexadecimal digits, same page): interaction posts not
     /// signed with it are refused.
     #[arg(long, env = "DISCORD_PUBLIC_KEY")]
@@ -53,14 +56,7 @@ struct Args {
 async fn main() -> ExitCode {
     use clap::Parser;
     let args = Args::parse();
-    use std::io::IsTerminal;
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn")),
-        )
-        .with_ansi(std::io::stdout().is_terminal())
-        .init();
+    stikis_host::observe::init_logs(args.log_json);
     let Some(token) = args.token.filter(|t| !t.trim().is_empty()) else {
         eprintln!("stikis-discord: DISCORD_TOKEN is not set; give the bot's token with --token or DISCORD_TOKEN (see --help)");
         return ExitCode::from(2);

@@ -81,6 +81,21 @@ pub fn platform_retry(platform: &'static str, wait: Duration) {
     metrics::histogram!("stikis_platform_retry_seconds", "platform" => platform).record(wait.as_secs_f64());
 }
 
+/// Starts the process's log: `tracing` lines on stdout filtered by `RUST_LOG` (default
+/// `info,sqlx=warn`), coloured only on a terminal; with `json`, one JSON object per line
+/// (timestamp, level, target, fields) for log collectors.
+pub fn init_logs(json: bool) {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
+    let log = tracing_subscriber::fmt().with_env_filter(filter);
+    if json {
+        log.json().init();
+    } else {
+        log.with_ansi(std::io::stdout().is_terminal()).init();
+    }
+}
+
 /// Whether the platform connection is up (the gateway connected, long polling answering).
 pub type PlatformUp = Arc<dyn Fn() -> bool + Send + Sync>;
 

@@ -47,18 +47,15 @@ struct Args {
     /// does) on this address, e.g. 127.0.0.1:9187. Off unless given.
     #[arg(long, env = "STIKIS_METRICS_LISTEN")]
     metrics_listen: Option<std::net::SocketAddr>,
+    /// Log one JSON object per line (for log collectors) instead of plain lines.
+    #[arg(long, env = "STIKIS_LOG_JSON")]
+    log_json: bool,
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let args = Args::parse();
-    use std::io::IsTerminal;
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into()),
-        )
-        .with_ansi(std::io::stdout().is_terminal())
-        .init();
+    stikis_host::observe::init_logs(args.log_json);
     let Some(token) = args.token.filter(|t| !t.trim().is_empty()) else {
         eprintln!(
             "stikis-telegram: TELEGRAM_BOT_TOKEN is not set. Get a token from @BotFather and run\n  \

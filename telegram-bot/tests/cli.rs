@@ -92,3 +92,27 @@ fn help_documents_every_setting() {
         assert!(help.contains(s), "--help lacks {s}:\n{help}");
     }
 }
+
+/// `--log-json`: every log line is one JSON object with its level (here the warnings of the
+/// retries before Telegram is found unreachable).
+#[test]
+fn json_logs_are_one_object_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, err) = run(
+        &[
+            "--token",
+            "123:OK",
+            "--api-url",
+            "http://127.0.0.1:9/",
+            "--log-json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, Some(1), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(!lines.is_empty(), "no log lines: {err}");
+    for line in lines {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert!(v["level"].is_string() && v["timestamp"].is_string(), "{line}");
+    }
+}
