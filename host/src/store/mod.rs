@@ -218,22 +218,24 @@ macro_rules! table_row {
     }};
 }
 
+/// Who a row's `user_id` and `bot_level` say sits there (seats, tournament entrants): exactly
+/// one of the two is set.
+fn occupant(user: Option<String>, level: Option<i64>) -> Result<Occupant> {
+    match (user, level) {
+        (Some(user_id), None) => Ok(Occupant::Human { user_id }),
+        (None, Some(level)) => Ok(Occupant::Computer {
+            level: small(level, "bot level")?,
+        }),
+        _ => Err(StoreError::Corrupt(
+            "a seat or entry with both or neither of user and computer player".into(),
+        )),
+    }
+}
+
 macro_rules! seat_row {
     ($r:expr) => {{
         let r = $r;
-        let user: Option<String> = r.try_get("user_id")?;
-        let level: Option<i64> = r.try_get("bot_level")?;
-        let occupant = match (user, level) {
-            (Some(user_id), None) => Occupant::Human { user_id },
-            (None, Some(level)) => Occupant::Computer {
-                level: small(level, "bot level")?,
-            },
-            _ => {
-                return Err(StoreError::Corrupt(
-                    "seat with both or neither of user and bot".into(),
-                ))
-            }
-        };
+        let occupant = occupant(r.try_get("user_id")?, r.try_get("bot_level")?)?;
         SeatRow {
             seat: small(r.try_get::<i64, _>("seat")?, "seat")?,
             name: r.try_get("display_name")?,
@@ -1331,6 +1333,7 @@ impl TableLog {
 
 // Last: they use the query macros above.
 mod boards;
+mod processes;
 mod tournament;
 pub use boards::{period_start, BoardRow, Period, RatingRow};
 pub use tournament::EntryRefused;
