@@ -192,6 +192,10 @@ impl Running {
             let _ = stop.send(());
             let _ = task.await;
         }
+        // The other processes take this one's tables over at once.
+        if let Err(e) = self.bot.host.store().forget_process().await {
+            tracing::warn!(error = %e, "could not sign this process off");
+        }
         self.bot.host.store().close().await;
     }
 
@@ -286,14 +290,14 @@ pub async fn start(config: Config) -> Result<Running, Error> {
     let timers = tokio::spawn(async move {
         // Tables another process left quiet (it may have died) are taken over here, every
         // few seconds (`Host::sweep`).
-        let mut tick = tokio::time::interval(Duration::from_secs(5));
+        let mut tick = tokio::time::interval(stikis_host::lobby::SWEEP_EVERY);
         loop {
             tokio::select! {
                 out = events.recv() => match out {
                     Some(out) => timer_bot.show.show(&out).await,
                     None => break,
                 },
-                _ = tick.tick() => match timer_bot.host.sweep(Duration::from_secs(15)).await {
+                _ = tick.tick() => match timer_bot.host.sweep(stikis_host::lobby::SWEEP_QUIET).await {
                     Ok(out) => timer_bot.show.show(&out).await,
                     Err(e) => tracing::warn!(error = %e, "could not sweep quiet tables"),
                 },

@@ -54,6 +54,13 @@ pub fn os_seed() -> Seed {
 
 pub(crate) type Shared = Arc<AsyncMutex<Live>>;
 
+/// How often the bots call `Host::sweep` (also each process's heartbeat).
+pub const SWEEP_EVERY: Duration = Duration::from_secs(2);
+/// A process whose heartbeat is this old is taken for dead, and its tables are taken over.
+pub const BEAT_STALE_MS: i64 = 6_000;
+/// A running table nothing has happened at for this long is looked at by every process.
+pub const SWEEP_QUIET: Duration = Duration::from_secs(15);
+
 pub struct Host {
     pub(crate) store: Store,
     pub(crate) config: HostConfig,
@@ -1275,16 +1282,21 @@ impl Host {
         Ok(out)
     }
 
-    /// Takes over quiet tables: every running table nothing has happened at for `quiet` (its
-    /// process may have died with the computer players' turns and the turn timers in it) is
-    /// loaded here and driven: computer players move, the next deal is dealt, the turn timer
-    /// is armed with the time left (so a turn already over times out at once, claimed once
-    /// among processes). A table is looked at again only once something has happened at it.
-    /// The bots call it every few seconds.
+    /// Takes over the tables of processes that died, and quiet tables: every running table
+    /// whose last action was committed by a process that has not beaten for
+    /// `BEAT_STALE_MS` (it died; the one that commits a table's actions drives its computer
+    /// players and timer), and every running table nothing has happened at for `quiet` (a
+    /// backstop, e.g. a process that died between dealing and the first move), is loaded here
+    /// and driven: computer players move, the next deal is dealt, the turn timer is armed
+    /// with the time left (so a turn already over times out at once, claimed once among
+    /// processes). A table is looked at again only once something has happened at it. Also
+    /// this process's heartbeat. The bots call it every `SWEEP_EVERY`.
     pub async fn sweep(self: &Arc<Self>, quiet: Duration) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
+        self.store.beat().await?;
         let before = self.now_ms() - quiet.as_millis() as i64;
-        for (id, last_ms) in self.store.quiet_running_tables(before).await? {
+        let dead_before = crate::store::now_ms() - BEAT_STALE_MS;
+        for (id, last_ms, orphaned) in self.store.tables_to_take_over(before, dead_before).await? {
             {
                 let mut swept = self.swept.lock().expect("swept map");
                 if swept.get(&id) == Some(&last_ms) {
@@ -1292,10 +1304,11 @@ impl Host {
                 }
                 swept.insert(id, last_ms);
             }
-            // A table this process holds up to date runs on its own timers here.
+            // A table this process holds up to date runs on its own timers here, unless the
+            // process that moved it last died before driving it on.
             if let Some(shared) = self.cached(id) {
                 let seq = shared.lock().await.seq;
-                if self.store.next_seq(id).await? - 1 == seq {
+                if self.store.next_seq(id).await? - 1 == seq && !orphaned {
                     continue;
                 }
             }

@@ -367,3 +367,75 @@ fn a_second_process_takes_over_the_tables_of_one_that_died() {
         assert!(out.0.is_empty(), "{out:?}");
     });
 }
+
+/// The process that committed a table's last move is the one that drives it on. While it
+/// beats, nobody else touches the table; once it is gone (here it signs off, as a stopping
+/// process does; a killed one stops beating), another process takes the table over at its next
+/// sweep, without waiting for the table to go quiet.
+#[test]
+fn the_tables_of_a_process_that_is_gone_are_taken_over_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gone.db");
+    let path = path.to_str().unwrap().to_string();
+    let first = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (table, store) = first.block_on(async {
+        let (h1, _e1) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
+        let out = send(
+            &h1,
+            "anna",
+            Command::NewTable {
+                game: "zole".into(),
+                rules: None,
+                seats: Some(3),
+            },
+        )
+        .await;
+        let mut screen = Screen::default();
+        screen.show(&out);
+        let table = Token::decode(&screen.lobby[0]).unwrap().table;
+        send(&h1, "bruno", Command::Join).await;
+        send(&h1, "anna", Command::AddBot { level: Level::Basic }).await;
+        screen.show(&send(&h1, "anna", Command::Start).await);
+        // A person moves (and the computer player after them, if it is its turn): the first
+        // process committed the table's last move.
+        let (who, token) = screen.next_press();
+        send(&h1, &who, Command::Press { token }).await;
+        (table, h1.store().clone())
+    });
+    let second = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let h2 = second.block_on(async {
+        let (h2, _e2) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
+        // The first process is alive and the table is young: not the second one's business.
+        let out = h2.sweep(std::time::Duration::from_secs(300)).await.unwrap();
+        assert!(out.0.is_empty(), "{out:?}");
+        h2
+    });
+    first.block_on(async {
+        assert!(!store.actions(table).await.unwrap().is_empty());
+        store.forget_process().await.unwrap();
+    });
+    first.shutdown_background();
+    second.block_on(async {
+        assert_eq!(
+            h2.store().live_processes(0).await.unwrap(),
+            1,
+            "only the second process is left"
+        );
+        let out = h2.sweep(std::time::Duration::from_secs(300)).await.unwrap();
+        assert!(
+            out.0.iter().any(|o| matches!(o, Out::Public { .. })),
+            "the table of the process that is gone is taken over at once: {out:?}"
+        );
+        // Taken over once: the next sweep leaves it alone.
+        let out = h2.sweep(std::time::Duration::from_secs(300)).await.unwrap();
+        assert!(out.0.is_empty(), "{out:?}");
+    });
+}

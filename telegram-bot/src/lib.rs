@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use stikis_core::ai::Level;
 use stikis_host::i18n::{t, Lang};
+use stikis_host::lobby::{SWEEP_EVERY, SWEEP_QUIET};
 use stikis_host::store::{ChatRef, CommunityRef, Platform, Store};
 use stikis_host::token::Token;
 use stikis_host::{Command, Host, HostConfig, Outbox, Request, TournamentVerb, User};
@@ -79,11 +80,6 @@ impl Settings {
     }
 }
 
-/// How often quiet tables are looked at, and how quiet a table must be to be taken over
-/// (`Host::sweep`).
-const SWEEP_EVERY: Duration = Duration::from_secs(5);
-const SWEEP_QUIET: Duration = Duration::from_secs(15);
-
 /// How long an admin check (getChatMember) is trusted.
 const ADMIN_TTL: Duration = Duration::from_secs(300);
 
@@ -133,6 +129,10 @@ impl Running {
         self.sweeper.abort();
         // Edits still held back (coalesced public edits, hands waiting for a turn) go out.
         self.app.shower.flush_all().await;
+        // The other processes take this one's tables over at once.
+        if let Err(e) = self.app.host.store().forget_process().await {
+            tracing::warn!(error = %e, "could not sign this process off");
+        }
         if let Some((stop, task)) = self.metrics {
             let _ = stop.send(());
             let _ = task.await;

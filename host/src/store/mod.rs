@@ -17,6 +17,7 @@ mod types;
 
 use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
@@ -91,6 +92,8 @@ pub struct Store {
     /// busy handler, which sleeps in steps of up to 100 ms. Queued here they wait their turn
     /// without sleeping, and the action log's group commit is never starved.
     writer: Option<SqlitePool>,
+    /// This process's name in the `processes` table and on the actions it commits.
+    process: Arc<str>,
 }
 
 #[derive(Clone, Debug)]
@@ -125,8 +128,8 @@ macro_rules! on_write {
 /// Commits action `$2` of table `$1` only if it is the table's next sequence number. Two
 /// writers of the same number may both pass the guard (PostgreSQL, read committed); the
 /// primary key then makes the later one do nothing, and the caller sees 0 rows.
-const APPEND_SQL: &str = "INSERT INTO actions (table_id, seq, payload, at_ms) \
-     SELECT $1, $2, $3, $4 \
+const APPEND_SQL: &str = "INSERT INTO actions (table_id, seq, payload, at_ms, process) \
+     SELECT $1, $2, $3, $4, $5 \
      WHERE $2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1) \
      ON CONFLICT (table_id, seq) DO NOTHING";
 
@@ -139,6 +142,16 @@ fn is_sqlite_busy(e: &sqlx::Error) -> bool {
         }
         _ => false,
     }
+}
+
+/// A name for this process, unique among the processes sharing a database: its pid and the
+/// moment it opened the store.
+fn new_process_id() -> Arc<str> {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("p{}-{:x}", std::process::id(), nanos & 0xffff_ffff_ffff).into()
 }
 
 pub fn now_ms() -> i64 {
@@ -378,12 +391,16 @@ impl Store {
             .max_connections(1)
             .connect_with(options.clone())
             .await?;
-        Ok(Store {
-            appender: Some(sqlite_log::spawn(writer.clone())),
+        let process = new_process_id();
+        let store = Store {
+            appender: Some(sqlite_log::spawn(writer.clone(), Arc::clone(&process))),
             pg_appender: None,
             writer: Some(writer),
             backend: Backend::Sqlite(pool),
-        })
+            process,
+        };
+        store.beat().await?;
+        Ok(store)
     }
 
     /// Opens PostgreSQL; with `schema`, every table lives in that schema (created if missing),
@@ -415,12 +432,16 @@ impl Store {
             .connect_with(options)
             .await?;
         POSTGRES_MIGRATIONS.run(&pool).await?;
-        Ok(Store {
+        let process = new_process_id();
+        let store = Store {
             appender: None,
-            pg_appender: Some(pg_log::spawn(pool.clone())),
+            pg_appender: Some(pg_log::spawn(pool.clone(), Arc::clone(&process))),
             writer: None,
             backend: Backend::Postgres(pool),
-        })
+            process,
+        };
+        store.beat().await?;
+        Ok(store)
     }
 
     /// `sqlite` or `postgres`, for logs and benchmark reports.

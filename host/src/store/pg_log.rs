@@ -24,8 +24,8 @@ const WORKERS: usize = 2;
 /// the first of equal (table, seq) pairs only; returns the (table, seq) pairs inserted. A
 /// statement does not see its own rows in the guard's subquery, so of two numbers of one
 /// table in one batch only the first can pass, as with two single appends racing.
-const BATCH_SQL: &str = "INSERT INTO actions (table_id, seq, payload, at_ms) \
-     SELECT DISTINCT ON (x.t, x.s) x.t, x.s, x.p, x.a \
+const BATCH_SQL: &str = "INSERT INTO actions (table_id, seq, payload, at_ms, process) \
+     SELECT DISTINCT ON (x.t, x.s) x.t, x.s, x.p, x.a, $5 \
      FROM UNNEST($1::int8[], $2::int8[], $3::text[], $4::int8[]) WITH ORDINALITY AS x(t, s, p, a, i) \
      WHERE x.s = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = x.t) \
      AND EXISTS (SELECT 1 FROM tables WHERE id = x.t) \
@@ -42,11 +42,11 @@ pub(super) struct Job {
 }
 
 /// Starts the writer tasks; they end when every sender (every clone of the `Store`) is gone.
-pub(super) fn spawn(pool: PgPool) -> mpsc::Sender<Job> {
+pub(super) fn spawn(pool: PgPool, process: Arc<str>) -> mpsc::Sender<Job> {
     let (tx, rx) = mpsc::channel::<Job>(4 * MAX_BATCH);
     let rx = Arc::new(Mutex::new(rx));
     for _ in 0..WORKERS {
-        let (pool, rx) = (pool.clone(), Arc::clone(&rx));
+        let (pool, rx, process) = (pool.clone(), Arc::clone(&rx), Arc::clone(&process));
         tokio::spawn(async move {
             let mut batch = Vec::with_capacity(MAX_BATCH);
             loop {
@@ -55,7 +55,7 @@ pub(super) fn spawn(pool: PgPool) -> mpsc::Sender<Job> {
                 if rx.lock().await.recv_many(&mut batch, MAX_BATCH).await == 0 {
                     return;
                 }
-                let inserted = commit(&pool, &batch).await;
+                let inserted = commit(&pool, &batch, &process).await;
                 let mut answered = HashSet::with_capacity(batch.len());
                 for job in batch.drain(..) {
                     let outcome = match &inserted {
@@ -78,7 +78,7 @@ pub(super) fn spawn(pool: PgPool) -> mpsc::Sender<Job> {
     tx
 }
 
-async fn commit(pool: &PgPool, jobs: &[Job]) -> Result<HashSet<(i64, i64)>, String> {
+async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i64, i64)>, String> {
     let tables: Vec<i64> = jobs.iter().map(|j| j.table).collect();
     let seqs: Vec<i64> = jobs.iter().map(|j| j.seq).collect();
     let payloads: Vec<&str> = jobs.iter().map(|j| j.payload.as_str()).collect();
@@ -88,6 +88,7 @@ async fn commit(pool: &PgPool, jobs: &[Job]) -> Result<HashSet<(i64, i64)>, Stri
         .bind(&seqs)
         .bind(&payloads)
         .bind(&ats)
+        .bind(process)
         .fetch_all(pool)
         .await
         .map_err(|e| e.to_string())?;

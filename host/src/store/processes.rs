@@ -1,6 +1,6 @@
 //! What several processes sharing one database coordinate through it: a half-made choice kept
 //! with its table (so any process, or a restarted one, takes it back), turn timers claimed once,
-//! and the quiet tables a process takes over from one that may have died.
+//! the heartbeat of every process, and the tables a process takes over from one that died.
 
 use sqlx::Row;
 
@@ -67,18 +67,76 @@ impl Store {
         Ok(n == 1)
     }
 
-    /// Running tables that nothing has happened at since `before_ms` (no action, no deal):
-    /// (id, when the last thing happened). What a process looks at to take over the tables of
-    /// one that died.
-    pub async fn quiet_running_tables(&self, before_ms: i64) -> Result<Vec<(i64, i64)>> {
-        let sql = "SELECT id, last_ms FROM (SELECT t.id AS id, \
-                   COALESCE((SELECT MAX(a.at_ms) FROM actions a WHERE a.table_id = t.id), \
-                   (SELECT MAX(d.at_ms) FROM deals d WHERE d.table_id = t.id), t.updated_ms) AS last_ms \
-                   FROM tables t WHERE t.status = 'running') q WHERE last_ms < $1 ORDER BY id";
+    /// This process's name: on the actions it commits and in the `processes` table.
+    pub fn process_id(&self) -> &str {
+        &self.process
+    }
+
+    /// The heartbeat: this process is alive now. Also forgets processes silent for a day.
+    pub async fn beat(&self) -> Result<()> {
+        let now = now_ms();
+        let sql = "INSERT INTO processes (id, started_ms, beat_ms) VALUES ($1, $2, $2) \
+                   ON CONFLICT (id) DO UPDATE SET beat_ms = excluded.beat_ms";
+        on_write!(self, pool => {
+            sqlx::query(sql).bind(&*self.process).bind(now).execute(pool).await?;
+            sqlx::query("DELETE FROM processes WHERE beat_ms < $1")
+                .bind(now - 86_400_000)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// A process stopping gracefully says so: its tables are taken over at once, not after
+    /// its heartbeat goes stale.
+    pub async fn forget_process(&self) -> Result<()> {
+        on_write!(self, pool => {
+            sqlx::query("DELETE FROM processes WHERE id = $1")
+                .bind(&*self.process)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Processes whose heartbeat is not older than `since_ms`.
+    pub async fn live_processes(&self, since_ms: i64) -> Result<i64> {
+        let sql = "SELECT COUNT(*) FROM processes WHERE beat_ms >= $1";
         on_pool!(self, pool => {
-            let rows = sqlx::query(sql).bind(before_ms).fetch_all(pool).await?;
+            Ok(sqlx::query_scalar(sql).bind(since_ms).fetch_one(pool).await?)
+        })
+    }
+
+    /// The running tables another process should take over: those nothing has happened at
+    /// since `quiet_before_ms` (no action, no deal), and those whose last action was
+    /// committed by another process that has not beaten since `beat_before_ms` (it died, or
+    /// stopped). Each as (id, when the last thing happened, orphaned: its process is gone).
+    pub async fn tables_to_take_over(
+        &self,
+        quiet_before_ms: i64,
+        beat_before_ms: i64,
+    ) -> Result<Vec<(i64, i64, bool)>> {
+        let sql = "SELECT id, last_ms, orphan FROM (SELECT id, last_ms, \
+                   CASE WHEN holder IS NOT NULL AND holder <> $3 AND NOT EXISTS \
+                   (SELECT 1 FROM processes p WHERE p.id = holder AND p.beat_ms >= $2) \
+                   THEN 1 ELSE 0 END AS orphan FROM (SELECT t.id AS id, \
+                   COALESCE((SELECT MAX(a.at_ms) FROM actions a WHERE a.table_id = t.id), \
+                   (SELECT MAX(d.at_ms) FROM deals d WHERE d.table_id = t.id), t.updated_ms) AS last_ms, \
+                   (SELECT a.process FROM actions a WHERE a.table_id = t.id ORDER BY a.seq DESC LIMIT 1) AS holder \
+                   FROM tables t WHERE t.status = 'running') q) r \
+                   WHERE last_ms < $1 OR orphan = 1 ORDER BY id";
+        on_pool!(self, pool => {
+            let rows = sqlx::query(sql)
+                .bind(quiet_before_ms)
+                .bind(beat_before_ms)
+                .bind(&*self.process)
+                .fetch_all(pool)
+                .await?;
             rows.iter()
-                .map(|r| Ok((r.try_get("id")?, r.try_get("last_ms")?)))
+                .map(|r| {
+                    let orphan: i32 = r.try_get("orphan")?;
+                    Ok((r.try_get("id")?, r.try_get("last_ms")?, orphan == 1))
+                })
                 .collect()
         })
     }

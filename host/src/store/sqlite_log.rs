@@ -5,6 +5,8 @@
 //! inserts them in one transaction, commits once, and only then answers each caller. An
 //! action is still acknowledged only after its commit; it merely shares the disk flush.
 
+use std::sync::Arc;
+
 use sqlx::sqlite::{SqlitePool, SqliteRow};
 use tokio::sync::{mpsc, oneshot};
 
@@ -48,12 +50,12 @@ pub(super) enum Outcome {
 }
 
 /// Starts the writer task; it ends when every sender (every clone of the `Store`) is gone.
-pub(super) fn spawn(pool: SqlitePool) -> mpsc::Sender<Job> {
+pub(super) fn spawn(pool: SqlitePool, process: Arc<str>) -> mpsc::Sender<Job> {
     let (tx, mut rx) = mpsc::channel::<Job>(4 * MAX_BATCH);
     tokio::spawn(async move {
         let mut batch = Vec::with_capacity(MAX_BATCH);
         while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-            let outcomes = match commit(&pool, &mut batch).await {
+            let outcomes = match commit(&pool, &mut batch, &process).await {
                 Ok(outcomes) => outcomes,
                 Err(e) => {
                     let msg = e.to_string();
@@ -89,7 +91,7 @@ pub(super) fn spawn(pool: SqlitePool) -> mpsc::Sender<Job> {
 
 type Answer = (Outcome, Option<Result<Option<SqliteRow>, sqlx::Error>>);
 
-async fn commit(pool: &SqlitePool, jobs: &mut [Job]) -> Result<Vec<Answer>, sqlx::Error> {
+async fn commit(pool: &SqlitePool, jobs: &mut [Job], process: &str) -> Result<Vec<Answer>, sqlx::Error> {
     let mut tx = pool.begin().await?;
     let mut out = Vec::with_capacity(jobs.len());
     for j in jobs.iter() {
@@ -112,6 +114,7 @@ async fn commit(pool: &SqlitePool, jobs: &mut [Job]) -> Result<Vec<Answer>, sqlx
             .bind(j.seq)
             .bind(&j.payload)
             .bind(j.at_ms)
+            .bind(process)
             .execute(&mut *tx)
             .await;
         out.push((
