@@ -70,7 +70,10 @@ pub(crate) struct Live {
     pub seeds: Vec<Seed>,
     /// Consecutive timeouts per seat.
     pub timeouts: Vec<u8>,
-    /// Changes whenever the turn changes, so a timer for an old turn does nothing.
+    /// Changes whenever the turn changes, so a timer for an old turn does nothing. Unique in
+    /// the process, not only in this copy of the table: a timer armed by a copy that was
+    /// dropped (another process moved the table on, and it was loaded again) must not match
+    /// the new copy's turn.
     pub turn_gen: u64,
     pub turn_since: Instant,
     pub settings: CommunitySettings,
@@ -110,7 +113,7 @@ impl Live {
             seq: 0,
             seeds: Vec::new(),
             timeouts: Vec::new(),
-            turn_gen: 0,
+            turn_gen: next_turn_gen(),
             turn_since: Instant::now(),
             settings,
             carried: Vec::new(),
@@ -301,7 +304,7 @@ impl Live {
     }
 
     pub fn new_turn(&mut self) {
-        self.turn_gen += 1;
+        self.turn_gen = next_turn_gen();
         self.turn_since = Instant::now();
     }
 
@@ -560,4 +563,10 @@ impl Live {
             buttons,
         }
     }
+}
+
+/// A turn generation never handed out before in this process.
+fn next_turn_gen() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
