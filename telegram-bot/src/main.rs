@@ -47,6 +47,9 @@ struct Args {
     /// does) on this address, e.g. 127.0.0.1:9187. Off unless given.
     #[arg(long, env = "STIKIS_METRICS_LISTEN")]
     metrics_listen: Option<std::net::SocketAddr>,
+    /// Milliseconds a computer player may think over one move (more: stronger and more CPU).
+    #[arg(long, env = "STIKIS_COMPUTER_THINK_MS", default_value_t = stikis_core::ai::DEFAULT_BUDGET_MS)]
+    computer_think_ms: u64,
     /// Log one JSON object per line (for log collectors) instead of plain lines.
     #[arg(long, env = "STIKIS_LOG_JSON")]
     log_json: bool,
@@ -68,6 +71,7 @@ async fn main() -> ExitCode {
     settings.edit_interval = std::time::Duration::from_millis(args.edit_interval_ms);
     settings.hand_delay = std::time::Duration::from_millis(args.hand_delay_ms);
     settings.metrics_listen = args.metrics_listen;
+    settings.host.bot_budget_ms = args.computer_think_ms;
     if let Some(url) = args.webhook_url {
         settings.mode = stikis_telegram::Mode::Webhook {
             url,

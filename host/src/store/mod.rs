@@ -265,6 +265,7 @@ macro_rules! action_row {
             seq: r.try_get("seq")?,
             payload: parse_json(&r.try_get::<String, _>("payload")?, "action")?,
             at_ms: r.try_get("at_ms")?,
+            process: r.try_get("process")?,
         }
     }};
 }
@@ -861,7 +862,7 @@ impl Store {
 
     /// The table's committed actions in sequence order.
     pub async fn actions(&self, table: i64) -> Result<Vec<ActionRow>> {
-        let sql = "SELECT seq, payload, at_ms FROM actions WHERE table_id = $1 ORDER BY seq";
+        let sql = "SELECT seq, payload, at_ms, process FROM actions WHERE table_id = $1 ORDER BY seq";
         on_pool!(self, pool => {
             let rows = sqlx::query(sql).bind(table).fetch_all(pool).await?;
             rows.iter().map(|r| Ok(action_row!(r))).collect()
@@ -1009,7 +1010,7 @@ impl Store {
              x.at_ms FROM deals x {running} ORDER BY x.table_id, x.deal_no"
         );
         let actions_sql = format!(
-            "SELECT x.table_id, x.seq, x.payload, x.at_ms FROM actions x {running} \
+            "SELECT x.table_id, x.seq, x.payload, x.at_ms, x.process FROM actions x {running} \
              ORDER BY x.table_id, x.seq"
         );
         on_pool!(self, pool => {

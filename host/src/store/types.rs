@@ -335,6 +335,8 @@ pub struct ActionRow {
     pub payload: Value,
     /// When it was committed; the table's timer resumes from the last one after a restart.
     pub at_ms: i64,
+    /// The process that committed it (`Store::process_id`; None before migration 0007).
+    pub process: Option<String>,
 }
 
 /// A started deal. The seed stays in the database until the host reveals it with the results.
