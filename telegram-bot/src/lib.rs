@@ -334,6 +334,20 @@ fn person(u: &teloxide::types::User) -> User {
     }
 }
 
+/// Says so when handling something took long: how long it waited for its table, was
+/// handled, and was shown.
+fn slow(what: &str, table: Option<i64>, t0: Instant, t1: Instant, t2: Instant) {
+    if t0.elapsed() > Duration::from_secs(5) {
+        tracing::warn!(
+            table,
+            waited_ms = (t1 - t0).as_millis() as u64,
+            handled_ms = (t2 - t1).as_millis() as u64,
+            shown_ms = t2.elapsed().as_millis() as u64,
+            "{what} took long"
+        );
+    }
+}
+
 impl App {
     fn lock(&self, table: i64) -> Arc<AsyncMutex<()>> {
         self.locks
@@ -347,12 +361,16 @@ impl App {
     /// Handles one request under its table's lock and shows the outbox.
     async fn run(&self, table: Option<i64>, req: Request, answer: Answer) {
         let lock = table.map(|t| self.lock(t));
+        let t0 = Instant::now();
         let _guard = match &lock {
             Some(l) => Some(l.lock().await),
             None => None,
         };
+        let t1 = Instant::now();
         let out = self.host.handle(req).await;
+        let t2 = Instant::now();
         self.shower.show(out, answer).await;
+        slow("a request", table, t0, t1, t2);
     }
 
     /// Shows an outbox nobody asked for (timers, recovery) under its table's lock.
@@ -364,11 +382,14 @@ impl App {
             _ => None,
         });
         let lock = table.map(|t| self.lock(t));
+        let t0 = Instant::now();
         let _guard = match &lock {
             Some(l) => Some(l.lock().await),
             None => None,
         };
+        let t1 = Instant::now();
         self.shower.show(out, Answer::Nobody).await;
+        slow("an unasked outbox", table, t0, t1, t1);
     }
 
     pub async fn on_update(self: &Arc<Self>, upd: Update) {
@@ -500,7 +521,15 @@ impl App {
             o
         };
         let lock = self.lock(table);
+        let t0 = Instant::now();
         let _guard = lock.lock().await;
+        slow(
+            "a numbered choice's lock",
+            Some(table),
+            t0,
+            Instant::now(),
+            Instant::now(),
+        );
         // The presser's hand as it is now, with its legal actions in the order the popup
         // numbered them.
         let hand_token = Token::new(table, 0, "hand").encode().unwrap_or_default();

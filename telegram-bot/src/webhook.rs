@@ -175,7 +175,37 @@ async fn on_post(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes)
     };
     let task_hook = Arc::clone(&hook);
     hook.tasks.spawn(async move {
-        task_hook.app.on_update(update).await;
+        let kind = match &update.kind {
+            UpdateKind::Message(_) => "message",
+            UpdateKind::CallbackQuery(_) => "press",
+            _ => "other",
+        };
+        let started = std::time::Instant::now();
+        let handled = task_hook.app.on_update(update);
+        tokio::pin!(handled);
+        let mut warned = false;
+        loop {
+            match tokio::time::timeout(Duration::from_secs(10), &mut handled).await {
+                Ok(()) => break,
+                Err(_) => {
+                    warned = true;
+                    tracing::warn!(
+                        kind,
+                        chat,
+                        secs = started.elapsed().as_secs(),
+                        "an update is taking long"
+                    );
+                }
+            }
+        }
+        if warned {
+            tracing::warn!(
+                kind,
+                chat,
+                secs = started.elapsed().as_secs(),
+                "a slow update is done"
+            );
+        }
         if let (Some(chat), Some((lock, guard))) = (chat, turn) {
             drop(guard);
             task_hook.done(chat, lock);
