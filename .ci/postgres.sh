@@ -2,7 +2,7 @@
 # Starts a throw-away PostgreSQL cluster for the store tests and prints, on standard output
 # and nothing else, the line that points the tests at it:
 #
-#     eval "$(bash .ci/postgres.sh)"    # sets STIKIS_TEST_POSTGRES_URL
+#     eval "$(bash .ci/postgres.sh)"    # sets STIKIS_TEST_POSTGRES_URL and STIKIS_CHAOS_PG_RESTART
 #
 # Installs Debian's PostgreSQL if missing, runs initdb as the `postgres` user in a directory
 # under /tmp, and serves on 127.0.0.1 only, on a port no default install uses (55432; override
@@ -66,3 +66,7 @@ if [ "$(psql_pg -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB
 fi
 
 echo "export STIKIS_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:$PORT/$DB"
+# How the chaos harness (telegram-bot/tests/chaos.rs) restarts this cluster, as a crash would
+# (immediate mode: no checkpoint, connections cut).
+if [ "$(id -u)" = 0 ]; then RUN_AS="runuser -u postgres -- "; else RUN_AS=""; fi
+echo "export STIKIS_CHAOS_PG_RESTART='${RUN_AS}$BIN/pg_ctl -D $DATA -l $ROOT/server.log -m immediate -w -t 120 restart >/dev/null'"

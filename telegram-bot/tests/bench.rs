@@ -10,49 +10,15 @@
 
 mod fake;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fake::Fake;
+use fake::{lobby_button, move_button, Fake, Pressed};
 use stikis_core::Seed;
-use stikis_host::token::Token;
 use stikis_host::HostConfig;
 use stikis_telegram::{start, Settings};
 
 const TABLES: i64 = 200;
-
-/// Per (user, message): the message as it looked when its owner pressed it.
-type Pressed = HashMap<(i64, i64), (String, Vec<Vec<(String, String)>>)>;
-
-fn move_button(fake: &Fake, user: i64, pressed: &Pressed) -> Option<(i64, String)> {
-    let s = fake.state.lock().unwrap();
-    let m = s.chats.get(&user)?.last()?;
-    if pressed.get(&(user, m.id)) == Some(&(m.text.clone(), m.buttons.clone())) {
-        return None;
-    }
-    // Take the talon where offered (so that every deal is played out), and never press a
-    // bury pick twice.
-    let moves: Vec<&(String, String)> = m
-        .buttons
-        .iter()
-        .flatten()
-        .filter(|(l, d)| !l.starts_with('✓') && Token::decode(d).is_ok_and(|t| t.action.contains(':')))
-        .collect();
-    let take = moves.iter().find(|(_, d)| d.ends_with(".b:take"));
-    take.or(moves.first()).map(|(_, d)| (m.id, d.clone()))
-}
-
-fn lobby_button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String)> {
-    let s = fake.state.lock().unwrap();
-    s.chats.get(&chat)?.iter().rev().find_map(|m| {
-        m.buttons
-            .iter()
-            .flatten()
-            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == action))
-            .map(|(_, d)| (m.id, d.clone()))
-    })
-}
 
 fn dealt(fake: &Fake, chat: i64) -> bool {
     let s = fake.state.lock().unwrap();

@@ -74,6 +74,18 @@ pub struct FakeState {
     pub delivered: Vec<u16>,
     /// Methods run from webhook replies, per method (also counted in `counts`).
     pub in_reply: HashMap<String, usize>,
+    /// Behind a load balancer (the chaos harness): every update is posted to one of these
+    /// webhook servers (path, secret), another one when it is down or does not answer 200,
+    /// until one does, as Telegram retries a webhook. setWebhook and deleteWebhook change
+    /// nothing then.
+    pub balanced: Option<(Vec<std::net::SocketAddr>, String, Option<String>)>,
+    /// Every text a message ever showed, in order: (chat, message id, text and a line per
+    /// button, its label then ` ⌁` and its callback data, Unix ms when the fake took it).
+    pub history: Vec<(i64, i64, String, i64)>,
+    /// Every answer to a callback query, in order: (callback id, text).
+    pub answer_log: Vec<(String, String)>,
+    /// Webhook posts that failed (the server was down, died, or did not answer 200).
+    pub redelivered: usize,
 }
 
 #[derive(Clone)]
@@ -162,6 +174,108 @@ pub fn chat_json(id: i64) -> Value {
     } else {
         json!({"id": id, "type": "private", "first_name": format!("U{id}")})
     }
+}
+
+/// Unix milliseconds now.
+pub fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// A message's text and its buttons' labels, as one text.
+fn shown(text: &str, buttons: &[Vec<(String, String)>]) -> String {
+    let mut all = text.to_string();
+    for (label, data) in buttons.iter().flatten() {
+        all.push('\n');
+        all.push_str(label);
+        // What the button sends, after a mark no text holds (see `history`).
+        all.push_str(" ⌁");
+        all.push_str(data);
+    }
+    all
+}
+
+/// Posts an update to the balanced webhook servers, starting at a random one and moving on
+/// while they fail, until one answers 200; runs the method in its reply.
+async fn deliver_balanced(
+    fake: Fake,
+    backends: Vec<std::net::SocketAddr>,
+    path: String,
+    secret: Option<String>,
+    update: Value,
+    slot: tokio::sync::OwnedSemaphorePermit,
+) {
+    let mut i = update["update_id"].as_u64().unwrap_or(0) as usize * 7919;
+    loop {
+        let addr = backends[i % backends.len()];
+        i += 1;
+        match try_post(addr, &path, secret.as_deref(), &update, Duration::from_secs(15)).await {
+            Ok((200, reply)) => {
+                fake.state.lock().unwrap().delivered.push(200);
+                if let Some(method) = reply.as_ref().and_then(|r| r["method"].as_str()) {
+                    *fake
+                        .state
+                        .lock()
+                        .unwrap()
+                        .in_reply
+                        .entry(method.to_string())
+                        .or_default() += 1;
+                    fake.answer(method, reply.clone().unwrap());
+                }
+                break;
+            }
+            _ => {
+                fake.state.lock().unwrap().redelivered += 1;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+    drop(slot);
+}
+
+/// One HTTP/1.1 POST of a JSON body, never panicking: the status and the reply's JSON body, or
+/// why it failed (refused, reset, timed out).
+pub async fn try_post(
+    addr: std::net::SocketAddr,
+    path: &str,
+    secret: Option<&str>,
+    body: &Value,
+    limit: Duration,
+) -> Result<(u16, Option<Value>), String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let exchange = async {
+        let mut tcp = tokio::net::TcpStream::connect(addr)
+            .await
+            .map_err(|e| e.to_string())?;
+        let body = body.to_string();
+        let mut req = format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+            body.len()
+        );
+        if let Some(s) = secret {
+            req += &format!("X-Telegram-Bot-Api-Secret-Token: {s}\r\n");
+        }
+        req += "\r\n";
+        req += &body;
+        tcp.write_all(req.as_bytes()).await.map_err(|e| e.to_string())?;
+        let mut resp = Vec::new();
+        tcp.read_to_end(&mut resp).await.map_err(|e| e.to_string())?;
+        let text = String::from_utf8_lossy(&resp);
+        let code = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .ok_or_else(|| "no HTTP status".to_string())?;
+        let reply = text
+            .split_once("\r\n\r\n")
+            .and_then(|(_, b)| serde_json::from_str(b).ok());
+        Ok((code, reply))
+    };
+    tokio::time::timeout(limit, exchange)
+        .await
+        .map_err(|_| "timed out".to_string())?
 }
 
 fn keyboard(body: &Value) -> Vec<Vec<(String, String)>> {
@@ -271,6 +385,19 @@ impl Fake {
             // Telegram keeps up to 40 posts in flight by default (setWebhook max_connections).
             let slots = Arc::new(tokio::sync::Semaphore::new(40));
             while let Some(u) = queue.recv().await {
+                let balanced = deliverer.state.lock().unwrap().balanced.clone();
+                if let Some((backends, path, secret)) = balanced {
+                    let slot = Arc::clone(&slots).acquire_owned().await.unwrap();
+                    tokio::spawn(deliver_balanced(
+                        deliverer.clone(),
+                        backends,
+                        path,
+                        secret,
+                        u,
+                        slot,
+                    ));
+                    continue;
+                }
                 let hook = deliverer.state.lock().unwrap().webhook.clone();
                 let Some((url, secret)) = hook else { continue };
                 let slot = Arc::clone(&slots).acquire_owned().await.unwrap();
@@ -345,6 +472,7 @@ impl Fake {
         if method == "answerCallbackQuery" {
             let id = body["callback_query_id"].as_str().unwrap_or("").to_string();
             let text = body["text"].as_str().unwrap_or("").to_string();
+            s.answer_log.push((id.clone(), text.clone()));
             s.answered.insert(id, text);
         }
         if !s.quiet {
@@ -376,10 +504,12 @@ impl Fake {
                 let id = s.next_message;
                 let text = body["text"].as_str().unwrap_or("").to_string();
                 let thread = body["message_thread_id"].as_i64();
+                let buttons = keyboard(&body);
+                s.history.push((chat, id, shown(&text, &buttons), unix_ms()));
                 s.chats.entry(chat).or_default().push(Msg {
                     id,
                     text: text.clone(),
-                    buttons: keyboard(&body),
+                    buttons,
                     thread,
                 });
                 ok(message_json(chat, id, &text, thread))
@@ -405,8 +535,10 @@ impl Fake {
                     );
                 }
                 m.text = text.clone();
-                m.buttons = buttons;
                 let thread = m.thread;
+                let seen = shown(&text, &buttons);
+                m.buttons = buttons;
+                s.history.push((chat, id, seen, unix_ms()));
                 ok(message_json(chat, id, &text, thread))
             }
             "sendDocument" => {
@@ -414,6 +546,7 @@ impl Fake {
                 let id = s.next_message;
                 ok(message_json(-1, id, "", None))
             }
+            "setWebhook" | "deleteWebhook" if s.balanced.is_some() => ok(json!(true)),
             "setWebhook" => {
                 // Sent as multipart (it may carry a certificate file).
                 let raw = body["raw"].as_str().unwrap_or("");
@@ -442,7 +575,7 @@ impl Fake {
         let mut s = self.state.lock().unwrap();
         s.next_update += 1;
         u["update_id"] = json!(s.next_update);
-        if s.webhook.is_some() {
+        if s.webhook.is_some() || s.balanced.is_some() {
             self.hooks.send(u).unwrap();
             return;
         }
@@ -560,4 +693,38 @@ impl Fake {
         })
         .await
     }
+}
+
+/// Per (user, message): the message as it looked when its owner pressed it.
+pub type Pressed = HashMap<(i64, i64), (String, Vec<Vec<(String, String)>>)>;
+
+pub fn move_button(fake: &Fake, user: i64, pressed: &Pressed) -> Option<(i64, String)> {
+    let s = fake.state.lock().unwrap();
+    let m = s.chats.get(&user)?.last()?;
+    if pressed.get(&(user, m.id)) == Some(&(m.text.clone(), m.buttons.clone())) {
+        return None;
+    }
+    // Take the talon where offered (so that every deal is played out), and never press a
+    // bury pick twice.
+    let moves: Vec<&(String, String)> = m
+        .buttons
+        .iter()
+        .flatten()
+        .filter(|(l, d)| {
+            !l.starts_with('✓') && stikis_host::token::Token::decode(d).is_ok_and(|t| t.action.contains(':'))
+        })
+        .collect();
+    let take = moves.iter().find(|(_, d)| d.ends_with(".b:take"));
+    take.or(moves.first()).map(|(_, d)| (m.id, d.clone()))
+}
+
+pub fn lobby_button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String)> {
+    let s = fake.state.lock().unwrap();
+    s.chats.get(&chat)?.iter().rev().find_map(|m| {
+        m.buttons
+            .iter()
+            .flatten()
+            .find(|(_, d)| stikis_host::token::Token::decode(d).is_ok_and(|t| t.action == action))
+            .map(|(_, d)| (m.id, d.clone()))
+    })
 }
