@@ -182,7 +182,7 @@ pub(crate) fn view(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts) -> Vec<S
     for o in &out.0 {
         match o {
             Out::Public { text, chat: c, .. } if c == chat => shown.push(Shown::Table(text.clone())),
-            Out::Post { text, chat: c } if c == chat => shown.push(Shown::Note(text.clone())),
+            Out::Post { text, chat: c, .. } if c == chat => shown.push(Shown::Note(text.clone())),
             Out::Private {
                 user,
                 text,

@@ -215,20 +215,56 @@ impl Shower {
                     self.update(key, user, Place::Dm(UserId::new(uid)), chat, content)
                         .await;
                 }
-                Out::Post { chat, text } => {
+                Out::Post { chat, text, once } => {
                     // Posts that follow each other in one chat (a deal's result and the next
                     // deal's commitment) go as one message when they fit.
-                    let mut text = text.clone();
-                    while let Some(Out::Post { chat: c, text: t }) = out.0.get(i) {
-                        if c != chat || text.chars().count() + t.chars().count() + 2 > POST_MAX {
+                    let mut parts = vec![(text, once)];
+                    let mut len = text.chars().count();
+                    while let Some(Out::Post {
+                        chat: c,
+                        text: t,
+                        once: o,
+                    }) = out.0.get(i)
+                    {
+                        if c != chat || len + t.chars().count() + 2 > POST_MAX {
                             break;
                         }
-                        text.push_str("\n\n");
-                        text.push_str(t);
+                        len += t.chars().count() + 2;
+                        parts.push((t, o));
                         i += 1;
                     }
                     if let Some(channel) = channel_of(chat) {
-                        self.post(channel, &text).await;
+                        // A post kept under a key goes once (another process may have posted it).
+                        let mut keep = Vec::new();
+                        for (t, o) in parts {
+                            match o {
+                                Some(k) if self.posted(k, channel).await => {}
+                                _ => keep.push((t, o)),
+                            }
+                        }
+                        if !keep.is_empty() {
+                            let text = keep
+                                .iter()
+                                .map(|(t, _)| t.as_str())
+                                .collect::<Vec<_>>()
+                                .join("\n\n");
+                            if let Some(m) = self.post(channel, &text).await {
+                                for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
+                                    let r = self
+                                        .store
+                                        .set_message_ref(
+                                            Platform::Discord,
+                                            k,
+                                            &channel.to_string(),
+                                            &m.to_string(),
+                                        )
+                                        .await;
+                                    if let Err(e) = r {
+                                        tracing::warn!(error = %e, "could not remember a message id");
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
                 Out::File { chat, name, content } => {
@@ -255,16 +291,31 @@ impl Shower {
     }
 
     /// A new message, split at Discord's 2000 characters.
-    pub async fn post(&self, channel: ChannelId, text: &str) {
+    pub async fn post(&self, channel: ChannelId, text: &str) -> Option<MessageId> {
         let chars: Vec<char> = text.chars().collect();
+        let mut first = None;
         for part in chars.chunks(POST_MAX) {
             let part: String = part.iter().collect();
             let r = channel.say(&self.http, part).await;
             crate::counted("createMessage", &r);
-            if let Err(e) = r {
-                tracing::warn!(error = %e, channel = %channel, "could not post");
+            match r {
+                Ok(m) => {
+                    first.get_or_insert(m.id);
+                }
+                Err(e) => tracing::warn!(error = %e, channel = %channel, "could not post"),
             }
         }
+        first
+    }
+
+    /// True if the post kept under `once` was posted in `channel` already (by any process).
+    async fn posted(&self, once: &str, channel: ChannelId) -> bool {
+        self.store
+            .message_ref(Platform::Discord, once, &channel.to_string())
+            .await
+            .ok()
+            .flatten()
+            .is_some()
     }
 
     fn slot(&self, key: &str, recipient: &str, place: Place, chat: &ChatRef) -> Arc<Slot> {

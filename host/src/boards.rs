@@ -196,6 +196,7 @@ impl Host {
                     ("prev", Arg::from(i64::from(n - 1))),
                 ],
             ),
+            once: None,
         });
         out.reply("✓");
         Ok(out)

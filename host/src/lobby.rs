@@ -513,6 +513,7 @@ impl Host {
             out.push(Out::Post {
                 chat: chat.clone(),
                 text: t(lang, "sheet-closed", &[("totals", standings.join(" · ").into())]),
+                once: None,
             });
         }
         if !closed {
@@ -591,6 +592,7 @@ impl Host {
                     out.push(Out::Post {
                         chat: live.row.chat.clone(),
                         text: t(live.lang(), "turn-away", &[("name", user.name.clone().into())]),
+                        once: None,
                     });
                     out.extend(self.drive(live).await?);
                 } else {
@@ -734,6 +736,7 @@ impl Host {
                     "table-started",
                     &[("game", game_title(live.lang(), &live.row.game).into())],
                 ),
+                once: None,
             });
         }
         let seed = (self.config.seeds)(live.id(), 1);
@@ -866,6 +869,7 @@ impl Host {
         out.push(Out::Post {
             chat: live.row.chat.clone(),
             text,
+            once: None,
         });
         Ok(())
     }
@@ -1150,6 +1154,7 @@ impl Host {
                     "turn-warning",
                     &[("name", name.into()), ("seconds", Arg::from(left))],
                 ),
+                once: None,
             });
             let _ = self.events.send(out);
             return;
@@ -1185,6 +1190,7 @@ impl Host {
         out.push(Out::Post {
             chat: live.row.chat.clone(),
             text: t(lang, "turn-timeout", &[("name", name.clone().into())]),
+            once: None,
         });
         if count >= 3 {
             self.store.set_away(live.id(), seat, true).await?;
@@ -1192,6 +1198,7 @@ impl Host {
             out.push(Out::Post {
                 chat: live.row.chat.clone(),
                 text: t(lang, "turn-away", &[("name", name.into())]),
+                once: None,
             });
             out.extend(self.drive(live).await?);
             return Ok(out);
@@ -1259,6 +1266,7 @@ impl Host {
                 }
             };
             let mut live = shared.lock().await;
+            owed_result(&mut live, &mut out);
             // A crash between a deal's last move and the next deal (or between the start and
             // the first deal) leaves a running table without a deal: deal the next one, or
             // finish the table if its game is over.
@@ -1318,6 +1326,7 @@ impl Host {
                 continue;
             };
             let mut live = shared.lock().await;
+            owed_result(&mut live, &mut out);
             let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
             let moved = if between {
                 self.resume_between_deals(&mut live).await
@@ -1352,6 +1361,14 @@ impl Host {
     }
 }
 
+/// The result of a table's last deal, again, when the process that ended it may have died
+/// before posting it (adapters post it only if it was not posted: `Out::Post::once`).
+fn owed_result(live: &mut Live, out: &mut Outbox) {
+    if let Some(report) = live.owed_result.take() {
+        out.push(live.result_post(&report));
+    }
+}
+
 /// The table command a lobby or table button stands for (not a move).
 /// Runs a computer player's choice, which may think for its whole budget (300 ms by default),
 /// without holding up the other tables: on a multi-threaded runtime (the bots') the worker
@@ -1373,6 +1390,7 @@ fn record_note(live: &Live) -> Option<Out> {
     Some(Out::Post {
         chat: live.row.chat.clone(),
         text,
+        once: None,
     })
 }
 

@@ -190,8 +190,16 @@ pub enum Out {
         text: String,
         buttons: Vec<Vec<Button>>,
     },
-    /// A new message in the chat (deal results, seeds, notices).
-    Post { chat: ChatRef, text: String },
+    /// A new message in the chat (deal results, seeds, notices). With `once`, a key: the
+    /// message is posted once under that key, whoever shows it and however often (a deal's
+    /// result, shown again by the process that takes over a table whose last process died
+    /// before showing it). Adapters remember the key with the message and skip a post whose
+    /// key they have.
+    Post {
+        chat: ChatRef,
+        text: String,
+        once: Option<String>,
+    },
     /// A file for the chat (a record).
     File {
         chat: ChatRef,

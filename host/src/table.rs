@@ -70,6 +70,11 @@ pub(crate) struct Live {
     pub seeds: Vec<Seed>,
     /// Consecutive timeouts per seat.
     pub timeouts: Vec<u8>,
+    /// The result of the last deal when it may not have been shown: the table was loaded from
+    /// the log, the deal has ended and no person has moved since (the process that ended it
+    /// may have died before posting it). Posted again, once (`Out::Post::once`), by the
+    /// process that takes the table over.
+    pub owed_result: Option<DealReport>,
     /// Changes whenever the turn changes, so a timer for an old turn does nothing. Unique in
     /// the process, not only in this copy of the table: a timer armed by a copy that was
     /// dropped (another process moved the table on, and it was loaded again) must not match
@@ -113,6 +118,7 @@ impl Live {
             seq: 0,
             seeds: Vec::new(),
             timeouts: Vec::new(),
+            owed_result: None,
             turn_gen: next_turn_gen(),
             turn_since: Instant::now(),
             settings,
@@ -266,7 +272,13 @@ impl Live {
             last_ms = Some(d.at_ms);
             let end = deals.get(i + 1).map_or(i64::MAX, |n| n.first_seq);
             for a in actions.iter().filter(|a| a.seq >= d.first_seq && a.seq < end) {
-                game.apply(&a.payload)?;
+                if let Some(report) = game.apply(&a.payload)? {
+                    live.owed_result = Some(report);
+                } else if live.owed_result.is_some() && !live.by_computer(&a.payload) {
+                    // A person moved after the deal's end: they were shown the next deal,
+                    // and the result with it.
+                    live.owed_result = None;
+                }
                 live.seq = a.seq;
                 last_ms = Some(a.at_ms);
             }
@@ -344,20 +356,15 @@ impl Live {
         out.push(Out::Post {
             chat: self.row.chat.clone(),
             text,
+            once: None,
         });
     }
 
     /// After a deal: the result with the revealed seed, stats and the chat's score sheet, and,
     /// with `next`, the next deal dealt from that seed. The writes do not depend on each other,
     /// so they go to the store together (on SQLite they share one group commit).
-    pub async fn finish_deal(
-        &mut self,
-        store: &Store,
-        report: &DealReport,
-        next: Option<Seed>,
-        out: &mut Outbox,
-    ) -> Result<(), HostError> {
-        metrics::counter!("stikis_deals_total", "game" => self.row.game.clone()).increment(1);
+    /// The post of a deal's result, once per deal whoever shows it.
+    pub fn result_post(&self, report: &DealReport) -> Out {
         let lang = self.lang();
         let names = self.names();
         let game = self.game.as_ref().expect("a running table has a game");
@@ -367,10 +374,31 @@ impl Live {
             // Every game's record carries its deals' seeds, so `stikis replay` checks the deal.
             text.push_str(&t(lang, "deal-seed", &[("seed", seed.to_string().into())]));
         }
-        out.push(Out::Post {
+        Out::Post {
             chat: self.row.chat.clone(),
             text,
-        });
+            once: Some(format!("t{}.d{}.result", self.id(), report.deal_no)),
+        }
+    }
+
+    /// True if `action` was made by a computer player's seat.
+    fn by_computer(&self, action: &Value) -> bool {
+        let seat = action.get("seat").and_then(Value::as_u64);
+        self.seats
+            .iter()
+            .any(|s| Some(u64::from(s.seat)) == seat && matches!(s.occupant, Occupant::Computer { .. }))
+    }
+
+    pub async fn finish_deal(
+        &mut self,
+        store: &Store,
+        report: &DealReport,
+        next: Option<Seed>,
+        out: &mut Outbox,
+    ) -> Result<(), HostError> {
+        metrics::counter!("stikis_deals_total", "game" => self.row.game.clone()).increment(1);
+        out.push(self.result_post(report));
+        self.owed_result = None;
         let entries: Vec<StatsEntry> = self
             .seats
             .iter()

@@ -206,6 +206,7 @@ impl Host {
                         key,
                         &[("name", me.name.clone().into())],
                     ),
+                    once: None,
                 });
                 out.reply("✓");
             }
@@ -276,6 +277,7 @@ impl Host {
                             ("seed", tour.draw_seed.clone().into()),
                         ],
                     ),
+                    once: None,
                 });
                 out.reply("✓");
                 drop(guard);
@@ -299,6 +301,7 @@ impl Host {
                             "tournament-paused",
                             &[("name", user.name.clone().into())],
                         ),
+                        once: None,
                     });
                     out.reply("✓");
                 } else {
@@ -321,6 +324,7 @@ impl Host {
                         "tournament-resumed",
                         &[("name", user.name.clone().into())],
                     ),
+                    once: None,
                 });
                 out.reply("✓");
                 drop(guard);
@@ -358,6 +362,7 @@ impl Host {
                 out.push(Out::Post {
                     chat: tour.chat.clone(),
                     text,
+                    once: None,
                 });
                 out.reply("✓");
             }
@@ -482,6 +487,7 @@ impl Host {
                 out.push(Out::Post {
                     chat: tour.chat.clone(),
                     text,
+                    once: None,
                 });
                 let tour = self.store.tournament(id).await?.unwrap_or(tour);
                 self.render_tournament(&tour, &mut out).await?;
@@ -522,6 +528,7 @@ impl Host {
                 out.push(Out::Post {
                     chat: tour.chat.clone(),
                     text,
+                    once: None,
                 });
             }
             return Ok(());
@@ -550,6 +557,7 @@ impl Host {
         out.push(Out::Post {
             chat: tour.chat.clone(),
             text: lines.join("\n"),
+            once: None,
         });
         self.open_round(tour, round, &seating, started, out).await
     }

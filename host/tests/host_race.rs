@@ -439,3 +439,139 @@ fn the_tables_of_a_process_that_is_gone_are_taken_over_at_once() {
         assert!(out.0.is_empty(), "{out:?}");
     });
 }
+
+/// The first button of the newest hand of anyone who can act (a burial card already picked,
+/// marked ✓, is skipped), from the outboxes seen so far.
+fn first_move(hands: &HashMap<String, Vec<(String, String)>>) -> Option<(String, String)> {
+    hands.iter().find_map(|(who, buttons)| {
+        buttons
+            .iter()
+            .find(|(label, token)| {
+                !label.starts_with('✓') && Token::decode(token).is_ok_and(|t| t.action.contains(':'))
+            })
+            .map(|(_, token)| (who.clone(), token.clone()))
+    })
+}
+
+fn see(hands: &mut HashMap<String, Vec<(String, String)>>, out: &Outbox) {
+    for o in &out.0 {
+        if let Out::Private { user, buttons, .. } = o {
+            let b = buttons
+                .iter()
+                .flatten()
+                .map(|b| (b.label.clone(), b.token.clone()))
+                .collect();
+            hands.insert(user.clone(), b);
+        }
+    }
+}
+
+fn result_posts(out: &Outbox) -> Vec<(String, Option<String>)> {
+    out.0
+        .iter()
+        .filter_map(|o| match o {
+            Out::Post { text, once, .. } if text.starts_with("Result of deal") => {
+                Some((text.clone(), once.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A process that dies after committing a deal's last move and before showing its outbox takes
+/// the deal's result with it. The process that takes the table over posts it again, kept under
+/// a key so that an adapter posts it once whoever shows it; once a person has moved in the next
+/// deal (they were shown it, and the result with it), a process that loads the table owes
+/// nothing.
+#[test]
+fn a_result_lost_with_its_process_is_posted_by_the_one_that_takes_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("owed.db");
+    let path = path.to_str().unwrap().to_string();
+    let first = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (table, store, lost) = first.block_on(async {
+        let (h1, _e1) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
+        send(&h1, "admin", Command::SetTurnLimit(None)).await;
+        let out = send(
+            &h1,
+            "anna",
+            Command::NewTable {
+                game: "zole".into(),
+                rules: None,
+                seats: Some(3),
+            },
+        )
+        .await;
+        let mut screen = Screen::default();
+        screen.show(&out);
+        let table = Token::decode(&screen.lobby[0]).unwrap().table;
+        send(&h1, "bruno", Command::Join).await;
+        send(&h1, "anna", Command::AddBot { level: Level::Basic }).await;
+        let mut hands = HashMap::new();
+        see(&mut hands, &send(&h1, "anna", Command::Start).await);
+        // The people play deal 1 to its end; the outbox with its result is "lost".
+        for _ in 0..200 {
+            let (who, token) = first_move(&hands).expect("someone can act");
+            let out = send(&h1, &who, Command::Press { token }).await;
+            let results = result_posts(&out);
+            if !results.is_empty() {
+                return (table, h1.store().clone(), results);
+            }
+            see(&mut hands, &out);
+        }
+        panic!("deal 1 did not end in 200 presses");
+    });
+    assert_eq!(lost.len(), 1, "{lost:?}");
+    assert_eq!(
+        lost[0].1.as_deref(),
+        Some(format!("t{table}.d1.result").as_str()),
+        "the result carries its key"
+    );
+    first.block_on(async { store.forget_process().await.unwrap() });
+    first.shutdown_background();
+
+    let second = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    second.block_on(async {
+        let (h2, _e2) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
+        let out = h2.sweep(std::time::Duration::from_secs(300)).await.unwrap();
+        assert_eq!(
+            result_posts(&out),
+            lost,
+            "the result is posted again, with its key: {out:?}"
+        );
+        // The next deal goes on: a person moves there.
+        let mut hands = HashMap::new();
+        see(&mut hands, &out);
+        for who in ["anna", "bruno"] {
+            see(&mut hands, &send(&h2, who, Command::ShowHand).await);
+        }
+        let (who, token) = first_move(&hands).expect("someone can act in deal 2");
+        let out = send(&h2, &who, Command::Press { token }).await;
+        assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+        h2.store().forget_process().await.unwrap();
+    });
+    second.shutdown_background();
+
+    let third = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    third.block_on(async {
+        let (h3, _e3) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
+        let out = h3.recover().await.unwrap();
+        assert!(
+            out.0.iter().any(|o| matches!(o, Out::Private { .. })),
+            "the table was recovered: {out:?}"
+        );
+        assert!(result_posts(&out).is_empty(), "nothing is owed: {out:?}");
+    });
+}

@@ -482,19 +482,25 @@ impl Shower {
                     }
                     self.private(user, chat, key, text, buttons).await
                 }
-                Out::Post { chat, text } => {
+                Out::Post { chat, text, once } => {
                     // A deal's result and the next deal's start (or the table's start and its
                     // first deal) are one message: fewer calls, one notification.
-                    let mut text = text.clone();
-                    while let Some(Out::Post { chat: c, text: more }) = out.0.get(i + 1) {
-                        if c != chat || text.len() + more.len() + 2 > 4096 {
+                    let mut parts = vec![(text, once)];
+                    let mut len = text.len();
+                    while let Some(Out::Post {
+                        chat: c,
+                        text: more,
+                        once: o,
+                    }) = out.0.get(i + 1)
+                    {
+                        if c != chat || len + more.len() + 2 > 4096 {
                             break;
                         }
-                        text.push_str("\n\n");
-                        text.push_str(more);
+                        len += more.len() + 2;
+                        parts.push((more, o));
                         i += 1;
                     }
-                    self.post(chat, &text, None).await.map(|_| ())
+                    self.posts(chat, parts).await
                 }
                 Out::File { chat, name, content } => self.file(chat, name, content).await,
                 Out::Reply { .. } => Ok(()),
@@ -598,6 +604,36 @@ impl Shower {
     }
 
     /// Sends the keyed message the first time, edits it afterwards.
+    /// Posts `parts` as one message, leaving out those kept under a key that was posted
+    /// already (by this process or another), and remembers the keys of those it posts.
+    async fn posts(
+        &self,
+        chat: &ChatRef,
+        parts: Vec<(&String, &Option<String>)>,
+    ) -> Result<(), RequestError> {
+        let recipient = place(chat);
+        let mut keep = Vec::new();
+        for (text, once) in parts {
+            match once {
+                Some(k) if self.message_id(k, &recipient).await.is_some() => {}
+                _ => keep.push((text, once)),
+            }
+        }
+        if keep.is_empty() {
+            return Ok(());
+        }
+        let text = keep
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let m = self.post(chat, &text, None).await?;
+        for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
+            self.remember(k, &recipient, m.id).await;
+        }
+        Ok(())
+    }
+
     async fn upsert(
         &self,
         chat: &ChatRef,
