@@ -44,6 +44,46 @@ pub struct Config {
     pub interactions: Option<endpoint::Endpoint>,
     /// Where to serve /metrics and /healthz (None: not served).
     pub metrics_listen: Option<std::net::SocketAddr>,
+    /// The gateway shards this process connects (None: all, as many as Discord recommends).
+    pub shards: Option<Shards>,
+}
+
+/// A range of gateway shards out of a total: `0-3/8` is shards 0, 1, 2 and 3 of 8. Several
+/// processes on one database split a bot's shards between them; Discord sends each server's
+/// events to shard `(server id >> 22) % total`, and direct messages to shard 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shards {
+    pub first: u32,
+    /// The last shard connected (inclusive).
+    pub last: u32,
+    pub total: u32,
+}
+
+impl std::str::FromStr for Shards {
+    type Err = String;
+
+    /// `A-B/N` (shards A to B of N) or `A/N` (shard A of N).
+    fn from_str(s: &str) -> Result<Shards, String> {
+        let bad = || format!("{s:?} is not a shard range like 0-3/8 (shards 0 to 3 of 8) or 2/8");
+        let (range, total) = s.trim().split_once('/').ok_or_else(bad)?;
+        let (first, last) = range.split_once('-').unwrap_or((range, range));
+        let num = |x: &str| x.trim().parse::<u32>().map_err(|_| bad());
+        let shards = Shards {
+            first: num(first)?,
+            last: num(last)?,
+            total: num(total)?,
+        };
+        if shards.total == 0 {
+            return Err(format!("{s:?}: the total number of shards must be at least 1"));
+        }
+        if shards.first > shards.last || shards.last >= shards.total {
+            return Err(format!(
+                "{s:?}: the shards must go from a lower to a higher number, below the total ({})",
+                shards.total
+            ));
+        }
+        Ok(shards)
+    }
 }
 
 impl Config {
@@ -57,6 +97,7 @@ impl Config {
             answer_within: Duration::from_millis(2000),
             interactions: None,
             metrics_listen: None,
+            shards: None,
         }
     }
 }
@@ -347,8 +388,14 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         }
         None => (None, None),
     };
+    let range = config.shards;
     let client = tokio::spawn(async move {
-        if let Err(e) = client.start_autosharded().await {
+        let started = match range {
+            // serenity's range is inclusive of its end, as `Shards::last` is.
+            Some(r) => client.start_shard_range(r.first..r.last, r.total).await,
+            None => client.start_autosharded().await,
+        };
+        if let Err(e) = started {
             tracing::error!(error = %e, "the gateway client stopped");
         }
     });
@@ -450,4 +497,20 @@ pub(crate) fn counted<T>(method: &'static str, r: &Result<T, serenity::Error>) {
         Err(_) => "error".to_string(),
     };
     stikis_host::observe::platform_call("discord", method, &status);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shards;
+
+    #[test]
+    fn shard_ranges_read_as_operators_write_them() {
+        let s = |first, last, total| Shards { first, last, total };
+        assert_eq!("0-3/8".parse(), Ok(s(0, 3, 8)));
+        assert_eq!("2/8".parse(), Ok(s(2, 2, 8)));
+        assert_eq!(" 7-7/8 ".parse(), Ok(s(7, 7, 8)));
+        for bad in ["", "8/8", "3-1/8", "0/0", "1-2", "a-b/c", "0-3/8/9"] {
+            assert!(bad.parse::<Shards>().is_err(), "{bad:?}");
+        }
+    }
 }

@@ -11,10 +11,11 @@ use std::process::ExitCode;
     version,
     about = "stikis-discord: the stikis card-game bot on Discord (Zole, Belote, Coinche, Polt to Tzar).",
     after_help = "\
-The bot connects with as many gateway shards as Discord recommends, registers its global
-slash commands (/zole, /belote, /coinche, /polt: a table, optionally in its own thread;
-/top, /stats, /lang, /record, /settings, /stop, /rules, /help) and needs no privileged
-intents. Its own texts follow each person's /lang, else the server's (lv, en, ru).
+The bot connects with as many gateway shards as Discord recommends (or those of --shards),
+registers its global slash commands (/zole, /belote, /coinche, /polt: a table, optionally
+in its own thread; /top, /stats, /lang, /record, /settings, /stop, /rules, /help) and
+needs no privileged intents. Its own texts follow each person's /lang, else the server's
+(lv, en, ru).
 SIGINT or SIGTERM stop it gracefully: no new interaction is taken, the running ones finish
 and every pending message edit is sent. RUST_LOG sets the log filter (default: info); log
 lines carry colour only on a terminal."
@@ -43,6 +44,12 @@ struct Args {
     /// gateway is connected) on this address, e.g. 127.0.0.1:9188. Off unless given.
     #[arg(long, env = "STIKIS_METRICS_LISTEN")]
     metrics_listen: Option<std::net::SocketAddr>,
+    /// Connect only these gateway shards, e.g. 0-3/8 (shards 0 to 3 of 8) or 2/8, so that
+    /// several processes on one database (PostgreSQL) share a bot: each server's events go to
+    /// one shard, direct messages to shard 0, and any process may handle any table. Default:
+    /// all shards, as many as Discord recommends.
+    #[arg(long, env = "DISCORD_SHARDS")]
+    shards: Option<stikis_discord::Shards>,
     /// Log one JSON object per line (for log collectors) instead of plain lines.
     #[arg(long, env = "STIKIS_LOG_JSON")]
     log_json: bool,
@@ -63,6 +70,7 @@ async fn main() -> ExitCode {
     };
     let mut config = stikis_discord::Config::new(token, args.database_url);
     config.metrics_listen = args.metrics_listen;
+    config.shards = args.shards;
     config.api_url = args.api_url.filter(|s| !s.is_empty());
     if let Some(listen) = args.interactions_listen.filter(|s| !s.is_empty()) {
         let Ok(listen) = listen.parse() else {

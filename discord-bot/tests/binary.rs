@@ -19,6 +19,7 @@ fn help_documents_every_setting() {
         "DISCORD_API_URL",
         "DISCORD_INTERACTIONS_LISTEN",
         "DISCORD_PUBLIC_KEY",
+        "DISCORD_SHARDS",
         "stikis.db",
         "SIGTERM",
         "shards",
@@ -85,6 +86,25 @@ fn a_missing_token_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("DISCORD_TOKEN is not set"), "{err}");
+}
+
+#[test]
+fn a_bad_shard_range_is_a_usage_error() {
+    for (bad, says) in [
+        ("8/8", "below the total"),
+        ("3-1/8", "from a lower to a higher"),
+        ("0/0", "at least 1"),
+        ("all", "not a shard range like 0-3/8"),
+    ] {
+        let out = Command::new(BIN)
+            .env("DISCORD_TOKEN", "fake-token")
+            .args(["--shards", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--shards {bad}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(says), "--shards {bad}: {err}");
+    }
 }
 
 #[test]

@@ -77,8 +77,9 @@ pub struct Host {
     /// Added to the wall clock where the host compares with it (timed tournament rounds):
     /// tests move time on with `advance_clock`.
     clock_offset_ms: std::sync::atomic::AtomicI64,
-    /// Quiet tables `sweep` looked at, with the time of their last event then.
-    swept: Mutex<HashMap<i64, i64>>,
+    /// Tables `sweep` took over, with the time of their last event then and whether their
+    /// last mover was gone.
+    swept: Mutex<HashMap<i64, (i64, bool)>>,
 }
 
 impl Host {
@@ -216,6 +217,21 @@ impl Host {
 
     /// A rebuilt table takes back the half-made choice kept with it (the first card of a
     /// burial), if the table has not moved since.
+    /// Whether the half-made choice kept in the database for `user`'s seat is not the one
+    /// this copy holds (another process took a pick since), so the copy must be read again.
+    async fn other_choice(&self, live: &Live, user: &str) -> Result<bool, HostError> {
+        let (Some(game), Some(seat)) = (live.game.as_ref(), live.seat_of(user)) else {
+            return Ok(false);
+        };
+        let kept = self
+            .store
+            .selection(live.id())
+            .await?
+            .filter(|(s, seq, _)| *s == seat && *seq == live.seq)
+            .map(|(_, _, code)| code);
+        Ok(kept != game.selection(seat))
+    }
+
     async fn restore_selection(&self, live: &mut Live) -> Result<(), HostError> {
         let Some((seat, seq, code)) = self.store.selection(live.id()).await? else {
             return Ok(());
@@ -905,9 +921,11 @@ impl Host {
             return Ok(out);
         };
         let live = shared.lock().await;
-        if tok.seq != live.seq && self.store.next_seq(tok.table).await? - 1 != live.seq {
-            // Another process moved this table since this one loaded it: answer from the
-            // database's state, not from the stale copy.
+        let behind = tok.seq != live.seq && self.store.next_seq(tok.table).await? - 1 != live.seq;
+        if behind || (tok.seq == live.seq && self.other_choice(&live, &req.user.id).await?) {
+            // Another process moved this table since this one loaded it, or took a pick of a
+            // half-made choice (cards to bury): answer from the database's state, not from
+            // the stale copy.
             drop(live);
             self.evict(tok.table);
             let Some(fresh) = self.table(tok.table).await? else {
@@ -921,6 +939,24 @@ impl Host {
     }
 
     async fn press_on(
+        self: &Arc<Self>,
+        req: &Request,
+        tok: &Token,
+        lang: Lang,
+        shared: Shared,
+    ) -> Result<Outbox, HostError> {
+        let result = self.press_on_copy(req, tok, lang, shared).await;
+        if let Err(HostError::Store(_)) = result {
+            // The database failed in the middle (a commit may even have gone through): the
+            // copy may no longer match it, and the computer players and the timer it would
+            // have driven on did not start. It is read afresh at the next press, or taken
+            // over by a sweep once the table has been quiet.
+            self.evict(tok.table);
+        }
+        result
+    }
+
+    async fn press_on_copy(
         self: &Arc<Self>,
         req: &Request,
         tok: &Token,
@@ -1124,7 +1160,10 @@ impl Host {
                 return;
             }
             Err(e) => {
+                // Given up here; a sweep takes the quiet table over and arms the timer anew.
                 tracing::warn!(table = id, error = %e, "could not check a timed table");
+                drop(live);
+                self.evict(id);
                 return;
             }
         }
@@ -1135,6 +1174,8 @@ impl Host {
             Ok(false) => return,
             Err(e) => {
                 tracing::warn!(table = id, error = %e, "could not claim a turn timer");
+                drop(live);
+                self.evict(id);
                 return;
             }
         }
@@ -1167,7 +1208,11 @@ impl Host {
                 drop(live);
                 self.evict(id);
             }
-            Err(e) => tracing::warn!(table = id, error = %e, "a timeout move failed"),
+            Err(e) => {
+                tracing::warn!(table = id, error = %e, "a timeout move failed");
+                drop(live);
+                self.evict(id);
+            }
         }
         let _ = self.events.send(out);
     }
@@ -1283,7 +1328,12 @@ impl Host {
                     drop(live);
                     self.evict(id);
                 }
-                Err(e) => tracing::warn!(table = id, error = %e, "could not resume a table"),
+                Err(e) => {
+                    // A sweep takes it over once the database answers again.
+                    tracing::warn!(table = id, error = %e, "could not resume a table");
+                    drop(live);
+                    self.evict(id);
+                }
             }
         }
         out.extend(self.recover_tournaments().await?);
@@ -1297,53 +1347,72 @@ impl Host {
     /// backstop, e.g. a process that died between dealing and the first move), is loaded here
     /// and driven: computer players move, the next deal is dealt, the turn timer is armed
     /// with the time left (so a turn already over times out at once, claimed once among
-    /// processes). A table is looked at again only once something has happened at it. Also
-    /// this process's heartbeat. The bots call it every `SWEEP_EVERY`.
+    /// processes). A table is looked at again only once something has happened at it, or its
+    /// last mover died since. Also this process's heartbeat. The bots call it every
+    /// `SWEEP_EVERY`.
     pub async fn sweep(self: &Arc<Self>, quiet: Duration) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
         self.store.beat().await?;
         let before = self.now_ms() - quiet.as_millis() as i64;
         let dead_before = crate::store::now_ms() - BEAT_STALE_MS;
         for (id, last_ms, orphaned) in self.store.tables_to_take_over(before, dead_before).await? {
-            {
-                let mut swept = self.swept.lock().expect("swept map");
-                if swept.get(&id) == Some(&last_ms) {
-                    continue;
-                }
-                swept.insert(id, last_ms);
-            }
-            // A table this process holds up to date runs on its own timers here, unless the
-            // process that moved it last died before driving it on.
-            if let Some(shared) = self.cached(id) {
-                let seq = shared.lock().await.seq;
-                if self.store.next_seq(id).await? - 1 == seq && !orphaned {
-                    continue;
-                }
-            }
-            // Read afresh: this process's copy may be behind.
-            self.evict(id);
-            let Some(shared) = self.table(id).await? else {
+            // Once per quiet spell, and once more if its last mover dies meanwhile (a
+            // person's choice of cards to bury is no action: a process may take one, die
+            // before showing it, and leave the last action and its time as they were).
+            let seen = self.swept.lock().expect("swept map").get(&id).copied();
+            if seen.is_some_and(|(ms, was_orphaned)| ms == last_ms && (was_orphaned || !orphaned)) {
                 continue;
-            };
-            let mut live = shared.lock().await;
-            owed_result(&mut live, &mut out);
-            let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
-            let moved = if between {
-                self.resume_between_deals(&mut live).await
-            } else {
-                self.drive(&mut live).await
-            };
-            match moved {
-                Ok(o) => out.extend(o),
-                Err(HostError::Conflict) => {
-                    drop(live);
-                    self.evict(id);
+            }
+            // Marked as swept only once taken over: a table whose takeover failed (the
+            // database went away) is tried again at the next sweep.
+            match self.take_over(id).await {
+                Ok(o) => {
+                    out.extend(o);
+                    self.swept
+                        .lock()
+                        .expect("swept map")
+                        .insert(id, (last_ms, orphaned));
                 }
-                Err(e) => tracing::warn!(table = id, error = %e, "could not take over a table"),
+                Err(e) => tracing::warn!(table = id, error = %e, "could not take over a table; trying again"),
             }
         }
         // A tournament whose round ended in a process that died moves on here.
         out.extend(self.recover_tournaments().await?);
+        Ok(out)
+    }
+
+    /// Loads table `id` afresh, shows it and drives it (see `sweep`). Read afresh even if this
+    /// process holds it at the last action: what is not an action (a choice of cards to
+    /// bury) may have changed, and what another process showed of it may have been lost with
+    /// that process.
+    async fn take_over(self: &Arc<Self>, id: i64) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        self.evict(id);
+        let Some(shared) = self.table(id).await? else {
+            return Ok(out);
+        };
+        let mut live = shared.lock().await;
+        owed_result(&mut live, &mut out);
+        let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
+        let moved = if between {
+            self.resume_between_deals(&mut live).await
+        } else {
+            self.drive(&mut live).await
+        };
+        match moved {
+            Ok(o) => out.extend(o),
+            Err(HostError::Conflict) => {
+                // Another process moved first: it drives the table.
+                drop(live);
+                self.evict(id);
+            }
+            Err(e) => {
+                // What was committed stands; the copy is read afresh next time.
+                drop(live);
+                self.evict(id);
+                return Err(e);
+            }
+        }
         Ok(out)
     }
 

@@ -675,9 +675,13 @@ impl Shower {
         let buttons = self.with_links(buttons);
         // A first showing is a new message and goes out now; edits wait for the chat's slot.
         if self.message_id(key, &recipient).await.is_none() {
-            return self
+            let sent = self
                 .upsert(chat, &recipient, key, text, keyboard_with_links(&buttons))
                 .await;
+            if sent.is_err() {
+                self.forget(key, &recipient);
+            }
+            return sent;
         }
         let wait = {
             let mut pace = self.pace.lock().expect("pace");
@@ -707,8 +711,13 @@ impl Shower {
         };
         match wait {
             None => {
-                self.upsert(chat, &recipient, key, text, keyboard_with_links(&buttons))
-                    .await
+                let sent = self
+                    .upsert(chat, &recipient, key, text, keyboard_with_links(&buttons))
+                    .await;
+                if sent.is_err() {
+                    self.forget(key, &recipient);
+                }
+                sent
             }
             Some(at) => {
                 let me = Arc::clone(self);
@@ -772,6 +781,8 @@ impl Shower {
     async fn send_pending(&self, recipient: &str, key: &str, x: &Pending, failed: &str) {
         let keyboard = keyboard_with_links(&x.buttons);
         if let Err(e) = self.upsert(&x.chat, recipient, key, &x.text, keyboard).await {
+            // Not shown: the next render of the same text must try again.
+            self.forget(key, recipient);
             tracing::warn!(error = %e, "{failed}");
         }
     }
@@ -846,7 +857,12 @@ impl Shower {
             return Ok(());
         }
         self.shown.lock().expect("shown map").insert(k, d);
-        self.send_private(user, chat, key, text, buttons).await
+        let sent = self.send_private(user, chat, key, text, buttons).await;
+        if sent.is_err() {
+            // Not shown: the next render of the same hand must try again.
+            self.forget(key, user);
+        }
+        sent
     }
 
     /// Sends a held-back hand when it is due, or at once with `now`.
@@ -865,6 +881,7 @@ impl Shower {
             return;
         }
         if let Err(e) = self.send_private(&k.1, &l.chat, &k.0, &l.text, &l.buttons).await {
+            self.forget(&k.0, &k.1);
             tracing::warn!(error = %e, "a held-back hand edit failed");
         }
     }

@@ -26,7 +26,9 @@ use tokio::sync::mpsc;
 
 pub const APP: u64 = 4242;
 pub const BOT_USER: u64 = 4243;
-pub const GUILD: u64 = 500;
+/// The server: its events go to shard `(GUILD >> 22) % total` (1 of 2, while direct messages
+/// go to shard 0), as Discord routes them.
+pub const GUILD: u64 = (1 << 22) | 500;
 pub const CHANNEL: u64 = 600;
 /// A person's direct-message channel id is their user id plus this.
 pub const DM_OFFSET: u64 = 1_000_000;
@@ -62,6 +64,13 @@ pub struct State {
     pub log: Mutex<Vec<String>>,
     pub closed_dms: Mutex<HashSet<u64>>,
     gw: Mutex<Option<mpsc::UnboundedSender<Value>>>,
+    /// Gateway connections by shard id, and the shard count they identified with.
+    shard_gws: Mutex<HashMap<u64, mpsc::UnboundedSender<Value>>>,
+    shard_total: AtomicU64,
+    /// (shard, total) of every IDENTIFY, in order.
+    pub identified: Mutex<Vec<(u64, u64)>>,
+    /// Interactions sent over the gateway, by shard.
+    pub dispatched: Mutex<BTreeMap<u64, u64>>,
     pub identifies: AtomicU64,
     pub registered: AtomicBool,
     pub callbacks: Mutex<HashMap<u64, Value>>,
@@ -293,13 +302,18 @@ async fn gateway(st: Arc<State>, socket: WebSocket) {
                 match v["op"].as_u64() {
                     Some(1) => { let _ = out_tx.send(json!({"op": 11, "d": null, "s": null, "t": null})); }
                     Some(2) => {
-                        st.identifies.fetch_add(1, Ordering::Relaxed);
+                        let shard = v["d"]["shard"][0].as_u64().unwrap_or(0);
+                        let total = v["d"]["shard"][1].as_u64().unwrap_or(1);
+                        st.identified.lock().unwrap().push((shard, total));
                         let url = st.url.lock().unwrap().replace("http://", "ws://");
                         let ready = json!({"v": 10, "user": bot_user(), "guilds": [], "session_id": "fake-session",
-                            "resume_gateway_url": format!("{url}/ws"), "shard": [0, 1],
+                            "resume_gateway_url": format!("{url}/ws"), "shard": [shard, total],
                             "application": {"id": APP.to_string(), "flags": 0}});
                         let _ = out_tx.send(json!({"op": 0, "t": "READY", "d": ready}));
+                        st.shard_total.store(total, Ordering::Release);
+                        st.shard_gws.lock().unwrap().insert(shard, out_tx.clone());
                         *st.gw.lock().unwrap() = Some(out_tx.clone());
+                        st.identifies.fetch_add(1, Ordering::Release);
                     }
                     _ => {}
                 }
@@ -587,6 +601,7 @@ impl Fake {
     /// Forgets the gateway connection (before a restart) and the registration.
     pub fn disconnect(&self) {
         *self.state.gw.lock().unwrap() = None;
+        self.state.shard_gws.lock().unwrap().clear();
         self.state.registered.store(false, Ordering::Release);
     }
 
@@ -632,13 +647,23 @@ impl Fake {
             });
             return;
         }
+        // A server's events go to its shard, direct messages to shard 0.
+        let total = self.state.shard_total.load(Ordering::Acquire).max(1);
+        let shard = if d["guild_id"].is_string() {
+            (GUILD >> 22) % total
+        } else {
+            0
+        };
         let gw = self
             .state
-            .gw
+            .shard_gws
             .lock()
             .unwrap()
-            .clone()
+            .get(&shard)
+            .cloned()
+            .or_else(|| self.state.gw.lock().unwrap().clone())
             .expect("a gateway connection");
+        *self.state.dispatched.lock().unwrap().entry(shard).or_default() += 1;
         gw.send(json!({"op": 0, "t": "INTERACTION_CREATE", "d": d}))
             .unwrap();
     }

@@ -983,23 +983,11 @@ impl Store {
     }
 
     /// The logs of every running table, in four queries however many tables there are:
-    /// what a restarted host rebuilds its tables from. Call it before the tables play on.
+    /// what a restarted host rebuilds its tables from. The queries read one snapshot (a
+    /// read-only repeatable-read transaction on PostgreSQL, a read transaction on SQLite), so
+    /// a deal begun by another process while they run is either read whole or not at all.
     pub async fn running_logs(&self) -> Result<Vec<TableLog>> {
-        let tables = self.running_tables().await?;
-        let mut index: HashMap<i64, usize> = HashMap::with_capacity(tables.len());
-        let mut logs: Vec<TableLog> = tables
-            .into_iter()
-            .enumerate()
-            .map(|(i, table)| {
-                index.insert(table.id, i);
-                TableLog {
-                    table,
-                    seats: Vec::new(),
-                    deals: Vec::new(),
-                    actions: Vec::new(),
-                }
-            })
-            .collect();
+        let tables_sql = format!("SELECT {TABLE_COLUMNS} FROM tables WHERE status = 'running' ORDER BY id");
         let running = "JOIN tables t ON t.id = x.table_id WHERE t.status = 'running'";
         let seats_sql = format!(
             "SELECT x.table_id, x.seat, x.user_id, x.display_name, x.bot_level, x.away \
@@ -1013,22 +1001,42 @@ impl Store {
             "SELECT x.table_id, x.seq, x.payload, x.at_ms, x.process FROM actions x {running} \
              ORDER BY x.table_id, x.seq"
         );
+        let postgres = matches!(self.backend, Backend::Postgres(_));
+        let mut index: HashMap<i64, usize> = HashMap::new();
+        let mut logs: Vec<TableLog> = Vec::new();
         on_pool!(self, pool => {
-            for r in sqlx::query(&seats_sql).fetch_all(pool).await?.iter() {
+            let mut tx = pool.begin().await?;
+            if postgres {
+                sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            for r in sqlx::query(&tables_sql).fetch_all(&mut *tx).await?.iter() {
+                let table = table_row!(r);
+                index.insert(table.id, logs.len());
+                logs.push(TableLog {
+                    table,
+                    seats: Vec::new(),
+                    deals: Vec::new(),
+                    actions: Vec::new(),
+                });
+            }
+            for r in sqlx::query(&seats_sql).fetch_all(&mut *tx).await?.iter() {
                 if let Some(&i) = index.get(&r.try_get::<i64, _>("table_id")?) {
                     logs[i].seats.push(seat_row!(r));
                 }
             }
-            for r in sqlx::query(&deals_sql).fetch_all(pool).await?.iter() {
+            for r in sqlx::query(&deals_sql).fetch_all(&mut *tx).await?.iter() {
                 if let Some(&i) = index.get(&r.try_get::<i64, _>("table_id")?) {
                     logs[i].deals.push(deal_row!(r));
                 }
             }
-            for r in sqlx::query(&actions_sql).fetch_all(pool).await?.iter() {
+            for r in sqlx::query(&actions_sql).fetch_all(&mut *tx).await?.iter() {
                 if let Some(&i) = index.get(&r.try_get::<i64, _>("table_id")?) {
                     logs[i].actions.push(action_row!(r));
                 }
             }
+            tx.commit().await?;
         });
         Ok(logs)
     }
