@@ -921,11 +921,13 @@ impl Host {
             return Ok(out);
         };
         let live = shared.lock().await;
-        let behind = tok.seq != live.seq && self.store.next_seq(tok.table).await? - 1 != live.seq;
+        // A copy of the lobby: another process may have started the table since.
+        let behind = live.game.is_none()
+            || (tok.seq != live.seq && self.store.next_seq(tok.table).await? - 1 != live.seq);
         if behind || (tok.seq == live.seq && self.other_choice(&live, &req.user.id).await?) {
-            // Another process moved this table since this one loaded it, or took a pick of a
-            // half-made choice (cards to bury): answer from the database's state, not from
-            // the stale copy.
+            // Another process started or moved this table since this one loaded it, or took
+            // a pick of a half-made choice (cards to bury): answer from the database's state,
+            // not from the stale copy.
             drop(live);
             self.evict(tok.table);
             let Some(fresh) = self.table(tok.table).await? else {

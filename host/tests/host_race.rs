@@ -575,3 +575,104 @@ fn a_result_lost_with_its_process_is_posted_by_the_one_that_takes_over() {
         assert!(result_posts(&out).is_empty(), "nothing is owed: {out:?}");
     });
 }
+
+/// A person picks the cards to bury one by one, and each press may reach another process:
+/// the first pick taken by one host and the second by the other bury both cards (the second
+/// host reads the pick the first one kept, rather than starting a choice of its own).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cards_to_bury_picked_on_two_hosts_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("picks.db");
+    let path = path.to_str().unwrap();
+    let observer = Store::open_sqlite(path).await.unwrap();
+    let (h1, _e1) = Host::new(Store::open_sqlite(path).await.unwrap(), config());
+    let (h2, _e2) = Host::new(Store::open_sqlite(path).await.unwrap(), config());
+    let mut screen = Screen::default();
+    send(&h1, "admin", Command::SetTurnLimit(None)).await;
+    let new_table = Command::NewTable {
+        game: "zole".into(),
+        rules: None,
+        seats: Some(3),
+    };
+    screen.show(&send(&h1, "anna", new_table).await);
+    let table = Token::decode(&screen.lobby[0]).unwrap().table;
+    screen.show(&send(&h2, "bruno", Command::Join).await);
+    screen.show(&send(&h1, "anna", Command::AddBot { level: Level::Basic }).await);
+    screen.show(&send(&h1, "anna", Command::Start).await);
+    let picks = |screen: &Screen| {
+        ["anna", "bruno"].into_iter().find_map(|who| {
+            let picks: Vec<String> = screen
+                .hands
+                .get(who)?
+                .iter()
+                .filter(|t| t.contains(".y:"))
+                .cloned()
+                .collect();
+            (picks.len() >= 2).then(|| (who.to_string(), picks))
+        })
+    };
+    let mut presses = 0;
+    let (who, picks) = loop {
+        if let Some(found) = picks(&screen) {
+            break found;
+        }
+        presses += 1;
+        assert!(presses < 300, "no person took the talon: {:#?}", screen.hands);
+        // Whoever is to act takes the talon when offered, so that a person comes to bury.
+        let take = ["anna", "bruno"].into_iter().find_map(|who| {
+            let t = screen.hands.get(who)?.iter().find(|t| t.ends_with(".b:take"))?;
+            Some((who.to_string(), t.clone()))
+        });
+        let (who, token) = take.unwrap_or_else(|| screen.next_press());
+        // Through the second host: its copy is up to date when the burial begins.
+        let out = send(&h2, &who, Command::Press { token }).await;
+        screen.show(&out);
+    };
+    let before = observer.actions(table).await.unwrap().len();
+    let out = send(
+        &h1,
+        &who,
+        Command::Press {
+            token: picks[0].clone(),
+        },
+    )
+    .await;
+    assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+    assert_eq!(
+        observer.actions(table).await.unwrap().len(),
+        before,
+        "one pick buries nothing"
+    );
+    let out = send(
+        &h2,
+        &who,
+        Command::Press {
+            token: picks[1].clone(),
+        },
+    )
+    .await;
+    assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+    let actions = observer.actions(table).await.unwrap();
+    let card = |t: &String| {
+        Token::decode(t)
+            .unwrap()
+            .action
+            .trim_start_matches("y:")
+            .to_string()
+    };
+    let buried = actions
+        .iter()
+        .skip(before)
+        .find_map(|a| a.payload["bury"].as_array().cloned())
+        .unwrap_or_else(|| {
+            panic!(
+                "the second pick on the other host buried nothing: {:?}",
+                &actions[before..]
+            )
+        });
+    let mut buried: Vec<String> = buried.iter().map(|c| c.as_str().unwrap().to_string()).collect();
+    let mut picked = vec![card(&picks[0]), card(&picks[1])];
+    buried.sort();
+    picked.sort();
+    assert_eq!(buried, picked);
+}
