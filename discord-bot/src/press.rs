@@ -127,6 +127,7 @@ fn own_hands(out: &Outbox, user: &str) -> Vec<(String, Content)> {
                     Content {
                         text: text.clone(),
                         buttons: buttons.clone(),
+                        version: None,
                     },
                 ));
             }

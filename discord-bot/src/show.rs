@@ -39,6 +39,9 @@ const TOKEN_LIFE: Duration = Duration::from_secs(14 * 60);
 pub struct Content {
     pub text: String,
     pub buttons: Vec<Vec<Button>>,
+    /// A public message's version (`Out::Public::version`): claimed before it is sent, so an
+    /// older version never replaces a newer one shown by another process. None for hands.
+    pub version: Option<i64>,
 }
 
 impl Content {
@@ -187,11 +190,13 @@ impl Shower {
                     key,
                     text,
                     buttons,
+                    version,
                 } => {
                     let Some(channel) = channel_of(chat) else { continue };
                     let content = Content {
                         text: text.clone(),
                         buttons: buttons.clone(),
+                        version: Some(*version),
                     };
                     self.update(key, &chat.chat, Place::Channel(channel), chat, content)
                         .await;
@@ -206,6 +211,7 @@ impl Shower {
                     let content = Content {
                         text: text.clone(),
                         buttons: buttons.clone(),
+                        version: None,
                     };
                     if self.dm_closed(user) {
                         self.fallback(user, chat, content).await;
@@ -548,6 +554,23 @@ impl Shower {
             if st.sent == Some(content.digest()) {
                 continue;
             }
+            if let Some(v) = content.version {
+                let body = stikis_host::outbox::render_body(&content.text, &content.buttons);
+                match self
+                    .store
+                    .claim_render(Platform::Discord, &slot.key, &slot.recipient, v, &body)
+                    .await
+                {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        // Another process claimed a newer version and shows it.
+                        st.sent = None;
+                        continue;
+                    }
+                    // Without the store, showing the state is better than showing nothing.
+                    Err(e) => tracing::debug!(error = %e, "could not claim a render"),
+                }
+            }
             if !st.loaded {
                 st.loaded = true;
                 if st.message.is_none() {
@@ -621,7 +644,26 @@ impl Shower {
             };
             st.last_edit = Some(Instant::now());
             match result {
-                Ok(()) => st.sent = Some(digest),
+                Ok(()) => {
+                    st.sent = Some(digest);
+                    // A newer version claimed by another process while this one was on its
+                    // way may have landed first: it goes out again, after this one.
+                    if let (Some(v), None) = (content.version, &st.pending) {
+                        let newer = self
+                            .store
+                            .newer_render(Platform::Discord, &slot.key, &slot.recipient, v)
+                            .await;
+                        if let Ok(Some((v, body))) = newer {
+                            if let Some((text, buttons)) = stikis_host::outbox::parse_render_body(&body) {
+                                st.pending = Some(Content {
+                                    text,
+                                    buttons,
+                                    version: Some(v),
+                                });
+                            }
+                        }
+                    }
+                }
                 Err(e) if matches!(slot.place, Place::Dm(_)) && error_code(&e) == Some(DM_CLOSED) => {
                     st.running = false;
                     let latest = st.pending.take().unwrap_or(content);

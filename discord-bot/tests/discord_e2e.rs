@@ -33,6 +33,22 @@ struct Play {
 }
 
 impl Play {
+    /// Anna asks for the table's record in the channel: the file attached to the answer, and
+    /// what it replays to.
+    async fn record(&self) -> (String, Value) {
+        let v = self.fake.slash(&self.anna, CHANNEL, "record", json!([])).await;
+        assert_eq!(v["type"], 4);
+        let file = self
+            .fake
+            .channel(CHANNEL)
+            .into_iter()
+            .rev()
+            .find_map(|m| m.file)
+            .expect("a record file");
+        let replayed = stikis_core::record::replay(file.as_bytes()).expect("the record replays");
+        (file, replayed)
+    }
+
     async fn start(db: &str) -> Play {
         Play::start_with(db, false).await
     }
@@ -486,16 +502,7 @@ async fn three_people_play_a_deal(endpoint: bool) -> (Fake, usize) {
         .any(|m| m.ephemeral_for == Some(1003) && m.versions.len() > 1));
 
     // The record, attached to the answer, replays.
-    let v = g.fake.slash(&g.anna, CHANNEL, "record", json!([])).await;
-    assert_eq!(v["type"], 4);
-    let file = g
-        .fake
-        .channel(CHANNEL)
-        .into_iter()
-        .rev()
-        .find_map(|m| m.file)
-        .expect("a record file");
-    let replayed = stikis_core::record::replay(file.as_bytes()).expect("the record replays");
+    let (file, replayed) = g.record().await;
     let rec: Value = serde_json::from_str(&file).unwrap();
     assert_eq!(rec["game"], "zole");
     assert_eq!(rec["players"], json!(["Anna", "Bruno", "Cilda"]));
@@ -1057,16 +1064,61 @@ async fn two_processes_split_the_shards_and_play_one_table() {
     }
     assert_eq!(g.results(), 1, "the result is posted once");
     // The record, asked in the server (the other process), replays.
-    let v = g.fake.slash(&g.anna, CHANNEL, "record", json!([])).await;
-    assert_eq!(v["type"], 4);
-    let file = g
-        .fake
-        .channel(CHANNEL)
-        .into_iter()
-        .rev()
-        .find_map(|m| m.file)
-        .expect("a record file");
-    stikis_core::record::replay(file.as_bytes()).expect("the record replays");
+    g.record().await;
     g.other.take().unwrap().shutdown().await;
     g.bot.take().unwrap().shutdown().await;
+}
+
+/// Two processes edit one table message: an edit one of them waits to send (the channel's
+/// pacing) is not sent once the other has shown a newer state of the table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_process() {
+    use poise::serenity_prelude as serenity;
+    use std::time::Duration;
+    use stikis_discord::show::Shower;
+    use stikis_host::store::{ChatRef, Platform, Store};
+    use stikis_host::{Out, Outbox};
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let store = Store::open_sqlite(dir.path().join("renders.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let http = || {
+        std::sync::Arc::new(
+            serenity::HttpBuilder::new("fake-token")
+                .proxy(fake.url.as_str())
+                .ratelimiter_disabled(true)
+                .build(),
+        )
+    };
+    let a = std::sync::Arc::new(Shower::new(http(), store.clone(), Duration::from_secs(5)));
+    let b = std::sync::Arc::new(Shower::new(http(), store.clone(), Duration::ZERO));
+    let chat = ChatRef::new(Platform::Discord, "500", CHANNEL.to_string());
+    let state = |v: i64| {
+        Outbox(vec![Out::Public {
+            chat: chat.clone(),
+            key: "t1.d1".into(),
+            text: format!("state {v}"),
+            buttons: Vec::new(),
+            version: v,
+        }])
+    };
+    a.show(&state(1)).await;
+    while fake.channel(CHANNEL).is_empty() {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // Process A showed the table a moment ago: its next edit waits for the channel's slot.
+    a.show(&state(2)).await;
+    // Process B, which moved the table on meanwhile, shows the newer state at once.
+    b.show(&state(3)).await;
+    b.settle().await;
+    // A's slot comes: its state 2 is older than the one shown, and is not sent.
+    a.settle().await;
+    let msgs = fake.channel(CHANNEL);
+    assert_eq!(msgs.len(), 1, "one table message");
+    assert_eq!(msgs[0].versions, ["state 1", "state 3"]);
+    // An older state shown later is not sent either.
+    b.show(&state(2)).await;
+    b.settle().await;
+    assert_eq!(fake.channel(CHANNEL)[0].versions, ["state 1", "state 3"]);
 }

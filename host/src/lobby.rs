@@ -1312,30 +1312,10 @@ impl Host {
                         .clone()
                 }
             };
-            let mut live = shared.lock().await;
-            owed_result(&mut live, &mut out);
-            // A crash between a deal's last move and the next deal (or between the start and
-            // the first deal) leaves a running table without a deal: deal the next one, or
-            // finish the table if its game is over.
-            let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
-            let resumed = if between {
-                self.resume_between_deals(&mut live).await
-            } else {
-                self.drive(&mut live).await
-            };
-            match resumed {
+            match self.resume_loaded(id, shared).await {
                 Ok(o) => out.extend(o),
-                Err(HostError::Conflict) => {
-                    // Another process runs this table too and moved first.
-                    drop(live);
-                    self.evict(id);
-                }
-                Err(e) => {
-                    // A sweep takes it over once the database answers again.
-                    tracing::warn!(table = id, error = %e, "could not resume a table");
-                    drop(live);
-                    self.evict(id);
-                }
+                // A sweep takes it over once the database answers again.
+                Err(e) => tracing::warn!(table = id, error = %e, "could not resume a table"),
             }
         }
         out.extend(self.recover_tournaments().await?);
@@ -1388,11 +1368,20 @@ impl Host {
     /// bury) may have changed, and what another process showed of it may have been lost with
     /// that process.
     async fn take_over(self: &Arc<Self>, id: i64) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
         self.evict(id);
-        let Some(shared) = self.table(id).await? else {
-            return Ok(out);
-        };
+        match self.table(id).await? {
+            Some(shared) => self.resume_loaded(id, shared).await,
+            None => Ok(Outbox::default()),
+        }
+    }
+
+    /// Drives a table just loaded from the log (at start, or taken over): its owed result,
+    /// then the next deal if a crash left it between deals (or between the start and the
+    /// first deal; the end if its game is over), or its computer players and turn timer.
+    /// On a conflict another process moved first and drives it; on any error the copy is
+    /// dropped (what was committed stands; it is read afresh next time).
+    async fn resume_loaded(self: &Arc<Self>, id: i64, shared: Shared) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
         let mut live = shared.lock().await;
         owed_result(&mut live, &mut out);
         let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
@@ -1401,16 +1390,11 @@ impl Host {
         } else {
             self.drive(&mut live).await
         };
+        drop(live);
         match moved {
             Ok(o) => out.extend(o),
-            Err(HostError::Conflict) => {
-                // Another process moved first: it drives the table.
-                drop(live);
-                self.evict(id);
-            }
+            Err(HostError::Conflict) => self.evict(id),
             Err(e) => {
-                // What was committed stands; the copy is read afresh next time.
-                drop(live);
                 self.evict(id);
                 return Err(e);
             }

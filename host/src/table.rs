@@ -504,6 +504,8 @@ impl Live {
                 self.seat_lines().join("\n")
             ),
             buttons: Vec::new(),
+            // The lobby's last state: no render of the lobby replaces it.
+            version: i64::MAX,
         });
     }
 
@@ -531,6 +533,9 @@ impl Live {
                 lines.join("\n")
             ),
             buttons,
+            // Seats change without actions: renders of a lobby are not ordered (the last
+            // one shown stays), only the started lobby replaces them all.
+            version: self.seq,
         });
     }
 
@@ -561,6 +566,7 @@ impl Live {
             key: format!("t{}.d{}", self.id(), deal),
             text: self.labelled(lang, game.public_text(lang, &names)),
             buttons: public_buttons,
+            version: self.seq,
         });
         for s in &self.seats {
             if let Occupant::Human { user_id } = &s.occupant {

@@ -861,6 +861,9 @@ impl Host {
             key: format!("T{}", tour.id),
             text,
             buttons,
+            // A tournament's message is edited by the process that moves it on; its renders
+            // are not ordered (the last one shown stays).
+            version: 0,
         });
         Ok(())
     }

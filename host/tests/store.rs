@@ -1030,3 +1030,41 @@ async fn message_refs_are_remembered_and_replaced() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_render_is_claimed_only_if_no_newer_one_was() {
+    for db in dbs().await {
+        let s = &db.store;
+        let claim = |v: i64, body: &'static str| async move {
+            s.claim_render(Platform::Telegram, "t1.d1", "chat-1", v, body)
+                .await
+                .unwrap()
+        };
+        assert!(claim(3, "three").await, "the first version is claimed");
+        assert!(claim(5, "five").await, "a newer version is claimed");
+        assert!(!claim(4, "four").await, "an older version is refused");
+        assert!(claim(5, "five again").await, "the same version is claimed again");
+        let newer = |v: i64| async move {
+            s.newer_render(Platform::Telegram, "t1.d1", "chat-1", v)
+                .await
+                .unwrap()
+        };
+        assert_eq!(newer(3).await, Some((5, "five again".to_string())));
+        assert_eq!(newer(5).await, None);
+        assert_eq!(newer(7).await, None);
+        // Each platform, message and recipient has its own versions.
+        assert!(s
+            .claim_render(Platform::Discord, "t1.d1", "chat-1", 1, "one")
+            .await
+            .unwrap());
+        assert!(s
+            .claim_render(Platform::Telegram, "t1.d1", "chat-2", 1, "one")
+            .await
+            .unwrap());
+        assert!(s
+            .claim_render(Platform::Telegram, "t1.d2", "chat-1", 1, "one")
+            .await
+            .unwrap());
+        assert_eq!(newer(0).await.map(|(v, _)| v), Some(5));
+    }
+}

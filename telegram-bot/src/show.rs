@@ -56,6 +56,7 @@ struct Pending {
     chat: ChatRef,
     text: String,
     buttons: Vec<Vec<Button>>,
+    version: i64,
 }
 
 /// A private hand edit held back (its owner just acted; see the module note).
@@ -461,13 +462,14 @@ impl Shower {
                     key,
                     text,
                     buttons,
+                    version,
                 } => {
                     if last_of_key.get(&(key.as_str(), chat.chat.as_str())) != Some(&i) {
                         i += 1;
                         continue;
                     }
                     let buttons = self.with_choices(key, buttons, &out);
-                    self.public(chat, key, text, &buttons).await
+                    self.public(chat, key, text, &buttons, *version).await
                 }
                 Out::Private {
                     user,
@@ -519,11 +521,12 @@ impl Shower {
                     key,
                     text,
                     buttons,
+                    version,
                 } = o
                 {
                     if last_of_key.get(&(key.as_str(), chat.chat.as_str())) == Some(&i) {
                         let buttons = self.with_choices(key, buttons, &out);
-                        if let Err(e) = self.public(chat, key, text, &buttons).await {
+                        if let Err(e) = self.public(chat, key, text, &buttons, *version).await {
                             tracing::warn!(error = %e, "could not show a message");
                         }
                     }
@@ -661,12 +664,57 @@ impl Shower {
         Ok(())
     }
 
+    /// Shows `version` of a public message unless another process (or this one) claimed a
+    /// newer version; after sending, shows a version claimed meanwhile, so the message never
+    /// ends on an older state than one claimed. False: not shown (a newer one was claimed).
+    async fn upsert_newest(
+        &self,
+        chat: &ChatRef,
+        recipient: &str,
+        key: &str,
+        text: &str,
+        buttons: &[Vec<Button>],
+        mut version: i64,
+    ) -> Result<bool, RequestError> {
+        let body = stikis_host::outbox::render_body(text, buttons);
+        match self
+            .store
+            .claim_render(Platform::Telegram, key, recipient, version, &body)
+            .await
+        {
+            Ok(true) => {}
+            Ok(false) => return Ok(false),
+            // Without the store, showing the state is better than showing nothing.
+            Err(e) => tracing::debug!(error = %e, "could not claim a render"),
+        }
+        self.upsert(chat, recipient, key, text, keyboard_with_links(buttons))
+            .await?;
+        // Another process may have shown a newer version while this one was on its way, and
+        // this one may have landed last: the newest claimed version goes out again. Each
+        // round needs a newer claim, so this ends.
+        while let Ok(Some((v, body))) = self
+            .store
+            .newer_render(Platform::Telegram, key, recipient, version)
+            .await
+        {
+            let Some((text, buttons)) = stikis_host::outbox::parse_render_body(&body) else {
+                break;
+            };
+            self.forget(key, recipient);
+            self.upsert(chat, recipient, key, &text, keyboard_with_links(&buttons))
+                .await?;
+            version = v;
+        }
+        Ok(true)
+    }
+
     async fn public(
         self: &Arc<Self>,
         chat: &ChatRef,
         key: &str,
         text: &str,
         buttons: &[Vec<Button>],
+        version: i64,
     ) -> Result<(), RequestError> {
         let recipient = place(chat);
         if !self.changed(key, &recipient, digest(text, buttons)) {
@@ -676,12 +724,12 @@ impl Shower {
         // A first showing is a new message and goes out now; edits wait for the chat's slot.
         if self.message_id(key, &recipient).await.is_none() {
             let sent = self
-                .upsert(chat, &recipient, key, text, keyboard_with_links(&buttons))
+                .upsert_newest(chat, &recipient, key, text, &buttons, version)
                 .await;
-            if sent.is_err() {
+            if !matches!(sent, Ok(true)) {
                 self.forget(key, &recipient);
             }
-            return sent;
+            return sent.map(|_| ());
         }
         let wait = {
             let mut pace = self.pace.lock().expect("pace");
@@ -695,6 +743,7 @@ impl Shower {
                             chat: chat.clone(),
                             text: text.to_string(),
                             buttons: buttons.clone(),
+                            version,
                         },
                     );
                     if p.flushing {
@@ -712,12 +761,12 @@ impl Shower {
         match wait {
             None => {
                 let sent = self
-                    .upsert(chat, &recipient, key, text, keyboard_with_links(&buttons))
+                    .upsert_newest(chat, &recipient, key, text, &buttons, version)
                     .await;
-                if sent.is_err() {
+                if !matches!(sent, Ok(true)) {
                     self.forget(key, &recipient);
                 }
-                sent
+                sent.map(|_| ())
             }
             Some(at) => {
                 let me = Arc::clone(self);
@@ -779,10 +828,15 @@ impl Shower {
 
     /// Shows a held-back public edit; a failure is logged as `failed`.
     async fn send_pending(&self, recipient: &str, key: &str, x: &Pending, failed: &str) {
-        let keyboard = keyboard_with_links(&x.buttons);
-        if let Err(e) = self.upsert(&x.chat, recipient, key, &x.text, keyboard).await {
-            // Not shown: the next render of the same text must try again.
+        let sent = self
+            .upsert_newest(&x.chat, recipient, key, &x.text, &x.buttons, x.version)
+            .await;
+        // Not shown (failed, or a newer version claimed elsewhere): the next render of the
+        // same text must try again.
+        if !matches!(sent, Ok(true)) {
             self.forget(key, recipient);
+        }
+        if let Err(e) = sent {
             tracing::warn!(error = %e, "{failed}");
         }
     }

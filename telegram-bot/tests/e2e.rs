@@ -941,3 +941,83 @@ async fn four_people_play_a_tournament_of_two_short_rounds() {
     assert!(fin.contains(&format!("1. {}:", standings[0].player)), "{fin}");
     running.shutdown().await;
 }
+
+/// Two processes edit one table message. An edit one of them holds back (the group's pacing)
+/// is never sent once the other has shown a newer state; a newer state claimed by the other
+/// while an edit is on its way goes out after it. The message ends on the newest state.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_process() {
+    use stikis_host::store::{ChatRef, Platform, Store};
+    use stikis_host::{Out, Outbox};
+    use stikis_telegram::show::{Answer, Shower};
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let store = Store::open_sqlite(dir.path().join("renders.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let api = teloxide::Bot::new("123:TEST").set_api_url(fake.url.clone());
+    let pacing = Duration::from_secs(600);
+    let a = Shower::new(
+        api.clone(),
+        store.clone(),
+        "stikis_bot".into(),
+        pacing,
+        Duration::ZERO,
+    );
+    let b = Shower::new(
+        api,
+        store.clone(),
+        "stikis_bot".into(),
+        Duration::ZERO,
+        Duration::ZERO,
+    );
+    let chat = ChatRef::new(Platform::Telegram, GROUP.to_string(), GROUP.to_string());
+    let state = |v: i64| {
+        Outbox(vec![Out::Public {
+            chat: chat.clone(),
+            key: "t1.d1".into(),
+            text: format!("state {v}"),
+            buttons: Vec::new(),
+            version: v,
+        }])
+    };
+    a.show(state(1), Answer::Nobody).await;
+    a.show(state(2), Answer::Nobody).await;
+    // Process A edited the group a moment ago: its next edit waits for the chat's slot.
+    a.show(state(3), Answer::Nobody).await;
+    assert_eq!(group_texts(&fake), ["state 1", "state 2"]);
+    // Process B, which moved the table on meanwhile, shows the newer state at once.
+    b.show(state(4), Answer::Nobody).await;
+    // A's slot comes (at shutdown, at once): its held-back state 3 is older, and not sent.
+    a.flush_all().await;
+    assert_eq!(group_texts(&fake), ["state 1", "state 2", "state 4"]);
+
+    // B's edit is on its way (every call now takes a while) when A claims a newer state and
+    // shows it, with no call on its way: B's older edit lands last, and B then shows the newer
+    // state again.
+    fake.state.lock().unwrap().latency = Duration::from_millis(300);
+    let b_on_its_way = tokio::spawn({
+        let b = b.clone();
+        let s = state(5);
+        async move { b.show(s, Answer::Nobody).await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let body = stikis_host::outbox::render_body("state 6", &[]);
+    assert!(store
+        .claim_render(Platform::Telegram, "t1.d1", &GROUP.to_string(), 6, &body)
+        .await
+        .unwrap());
+    b_on_its_way.await.unwrap();
+    assert_eq!(
+        group_texts(&fake),
+        ["state 1", "state 2", "state 4", "state 5", "state 6"],
+        "the newest claimed state is shown last"
+    );
+    let message = fake.messages(GROUP).pop().expect("the table message");
+    assert_eq!(message.text, "state 6");
+    // A state older than the newest claimed one is not shown at all.
+    b.show(state(5), Answer::Nobody).await;
+    a.show(state(3), Answer::Nobody).await;
+    a.flush_all().await;
+    assert_eq!(group_texts(&fake).len(), 5);
+}

@@ -549,6 +549,58 @@ impl Store {
         Ok(())
     }
 
+    /// Claims showing `version` of message `key` to `recipient`, with its content `body`:
+    /// true unless a newer version was claimed already (by this process or another), in
+    /// which case the caller must not send its older one.
+    pub async fn claim_render(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        version: i64,
+        body: &str,
+    ) -> Result<bool> {
+        let sql =
+            "INSERT INTO renders (platform, msg_key, recipient, version, body) VALUES ($1, $2, $3, $4, $5) \
+                   ON CONFLICT (platform, msg_key, recipient) DO UPDATE \
+                   SET version = excluded.version, body = excluded.body \
+                   WHERE renders.version <= excluded.version";
+        let n = on_write!(self, pool => {
+            sqlx::query(sql)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .bind(version)
+                .bind(body)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        Ok(n > 0)
+    }
+
+    /// The version of message `key` to `recipient` claimed after `version` (a newer one), and
+    /// its content; None if `version` is still the newest.
+    pub async fn newer_render(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        version: i64,
+    ) -> Result<Option<(i64, String)>> {
+        let sql = "SELECT version, body FROM renders \
+                   WHERE platform = $1 AND msg_key = $2 AND recipient = $3 AND version > $4";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as(sql)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .bind(version)
+                .fetch_optional(pool)
+                .await?
+        }))
+    }
+
     /// A user's own language; None: the community's.
     pub async fn user_lang(&self, platform: Platform, user: &str) -> Result<Option<Lang>> {
         let sql = "SELECT lang FROM users WHERE platform = $1 AND user_id = $2";

@@ -56,6 +56,7 @@ impl Screen {
                     text,
                     buttons,
                     chat,
+                    ..
                 } => {
                     if let Some(d) = key.split(".d").nth(1) {
                         self.deal = d.parse().unwrap_or(self.deal);
