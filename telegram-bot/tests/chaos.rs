@@ -480,6 +480,40 @@ async fn run(cfg: Config) {
         if stuck.is_empty() {
             break;
         }
+        if Instant::now() >= deadline {
+            // What each stuck table's people saw last, and what their last presses were told.
+            let s = fake.state.lock().unwrap();
+            let said: HashMap<&str, &str> = s
+                .answer_log
+                .iter()
+                .map(|(i, t)| (i.as_str(), t.as_str()))
+                .collect();
+            let log = presses.lock().unwrap();
+            for t in tables.iter().filter(|t| stuck.contains(&t.group)) {
+                println!("chaos: stuck table in group {}", t.group);
+                let seen: Vec<_> = s
+                    .history
+                    .iter()
+                    .filter(|h| h.0 == t.group || t.users.contains(&h.0))
+                    .collect();
+                for (chat, m, text, when) in &seen[seen.len().saturating_sub(12)..] {
+                    println!(
+                        "  +{} chat {chat} msg {m}: {}",
+                        when - start_ms,
+                        text.replace('\n', " | ")
+                    );
+                }
+                for p in log.iter().filter(|p| t.users.contains(&p.user)).rev().take(6) {
+                    println!(
+                        "  press {} by {} {:?}: {:?}",
+                        p.id,
+                        p.user,
+                        p.token,
+                        said.get(p.id.as_str())
+                    );
+                }
+            }
+        }
         assert!(
             Instant::now() < deadline,
             "{} tables did not finish a deal after the chaos (groups {stuck:?}); {failure_note}",
