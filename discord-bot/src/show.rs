@@ -23,7 +23,7 @@ use serenity::{
     EditInteractionResponse, EditMessage, Http, MessageId, UserId,
 };
 use stikis_host::i18n::t;
-use stikis_host::store::{ChatRef, Platform, Store};
+use stikis_host::store::{ChatRef, FirstPost, Platform, Store};
 use stikis_host::{Button, Out, Outbox};
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
@@ -555,20 +555,21 @@ impl Shower {
                 continue;
             }
             if let Some(v) = content.version {
-                let body = stikis_host::outbox::render_body(&content.text, &content.buttons);
-                match self
+                let shown = self
                     .store
-                    .claim_render(Platform::Discord, &slot.key, &slot.recipient, v, &body)
-                    .await
-                {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        // Another process claimed a newer version and shows it.
-                        st.sent = None;
-                        continue;
-                    }
-                    // Without the store, showing the state is better than showing nothing.
-                    Err(e) => tracing::debug!(error = %e, "could not claim a render"),
+                    .claim_shown(
+                        Platform::Discord,
+                        &slot.key,
+                        &slot.recipient,
+                        v,
+                        &content.text,
+                        &content.buttons,
+                    )
+                    .await;
+                if !shown {
+                    // Another process claimed a newer version and shows it.
+                    st.sent = None;
+                    continue;
                 }
             }
             if !st.loaded {
@@ -604,6 +605,22 @@ impl Shower {
                     }
                 }
             };
+            if st.message.is_none() {
+                match self
+                    .store
+                    .first_post(Platform::Discord, &slot.key, &slot.recipient)
+                    .await
+                {
+                    FirstPost::Mine => {}
+                    FirstPost::Sent(id) => st.message = id.parse().ok().map(MessageId::new),
+                    FirstPost::Sending => {
+                        // Another process is still sending it: try again (its claim lapses
+                        // if it died).
+                        st.pending.get_or_insert(content);
+                        continue;
+                    }
+                }
+            }
             let digest = content.digest();
             // The lock is held across the request so versions merge while it is under way.
             let result = match st.message {
@@ -638,7 +655,14 @@ impl Shower {
                             }
                             Ok(())
                         }
-                        Err(e) => Err(e),
+                        Err(e) => {
+                            // The claim to send it goes: the next showing sends it at once.
+                            let _ = self
+                                .store
+                                .release_first_post(Platform::Discord, &slot.key, &slot.recipient)
+                                .await;
+                            Err(e)
+                        }
                     }
                 }
             };
@@ -651,16 +675,14 @@ impl Shower {
                     if let (Some(v), None) = (content.version, &st.pending) {
                         let newer = self
                             .store
-                            .newer_render(Platform::Discord, &slot.key, &slot.recipient, v)
+                            .newer_shown(Platform::Discord, &slot.key, &slot.recipient, v)
                             .await;
-                        if let Ok(Some((v, body))) = newer {
-                            if let Some((text, buttons)) = stikis_host::outbox::parse_render_body(&body) {
-                                st.pending = Some(Content {
-                                    text,
-                                    buttons,
-                                    version: Some(v),
-                                });
-                            }
+                        if let Some((v, text, buttons)) = newer {
+                            st.pending = Some(Content {
+                                text,
+                                buttons,
+                                version: Some(v),
+                            });
                         }
                     }
                 }

@@ -182,7 +182,7 @@ pub enum Out {
         buttons: Vec<Vec<Button>>,
         /// What state of its table (or tournament) it shows: the last action's number. Several
         /// processes edit one message, so an adapter claims the version before it sends it
-        /// (`Store::claim_render`) and never replaces a newer version with an older one.
+        /// (`Store::claim_shown`) and never replaces a newer version with an older one.
         version: i64,
     },
     /// A player's private message (their hand); one message per `key`, edited in place.
@@ -212,23 +212,6 @@ pub enum Out {
     },
     /// The short answer to the user who gave the command or pressed the button.
     Reply { text: String },
-}
-
-/// The content of a version of a public message, as kept with its claim
-/// (`Store::claim_render`): JSON `{"text", "buttons"}`.
-pub fn render_body(text: &str, buttons: &[Vec<Button>]) -> String {
-    serde_json::json!({ "text": text, "buttons": buttons }).to_string()
-}
-
-/// The text and buttons kept by `render_body`; None for anything else.
-pub fn parse_render_body(body: &str) -> Option<(String, Vec<Vec<Button>>)> {
-    #[derive(serde::Deserialize)]
-    struct Body {
-        text: String,
-        buttons: Vec<Vec<Button>>,
-    }
-    let b: Body = serde_json::from_str(body).ok()?;
-    Some((b.text, b.buttons))
 }
 
 impl Out {

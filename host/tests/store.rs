@@ -1068,3 +1068,94 @@ async fn a_render_is_claimed_only_if_no_newer_one_was() {
         assert_eq!(newer(0).await.map(|(v, _)| v), Some(5));
     }
 }
+
+#[tokio::test]
+async fn one_process_sends_the_first_version_of_a_message() {
+    use stikis_host::store::FirstPost;
+    for db in dbs().await {
+        let s = &db.store;
+        let claim = || async {
+            s.claim_first_post(Platform::Telegram, "t1.d1.s0", "user-1")
+                .await
+                .unwrap()
+        };
+        assert_eq!(claim().await, FirstPost::Mine);
+        assert_eq!(claim().await, FirstPost::Sending, "another process waits");
+        assert_eq!(
+            s.message_ref(Platform::Telegram, "t1.d1.s0", "user-1")
+                .await
+                .unwrap(),
+            None,
+            "no id while it is being sent"
+        );
+        s.set_message_ref(Platform::Telegram, "t1.d1.s0", "user-1", "42")
+            .await
+            .unwrap();
+        assert_eq!(claim().await, FirstPost::Sent("42".into()));
+        // A claim whose process died before sending lapses, and another takes it over once.
+        s.set_message_ref(Platform::Telegram, "t1.d2.s0", "user-1", "sending:1000")
+            .await
+            .unwrap();
+        let lapsed = || async {
+            s.claim_first_post(Platform::Telegram, "t1.d2.s0", "user-1")
+                .await
+                .unwrap()
+        };
+        assert_eq!(lapsed().await, FirstPost::Mine);
+        assert_eq!(lapsed().await, FirstPost::Sending);
+        // A claim whose send failed is given up: the next showing sends it at once.
+        s.release_first_post(Platform::Telegram, "t1.d2.s0", "user-1")
+            .await
+            .unwrap();
+        assert_eq!(lapsed().await, FirstPost::Mine);
+        // Giving up leaves a message that was sent alone.
+        s.release_first_post(Platform::Telegram, "t1.d1.s0", "user-1")
+            .await
+            .unwrap();
+        assert_eq!(claim().await, FirstPost::Sent("42".into()));
+    }
+}
+
+#[tokio::test]
+async fn a_process_waits_for_another_that_sends_a_first_version() {
+    use stikis_host::store::FirstPost;
+    for db in dbs().await {
+        let s = db.store.clone();
+        assert_eq!(
+            s.first_post(Platform::Discord, "t1.d1", "chan-1").await,
+            FirstPost::Mine
+        );
+        // The other process asks while the first sends, and gets the id once it is kept.
+        let waiting = tokio::spawn({
+            let s = s.clone();
+            async move { s.first_post(Platform::Discord, "t1.d1", "chan-1").await }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert!(!waiting.is_finished(), "it waits while the message is being sent");
+        s.set_message_ref(Platform::Discord, "t1.d1", "chan-1", "77")
+            .await
+            .unwrap();
+        assert_eq!(waiting.await.unwrap(), FirstPost::Sent("77".into()));
+    }
+}
+
+#[tokio::test]
+async fn a_newer_table_state_is_read_back_with_its_text_and_buttons() {
+    use stikis_host::Button;
+    for db in dbs().await {
+        let s = &db.store;
+        let buttons = vec![vec![Button {
+            label: "♠A".into(),
+            token: "s1.2.3".into(),
+        }]];
+        let (p, key, to) = (Platform::Discord, "t1.d1", "chan-1");
+        assert!(s.claim_shown(p, key, to, 4, "state 4", &[]).await);
+        assert!(s.claim_shown(p, key, to, 6, "state 6", &buttons).await);
+        assert!(!s.claim_shown(p, key, to, 5, "state 5", &[]).await, "older than 6");
+        assert_eq!(
+            s.newer_shown(p, key, to, 4).await,
+            Some((6, "state 6".to_string(), buttons))
+        );
+        assert_eq!(s.newer_shown(p, key, to, 6).await, None);
+    }
+}

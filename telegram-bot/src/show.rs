@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use stikis_host::i18n::{t, Arg, Lang};
-use stikis_host::store::{ChatRef, Platform, Store};
+use stikis_host::store::{ChatRef, FirstPost, Platform, Store};
 use stikis_host::token::Token;
 use stikis_host::{Button, Out, Outbox};
 use teloxide::payloads::{
@@ -645,7 +645,11 @@ impl Shower {
         text: &str,
         markup: InlineKeyboardMarkup,
     ) -> Result<(), RequestError> {
-        if let Some(mid) = self.message_id(key, recipient).await {
+        let mid = match self.message_id(key, recipient).await {
+            Some(mid) => Some(mid),
+            None => self.first_post(key, recipient).await?,
+        };
+        if let Some(mid) = mid {
             let Some(cid) = chat_id(chat) else { return Ok(()) };
             let req = self
                 .bot
@@ -659,9 +663,41 @@ impl Shower {
                 Err(e) => return Err(e),
             }
         }
-        let m = self.post(chat, text, Some(markup)).await?;
+        let m = match self.post(chat, text, Some(markup)).await {
+            Ok(m) => m,
+            Err(e) => {
+                if mid.is_none() {
+                    // The claim to send it goes: the next showing sends it at once.
+                    let _ = self
+                        .store
+                        .release_first_post(Platform::Telegram, key, recipient)
+                        .await;
+                }
+                return Err(e);
+            }
+        };
         self.remember(key, recipient, m.id).await;
         Ok(())
+    }
+
+    /// Who sends the first version of a keyed message (two processes may show it at once):
+    /// None if this process does, or the id of the message another process sent.
+    async fn first_post(&self, key: &str, recipient: &str) -> Result<Option<MessageId>, RequestError> {
+        match self.store.first_post(Platform::Telegram, key, recipient).await {
+            FirstPost::Mine => Ok(None),
+            FirstPost::Sent(id) => {
+                let Ok(n) = id.parse() else { return Ok(None) };
+                let mid = MessageId(n);
+                self.ids
+                    .lock()
+                    .expect("ids")
+                    .insert((key.to_string(), recipient.to_string()), mid);
+                Ok(Some(mid))
+            }
+            FirstPost::Sending => Err(RequestError::Api(ApiError::Unknown(
+                "another process is sending this message".into(),
+            ))),
+        }
     }
 
     /// Shows `version` of a public message unless another process (or this one) claimed a
@@ -676,30 +712,23 @@ impl Shower {
         buttons: &[Vec<Button>],
         mut version: i64,
     ) -> Result<bool, RequestError> {
-        let body = stikis_host::outbox::render_body(text, buttons);
-        match self
+        if !self
             .store
-            .claim_render(Platform::Telegram, key, recipient, version, &body)
+            .claim_shown(Platform::Telegram, key, recipient, version, text, buttons)
             .await
         {
-            Ok(true) => {}
-            Ok(false) => return Ok(false),
-            // Without the store, showing the state is better than showing nothing.
-            Err(e) => tracing::debug!(error = %e, "could not claim a render"),
+            return Ok(false);
         }
         self.upsert(chat, recipient, key, text, keyboard_with_links(buttons))
             .await?;
         // Another process may have shown a newer version while this one was on its way, and
         // this one may have landed last: the newest claimed version goes out again. Each
         // round needs a newer claim, so this ends.
-        while let Ok(Some((v, body))) = self
+        while let Some((v, text, buttons)) = self
             .store
-            .newer_render(Platform::Telegram, key, recipient, version)
+            .newer_shown(Platform::Telegram, key, recipient, version)
             .await
         {
-            let Some((text, buttons)) = stikis_host::outbox::parse_render_body(&body) else {
-                break;
-            };
             self.forget(key, recipient);
             self.upsert(chat, recipient, key, &text, keyboard_with_links(&buttons))
                 .await?;

@@ -1002,11 +1002,11 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
         async move { b.show(s, Answer::Nobody).await }
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let body = stikis_host::outbox::render_body("state 6", &[]);
-    assert!(store
-        .claim_render(Platform::Telegram, "t1.d1", &GROUP.to_string(), 6, &body)
-        .await
-        .unwrap());
+    assert!(
+        store
+            .claim_shown(Platform::Telegram, "t1.d1", &GROUP.to_string(), 6, "state 6", &[])
+            .await
+    );
     b_on_its_way.await.unwrap();
     assert_eq!(
         group_texts(&fake),
@@ -1020,4 +1020,22 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
     a.show(state(3), Answer::Nobody).await;
     a.flush_all().await;
     assert_eq!(group_texts(&fake).len(), 5);
+
+    // Both processes show a new message (the next deal's hand, say) at once: one of them
+    // sends it, the other edits that one.
+    let hand = |text: &str| {
+        Outbox(vec![Out::Public {
+            chat: chat.clone(),
+            key: "t1.d2".into(),
+            text: text.into(),
+            buttons: Vec::new(),
+            version: 7,
+        }])
+    };
+    let before = fake.messages(GROUP).len();
+    tokio::join!(
+        a.show(hand("deal 2"), Answer::Nobody),
+        b.show(hand("deal 2 again"), Answer::Nobody)
+    );
+    assert_eq!(fake.messages(GROUP).len(), before + 1, "one message for one key");
 }

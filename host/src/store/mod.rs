@@ -509,98 +509,6 @@ impl Store {
         Ok(())
     }
 
-    /// The platform's id of the message that shows outbox message `key` to `recipient`.
-    pub async fn message_ref(
-        &self,
-        platform: Platform,
-        key: &str,
-        recipient: &str,
-    ) -> Result<Option<String>> {
-        let sql = "SELECT message_id FROM messages WHERE platform = $1 AND msg_key = $2 AND recipient = $3";
-        Ok(on_pool!(self, pool => {
-            sqlx::query_scalar(sql)
-                .bind(platform.as_str())
-                .bind(key)
-                .bind(recipient)
-                .fetch_optional(pool)
-                .await?
-        }))
-    }
-
-    /// Remembers (or replaces) the platform message that shows `key` to `recipient`.
-    pub async fn set_message_ref(
-        &self,
-        platform: Platform,
-        key: &str,
-        recipient: &str,
-        message_id: &str,
-    ) -> Result<()> {
-        let sql = "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
-                   ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id";
-        on_write!(self, pool => {
-            sqlx::query(sql)
-                .bind(platform.as_str())
-                .bind(key)
-                .bind(recipient)
-                .bind(message_id)
-                .execute(pool)
-                .await?;
-        });
-        Ok(())
-    }
-
-    /// Claims showing `version` of message `key` to `recipient`, with its content `body`:
-    /// true unless a newer version was claimed already (by this process or another), in
-    /// which case the caller must not send its older one.
-    pub async fn claim_render(
-        &self,
-        platform: Platform,
-        key: &str,
-        recipient: &str,
-        version: i64,
-        body: &str,
-    ) -> Result<bool> {
-        let sql =
-            "INSERT INTO renders (platform, msg_key, recipient, version, body) VALUES ($1, $2, $3, $4, $5) \
-                   ON CONFLICT (platform, msg_key, recipient) DO UPDATE \
-                   SET version = excluded.version, body = excluded.body \
-                   WHERE renders.version <= excluded.version";
-        let n = on_write!(self, pool => {
-            sqlx::query(sql)
-                .bind(platform.as_str())
-                .bind(key)
-                .bind(recipient)
-                .bind(version)
-                .bind(body)
-                .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        Ok(n > 0)
-    }
-
-    /// The version of message `key` to `recipient` claimed after `version` (a newer one), and
-    /// its content; None if `version` is still the newest.
-    pub async fn newer_render(
-        &self,
-        platform: Platform,
-        key: &str,
-        recipient: &str,
-        version: i64,
-    ) -> Result<Option<(i64, String)>> {
-        let sql = "SELECT version, body FROM renders \
-                   WHERE platform = $1 AND msg_key = $2 AND recipient = $3 AND version > $4";
-        Ok(on_pool!(self, pool => {
-            sqlx::query_as(sql)
-                .bind(platform.as_str())
-                .bind(key)
-                .bind(recipient)
-                .bind(version)
-                .fetch_optional(pool)
-                .await?
-        }))
-    }
-
     /// A user's own language; None: the community's.
     pub async fn user_lang(&self, platform: Platform, user: &str) -> Result<Option<Lang>> {
         let sql = "SELECT lang FROM users WHERE platform = $1 AND user_id = $2";
@@ -1416,6 +1324,8 @@ impl TableLog {
 // Last: they use the query macros above.
 mod boards;
 mod processes;
+mod shown;
 mod tournament;
 pub use boards::{period_start, BoardRow, Period, RatingRow};
+pub use shown::{FirstPost, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
 pub use tournament::EntryRefused;

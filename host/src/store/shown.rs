@@ -1,0 +1,292 @@
+//! Which process shows which message, when several share one database: the platform id of
+//! each keyed message (claimed by the one process that sends its first version) and the newest
+//! version of each table message (claimed before it is sent, so an older state never replaces
+//! a newer one). Both bots follow the same policy through `first_post`, `claim_shown` and
+//! `newer_shown`; they only send.
+
+use std::time::Duration;
+
+use super::*;
+use crate::Button;
+
+/// What `messages.message_id` holds while a process sends a message's first version
+/// (`Store::claim_first_post`), followed by the claim's time in Unix ms. Never a platform id.
+pub const FIRST_POST_MARK: &str = "sending:";
+/// How long a first-post claim holds before another process may take it over (the claimant
+/// died before sending, or before remembering the id).
+pub const FIRST_POST_CLAIM_MS: i64 = 10_000;
+
+/// Who sends the first message that shows a key to a recipient (`Store::claim_first_post`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FirstPost {
+    /// This caller: send it, then remember its id.
+    Mine,
+    /// Sent already: the platform's id of it.
+    Sent(String),
+    /// Another process is sending it.
+    Sending,
+}
+
+impl Store {
+    /// The platform's id of the message that shows outbox message `key` to `recipient`.
+    pub async fn message_ref(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+    ) -> Result<Option<String>> {
+        let sql = "SELECT message_id FROM messages WHERE platform = $1 AND msg_key = $2 AND recipient = $3";
+        let id: Option<String> = on_pool!(self, pool => {
+            sqlx::query_scalar(sql)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .fetch_optional(pool)
+                .await?
+        });
+        // A first version being sent (`claim_first_post`) has no id yet.
+        Ok(id.filter(|id| !id.starts_with(FIRST_POST_MARK)))
+    }
+
+    /// Remembers (or replaces) the platform message that shows `key` to `recipient`.
+    pub async fn set_message_ref(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        message_id: &str,
+    ) -> Result<()> {
+        let sql = "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
+                   ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id";
+        on_write!(self, pool => {
+            sqlx::query(sql)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .bind(message_id)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Claims sending the first message that shows `key` to `recipient`, so that two
+    /// processes showing it at once do not both send one (a hand shown twice): `Mine` if
+    /// this caller sends it (and then remembers its id with `set_message_ref`), `Sent(id)`
+    /// if it was sent, `Sending` while another process sends it. A claim not followed by an
+    /// id within `FIRST_POST_CLAIM_MS` (its process died) may be taken over.
+    pub async fn claim_first_post(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+    ) -> Result<FirstPost> {
+        let mark = format!("{FIRST_POST_MARK}{}", now_ms());
+        let insert =
+            "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
+                      ON CONFLICT (platform, msg_key, recipient) DO NOTHING";
+        let n = on_write!(self, pool => {
+            sqlx::query(insert)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .bind(&mark)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        if n > 0 {
+            return Ok(FirstPost::Mine);
+        }
+        let select =
+            "SELECT message_id FROM messages WHERE platform = $1 AND msg_key = $2 AND recipient = $3";
+        let Some(stored): Option<String> = on_pool!(self, pool => {
+            sqlx::query_scalar(select)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .fetch_optional(pool)
+                .await?
+        }) else {
+            return Ok(FirstPost::Sending);
+        };
+        let Some(since) = stored.strip_prefix(FIRST_POST_MARK) else {
+            return Ok(FirstPost::Sent(stored));
+        };
+        if since
+            .parse::<i64>()
+            .is_ok_and(|ms| now_ms() - ms < FIRST_POST_CLAIM_MS)
+        {
+            return Ok(FirstPost::Sending);
+        }
+        let take = "UPDATE messages SET message_id = $4 \
+                    WHERE platform = $1 AND msg_key = $2 AND recipient = $3 AND message_id = $5";
+        let n = on_write!(self, pool => {
+            sqlx::query(take)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .bind(&mark)
+                .bind(&stored)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        Ok(if n > 0 {
+            FirstPost::Mine
+        } else {
+            FirstPost::Sending
+        })
+    }
+
+    /// Gives up a first-post claim whose send failed (`claim_first_post`), so that the next
+    /// showing, by this process or another, sends it without waiting for the claim to lapse.
+    pub async fn release_first_post(&self, platform: Platform, key: &str, recipient: &str) -> Result<()> {
+        let sql = "DELETE FROM messages WHERE platform = $1 AND msg_key = $2 AND recipient = $3 \
+                   AND message_id LIKE 'sending:%'";
+        on_write!(self, pool => {
+            sqlx::query(sql)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Claims showing `version` of message `key` to `recipient`, with its content `body`:
+    /// true unless a newer version was claimed already (by this process or another), in
+    /// which case the caller must not send its older one.
+    pub async fn claim_render(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        version: i64,
+        body: &str,
+    ) -> Result<bool> {
+        let sql =
+            "INSERT INTO renders (platform, msg_key, recipient, version, body) VALUES ($1, $2, $3, $4, $5) \
+                   ON CONFLICT (platform, msg_key, recipient) DO UPDATE \
+                   SET version = excluded.version, body = excluded.body \
+                   WHERE renders.version <= excluded.version";
+        let n = on_write!(self, pool => {
+            sqlx::query(sql)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .bind(version)
+                .bind(body)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        Ok(n > 0)
+    }
+
+    /// The version of message `key` to `recipient` claimed after `version` (a newer one), and
+    /// its content; None if `version` is still the newest.
+    pub async fn newer_render(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        version: i64,
+    ) -> Result<Option<(i64, String)>> {
+        let sql = "SELECT version, body FROM renders \
+                   WHERE platform = $1 AND msg_key = $2 AND recipient = $3 AND version > $4";
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as(sql)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .bind(version)
+                .fetch_optional(pool)
+                .await?
+        }))
+    }
+
+    /// Who sends the first version of message `key` to `recipient`, which two processes may
+    /// show at once: `Mine` if this process does (it must then remember the id with
+    /// `set_message_ref`, or `release_first_post` if sending failed), `Sent(id)` if another
+    /// did, waited for while it sends (up to `FIRST_POST_WAITS` × 100 ms), `Sending` if it
+    /// is still being sent after that (show it again later). Without the store this process
+    /// sends it: a message shown twice is better than none.
+    pub async fn first_post(&self, platform: Platform, key: &str, recipient: &str) -> FirstPost {
+        for _ in 0..FIRST_POST_WAITS {
+            match self.claim_first_post(platform, key, recipient).await {
+                Ok(FirstPost::Sending) => tokio::time::sleep(Duration::from_millis(100)).await,
+                Ok(answer) => return answer,
+                Err(e) => {
+                    tracing::debug!(error = %e, "could not claim a first post");
+                    return FirstPost::Mine;
+                }
+            }
+        }
+        tracing::warn!(key, "another process is still sending a message");
+        FirstPost::Sending
+    }
+
+    /// Claims showing `version` of table message `key` to `recipient`, with its text and
+    /// buttons: false if a newer version was claimed (by this process or another), and the
+    /// caller must not send this older one. Without the store it is shown: showing the state
+    /// is better than showing nothing.
+    pub async fn claim_shown(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        version: i64,
+        text: &str,
+        buttons: &[Vec<Button>],
+    ) -> bool {
+        let body = render_body(text, buttons);
+        match self.claim_render(platform, key, recipient, version, &body).await {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                tracing::debug!(error = %e, "could not claim a render");
+                true
+            }
+        }
+    }
+
+    /// The version of table message `key` to `recipient` claimed after `version`, with its
+    /// text and buttons, to be sent again after `version` (which may have landed after it);
+    /// None if `version` is the newest (or the store cannot tell).
+    pub async fn newer_shown(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        version: i64,
+    ) -> Option<(i64, String, Vec<Vec<Button>>)> {
+        let (v, body) = self
+            .newer_render(platform, key, recipient, version)
+            .await
+            .ok()??;
+        let (text, buttons) = parse_render_body(&body)?;
+        Some((v, text, buttons))
+    }
+}
+
+/// How often (every 100 ms) `Store::first_post` waits for another process that sends a
+/// message's first version before it gives up for now.
+const FIRST_POST_WAITS: usize = 50;
+
+/// The content of a version of a table message, as kept with its claim: JSON
+/// `{"text", "buttons"}`.
+fn render_body(text: &str, buttons: &[Vec<Button>]) -> String {
+    serde_json::json!({ "text": text, "buttons": buttons }).to_string()
+}
+
+/// The text and buttons kept by `render_body`; None for anything else.
+fn parse_render_body(body: &str) -> Option<(String, Vec<Vec<Button>>)> {
+    #[derive(serde::Deserialize)]
+    struct Body {
+        text: String,
+        buttons: Vec<Vec<Button>>,
+    }
+    let b: Body = serde_json::from_str(body).ok()?;
+    Some((b.text, b.buttons))
+}
