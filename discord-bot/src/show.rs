@@ -269,6 +269,14 @@ impl Shower {
                                         tracing::warn!(error = %e, "could not remember a message id");
                                     }
                                 }
+                            } else {
+                                // The claims to post them go: the next showing posts them.
+                                for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
+                                    let _ = self
+                                        .store
+                                        .release_first_post(Platform::Discord, k, &channel.to_string())
+                                        .await;
+                                }
                             }
                         }
                     }
@@ -314,14 +322,13 @@ impl Shower {
         first
     }
 
-    /// True if the post kept under `once` was posted in `channel` already (by any process).
+    /// Whether the post kept under `once` went out already, or goes out from another
+    /// process (else this process claimed it and posts it).
     async fn posted(&self, once: &str, channel: ChannelId) -> bool {
-        self.store
-            .message_ref(Platform::Discord, once, &channel.to_string())
+        !self
+            .store
+            .claim_once(Platform::Discord, once, &channel.to_string())
             .await
-            .ok()
-            .flatten()
-            .is_some()
     }
 
     fn slot(&self, key: &str, recipient: &str, place: Place, chat: &ChatRef) -> Arc<Slot> {

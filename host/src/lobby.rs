@@ -1262,6 +1262,22 @@ impl Host {
     /// checks of tests and diagnostics only: never send it anywhere.
     #[doc(hidden)]
     pub async fn hidden_cards(&self, id: i64, deal_no: usize) -> Vec<String> {
+        // As the log has it: this process's copy may be behind a move that was shown (made by
+        // another process, or on a copy that was replaced meanwhile), and would count that
+        // move's card as still hidden.
+        if let Ok(Some(row)) = self.store.table(id).await {
+            if row.status == TableStatus::Running {
+                if let Ok(settings) = self.table_settings(&row).await {
+                    if let Ok(live) = Live::load(&self.store, row, settings).await {
+                        return live
+                            .game
+                            .as_ref()
+                            .map(|g| g.hidden_cards(deal_no))
+                            .unwrap_or_default();
+                    }
+                }
+            }
+        }
         match self.cached(id) {
             Some(shared) => shared
                 .lock()

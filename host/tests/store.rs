@@ -1151,11 +1151,28 @@ async fn a_newer_table_state_is_read_back_with_its_text_and_buttons() {
         let (p, key, to) = (Platform::Discord, "t1.d1", "chan-1");
         assert!(s.claim_shown(p, key, to, 4, "state 4", &[]).await);
         assert!(s.claim_shown(p, key, to, 6, "state 6", &buttons).await);
-        assert!(!s.claim_shown(p, key, to, 5, "state 5", &[]).await, "older than 6");
+        assert!(
+            !s.claim_shown(p, key, to, 5, "state 5", &[]).await,
+            "older than 6"
+        );
         assert_eq!(
             s.newer_shown(p, key, to, 4).await,
             Some((6, "state 6".to_string(), buttons))
         );
         assert_eq!(s.newer_shown(p, key, to, 6).await, None);
+    }
+}
+
+#[tokio::test]
+async fn a_post_kept_under_a_key_is_claimed_once() {
+    for db in dbs().await {
+        let s = &db.store;
+        let (p, once, to) = (Platform::Telegram, "t1.r1", "chat-1");
+        assert!(s.claim_once(p, once, to).await, "the first to ask posts it");
+        // Its post failed: the claim goes, and the next showing posts it.
+        s.release_first_post(p, once, to).await.unwrap();
+        assert!(s.claim_once(p, once, to).await);
+        s.set_message_ref(p, once, to, "9").await.unwrap();
+        assert!(!s.claim_once(p, once, to).await, "posted: never again");
     }
 }

@@ -619,6 +619,7 @@ impl Shower {
         for (text, once) in parts {
             match once {
                 Some(k) if self.message_id(k, &recipient).await.is_some() => {}
+                Some(k) if !self.store.claim_once(Platform::Telegram, k, &recipient).await => {}
                 _ => keep.push((text, once)),
             }
         }
@@ -630,7 +631,19 @@ impl Shower {
             .map(|(t, _)| t.as_str())
             .collect::<Vec<_>>()
             .join("\n\n");
-        let m = self.post(chat, &text, None).await?;
+        let m = match self.post(chat, &text, None).await {
+            Ok(m) => m,
+            Err(e) => {
+                // The claims to post them go: the next showing posts them at once.
+                for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
+                    let _ = self
+                        .store
+                        .release_first_post(Platform::Telegram, k, &recipient)
+                        .await;
+                }
+                return Err(e);
+            }
+        };
         for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
             self.remember(k, &recipient, m.id).await;
         }

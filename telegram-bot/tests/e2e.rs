@@ -1038,4 +1038,21 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
         b.show(hand("deal 2 again"), Answer::Nobody)
     );
     assert_eq!(fake.messages(GROUP).len(), before + 1, "one message for one key");
+
+    // Both post a deal's result at once (a process that takes a table over posts the result
+    // its dead process owed): it is posted once.
+    let result = |text: &str| {
+        Outbox(vec![Out::Post {
+            chat: chat.clone(),
+            text: text.into(),
+            once: Some("t1.r2".into()),
+        }])
+    };
+    tokio::join!(
+        a.show(result("deal 2: result"), Answer::Nobody),
+        b.show(result("deal 2: result"), Answer::Nobody)
+    );
+    assert_eq!(fake.messages(GROUP).len(), before + 2, "a result posted once");
+    b.show(result("deal 2: result"), Answer::Nobody).await;
+    assert_eq!(fake.messages(GROUP).len(), before + 2, "and never again");
 }

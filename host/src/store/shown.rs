@@ -228,6 +228,18 @@ impl Store {
         FirstPost::Sending
     }
 
+    /// Whether this process posts the message kept under `once` (a deal's result): false if
+    /// it was posted (by this process or another), or another process posted it while this
+    /// one waited. If that process is still at it after the wait (it may have died), this one
+    /// posts too: a result shown twice is better than one never shown. A post that fails
+    /// gives its claim up with `release_first_post`.
+    pub async fn claim_once(&self, platform: Platform, once: &str, recipient: &str) -> bool {
+        !matches!(
+            self.first_post(platform, once, recipient).await,
+            FirstPost::Sent(_)
+        )
+    }
+
     /// Claims showing `version` of table message `key` to `recipient`, with its text and
     /// buttons: false if a newer version was claimed (by this process or another), and the
     /// caller must not send this older one. Without the store it is shown: showing the state
