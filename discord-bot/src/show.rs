@@ -271,12 +271,10 @@ impl Shower {
                                 }
                             } else {
                                 // The claims to post them go: the next showing posts them.
-                                for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
-                                    let _ = self
-                                        .store
-                                        .release_first_post(Platform::Discord, k, &channel.to_string())
-                                        .await;
-                                }
+                                let keys: Vec<&str> = keep.iter().filter_map(|(_, o)| o.as_deref()).collect();
+                                self.store
+                                    .release_first_posts(Platform::Discord, &keys, &channel.to_string())
+                                    .await;
                             }
                         }
                     }
@@ -615,15 +613,17 @@ impl Shower {
             if st.message.is_none() {
                 match self
                     .store
-                    .first_post(Platform::Discord, &slot.key, &slot.recipient)
+                    .first_post_now(Platform::Discord, &slot.key, &slot.recipient)
                     .await
                 {
                     FirstPost::Mine => {}
                     FirstPost::Sent(id) => st.message = id.parse().ok().map(MessageId::new),
                     FirstPost::Sending => {
-                        // Another process is still sending it: try again (its claim lapses
-                        // if it died).
+                        // Another process is sending it: look again in a moment, without
+                        // holding the slot meanwhile (its claim lapses if it died).
                         st.pending.get_or_insert(content);
+                        drop(st);
+                        tokio::time::sleep(Duration::from_millis(100)).await;
                         continue;
                     }
                 }
@@ -664,9 +664,8 @@ impl Shower {
                         }
                         Err(e) => {
                             // The claim to send it goes: the next showing sends it at once.
-                            let _ = self
-                                .store
-                                .release_first_post(Platform::Discord, &slot.key, &slot.recipient)
+                            self.store
+                                .release_first_posts(Platform::Discord, &[&slot.key], &slot.recipient)
                                 .await;
                             Err(e)
                         }

@@ -1265,18 +1265,12 @@ impl Host {
         // As the log has it: this process's copy may be behind a move that was shown (made by
         // another process, or on a copy that was replaced meanwhile), and would count that
         // move's card as still hidden.
-        if let Ok(Some(row)) = self.store.table(id).await {
-            if row.status == TableStatus::Running {
-                if let Ok(settings) = self.table_settings(&row).await {
-                    if let Ok(live) = Live::load(&self.store, row, settings).await {
-                        return live
-                            .game
-                            .as_ref()
-                            .map(|g| g.hidden_cards(deal_no))
-                            .unwrap_or_default();
-                    }
-                }
-            }
+        if let Some(logged) = self.logged(id).await {
+            return logged
+                .game
+                .as_ref()
+                .map(|g| g.hidden_cards(deal_no))
+                .unwrap_or_default();
         }
         match self.cached(id) {
             Some(shared) => shared
@@ -1288,6 +1282,16 @@ impl Host {
                 .unwrap_or_default(),
             None => Vec::new(),
         }
+    }
+
+    /// Running table `id` as its log has it (None if it is not running or cannot be read).
+    async fn logged(&self, id: i64) -> Option<Live> {
+        let row = self.store.table(id).await.ok()??;
+        if row.status != TableStatus::Running {
+            return None;
+        }
+        let settings = self.table_settings(&row).await.ok()?;
+        Live::load(&self.store, row, settings).await.ok()
     }
 
     /// After a restart: rebuilds every running table from the log, refreshes its messages,

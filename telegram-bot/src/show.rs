@@ -577,11 +577,20 @@ impl Shower {
             .remove(&(key.to_string(), recipient.to_string()));
     }
 
+    /// The id of the message showing `key` to `recipient`, as this process remembers it.
+    fn known_id(&self, key: &str, recipient: &str) -> Option<MessageId> {
+        self.ids
+            .lock()
+            .expect("ids")
+            .get(&(key.to_string(), recipient.to_string()))
+            .copied()
+    }
+
     async fn message_id(&self, key: &str, recipient: &str) -> Option<MessageId> {
-        let k = (key.to_string(), recipient.to_string());
-        if let Some(id) = self.ids.lock().expect("ids").get(&k) {
-            return Some(*id);
+        if let Some(id) = self.known_id(key, recipient) {
+            return Some(id);
         }
+        let k = (key.to_string(), recipient.to_string());
         let stored = self
             .store
             .message_ref(Platform::Telegram, key, recipient)
@@ -618,7 +627,7 @@ impl Shower {
         let mut keep = Vec::new();
         for (text, once) in parts {
             match once {
-                Some(k) if self.message_id(k, &recipient).await.is_some() => {}
+                Some(k) if self.known_id(k, &recipient).is_some() => {}
                 Some(k) if !self.store.claim_once(Platform::Telegram, k, &recipient).await => {}
                 _ => keep.push((text, once)),
             }
@@ -635,12 +644,10 @@ impl Shower {
             Ok(m) => m,
             Err(e) => {
                 // The claims to post them go: the next showing posts them at once.
-                for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
-                    let _ = self
-                        .store
-                        .release_first_post(Platform::Telegram, k, &recipient)
-                        .await;
-                }
+                let keys: Vec<&str> = keep.iter().filter_map(|(_, o)| o.as_deref()).collect();
+                self.store
+                    .release_first_posts(Platform::Telegram, &keys, &recipient)
+                    .await;
                 return Err(e);
             }
         };
@@ -681,9 +688,8 @@ impl Shower {
             Err(e) => {
                 if mid.is_none() {
                     // The claim to send it goes: the next showing sends it at once.
-                    let _ = self
-                        .store
-                        .release_first_post(Platform::Telegram, key, recipient)
+                    self.store
+                        .release_first_posts(Platform::Telegram, &[key], recipient)
                         .await;
                 }
                 return Err(e);

@@ -35,17 +35,28 @@ impl Store {
         key: &str,
         recipient: &str,
     ) -> Result<Option<String>> {
+        let id = self.stored_message_id(platform, key, recipient).await?;
+        // A first version being sent (`claim_first_post`) has no id yet.
+        Ok(id.filter(|id| !id.starts_with(FIRST_POST_MARK)))
+    }
+
+    /// What `messages` holds for `key` to `recipient`: the platform's id, or the mark of a
+    /// first version being sent.
+    async fn stored_message_id(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+    ) -> Result<Option<String>> {
         let sql = "SELECT message_id FROM messages WHERE platform = $1 AND msg_key = $2 AND recipient = $3";
-        let id: Option<String> = on_pool!(self, pool => {
+        Ok(on_pool!(self, pool => {
             sqlx::query_scalar(sql)
                 .bind(platform.as_str())
                 .bind(key)
                 .bind(recipient)
                 .fetch_optional(pool)
                 .await?
-        });
-        // A first version being sent (`claim_first_post`) has no id yet.
-        Ok(id.filter(|id| !id.starts_with(FIRST_POST_MARK)))
+        }))
     }
 
     /// Remembers (or replaces) the platform message that shows `key` to `recipient`.
@@ -98,16 +109,7 @@ impl Store {
         if n > 0 {
             return Ok(FirstPost::Mine);
         }
-        let select =
-            "SELECT message_id FROM messages WHERE platform = $1 AND msg_key = $2 AND recipient = $3";
-        let Some(stored): Option<String> = on_pool!(self, pool => {
-            sqlx::query_scalar(select)
-                .bind(platform.as_str())
-                .bind(key)
-                .bind(recipient)
-                .fetch_optional(pool)
-                .await?
-        }) else {
+        let Some(stored) = self.stored_message_id(platform, key, recipient).await? else {
             return Ok(FirstPost::Sending);
         };
         let Some(since) = stored.strip_prefix(FIRST_POST_MARK) else {
@@ -153,6 +155,16 @@ impl Store {
                 .await?;
         });
         Ok(())
+    }
+
+    /// Gives up the first-post claims of `keys` (a post carrying them all failed), so that
+    /// the next showing sends them at once. Best effort: an unreleased claim lapses.
+    pub async fn release_first_posts(&self, platform: Platform, keys: &[&str], recipient: &str) {
+        for key in keys {
+            if let Err(e) = self.release_first_post(platform, key, recipient).await {
+                tracing::debug!(error = %e, "could not give up a first-post claim");
+            }
+        }
     }
 
     /// Claims showing `version` of message `key` to `recipient`, with its content `body`:
@@ -215,17 +227,24 @@ impl Store {
     /// sends it: a message shown twice is better than none.
     pub async fn first_post(&self, platform: Platform, key: &str, recipient: &str) -> FirstPost {
         for _ in 0..FIRST_POST_WAITS {
-            match self.claim_first_post(platform, key, recipient).await {
-                Ok(FirstPost::Sending) => tokio::time::sleep(Duration::from_millis(100)).await,
-                Ok(answer) => return answer,
-                Err(e) => {
-                    tracing::debug!(error = %e, "could not claim a first post");
-                    return FirstPost::Mine;
-                }
+            match self.first_post_now(platform, key, recipient).await {
+                FirstPost::Sending => tokio::time::sleep(Duration::from_millis(100)).await,
+                answer => return answer,
             }
         }
         tracing::warn!(key, "another process is still sending a message");
         FirstPost::Sending
+    }
+
+    /// `first_post` without waiting: `Sending` at once while another process sends it (for
+    /// a caller that retries later rather than hold anything while it waits).
+    pub async fn first_post_now(&self, platform: Platform, key: &str, recipient: &str) -> FirstPost {
+        self.claim_first_post(platform, key, recipient)
+            .await
+            .unwrap_or_else(|e| {
+                tracing::debug!(error = %e, "could not claim a first post");
+                FirstPost::Mine
+            })
     }
 
     /// Whether this process posts the message kept under `once` (a deal's result): false if
