@@ -721,6 +721,51 @@ async fn a_half_chosen_bury_is_kept_across_a_restart() {
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
     assert_eq!(screen.my_buttons(&who.id)[0].0, format!("✓{}", first.0));
+    // The same press delivered again (a webhook retried) keeps the pick.
+    let out = send(
+        &host,
+        &mut screen,
+        dm(&who.id),
+        &who,
+        Command::Press {
+            token: first.1.clone(),
+        },
+    )
+    .await;
+    assert_eq!(out.reply_text(), Some("✓"));
+    assert_eq!(
+        screen.my_buttons(&who.id)[0].0,
+        format!("✓{}", first.0),
+        "a repeated pick does not take itself back"
+    );
+    // The picked card's button takes the pick back, once however often it is pressed.
+    let unpick = screen.my_buttons(&who.id)[0].1.clone();
+    for _ in 0..2 {
+        let out = send(
+            &host,
+            &mut screen,
+            dm(&who.id),
+            &who,
+            Command::Press {
+                token: unpick.clone(),
+            },
+        )
+        .await;
+        assert_eq!(out.reply_text(), Some("✓"));
+        assert_eq!(screen.my_buttons(&who.id)[0].0, first.0, "the pick is taken back");
+    }
+    let out = send(
+        &host,
+        &mut screen,
+        dm(&who.id),
+        &who,
+        Command::Press {
+            token: first.1.clone(),
+        },
+    )
+    .await;
+    assert_eq!(out.reply_text(), Some("✓"));
+    assert_eq!(screen.my_buttons(&who.id)[0].0, format!("✓{}", first.0));
     let before = log_of(&host, table).await;
     // The restart.
     drop(host);

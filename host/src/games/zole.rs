@@ -232,16 +232,23 @@ impl HostedGame for ZoleGame {
             };
         }
         let legal = d.legal_actions();
+        // A picked card's button takes the pick back ("n"): each button says what it does, so
+        // a press delivered twice does not undo itself.
         let card_buttons = |cards: Vec<Card>, prefix: &str, marked: Option<Card>| -> Vec<Vec<GameButton>> {
             let row: Vec<GameButton> = cards
                 .into_iter()
-                .map(|c| GameButton {
-                    label: if Some(c) == marked {
-                        format!("✓{}", card_label(c))
+                .map(|c| {
+                    if Some(c) == marked {
+                        GameButton {
+                            label: format!("✓{}", card_label(c)),
+                            code: format!("n:{c}"),
+                        }
                     } else {
-                        card_label(c)
-                    },
-                    code: format!("{prefix}:{c}"),
+                        GameButton {
+                            label: card_label(c),
+                            code: format!("{prefix}:{c}"),
+                        }
+                    }
                 })
                 .collect();
             row.chunks(5).map(|r| r.to_vec()).collect()
@@ -291,14 +298,20 @@ impl HostedGame for ZoleGame {
                         self.bury_pick = Some(c);
                         return Ok(Pressed::Selection);
                     }
-                    Some(first) if first == c => {
-                        self.bury_pick = None;
-                        return Ok(Pressed::Selection);
-                    }
+                    // Picked already (the same press delivered again).
+                    Some(first) if first == c => return Ok(Pressed::Selection),
                     Some(first) => Action::Bury(first, c),
                 }
             }
-            "y" => return Err(Refusal(t(lang, "button-stale", &[]))),
+            "n" if d.phase() == Phase::Bury => {
+                // The pick taken back; again, or of a card not picked, changes nothing.
+                let c = card()?;
+                if self.bury_pick == Some(c) {
+                    self.bury_pick = None;
+                }
+                return Ok(Pressed::Selection);
+            }
+            "y" | "n" => return Err(Refusal(t(lang, "button-stale", &[]))),
             _ => return Err(bad()),
         };
         self.check(seat, action, lang).map(Pressed::Action)
