@@ -78,7 +78,6 @@ pub struct State {
     originals: Mutex<HashMap<String, Original>>,
     /// Direct-message refusals (50007) sent.
     pub dm_refusals: AtomicU64,
-    seq: AtomicU64,
     url: Mutex<String>,
     /// Threads created: (thread id, parent channel id, name).
     pub threads: Mutex<Vec<(u64, u64, String)>>,
@@ -86,6 +85,19 @@ pub struct State {
     endpoint: Mutex<Option<String>>,
     /// Statuses of the posts to the endpoint, in order of their replies.
     pub posted: Mutex<Vec<u16>>,
+    /// Several bot processes' endpoints behind one load balancer (`use_endpoints`).
+    balanced: Mutex<Vec<String>>,
+    /// Every version of every message: (channel, message id, text and a line per button, its
+    /// label then ` ⌁` and its custom id, Unix ms when the fake took it).
+    pub history: Mutex<Vec<(u64, u64, String, i64)>>,
+    /// Every interaction response, in order: (interaction id, "✓" for an update or a silent
+    /// acknowledgement, else its text).
+    pub answer_log: Mutex<Vec<(u64, String)>>,
+    /// Interactions whose deferred answer was a refusal sent as a follow-up text.
+    pub refused_later: Mutex<HashSet<u64>>,
+    /// Interaction posts that a process did not answer (it was down, or died on it), so the
+    /// balancer tried another, or the person saw "This interaction failed".
+    pub redelivered: AtomicU64,
 }
 
 impl State {
@@ -222,7 +234,34 @@ fn error(status: StatusCode, code: u64, message: &str) -> Response {
     (status, Json(json!({"code": code, "message": message}))).into_response()
 }
 
+/// Unix time in ms.
+pub fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// A message's text and its buttons, as one text (see `State::history`).
+fn shown(text: &str, buttons: &[(String, String)]) -> String {
+    let mut all = text.to_string();
+    for (label, id) in buttons {
+        all.push('\n');
+        all.push_str(label);
+        all.push_str(" ⌁");
+        all.push_str(id);
+    }
+    all
+}
+
 impl State {
+    fn remember(&self, m: &Msg) {
+        self.history
+            .lock()
+            .unwrap()
+            .push((m.channel, m.id, shown(&m.text, &m.buttons), unix_ms()));
+    }
+
     fn create(&self, channel: u64, body: &Value, file: Option<String>, ephemeral_for: Option<u64>) -> Msg {
         let text = text_of(body).unwrap_or_default();
         let m = Msg {
@@ -235,6 +274,7 @@ impl State {
             file,
         };
         self.msgs.lock().unwrap().insert(m.id, m.clone());
+        self.remember(&m);
         self.by_channel
             .lock()
             .unwrap()
@@ -254,6 +294,7 @@ impl State {
         if let Some(b) = buttons_of(body) {
             m.buttons = b;
         }
+        self.remember(m);
         Some(m.clone())
     }
 }
@@ -290,6 +331,7 @@ async fn gateway(st: Arc<State>, socket: WebSocket) {
     let (mut tx, mut rx) = socket.split();
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Value>();
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null});
+    let mut seq = 0u64;
     if tx.send(WsMessage::Text(hello.to_string().into())).await.is_err() {
         return;
     }
@@ -321,7 +363,9 @@ async fn gateway(st: Arc<State>, socket: WebSocket) {
             outgoing = out_rx.recv() => {
                 let Some(mut v) = outgoing else { break };
                 if v["op"] == 0 {
-                    v["s"] = json!(st.seq.fetch_add(1, Ordering::Relaxed) + 1);
+                    // Each connection numbers its own events, as Discord's sessions do.
+                    seq += 1;
+                    v["s"] = json!(seq);
                 }
                 if tx.send(WsMessage::Text(v.to_string().into())).await.is_err() { break; }
             }
@@ -424,6 +468,11 @@ fn apply_callback(st: &State, iid: u64, token: String, v: Value, file: Option<St
         .cloned()
         .unwrap_or((None, CHANNEL, 0));
     let d = &v["data"];
+    let said = match v["type"].as_u64() {
+        Some(6 | 7) => "✓".to_string(),
+        _ => text_of(d).unwrap_or_default(),
+    };
+    st.answer_log.lock().unwrap().push((iid, said));
     let shown = match v["type"].as_u64() {
         Some(4) => {
             let eph = d["flags"].as_u64().unwrap_or(0) & 64 != 0;
@@ -496,6 +545,39 @@ pub async fn post_interaction(url: &str, body: &Value, sign: bool) -> (u16, Opti
     panic!("nothing listens on {url}");
 }
 
+/// Posts an interaction to an endpoint, signed, never panicking: the status and the reply's
+/// JSON, or Err(true) when nothing listens there (try another), Err(false) when the process
+/// took it and failed (died, or did not answer within Discord's 3 s and the token's grace).
+async fn try_post_interaction(url: &str, body: &Value) -> Result<(u16, Option<Value>), bool> {
+    use ed25519_dalek::Signer;
+    let body = body.to_string();
+    let timestamp = "1700000000";
+    let mut signed = timestamp.as_bytes().to_vec();
+    signed.extend_from_slice(body.as_bytes());
+    let signature: String = signing_key()
+        .sign(&signed)
+        .to_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let sent = reqwest::Client::new()
+        .post(url)
+        .timeout(Duration::from_secs(15))
+        .header("Content-Type", "application/json")
+        .header("X-Signature-Ed25519", &signature)
+        .header("X-Signature-Timestamp", timestamp)
+        .body(body)
+        .send()
+        .await;
+    match sent {
+        Ok(r) => {
+            let status = r.status().as_u16();
+            Ok((status, r.json().await.ok()))
+        }
+        Err(e) => Err(e.is_connect()),
+    }
+}
+
 async fn edit_original(
     AxState(st): St,
     Path((_app, token, _m)): Path<(u64, String, String)>,
@@ -538,6 +620,14 @@ async fn followup(
         .cloned()
         .unwrap_or((None, CHANNEL, 0));
     let eph = v["flags"].as_u64().unwrap_or(0) & 64 != 0;
+    if v["content"].as_str().is_some_and(|c| !c.is_empty())
+        && v["embeds"].as_array().is_none_or(Vec::is_empty)
+    {
+        // A deferred press refused (a hand would come as an embed).
+        if let Some(iid) = token.strip_prefix("itok-").and_then(|i| i.parse().ok()) {
+            st.refused_later.lock().unwrap().insert(iid);
+        }
+    }
     let m = st.create(channel, &v, file, eph.then_some(user));
     Json(msg_json(&m)).into_response()
 }
@@ -627,7 +717,49 @@ impl Fake {
         c
     }
 
+    /// From now on interactions are posted to one of the processes' endpoints at `urls`, as a
+    /// load balancer in front of them does: starting at one chosen by the interaction and
+    /// moving on while nothing listens there. A process that takes a post and dies on it
+    /// leaves the interaction unanswered ("This interaction failed"), as on Discord.
+    pub fn use_endpoints(&self, urls: Vec<String>) {
+        *self.state.balanced.lock().unwrap() = urls;
+    }
+
+    fn dispatch_balanced(&self, d: Value, urls: Vec<String>) {
+        let st = self.state.clone();
+        tokio::spawn(async move {
+            let iid: u64 = d["id"].as_str().unwrap().parse().unwrap();
+            let mut i = iid as usize * 7919;
+            let deadline = std::time::Instant::now() + Duration::from_secs(30);
+            while std::time::Instant::now() < deadline {
+                let url = &urls[i % urls.len()];
+                i += 1;
+                match try_post_interaction(url, &d).await {
+                    Ok((status, reply)) => {
+                        st.posted.lock().unwrap().push(status);
+                        if let Some(v) = reply.filter(|v| v["type"].is_u64()) {
+                            let token = d["token"].as_str().unwrap().to_string();
+                            apply_callback(&st, iid, token, v, None);
+                        }
+                        return;
+                    }
+                    Err(refused) => {
+                        st.redelivered.fetch_add(1, Ordering::Relaxed);
+                        if !refused {
+                            return;
+                        }
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                    }
+                }
+            }
+        });
+    }
+
     fn dispatch(&self, d: Value) {
+        let urls = self.state.balanced.lock().unwrap().clone();
+        if !urls.is_empty() {
+            return self.dispatch_balanced(d, urls);
+        }
         let endpoint = self.state.endpoint.lock().unwrap().clone();
         if let Some(url) = endpoint {
             let st = self.state.clone();
@@ -710,6 +842,43 @@ impl Fake {
             .insert(token, (None, channel, p.id));
         self.dispatch(d);
         self.wait_callback(iid).await
+    }
+
+    /// Presses a button of a message without waiting for its answer; returns the
+    /// interaction's id (its answers go to `answer_log`).
+    pub fn press_nowait(&self, p: &Person, msg: u64, custom_id: &str) -> u64 {
+        let m = self
+            .state
+            .msgs
+            .lock()
+            .unwrap()
+            .get(&msg)
+            .cloned()
+            .expect("a known message");
+        let (iid, token, mut d) = self.base(p, m.channel, 3);
+        d["data"] = json!({"custom_id": custom_id, "component_type": 2});
+        d["message"] = msg_json(&m);
+        self.state
+            .originals
+            .lock()
+            .unwrap()
+            .insert(token, (Some(msg), m.channel, p.id));
+        self.dispatch(d);
+        iid
+    }
+
+    /// Sends a slash command in `channel` without waiting for its answer; returns the
+    /// interaction's id.
+    pub fn slash_nowait(&self, p: &Person, channel: u64, name: &str, options: Value) -> u64 {
+        let (iid, token, mut d) = self.base(p, channel, 2);
+        d["data"] = json!({"id": "77", "name": name, "type": 1, "options": options});
+        self.state
+            .originals
+            .lock()
+            .unwrap()
+            .insert(token, (None, channel, p.id));
+        self.dispatch(d);
+        iid
     }
 
     /// Presses a button of a message; returns the callback body.

@@ -1,0 +1,244 @@
+//! The chaos harness on Discord (`host/tests/support/chaos.rs` has the run and its checks).
+//! Several `stikis-discord` processes take interactions on their interactions endpoints
+//! behind one load balancer (the fake Discord posts each interaction to one of them, and to
+//! another while nothing listens there; one that a process took and died on is never
+//! answered, and the person presses again), on one database, with many tables of people and
+//! computer players, while processes are killed and started again and PostgreSQL is
+//! restarted once; then every acknowledged press must be in the log once, every record must
+//! replay to the results posted, and no message may have shown a hidden card.
+//!
+//! Short run, part of the tests: `cargo test --release -p stikis-discord --test chaos` (one
+//! process on SQLite; three on PostgreSQL with STIKIS_TEST_POSTGRES_URL and
+//! STIKIS_CHAOS_PG_RESTART set, as `.ci/postgres.sh` prints them). Long run, by hand: add
+//! `-- --ignored --nocapture` and the STIKIS_CHAOS_* settings of the Telegram harness.
+
+mod fake;
+#[path = "../../host/tests/support/chaos.rs"]
+mod support;
+
+use std::collections::HashMap;
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use fake::{public_key_hex, Fake, Person, DM_OFFSET};
+use serde_json::json;
+use stikis_host::store::Platform;
+use stikis_host::token::Token;
+use support::{free_port, Press, Seen, Table};
+
+/// The fake Discord, balancing its interaction posts over the processes' endpoints.
+#[derive(Clone)]
+struct Discord {
+    fake: Fake,
+    ports: Arc<Vec<u16>>,
+}
+
+impl Discord {
+    async fn start(procs: usize) -> Discord {
+        let fake = Fake::start().await;
+        let ports: Vec<u16> = (0..procs).map(|_| free_port()).collect();
+        fake.use_endpoints(
+            ports
+                .iter()
+                .map(|p| format!("http://127.0.0.1:{p}/interactions"))
+                .collect(),
+        );
+        Discord {
+            fake,
+            ports: Arc::new(ports),
+        }
+    }
+
+    /// The first answer to interaction `iid` within `limit`: "✓" for a move taken (unless a
+    /// deferred answer refused it afterwards), else what the person was told.
+    async fn answer(&self, iid: u64, limit: Duration) -> Option<String> {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            let said = self
+                .fake
+                .state
+                .answer_log
+                .lock()
+                .unwrap()
+                .iter()
+                .find(|(i, _)| *i == iid)
+                .map(|(_, t)| t.clone());
+            if let Some(t) = said {
+                return Some(t);
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        None
+    }
+
+    /// Presses the button labelled `label` of the newest public message of `channel` that
+    /// has one, as `who`, until it is answered.
+    async fn press_label(&self, who: &Person, channel: u64, label: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            assert!(
+                Instant::now() < deadline,
+                "{label} in channel {channel} was never answered"
+            );
+            let found = self.fake.channel(channel).into_iter().rev().find_map(|m| {
+                let b = m.buttons.iter().find(|(l, _)| l == label)?;
+                m.ephemeral_for.is_none().then(|| (m.id, b.1.clone()))
+            });
+            let Some((msg, id)) = found else {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            };
+            let iid = self.fake.press_nowait(who, msg, &id);
+            if let Some(t) = self.answer(iid, Duration::from_secs(10)).await {
+                return t;
+            }
+        }
+    }
+}
+
+/// How a message looked when its owner pressed it (per person and message): text, buttons.
+type Looked = (String, Vec<(String, String)>);
+
+fn person(id: u64) -> Person {
+    Person::new(id, &format!("U{id}"))
+}
+
+impl support::Bot for Discord {
+    const PLATFORM: Platform = Platform::Discord;
+
+    fn command(&self, i: usize, db_url: &str) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_stikis-discord"));
+        c.args(["--token", "fake-token", "--database-url", db_url])
+            .args(["--api-url", &self.fake.url])
+            .args(["--interactions-listen", &format!("127.0.0.1:{}", self.ports[i])])
+            .args(["--public-key", &public_key_hex()]);
+        c
+    }
+
+    fn dm_chat(user: &str) -> String {
+        (user.parse::<u64>().unwrap() + DM_OFFSET).to_string()
+    }
+
+    async fn open_table(&self, n: i64, humans: i64) -> Table {
+        let channel = 700 + n as u64;
+        let people: Vec<Person> = (0..humans as u64)
+            .map(|i| person(20_000 + n as u64 * 10 + i))
+            .collect();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            assert!(
+                Instant::now() < deadline,
+                "/zole in channel {channel} was never answered"
+            );
+            let iid = self.fake.slash_nowait(&people[0], channel, "zole", json!([]));
+            if self.answer(iid, Duration::from_secs(10)).await.is_some() {
+                break;
+            }
+        }
+        for p in &people[1..] {
+            self.press_label(p, channel, "Join").await;
+        }
+        for _ in humans..3 {
+            self.press_label(&people[0], channel, "Add computer player").await;
+        }
+        self.press_label(&people[0], channel, "Start").await;
+        Table {
+            group: channel.to_string(),
+            users: people.iter().map(|p| p.id.to_string()).collect(),
+        }
+    }
+
+    async fn play(self, table: Arc<Table>, playing: Arc<AtomicBool>, log: Arc<Mutex<Vec<Press>>>) {
+        let people: Vec<Person> = table.users.iter().map(|u| person(u.parse().unwrap())).collect();
+        let mut pressed: HashMap<(u64, u64), Looked> = HashMap::new();
+        while playing.load(Ordering::Relaxed) {
+            let next = people.iter().find_map(|p| {
+                let m = self.fake.dms(p.id).pop()?;
+                if pressed.get(&(p.id, m.id)) == Some(&(m.text.clone(), m.buttons.clone())) {
+                    return None;
+                }
+                // Take the talon where offered (so that every deal is played out).
+                let moves: Vec<&(String, String)> = m
+                    .buttons
+                    .iter()
+                    .filter(|(l, d)| {
+                        !l.starts_with('✓') && Token::decode(d).is_ok_and(|t| t.action.contains(':'))
+                    })
+                    .collect();
+                let take = moves.iter().find(|(_, d)| d.ends_with(".b:take"));
+                let (_, data) = take.or(moves.first())?;
+                Some((p, m.clone(), data.clone()))
+            });
+            let Some((p, m, data)) = next else {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            };
+            pressed.insert((p.id, m.id), (m.text.clone(), m.buttons.clone()));
+            let iid = self.fake.press_nowait(p, m.id, &data);
+            log.lock().unwrap().push(Press {
+                id: iid.to_string(),
+                user: p.id.to_string(),
+                token: Token::decode(&data).unwrap(),
+            });
+            // Unanswered (the process died on it: "This interaction failed") or refused
+            // (out of date, try again): look again, press again.
+            if self.answer(iid, Duration::from_secs(8)).await.as_deref() != Some("✓") {
+                pressed.remove(&(p.id, m.id));
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+
+    fn seen(&self) -> Seen {
+        let st = &self.fake.state;
+        let refused = st.refused_later.lock().unwrap().clone();
+        let mut answers: HashMap<String, Vec<String>> = HashMap::new();
+        for (iid, text) in st.answer_log.lock().unwrap().iter() {
+            // A deferred press acknowledged, then refused in a follow-up, was not taken.
+            let text = if refused.contains(iid) && text == "✓" {
+                "refused after a deferral".to_string()
+            } else {
+                text.clone()
+            };
+            answers.entry(iid.to_string()).or_default().push(text);
+        }
+        Seen {
+            answers,
+            history: st
+                .history
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|(c, m, text, at)| (c.to_string(), m.to_string(), text.clone(), *at))
+                .collect(),
+            redelivered: st.redelivered.load(Ordering::Relaxed) as usize,
+        }
+    }
+}
+
+/// The fake Discord for `procs` processes.
+fn discord(procs: usize) -> std::pin::Pin<Box<dyn std::future::Future<Output = Discord>>> {
+    Box::pin(Discord::start(procs))
+}
+
+/// The short run: one process on SQLite, killed and started again.
+#[test]
+fn chaos_short_one_process_on_sqlite() {
+    support::short_on_sqlite(discord);
+}
+
+/// The short run: three processes on PostgreSQL (skipped without STIKIS_TEST_POSTGRES_URL),
+/// PostgreSQL restarted once when STIKIS_CHAOS_PG_RESTART says how.
+#[test]
+fn chaos_short_three_processes_on_postgres() {
+    support::short_on_postgres(discord);
+}
+
+/// The long run, by hand (see the head of this file).
+#[test]
+#[ignore]
+fn chaos_long() {
+    support::long(discord);
+}

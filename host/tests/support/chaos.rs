@@ -1,0 +1,1069 @@
+//! The chaos harness both bots' tests share (`telegram-bot/tests/chaos.rs` and
+//! `discord-bot/tests/chaos.rs` include it): several bot processes on one database (SQLite for
+//! one, PostgreSQL for several), many tables of people and computer players playing Zole on
+//! them, processes killed with SIGKILL at random moments (in the middle of whatever they do: a
+//! group commit, a computer player's thought, a reply) and started again, PostgreSQL restarted
+//! once. Then the chaos stops, every table must play one more deal, and the harness checks:
+//!
+//! - every press answered "✓" is in the action log exactly once, at the number its button
+//!   carried, by the presser's seat (none lost, none applied twice);
+//! - no move of a person is in the log without a press of theirs, but the turn timer's;
+//! - every table's record replays (the core's `replay`, which `stikis replay` runs), the
+//!   totals of every posted result are the replayed ones, and every finished deal's result was
+//!   posted (twice is counted: a process killed between posting and remembering it did);
+//! - no public table message showed a card that was still hidden when the message was shown,
+//!   no hand message showed another seat's unplayed card, and a hand went only to its player.
+//!
+//! It prints its seed and figures: kills, restarts, PostgreSQL restarts, presses acknowledged,
+//! lost, applied twice, leaked cards, and how long the tables of a killed process waited for
+//! their next move (takeover, p50/p99). A bot's harness gives only what differs (`Bot`): how
+//! its processes start, how people open and play a table through its fake server, and what
+//! the fake saw.
+
+#![allow(dead_code)]
+
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use stikis_core::Card;
+use stikis_host::games::zole::card_label;
+use stikis_host::store::{Platform, Store};
+use stikis_host::token::Token;
+
+#[derive(Clone, Debug)]
+pub enum Db {
+    Sqlite(PathBuf),
+    /// The server's URL and the run's own schema.
+    Postgres(String, String),
+}
+
+impl Db {
+    /// What the bots are given as DATABASE_URL.
+    pub fn url(&self) -> String {
+        match self {
+            Db::Sqlite(p) => p.to_str().unwrap().to_string(),
+            Db::Postgres(url, schema) => {
+                let sep = if url.contains('?') { '&' } else { '?' };
+                format!("{url}{sep}options=-c%20search_path%3D{schema}")
+            }
+        }
+    }
+
+    async fn open(&self) -> Store {
+        match self {
+            Db::Sqlite(p) => Store::open_sqlite(p.to_str().unwrap()).await.unwrap(),
+            Db::Postgres(url, schema) => Store::connect_postgres(url, Some(schema)).await.unwrap(),
+        }
+    }
+}
+
+pub struct Config {
+    pub seed: u64,
+    pub secs: u64,
+    pub tables: i64,
+    pub procs: usize,
+    pub kills: bool,
+    pub db: Db,
+    pub pg_restart: Option<String>,
+}
+
+/// A press the harness made: its id at the fake (callback query, interaction), who, and the
+/// button's token.
+#[derive(Clone, Debug)]
+pub struct Press {
+    pub id: String,
+    pub user: String,
+    pub token: Token,
+}
+
+/// A table of the run: its group chat (channel) and its people, as the platform names them.
+pub struct Table {
+    pub group: String,
+    pub users: Vec<String>,
+}
+
+/// What the fake server saw.
+#[derive(Default)]
+pub struct Seen {
+    /// Every answer to each press, by press id: "✓" when the move was taken.
+    pub answers: HashMap<String, Vec<String>>,
+    /// Every version of every message: (chat, message id, text and buttons, when). A button
+    /// shows as a line "label ⌁token".
+    pub history: Vec<(String, String, String, i64)>,
+    /// Deliveries of an update or interaction to another process after one failed.
+    pub redelivered: usize,
+}
+
+/// What a bot's harness gives: how its processes start, and how people use it through its
+/// fake server. People are named "U" and their id, so the bots say "U… ran out of time".
+pub trait Bot: Clone + Send + Sync + 'static {
+    const PLATFORM: Platform;
+    /// The command that starts bot process `i` on the database at `db_url`.
+    fn command(&self, i: usize, db_url: &str) -> Command;
+    /// The chat in which the bot shows `user` their hand.
+    fn dm_chat(user: &str) -> String;
+    /// Opens table `n` with `humans` people and computer players in the other seats, and
+    /// starts it.
+    fn open_table(&self, n: i64, humans: i64) -> impl Future<Output = Table> + Send;
+    /// The people of `table` play while `playing` holds: whoever has a move presses it and
+    /// waits for the answer (pressing again when it is refused or never comes), and every
+    /// press goes to `log`.
+    fn play(
+        self,
+        table: Arc<Table>,
+        playing: Arc<AtomicBool>,
+        log: Arc<Mutex<Vec<Press>>>,
+    ) -> impl Future<Output = ()> + Send;
+    /// What the fake server saw so far.
+    fn seen(&self) -> Seen;
+}
+
+struct Fleet {
+    children: Vec<Option<Child>>,
+    dir: PathBuf,
+    command: Box<dyn Fn(usize) -> Command + Send>,
+    /// (pid, when) of every SIGKILL.
+    kills: Vec<(u32, i64)>,
+    restarts: usize,
+    /// Processes that exited by themselves (e.g. could not reach the database at start).
+    exits: usize,
+}
+
+impl Fleet {
+    fn spawn(&mut self, i: usize) {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.join(format!("bot{i}.log")))
+            .unwrap();
+        let child = (self.command)(i)
+            .env(
+                "RUST_LOG",
+                std::env::var("STIKIS_CHAOS_LOG").unwrap_or_else(|_| "warn".into()),
+            )
+            .env_remove("STIKIS_METRICS_LISTEN")
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("the bot's binary starts");
+        self.children[i] = Some(child);
+    }
+
+    fn kill(&mut self, i: usize) {
+        if let Some(mut c) = self.children[i].take() {
+            let pid = c.id();
+            c.kill().unwrap(); // SIGKILL
+            c.wait().unwrap();
+            self.kills.push((pid, unix_ms()));
+        }
+    }
+
+    /// Starts again every process that exited by itself.
+    fn revive(&mut self) {
+        for i in 0..self.children.len() {
+            let exited = match self.children[i].as_mut() {
+                Some(c) => c.try_wait().unwrap().is_some(),
+                None => false,
+            };
+            if exited {
+                self.exits += 1;
+                self.children[i] = None;
+                self.spawn(i);
+                self.restarts += 1;
+            }
+        }
+    }
+
+    /// SIGTERM to all: each finishes what it holds and sends its held-back edits.
+    fn stop(&mut self) {
+        for c in self.children.iter().flatten() {
+            let _ = Command::new("kill").args(["-TERM", &c.id().to_string()]).status();
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for c in &mut self.children {
+            if let Some(mut c) = c.take() {
+                while c.try_wait().unwrap().is_none() && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+        }
+    }
+}
+
+impl Drop for Fleet {
+    fn drop(&mut self) {
+        for c in &mut self.children {
+            if let Some(mut c) = c.take() {
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+        }
+    }
+}
+
+pub fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The results posted in `group`, first to last: the first text of each message that begins
+/// with "Result of deal".
+fn results_of(history: &[(String, String, String, i64)], group: &str) -> Vec<String> {
+    let mut first = HashSet::new();
+    history
+        .iter()
+        .filter(|(c, m, _, _)| c == group && first.insert(m.clone()))
+        .filter(|(_, _, text, _)| text.starts_with("Result of deal"))
+        .map(|(_, _, text, _)| text.clone())
+        .collect()
+}
+
+pub fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn percentile(sorted: &[i64], p: f64) -> i64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+/// Cards named in a text, as chat players read them (`Q♣`, `10♦`).
+fn cards_in(text: &str, labels: &HashMap<String, Card>) -> Vec<Card> {
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == '·' || c == '✓')
+        .filter_map(|w| labels.get(w).copied())
+        .collect()
+}
+
+/// What a deal is, for the privacy checks.
+struct DealView {
+    no: i64,
+    hands: Vec<Vec<Card>>,
+    talon: Vec<Card>,
+    /// (card, when it was played), in order.
+    played: Vec<(Card, i64)>,
+    /// When the deal's last action was committed (the deal's end, if it ended).
+    end_ms: Option<i64>,
+}
+
+fn cards_of(v: &Value) -> Vec<Card> {
+    v.as_array()
+        .map(|a| a.iter().filter_map(|c| c.as_str()?.parse().ok()).collect())
+        .unwrap_or_default()
+}
+
+/// How the checks name the platform's places.
+struct Names {
+    platform: Platform,
+    dm_chat: fn(&str) -> String,
+}
+
+/// One chaos run of `bot` (see the head of this file).
+pub async fn run<B: Bot>(bot: B, cfg: Config) {
+    println!(
+        "chaos: {:?}, seed {} ({} s, {} tables, {} processes, {}, kills {})",
+        B::PLATFORM,
+        cfg.seed,
+        cfg.secs,
+        cfg.tables,
+        cfg.procs,
+        match &cfg.db {
+            Db::Sqlite(_) => "SQLite",
+            Db::Postgres(..) => "PostgreSQL",
+        },
+        if cfg.kills { "on" } else { "off" }
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+    let dir = tempfile::tempdir().unwrap();
+    // The schema (and SQLite's file) exist before the bots race to create them.
+    let store = cfg.db.open().await;
+    let db_url = cfg.db.url();
+    let fleet = Arc::new(Mutex::new(Fleet {
+        children: (0..cfg.procs).map(|_| None).collect(),
+        dir: dir.path().to_path_buf(),
+        command: Box::new({
+            let bot = bot.clone();
+            move |i| bot.command(i, &db_url)
+        }),
+        kills: Vec::new(),
+        restarts: 0,
+        exits: 0,
+    }));
+    for i in 0..cfg.procs {
+        fleet.lock().unwrap().spawn(i);
+    }
+    let failure_note = format!(
+        "seed {}; the bots' logs are in {} (kept)",
+        cfg.seed,
+        dir.path().display()
+    );
+    let keep = scopeguard(dir);
+
+    // Tables, set up before the chaos.
+    let tables: Vec<Arc<Table>> = {
+        let opened = (0..cfg.tables).map(|n| {
+            let bot = bot.clone();
+            tokio::spawn(async move { Arc::new(bot.open_table(n, 1 + n % 3).await) })
+        });
+        let mut v = Vec::new();
+        for t in opened.collect::<Vec<_>>() {
+            v.push(t.await.unwrap());
+        }
+        v
+    };
+    let t0 = Instant::now();
+    let start_ms = unix_ms();
+    let playing = Arc::new(AtomicBool::new(true));
+    let presses = Arc::new(Mutex::new(Vec::<Press>::new()));
+    let players: Vec<_> = tables
+        .iter()
+        .map(|t| {
+            tokio::spawn(
+                bot.clone()
+                    .play(Arc::clone(t), Arc::clone(&playing), Arc::clone(&presses)),
+            )
+        })
+        .collect();
+
+    // The chaos.
+    let mut pg_restarts = 0;
+    let pg_restart_at = cfg.secs / 2;
+    let until = t0 + Duration::from_secs(cfg.secs);
+    while Instant::now() < until {
+        let pause = if cfg.kills {
+            rng.random_range(1_000..4_000)
+        } else {
+            500
+        };
+        tokio::time::sleep(Duration::from_millis(pause)).await;
+        fleet.lock().unwrap().revive();
+        if !cfg.kills || Instant::now() >= until {
+            continue;
+        }
+        if let Some(cmd) = &cfg.pg_restart {
+            if pg_restarts == 0 && t0.elapsed().as_secs() >= pg_restart_at {
+                let cmd = cmd.clone();
+                let ok = tokio::task::spawn_blocking(move || {
+                    Command::new("sh")
+                        .args(["-c", &cmd])
+                        .status()
+                        .map(|s| s.success())
+                })
+                .await
+                .unwrap();
+                assert!(matches!(ok, Ok(true)), "restarting PostgreSQL failed: {ok:?}");
+                println!("chaos: PostgreSQL restarted at +{} ms", unix_ms() - start_ms);
+                pg_restarts += 1;
+                continue;
+            }
+        }
+        let i = rng.random_range(0..cfg.procs);
+        fleet.lock().unwrap().kill(i);
+        let down = rng.random_range(200..2_500);
+        let fleet2 = Arc::clone(&fleet);
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(down)).await;
+            let mut f = fleet2.lock().unwrap();
+            if f.children[i].is_none() {
+                f.spawn(i);
+                f.restarts += 1;
+            }
+        });
+    }
+    let chaos_secs = t0.elapsed().as_secs_f64();
+    let chaos_end_ms = unix_ms();
+
+    // Calm: every process up, and every table plays one more deal.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    fleet.lock().unwrap().revive();
+    let posted: Vec<usize> = {
+        let history = bot.seen().history;
+        tables
+            .iter()
+            .map(|t| results_of(&history, &t.group).len())
+            .collect()
+    };
+    let deadline = Instant::now() + Duration::from_secs(180);
+    loop {
+        let seen = bot.seen();
+        let stuck: Vec<&Arc<Table>> = tables
+            .iter()
+            .zip(&posted)
+            .filter(|(t, &n)| results_of(&seen.history, &t.group).len() <= n)
+            .map(|(t, _)| t)
+            .collect();
+        if stuck.is_empty() {
+            break;
+        }
+        if Instant::now() >= deadline {
+            // What each stuck table's people saw last, and what their last presses were told.
+            let log = presses.lock().unwrap();
+            for t in &stuck {
+                println!("chaos: stuck table in group {}", t.group);
+                let chats: Vec<String> = t.users.iter().map(|u| B::dm_chat(u)).collect();
+                let shown: Vec<_> = seen
+                    .history
+                    .iter()
+                    .filter(|h| h.0 == t.group || chats.contains(&h.0))
+                    .collect();
+                for (chat, m, text, when) in &shown[shown.len().saturating_sub(12)..] {
+                    println!(
+                        "  +{} chat {chat} msg {m}: {}",
+                        when - start_ms,
+                        text.replace('\n', " | ")
+                    );
+                }
+                for p in log.iter().filter(|p| t.users.contains(&p.user)).rev().take(6) {
+                    println!(
+                        "  press {} by {} {:?}: {:?}",
+                        p.id,
+                        p.user,
+                        p.token,
+                        seen.answers.get(&p.id)
+                    );
+                }
+            }
+            let groups: Vec<&str> = stuck.iter().map(|t| t.group.as_str()).collect();
+            panic!(
+                "{} tables did not finish a deal after the chaos (groups {groups:?}); {failure_note}",
+                stuck.len()
+            );
+        }
+        fleet.lock().unwrap().revive();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    playing.store(false, Ordering::Relaxed);
+    for p in players {
+        p.await.unwrap();
+    }
+    // Presses still in flight are answered, held-back edits go out, and the processes stop.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    tokio::task::spawn_blocking({
+        let fleet = Arc::clone(&fleet);
+        move || fleet.lock().unwrap().stop()
+    })
+    .await
+    .unwrap();
+
+    // The checks.
+    let presses = presses.lock().unwrap().clone();
+    let seen = bot.seen();
+    let bot = Names {
+        platform: B::PLATFORM,
+        dm_chat: B::dm_chat,
+    };
+    let Seen {
+        answers,
+        history,
+        redelivered,
+    } = seen;
+    let labels: HashMap<String, Card> = (0..52u8)
+        .filter_map(Card::from_index)
+        .map(|c| (card_label(c), c))
+        .collect();
+    let mut acknowledged = 0;
+    let mut lost = Vec::new();
+    let mut doubled = Vec::new();
+    let mut ghosts = Vec::new();
+    let mut leaks = Vec::new();
+    let mut replay_errors = Vec::new();
+    // Deals whose result was never posted (the process that takes a table over posts the
+    // result its dead process owed), and results posted twice (reported: a process killed
+    // between posting a result and remembering that it did).
+    let mut results_lost = Vec::new();
+    let mut results_twice = Vec::new();
+    let mut waits = Vec::new();
+    let mut slow_takeovers = Vec::new();
+    // Moves the turn timer made for a person, and of those the turns never shown to them (a
+    // hand message lost with a killed process: reported, see the docs).
+    let mut timed_out = 0;
+    let mut unseen_turns = Vec::new();
+    let mut actions_total = 0;
+    let mut in_chaos = 0;
+    let kills = fleet.lock().unwrap().kills.clone();
+    for t in &tables {
+        let Some(id) = presses
+            .iter()
+            .find(|p| t.users.contains(&p.user))
+            .map(|p| p.token.table)
+        else {
+            panic!("no press was made at table {}; {failure_note}", t.group)
+        };
+        let actions = store.actions(id).await.unwrap();
+        let deals = store.deals(id).await.unwrap();
+        let seats = store.seats(id).await.unwrap();
+        actions_total += actions.len();
+        in_chaos += actions
+            .iter()
+            .filter(|a| a.at_ms >= start_ms && a.at_ms < chaos_end_ms)
+            .count();
+        let seat_of: HashMap<String, i64> = seats
+            .iter()
+            .filter_map(|s| Some((user_of(s)?.to_string(), i64::from(s.seat))))
+            .collect();
+        let by_seq: HashMap<i64, &stikis_host::store::ActionRow> =
+            actions.iter().map(|a| (a.seq, a)).collect();
+
+        // Presses against the log.
+        let mine: Vec<&Press> = presses.iter().filter(|p| p.token.table == id).collect();
+        let mut acked_at: HashMap<i64, usize> = HashMap::new();
+        for p in &mine {
+            let said = answers.get(&p.id).cloned().unwrap_or_default();
+            let oks = said.iter().filter(|a| *a == "✓").count();
+            if oks == 0 {
+                continue;
+            }
+            acknowledged += 1;
+            if oks > 1 {
+                doubled.push(format!("press {} answered ✓ {oks} times", p.id));
+            }
+            let (kind, arg) = p.token.action.split_once(':').unwrap_or(("", ""));
+            if kind != "p" && kind != "b" {
+                continue; // a bury pick is logged with the second card only
+            }
+            *acked_at.entry(p.token.seq).or_default() += 1;
+            let row = by_seq.get(&(p.token.seq + 1));
+            let seat = seat_of.get(&p.user.to_string()).copied();
+            let matches = row.is_some_and(|r| {
+                r.payload["seat"].as_i64() == seat
+                    && match kind {
+                        "p" => {
+                            r.payload["play"].as_str().and_then(|c| c.parse::<Card>().ok())
+                                == arg.parse::<Card>().ok()
+                        }
+                        _ => r.payload["bid"].as_str() == Some(arg),
+                    }
+            });
+            if !matches {
+                lost.push(format!(
+                    "table {id}: press {} ({}) → {:?}",
+                    p.id,
+                    p.token.action,
+                    row.map(|r| &r.payload)
+                ));
+            }
+        }
+        for (seq, n) in acked_at {
+            if n > 1 {
+                doubled.push(format!(
+                    "table {id}: {n} presses acknowledged for action {}",
+                    seq + 1
+                ));
+            }
+        }
+        // Every move of a person came from a press of theirs.
+        let pressed_at: HashSet<(i64, &str)> =
+            mine.iter().map(|p| (p.token.seq + 1, p.user.as_str())).collect();
+        for a in &actions {
+            let seat = a.payload["seat"].as_i64();
+            let person = seats
+                .iter()
+                .find(|s| Some(i64::from(s.seat)) == seat)
+                .and_then(user_of);
+            if let Some(u) = person {
+                if !pressed_at.contains(&(a.seq, u)) && a.payload.get("bury").is_none() {
+                    // The turn timer moved for a person who did not press in time: said in
+                    // the group. Was their turn ever shown to them?
+                    let said = format!("U{u} ran out of time");
+                    let timed = history.iter().any(|(c, _, text, at)| {
+                        *c == t.group && text.contains(&said) && (at - a.at_ms).abs() < 5_000
+                    });
+                    if timed {
+                        let dm = (bot.dm_chat)(u);
+                        let shown = history.iter().any(|(c, _, text, _)| {
+                            *c == dm
+                                && text.lines().filter_map(|l| l.split_once(" ⌁")).any(|(_, data)| {
+                                    Token::decode(data).is_ok_and(|k| k.table == id && k.seq + 1 == a.seq)
+                                })
+                        });
+                        timed_out += 1;
+                        if !shown {
+                            unseen_turns.push(format!("table {id}: action {} (seat {seat:?})", a.seq));
+                        }
+                        continue;
+                    }
+                    let near: Vec<String> = mine
+                        .iter()
+                        .filter(|p| {
+                            (p.user == u && (p.token.seq - a.seq).abs() <= 4) || p.token.seq + 1 == a.seq
+                        })
+                        .map(|p| {
+                            format!(
+                                "{} {}@{}→{:?}",
+                                p.user,
+                                p.token.action,
+                                p.token.seq,
+                                answers.get(&p.id)
+                            )
+                        })
+                        .collect();
+                    ghosts.push(format!(
+                        "table {id}: action {} {} by {:?} without a press (presses near: {near:?})",
+                        a.seq, a.payload, a.process
+                    ));
+                }
+            }
+        }
+
+        // The record replays to the totals the group was shown; every result was posted.
+        let record = store.record(id).await.unwrap();
+        let bytes = serde_json::to_vec(&record).unwrap();
+        match stikis_core::record::replay(&bytes) {
+            Err(e) => replay_errors.push(format!("table {id}: {e}")),
+            Ok(out) => {
+                let results = results_of(&history, &t.group);
+                let deals_out = out["deals"].as_array().cloned().unwrap_or_default();
+                let mut running = vec![0i64; 3];
+                for (i, d) in deals_out.iter().enumerate() {
+                    let n = i + 1;
+                    if d["complete"] == Value::Bool(false) {
+                        continue; // the deal in progress when the bots stopped
+                    }
+                    for (r, x) in running
+                        .iter_mut()
+                        .zip(d["deltas"].as_array().into_iter().flatten())
+                    {
+                        *r += x.as_i64().unwrap_or(0);
+                    }
+                    let header = format!("Result of deal {n}\n");
+                    let posts: Vec<&String> = results.iter().filter(|m| m.starts_with(&header)).collect();
+                    if posts.is_empty() {
+                        results_lost.push(format!("table {id} deal {n}"));
+                    }
+                    if posts.len() > 1 {
+                        // A process killed after posting and before remembering it posted.
+                        results_twice.push(format!("table {id} deal {n}: {} posts", posts.len()));
+                    }
+                    for m in posts {
+                        let shown: Option<Vec<i64>> =
+                            m.lines().find(|l| l.starts_with("Totals: ")).and_then(|line| {
+                                line["Totals: ".len()..]
+                                    .split(" · ")
+                                    .map(|e| e.rsplit(' ').next()?.replace('−', "-").parse().ok())
+                                    .collect()
+                            });
+                        if shown.as_ref() != Some(&running) {
+                            replay_errors.push(format!(
+                                "table {id} deal {n}: shown totals {shown:?}, replayed {running:?}"
+                            ));
+                        }
+                    }
+                }
+                let replayed: Vec<i64> = out["totals"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_i64).collect())
+                    .unwrap_or_default();
+                if !deals_out.is_empty() && replayed != running {
+                    replay_errors.push(format!(
+                        "table {id}: totals {replayed:?} are not the sum of the deals {running:?}"
+                    ));
+                }
+            }
+        }
+
+        // Privacy, deal by deal.
+        let mut views = Vec::new();
+        for (i, d) in deals.iter().enumerate() {
+            let last_seq = deals.get(i + 1).map_or(i64::MAX, |n| n.first_seq - 1);
+            let mine: Vec<_> = actions
+                .iter()
+                .filter(|a| a.seq >= d.first_seq && a.seq <= last_seq)
+                .collect();
+            let ended =
+                deals.get(i + 1).is_some() || results_of(&history, &t.group).len() >= d.deal_no as usize;
+            views.push(DealView {
+                no: d.deal_no,
+                hands: d.deal["hands"].as_array().unwrap().iter().map(cards_of).collect(),
+                talon: cards_of(&d.deal["talon"]),
+                played: mine
+                    .iter()
+                    .filter_map(|a| Some((a.payload["play"].as_str()?.parse().ok()?, a.at_ms)))
+                    .collect(),
+                end_ms: ended.then(|| mine.last().map_or(d.at_ms, |a| a.at_ms)),
+            });
+        }
+        for v in &views {
+            let hidden_at = |t_ms: i64| -> HashSet<Card> {
+                let played: HashSet<Card> = v
+                    .played
+                    .iter()
+                    .filter(|(_, at)| *at <= t_ms)
+                    .map(|(c, _)| *c)
+                    .collect();
+                v.hands
+                    .iter()
+                    .flatten()
+                    .chain(&v.talon)
+                    .filter(|c| !played.contains(c))
+                    .copied()
+                    .collect()
+            };
+            let live = |t_ms: i64| v.end_ms.is_none_or(|e| t_ms < e);
+            // The public table message of the deal.
+            let key = format!("t{id}.d{}", v.no);
+            if let Some(msg) = store.message_ref(bot.platform, &key, &t.group).await.unwrap() {
+                for (chat, m, text, at) in &history {
+                    if *chat == t.group && *m == msg && live(*at) {
+                        let hidden = hidden_at(*at);
+                        for c in cards_in(text, &labels) {
+                            if hidden.contains(&c) {
+                                leaks.push(format!(
+                                    "table {id} deal {}: the group saw {c} while hidden:\n{text}",
+                                    v.no
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            // Hands: only to their player, and never another seat's unplayed card.
+            for (seat, _) in v.hands.iter().enumerate() {
+                let key = format!("t{id}.d{}.s{seat}", v.no);
+                for s in &seats {
+                    let Some(u) = user_of(s) else { continue };
+                    let has = store.message_ref(bot.platform, &key, u).await.unwrap();
+                    if let Some(msg) = has {
+                        if i64::from(s.seat) != seat as i64 {
+                            leaks.push(format!(
+                                "table {id}: the hand of seat {seat} went to seat {}",
+                                s.seat
+                            ));
+                            continue;
+                        }
+                        let dm = (bot.dm_chat)(u);
+                        let others: HashSet<Card> = v
+                            .hands
+                            .iter()
+                            .enumerate()
+                            .filter(|(o, _)| *o != seat)
+                            .flat_map(|(_, h)| h.iter().copied())
+                            .collect();
+                        for (chat, m, text, at) in &history {
+                            if *chat == dm && *m == msg && live(*at) {
+                                let hidden = hidden_at(*at);
+                                for c in cards_in(text, &labels) {
+                                    if others.contains(&c) && hidden.contains(&c) {
+                                        leaks.push(format!(
+                                            "table {id} deal {}: seat {seat} saw {c} of another seat",
+                                            v.no
+                                        ));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        // How long the tables of a killed process waited for their next move.
+        for &(pid, at) in &kills {
+            let prefix = format!("p{pid}-");
+            let before = actions.iter().rev().find(|a| a.at_ms <= at);
+            let held = before.is_some_and(|a| a.process.as_deref().is_some_and(|p| p.starts_with(&prefix)));
+            if held {
+                if let Some(next) = actions.iter().find(|a| a.at_ms > at) {
+                    waits.push(next.at_ms - at);
+                    if next.at_ms - at > 10_000 {
+                        slow_takeovers.push(format!(
+                            "table {id}: killed at +{} ms, last action {} at +{} ms by {:?}: {}, next {} by {:?} {} ms later: {}",
+                            at - start_ms,
+                            before.map_or(0, |a| a.seq),
+                            before.map_or(0, |a| a.at_ms - start_ms),
+                            before.and_then(|a| a.process.as_deref()),
+                            before.map_or(Value::Null, |a| a.payload.clone()),
+                            next.seq,
+                            next.process.as_deref(),
+                            next.at_ms - at,
+                            next.payload,
+                        ));
+                        if std::env::var("STIKIS_CHAOS_TRACE").is_ok() {
+                            for (chat, m, text, when) in &history {
+                                if (t.users.iter().any(|u| (bot.dm_chat)(u) == *chat) || *chat == t.group)
+                                    && *when > before.map_or(at, |a| a.at_ms) - 1_000
+                                    && *when <= next.at_ms
+                                {
+                                    println!(
+                                        "  +{} chat {chat} msg {m}: {}",
+                                        when - start_ms,
+                                        text.replace('\n', " | ")
+                                    );
+                                }
+                            }
+                            for p in mine.iter().rev().take(6) {
+                                println!(
+                                    "  press {} by {} {:?}: {:?}",
+                                    p.id,
+                                    p.user,
+                                    p.token,
+                                    answers.get(&p.id)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    waits.sort_unstable();
+    if !slow_takeovers.is_empty() {
+        println!("chaos: tables that waited over 10 s after a kill: {slow_takeovers:#?}");
+    }
+    let f = fleet.lock().unwrap();
+    let throughput = in_chaos as f64 / chaos_secs;
+    println!(
+        "chaos: {} kills, {} restarts ({} by the harness after an exit), {pg_restarts} PostgreSQL restarts; \
+         {} presses, {acknowledged} acknowledged, {} lost, {} applied twice, {} moves without a press, \
+         {} leaked cards, {} replay problems, {} deal results never posted, {} posted twice; {timed_out} moves by the turn timer \
+         ({} of turns never shown); {} posts to a process that failed (redelivered, or unanswered); {actions_total} actions, \
+         {throughput:.0} moves/s during the chaos; takeover after a kill: p50 {} ms, p99 {} ms, max {} ms \
+         over {} tables",
+        f.kills.len(),
+        f.restarts,
+        f.exits,
+        presses.len(),
+        lost.len(),
+        doubled.len(),
+        ghosts.len(),
+        leaks.len(),
+        replay_errors.len(),
+        results_lost.len(),
+        results_twice.len(),
+        unseen_turns.len(),
+        redelivered,
+        percentile(&waits, 0.5),
+        percentile(&waits, 0.99),
+        waits.last().copied().unwrap_or(0),
+        waits.len(),
+    );
+    let warnings = warnings_in(&f.dir);
+    drop(f);
+    if !warnings.is_empty() {
+        println!("chaos: the bots' warnings (count, message):");
+        for (n, w) in &warnings {
+            println!("  {n:>5} {w}");
+        }
+    }
+    if !results_twice.is_empty() {
+        println!("chaos: deal results posted twice: {results_twice:?}");
+    }
+    if !unseen_turns.is_empty() {
+        println!("chaos: turns never shown to their player: {unseen_turns:?}");
+    }
+    let problems: Vec<&String> = lost
+        .iter()
+        .chain(&doubled)
+        .chain(&ghosts)
+        .chain(&leaks)
+        .chain(&replay_errors)
+        .chain(&results_lost)
+        .collect();
+    assert!(problems.is_empty(), "{failure_note}\n{problems:#?}");
+    assert!(acknowledged > 0, "nothing was played; {failure_note}");
+    if cfg.kills {
+        assert!(!kills.is_empty(), "no process was killed; {failure_note}");
+    }
+    // Passed: the logs go.
+    drop(keep);
+}
+
+/// The distinct warning and error lines of the bots' logs (their messages, without time and
+/// fields), with how often each came.
+fn warnings_in(dir: &std::path::Path) -> Vec<(usize, String)> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        for line in text.lines() {
+            let plain: String = strip_colours(line);
+            let Some(at) = plain.find(" WARN ").or_else(|| plain.find(" ERROR ")) else {
+                continue;
+            };
+            // "LEVEL target: message fields…": the message without its fields.
+            let rest = &plain[at..];
+            let message = rest.split_once(": ").map_or(rest, |(_, m)| m);
+            let words: Vec<&str> = message
+                .split(' ')
+                .take_while(|w| {
+                    !w.split_once('=').is_some_and(|(k, _)| {
+                        !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    })
+                })
+                .collect();
+            *seen
+                .entry(words.join(" ").chars().take(160).collect())
+                .or_default() += 1;
+        }
+    }
+    let mut v: Vec<(usize, String)> = seen.into_iter().map(|(m, n)| (n, m)).collect();
+    v.sort_unstable_by(|a, b| b.cmp(a));
+    v
+}
+
+fn strip_colours(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn user_of(s: &stikis_host::store::SeatRow) -> Option<&str> {
+    match &s.occupant {
+        stikis_host::store::Occupant::Human { user_id } => Some(user_id),
+        stikis_host::store::Occupant::Computer { .. } => None,
+    }
+}
+
+/// Keeps the temporary directory (the bots' logs) when the run panics.
+struct Keep(Option<tempfile::TempDir>);
+
+fn scopeguard(dir: tempfile::TempDir) -> Keep {
+    Keep(Some(dir))
+}
+
+impl Drop for Keep {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            if let Some(d) = self.0.take() {
+                let _ = d.keep();
+            }
+        }
+    }
+}
+
+pub fn seed() -> u64 {
+    env_or("STIKIS_CHAOS_SEED", rand::random::<u64>() % 1_000_000)
+}
+
+/// One run at a time: the runs share this machine's cores (and PostgreSQL is restarted).
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A run of the bot `make` gives for the run's number of processes (made in the run's
+/// runtime: its fake server starts there).
+fn run_with<B: Bot>(make: MakeBot<B>, cfg: Config) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    runtime().block_on(async {
+        let bot = make(cfg.procs).await;
+        run(bot, cfg).await
+    });
+}
+
+/// What starts a bot's fake server for a number of processes, for `short_on_sqlite`,
+/// `short_on_postgres` and `long`.
+pub type MakeBot<B> = fn(usize) -> std::pin::Pin<Box<dyn Future<Output = B>>>;
+
+/// The database of a run on PostgreSQL, in the run's own schema (None without
+/// STIKIS_TEST_POSTGRES_URL).
+fn postgres(seed: u64) -> Option<Db> {
+    let url = std::env::var("STIKIS_TEST_POSTGRES_URL").ok()?;
+    Some(Db::Postgres(url, format!("chaos_{seed}_{}", std::process::id())))
+}
+
+/// The short run: one process on SQLite, killed and started again.
+pub fn short_on_sqlite<B: Bot>(bot: MakeBot<B>) {
+    let dir = tempfile::tempdir().unwrap();
+    run_with(
+        bot,
+        Config {
+            seed: seed(),
+            secs: 20,
+            tables: 8,
+            procs: 1,
+            kills: true,
+            db: Db::Sqlite(dir.path().join("chaos.db")),
+            pg_restart: None,
+        },
+    );
+}
+
+/// The short run: three processes on PostgreSQL (skipped without STIKIS_TEST_POSTGRES_URL),
+/// PostgreSQL restarted once when STIKIS_CHAOS_PG_RESTART says how.
+pub fn short_on_postgres<B: Bot>(bot: MakeBot<B>) {
+    let seed = seed();
+    let Some(db) = postgres(seed) else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: skipping the PostgreSQL chaos run");
+        return;
+    };
+    run_with(
+        bot,
+        Config {
+            seed,
+            secs: 30,
+            tables: 12,
+            procs: 3,
+            kills: true,
+            db,
+            pg_restart: std::env::var("STIKIS_CHAOS_PG_RESTART").ok(),
+        },
+    );
+}
+
+/// The long run, by hand, set by STIKIS_CHAOS_SECS (default 300), STIKIS_CHAOS_TABLES (40),
+/// STIKIS_CHAOS_PROCS (4), STIKIS_CHAOS_SEED (random), STIKIS_CHAOS_KILLS (0 for none: a
+/// throughput run) and STIKIS_CHAOS_PG_RESTART.
+pub fn long<B: Bot>(bot: MakeBot<B>) {
+    let seed = seed();
+    let procs = env_or("STIKIS_CHAOS_PROCS", 4);
+    let dir = tempfile::tempdir().unwrap();
+    let db = postgres(seed).unwrap_or_else(|| {
+        assert_eq!(
+            procs, 1,
+            "several processes need PostgreSQL (STIKIS_TEST_POSTGRES_URL)"
+        );
+        Db::Sqlite(dir.path().join("chaos.db"))
+    });
+    run_with(
+        bot,
+        Config {
+            seed,
+            secs: env_or("STIKIS_CHAOS_SECS", 300),
+            tables: env_or("STIKIS_CHAOS_TABLES", 40),
+            procs,
+            kills: env_or("STIKIS_CHAOS_KILLS", 1) != 0,
+            db,
+            pg_restart: std::env::var("STIKIS_CHAOS_PG_RESTART").ok(),
+        },
+    );
+}
