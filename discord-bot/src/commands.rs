@@ -34,6 +34,7 @@ pub fn all() -> Vec<BotCommand> {
     all.extend([
         top(),
         season(),
+        web(),
         stats(),
         lang(),
         record(),
@@ -348,6 +349,30 @@ pub async fn top(
 )]
 pub async fn season(ctx: Ctx<'_>) -> Result<(), Error> {
     let req = request(&ctx, Command::NewSeason).await;
+    run(ctx, vec![req]).await
+}
+
+/// Link to this server's pages: boards and finished games, card by card
+#[poise::command(
+    slash_command,
+    description_localized("ru", "Ссылка на страницы сервера: таблицы и законченные игры")
+)]
+pub async fn web(
+    ctx: Ctx<'_>,
+    #[description = "Make a new link; the old one stops working (Manage Server)"]
+    #[description_localized(
+        "ru",
+        "Создать новую ссылку; старая перестанет работать («Управлять сервером»)"
+    )]
+    new: Option<bool>,
+) -> Result<(), Error> {
+    let req = request(
+        &ctx,
+        Command::WebLink {
+            rotate: new.unwrap_or(false),
+        },
+    )
+    .await;
     run(ctx, vec![req]).await
 }
 

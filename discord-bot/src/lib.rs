@@ -44,6 +44,8 @@ pub struct Config {
     pub interactions: Option<endpoint::Endpoint>,
     /// Where to serve /metrics and /healthz (None: not served).
     pub metrics_listen: Option<std::net::SocketAddr>,
+    /// Where to serve the web face (None: not served); its public URL is `host.web_url`.
+    pub web_listen: Option<std::net::SocketAddr>,
     /// The gateway shards this process connects (None: all, as many as Discord recommends).
     pub shards: Option<Shards>,
 }
@@ -97,6 +99,7 @@ impl Config {
             answer_within: Duration::from_millis(2000),
             interactions: None,
             metrics_listen: None,
+            web_listen: None,
             shards: None,
         }
     }
@@ -214,6 +217,8 @@ pub struct Running {
     /// Where /metrics and /healthz are served, if they are.
     pub metrics_addr: Option<std::net::SocketAddr>,
     metrics: Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>,
+    /// The web face, if it is served.
+    pub web: Option<stikis_host::web::Listening>,
 }
 
 impl Running {
@@ -232,6 +237,9 @@ impl Running {
         if let Some((stop, task)) = self.metrics {
             let _ = stop.send(());
             let _ = task.await;
+        }
+        if let Some(web) = self.web {
+            web.stop().await;
         }
         // The other processes take this one's tables over at once.
         if let Err(e) = self.bot.host.store().forget_process().await {
@@ -388,6 +396,14 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         }
         None => (None, None),
     };
+    let web = match config.web_listen {
+        Some(listen) => Some(
+            stikis_host::web::Listening::start(listen, bot.host.store().clone())
+                .await
+                .map_err(|e| format!("cannot serve the web face on {listen}: {e}"))?,
+        ),
+        None => None,
+    };
     let range = config.shards;
     let client = tokio::spawn(async move {
         let started = match range {
@@ -407,6 +423,7 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         endpoint,
         metrics_addr,
         metrics,
+        web,
     })
 }
 

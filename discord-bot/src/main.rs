@@ -44,6 +44,14 @@ struct Args {
     /// gateway is connected) on this address, e.g. 127.0.0.1:9188. Off unless given.
     #[arg(long, env = "STIKIS_METRICS_LISTEN")]
     metrics_listen: Option<std::net::SocketAddr>,
+    /// Serve the web face (boards, finished games card by card) on this address, e.g.
+    /// 127.0.0.1:8080. Off unless given. Chat links to it use --web-url.
+    #[arg(long, env = "STIKIS_WEB_LISTEN")]
+    web_listen: Option<std::net::SocketAddr>,
+    /// The web face's public base URL, as people open it (e.g. https://cards.example.org):
+    /// /web and the boards give links under it. Default: http://<--web-listen>.
+    #[arg(long, env = "STIKIS_WEB_URL")]
+    web_url: Option<String>,
     /// Connect only these gateway shards, e.g. 0-3/8 (shards 0 to 3 of 8) or 2/8, so that
     /// several processes on one database (PostgreSQL) share a bot: each server's events go to
     /// one shard, direct messages to shard 0, and any process may handle any table. Default:
@@ -70,6 +78,11 @@ async fn main() -> ExitCode {
     };
     let mut config = stikis_discord::Config::new(token, args.database_url);
     config.metrics_listen = args.metrics_listen;
+    config.web_listen = args.web_listen;
+    config.host.web_url = args
+        .web_url
+        .filter(|u| !u.trim().is_empty())
+        .or_else(|| args.web_listen.map(|a| format!("http://{a}")));
     config.shards = args.shards;
     config.api_url = args.api_url.filter(|s| !s.is_empty());
     if let Some(listen) = args.interactions_listen.filter(|s| !s.is_empty()) {

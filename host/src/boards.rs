@@ -7,7 +7,7 @@ use crate::games::{game_title, GAMES};
 use crate::i18n::{t, Arg, Lang};
 use crate::lobby::Host;
 use crate::outbox::{Board, Outbox, Request};
-use crate::store::{now_ms, period_start, Occupant, Period, RatingRow};
+use crate::store::{CommunityRef, Occupant, Period, RatingRow};
 use crate::table::{HostError, Live};
 
 /// How many lines a board shows.
@@ -60,23 +60,20 @@ impl Host {
                 }
             }
             Board::Points(period) => {
-                let now = now_ms();
-                let (from, to, title, n) = match period {
-                    Period::Season(which) => {
-                        let n = match which {
-                            Some(n) => n,
-                            None => self.store.current_season(&c).await?.0,
-                        };
-                        let Some((from, to)) = self.store.season_span(&c, n).await? else {
-                            out.reply(t(lang, "top-no-season", &[("n", Arg::from(i64::from(n)))]));
-                            return Ok(out);
-                        };
-                        (from, to.unwrap_or(i64::MAX), "top-period-season", n)
-                    }
-                    Period::Day => (period_start(period, now), i64::MAX, "top-period-day", 0),
-                    Period::Week => (period_start(period, now), i64::MAX, "top-period-week", 0),
-                    Period::Month => (period_start(period, now), i64::MAX, "top-period-month", 0),
-                    Period::All => (0, i64::MAX, "top-period-all", 0),
+                let Some((from, to, n)) = self.store.period_span(&c, period).await? else {
+                    let n = match period {
+                        Period::Season(Some(n)) => n,
+                        _ => 0,
+                    };
+                    out.reply(t(lang, "top-no-season", &[("n", Arg::from(i64::from(n)))]));
+                    return Ok(out);
+                };
+                let title = match period {
+                    Period::Season(_) => "top-period-season",
+                    Period::Day => "top-period-day",
+                    Period::Week => "top-period-week",
+                    Period::Month => "top-period-month",
+                    Period::All => "top-period-all",
                 };
                 for game in GAMES {
                     let rows = self.store.period_board(&c, game, from, to, BOARD_LINES).await?;
@@ -111,11 +108,15 @@ impl Host {
                 }
             }
         }
-        out.reply(if boards.is_empty() {
+        let mut text = if boards.is_empty() {
             t(lang, "top-none", &[])
         } else {
             boards.join("\n\n")
-        });
+        };
+        if let Some(link) = self.boards_link(&c, lang).await {
+            text = format!("{text}\n\n{link}");
+        }
+        out.reply(text);
         Ok(out)
     }
 
@@ -169,11 +170,15 @@ impl Host {
             }
         }
         let mut out = Outbox::default();
-        out.reply(if lines.is_empty() {
+        let mut text = if lines.is_empty() {
             t(lang, "stats-none", &[("name", req.user.name.clone().into())])
         } else {
             format!("{}\n{}", req.user.name, lines.join("\n"))
-        });
+        };
+        if let Some(link) = self.boards_link(&c, lang).await {
+            text = format!("{text}\n\n{link}");
+        }
+        out.reply(text);
         Ok(out)
     }
 
@@ -200,6 +205,74 @@ impl Host {
         });
         out.reply("✓");
         Ok(out)
+    }
+
+    /// `/web`: the community's pages, or with `rotate` (admins) a new link, told to the chat.
+    pub(crate) async fn web_link(
+        &self,
+        req: &Request,
+        rotate: bool,
+        lang: Lang,
+    ) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        let Some(base) = &self.config.web_url else {
+            out.reply(t(lang, "web-off", &[]));
+            return Ok(out);
+        };
+        let c = req.chat.community_ref();
+        if !rotate {
+            let url = crate::web::community_url(base, &self.store.web_token(&c).await?);
+            out.reply(t(lang, "web-link", &[("url", url.into())]));
+            return Ok(out);
+        }
+        if !req.user.admin {
+            out.reply(t(lang, "table-not-allowed", &[]));
+            return Ok(out);
+        }
+        let url = crate::web::community_url(base, &self.store.rotate_web_token(&c).await?);
+        out.push(crate::outbox::Out::Post {
+            chat: req.chat.clone(),
+            text: t(
+                self.community_lang(&req.chat).await,
+                "web-link-new",
+                &[("name", req.user.name.clone().into()), ("url", url.into())],
+            ),
+            once: None,
+        });
+        out.reply("✓");
+        Ok(out)
+    }
+
+    /// The line that links the community's pages, when the web face is on.
+    pub(crate) async fn boards_link(&self, c: &CommunityRef, lang: Lang) -> Option<String> {
+        let base = self.config.web_url.as_ref()?;
+        match self.store.web_token(c).await {
+            Ok(token) => Some(t(
+                lang,
+                "web-see-boards",
+                &[("url", crate::web::community_url(base, &token).into())],
+            )),
+            Err(e) => {
+                tracing::warn!(error = %e, "no web link for a board");
+                None
+            }
+        }
+    }
+
+    /// The line that links a closing table's page, when the web face is on.
+    pub(crate) async fn game_link(&self, live: &Live) -> Option<String> {
+        let base = self.config.web_url.as_ref()?;
+        match self.store.web_token(&live.row.chat.community_ref()).await {
+            Ok(token) => Some(t(
+                live.lang(),
+                "web-see-game",
+                &[("url", crate::web::game_url(base, &token, live.id()).into())],
+            )),
+            Err(e) => {
+                tracing::warn!(table = live.id(), error = %e, "no web link for a game");
+                None
+            }
+        }
     }
 
     /// Rates a table that is closing (finished, or stopped after at least one whole deal)

@@ -1,7 +1,8 @@
 //! stikis-host: everything both chat bots share. Adapters send `Request`s to the `Host`
 //! (`lobby`) and show the `Outbox` it returns (`outbox`); `table` runs one table (commit first,
 //! computer players, timers), `games` is each game's face, `store` the database, `i18n` the
-//! messages and `token` the button tokens.
+//! messages and `token` the button tokens, `web` the
+//! read-only web pages.
 
 pub mod boards;
 pub mod games;
@@ -13,6 +14,7 @@ pub mod store;
 pub mod table;
 pub mod token;
 pub mod tournament;
+pub mod web;
 
 pub use lobby::{Host, HostConfig};
 pub use outbox::{Board, Button, Command, Out, Outbox, Request, TournamentVerb, User};

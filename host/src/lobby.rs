@@ -31,6 +31,9 @@ pub struct HostConfig {
     /// Thinking time of a strong computer player per move.
     pub bot_budget_ms: u64,
     pub seeds: SeedSource,
+    /// The web face's public base URL (`--web-url`): when set, `/web` gives the community's
+    /// link, and boards, statistics and finished games link to their pages.
+    pub web_url: Option<String>,
 }
 
 impl Default for HostConfig {
@@ -38,6 +41,7 @@ impl Default for HostConfig {
         HostConfig {
             bot_budget_ms: stikis_core::ai::DEFAULT_BUDGET_MS,
             seeds: Arc::new(|_, _| os_seed()),
+            web_url: None,
         }
     }
 }
@@ -416,6 +420,7 @@ impl Host {
             Command::Leaderboard(board) => return self.leaderboard(req, *board, lang).await,
             Command::Stats => return self.stats(req, lang).await,
             Command::NewSeason => return self.new_season(req, lang).await,
+            Command::WebLink { rotate } => return self.web_link(req, *rotate, lang).await,
             _ => {
                 let Some(row) = self.store.open_table(chat).await? else {
                     out.reply(t(lang, "table-none", &[]));
@@ -880,6 +885,16 @@ impl Host {
             tracing::warn!(table = live.id(), error = %e, "could not rate a table");
         }
         self.store.set_status(live.id(), status).await?;
+        if live
+            .game
+            .as_ref()
+            .is_some_and(|g| g.deal_no() > usize::from(g.in_deal()))
+        {
+            if let Some(link) = self.game_link(live).await {
+                text.push('\n');
+                text.push_str(&link);
+            }
+        }
         live.new_turn();
         self.evict(live.id());
         out.push(Out::Post {

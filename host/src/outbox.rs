@@ -58,6 +58,11 @@ pub enum Command {
     Leaderboard(Board),
     /// The asker's statistics and ratings.
     Stats,
+    /// The community's web pages: their link, or (admins, `rotate`) a new link that ends
+    /// the old one.
+    WebLink {
+        rotate: bool,
+    },
     /// An admin starts the community's next season (the old one stays viewable).
     NewSeason,
     /// Open a Zole tournament in this chat (admins): `rounds` rounds of `deals` deals per

@@ -28,6 +28,7 @@ fn config() -> HostConfig {
     HostConfig {
         bot_budget_ms: 20,
         seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+        ..HostConfig::default()
     }
 }
 

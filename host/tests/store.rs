@@ -1176,3 +1176,62 @@ async fn a_post_kept_under_a_key_is_claimed_once() {
         assert!(!s.claim_once(p, once, to).await, "posted: never again");
     }
 }
+
+#[tokio::test]
+async fn web_links_closed_tables_and_analyses() {
+    for db in dbs().await {
+        let s = &db.store;
+        let c = CommunityRef::new(Platform::Telegram, "group-1");
+        let other = CommunityRef::new(Platform::Discord, "group-1");
+        // A token is made once per community, 32 hexadecimal digits, and opens only it.
+        let token = s.web_token(&c).await.unwrap();
+        assert_eq!(token.len(), 32);
+        assert!(token.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(s.web_token(&c).await.unwrap(), token);
+        let theirs = s.web_token(&other).await.unwrap();
+        assert_ne!(theirs, token);
+        assert_eq!(s.web_community(&token).await.unwrap(), Some(c.clone()));
+        assert_eq!(s.web_community(&theirs).await.unwrap(), Some(other.clone()));
+        assert_eq!(s.web_community("nope").await.unwrap(), None);
+        // A rotation ends the old token.
+        let fresh = s.rotate_web_token(&c).await.unwrap();
+        assert_ne!(fresh, token);
+        assert_eq!(s.web_community(&token).await.unwrap(), None);
+        assert_eq!(s.web_community(&fresh).await.unwrap(), Some(c.clone()));
+        assert_eq!(s.web_token(&c).await.unwrap(), fresh);
+
+        // Closed tables of the community, the latest first; open ones and others' are not.
+        let a = s.create_table(&new_table(chat("c1"))).await.unwrap();
+        s.set_status(a.id, TableStatus::Finished).await.unwrap();
+        let b = s.create_table(&new_table(chat("c1"))).await.unwrap();
+        s.set_status(b.id, TableStatus::Stopped).await.unwrap();
+        let open = s.create_table(&new_table(chat("c1"))).await.unwrap();
+        let far = s
+            .create_table(&new_table(ChatRef::new(Platform::Discord, "group-1", "c1")))
+            .await
+            .unwrap();
+        s.set_status(far.id, TableStatus::Finished).await.unwrap();
+        let closed: Vec<i64> = s
+            .closed_tables(&c, 10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|t| t.id)
+            .collect();
+        assert_eq!(closed, vec![b.id, a.id]);
+        assert_eq!(s.closed_tables(&c, 1).await.unwrap().len(), 1);
+        assert!(!closed.contains(&open.id));
+
+        // An analysis is kept once: the first one stays.
+        assert_eq!(s.analysis(a.id, 1).await.unwrap(), None);
+        s.save_analysis(a.id, 1, &json!([null, {"cost": 3}]))
+            .await
+            .unwrap();
+        s.save_analysis(a.id, 1, &json!([])).await.unwrap();
+        assert_eq!(
+            s.analysis(a.id, 1).await.unwrap(),
+            Some(json!([null, {"cost": 3}]))
+        );
+        assert_eq!(s.analysis(a.id, 2).await.unwrap(), None);
+    }
+}

@@ -159,6 +159,14 @@ pub const COMMANDS: &[(&str, [&str; 3])] = &[
     ),
     ("stats", ["Mana statistika", "My statistics", "Моя статистика"]),
     (
+        "web",
+        [
+            "Saite uz kopienas lapām (/web new: jauna saite)",
+            "Link to the community's pages (/web new: a new link)",
+            "Ссылка на страницы сообщества (/web new: новая ссылка)",
+        ],
+    ),
+    (
         "lang",
         [
             "Valoda: /lang lv|en|ru",

@@ -62,6 +62,8 @@ pub struct Settings {
     pub host: HostConfig,
     /// Where to serve /metrics and /healthz (None: not served).
     pub metrics_listen: Option<SocketAddr>,
+    /// Where to serve the web face (None: not served); its public URL is `host.web_url`.
+    pub web_listen: Option<SocketAddr>,
 }
 
 impl Settings {
@@ -76,6 +78,7 @@ impl Settings {
             answer_wait: Duration::from_secs(2),
             host: HostConfig::default(),
             metrics_listen: None,
+            web_listen: None,
         }
     }
 }
@@ -111,6 +114,8 @@ pub struct Running {
     /// Where /metrics and /healthz are served, if they are.
     pub metrics_addr: Option<SocketAddr>,
     metrics: Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>,
+    /// The web face, if it is served.
+    pub web: Option<stikis_host::web::Listening>,
 }
 
 impl Running {
@@ -137,6 +142,9 @@ impl Running {
             let _ = stop.send(());
             let _ = task.await;
         }
+        if let Some(web) = self.web {
+            web.stop().await;
+        }
     }
 
     /// Stops as a killed process would: takes no more updates and sends nothing held back
@@ -150,6 +158,9 @@ impl Running {
         self.sweeper.abort();
         if let Some((_, task)) = self.metrics {
             task.abort();
+        }
+        if let Some(web) = self.web {
+            web.abort();
         }
     }
 
@@ -290,6 +301,14 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
         }
         None => (None, None),
     };
+    let web = match settings.web_listen {
+        Some(listen) => Some(
+            stikis_host::web::Listening::start(listen, app.host.store().clone())
+                .await
+                .map_err(|e| StartError::Listen(listen, e.to_string()))?,
+        ),
+        None => None,
+    };
     Ok(Running {
         app,
         receiving,
@@ -297,6 +316,7 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
         sweeper,
         metrics_addr,
         metrics,
+        web,
     })
 }
 
@@ -690,6 +710,9 @@ impl App {
             },
             "season" if args.first() == Some(&"new") => Command::NewSeason,
             "stats" => Command::Stats,
+            "web" => Command::WebLink {
+                rotate: args.first() == Some(&"new"),
+            },
             "bots" => Command::AddBot { level: Level::Basic },
             "tournament" => match stikis_host::tournament::parse_command(&args) {
                 Some(c) => c,
@@ -748,6 +771,7 @@ impl App {
                 | Command::SetAutoStart(_)
                 | Command::SetComputerNames(_)
                 | Command::NewSeason
+                | Command::WebLink { rotate: true }
                 | Command::NewTournament { .. }
                 | Command::Tournament(
                     TournamentVerb::Start

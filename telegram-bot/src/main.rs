@@ -47,6 +47,14 @@ struct Args {
     /// does) on this address, e.g. 127.0.0.1:9187. Off unless given.
     #[arg(long, env = "STIKIS_METRICS_LISTEN")]
     metrics_listen: Option<std::net::SocketAddr>,
+    /// Serve the web face (boards, finished games card by card) on this address, e.g.
+    /// 127.0.0.1:8080. Off unless given. Chat links to it use --web-url.
+    #[arg(long, env = "STIKIS_WEB_LISTEN")]
+    web_listen: Option<std::net::SocketAddr>,
+    /// The web face's public base URL, as people open it (e.g. https://cards.example.org):
+    /// /web and the boards give links under it. Default: http://<--web-listen>.
+    #[arg(long, env = "STIKIS_WEB_URL")]
+    web_url: Option<String>,
     /// Milliseconds a computer player may think over one move (more: stronger and more CPU).
     #[arg(long, env = "STIKIS_COMPUTER_THINK_MS", default_value_t = stikis_core::ai::DEFAULT_BUDGET_MS)]
     computer_think_ms: u64,
@@ -71,6 +79,11 @@ async fn main() -> ExitCode {
     settings.edit_interval = std::time::Duration::from_millis(args.edit_interval_ms);
     settings.hand_delay = std::time::Duration::from_millis(args.hand_delay_ms);
     settings.metrics_listen = args.metrics_listen;
+    settings.web_listen = args.web_listen;
+    settings.host.web_url = args
+        .web_url
+        .filter(|u| !u.trim().is_empty())
+        .or_else(|| args.web_listen.map(|a| format!("http://{a}")));
     settings.host.bot_budget_ms = args.computer_think_ms;
     if let Some(url) = args.webhook_url {
         settings.mode = stikis_telegram::Mode::Webhook {

@@ -109,6 +109,7 @@ async fn run(humans: i64, webhook: bool) {
     s.host = HostConfig {
         bot_budget_ms: 5,
         seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+        ..HostConfig::default()
     };
     let running = start(s).await.unwrap();
     let before: usize = fake

@@ -29,6 +29,7 @@ fn settings(fake: &Fake, db: &std::path::Path) -> Settings {
     s.host = HostConfig {
         bot_budget_ms: 10,
         seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+        ..HostConfig::default()
     };
     s
 }
@@ -464,6 +465,7 @@ async fn public_edits_of_a_group_are_coalesced_to_the_rate_limit() {
     s.host = HostConfig {
         bot_budget_ms: 10,
         seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+        ..HostConfig::default()
     };
     let running = start(s).await.unwrap();
     let table = open_table(&fake).await;

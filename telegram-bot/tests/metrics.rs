@@ -53,6 +53,7 @@ async fn metrics_count_a_deal_and_healthz_follows_the_database() {
     s.host = HostConfig {
         bot_budget_ms: 10,
         seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+        ..HostConfig::default()
     };
     let running = stikis_telegram::start(s).await.expect("the bot starts");
     let addr = running.metrics_addr.expect("a metrics address");

@@ -24,7 +24,8 @@ use stikis_core::{Seat, Seed};
 use super::refusal::Refused;
 use super::zole::card_label;
 use super::{
-    name, suit_symbol, with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal,
+    name, suit_symbol, with_no_actions, without_actions, DealReport, GameButton, HostedGame, OpenView,
+    Pressed, Refusal,
 };
 use crate::i18n::{t, Arg, Lang};
 
@@ -777,6 +778,71 @@ impl HostedGame for BeloteGame {
 
     fn record(&self, names: &[String]) -> Envelope {
         to_envelope(&self.session, names)
+    }
+
+    fn open_view(&self) -> OpenView {
+        let Some(d) = self.last_deal() else {
+            return OpenView::default();
+        };
+        let v = self.variant();
+        let by_seat = |leader: Seat, cards: &[Card]| -> Vec<(Seat, Card)> {
+            let mut s = leader;
+            cards
+                .iter()
+                .map(|&c| {
+                    let here = s;
+                    s = v.next(s);
+                    (here, c)
+                })
+                .collect()
+        };
+        let tricks = d
+            .tricks()
+            .iter()
+            .map(|t| (by_seat(t.leader, t.cards()), t.winner))
+            .collect();
+        let leader = d.tricks().last().map_or(v.next(d.dealer()), |t| t.winner);
+        let trick = if d.phase() == Phase::Play {
+            by_seat(leader, d.current_trick())
+        } else {
+            Vec::new()
+        };
+        let mut all: CardSet = d.stock().iter().copied().collect();
+        for h in d.dealt() {
+            all |= *h;
+        }
+        if let Some(c) = d.turned() {
+            all.insert(c);
+        }
+        let trumps = match d.contract().map(|c| c.mode) {
+            Some(Mode::Trump(t)) => all.iter().filter(|c| c.suit() == Some(t)).collect(),
+            Some(Mode::AllTrumps) => all,
+            _ => CardSet::EMPTY,
+        };
+        OpenView {
+            hands: (0..self.seats() as Seat).map(|s| d.hand(s)).collect(),
+            tricks,
+            trick,
+            trumps,
+        }
+    }
+
+    fn card_values(&self) -> Option<Vec<(Card, i32)>> {
+        use stikis_core::ai::belote::dd::{index, open_position, Goal, Solver};
+        let d = self.deal().filter(|d| d.phase() == Phase::Play)?;
+        let contract = d.contract()?;
+        let (rules, pos) = open_position(d)?;
+        let team = (index(self.variant(), contract.declarer) % 2) as u8;
+        let mut solver = Solver::new();
+        solver.reset(&rules, Goal::points(team));
+        let maximises = pos.to_move(&rules) % 2 == team as usize;
+        let values = solver.move_values(&pos);
+        Some(
+            values
+                .into_iter()
+                .map(|(c, v)| (rules.card(c), if maximises { v } else { -v }))
+                .collect(),
+        )
     }
 
     fn hidden_cards(&self, deal_no: usize) -> Vec<String> {

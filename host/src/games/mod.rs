@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use stikis_core::ai::{Budget, Level};
-use stikis_core::cards::Suit;
+use stikis_core::cards::{Card, CardSet, Suit};
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
@@ -50,6 +50,20 @@ pub struct DealReport {
     /// Pules written to / removed by each seat in this deal (common pules count for nobody).
     pub pules_written: Vec<i64>,
     pub pules_removed: Vec<i64>,
+}
+
+/// Everything about the last deal (in progress or just ended) with every hand open: what the
+/// web viewer shows of a finished deal. Never for a chat message.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OpenView {
+    /// The cards in each seat's hand now (empty for a seat that sits the deal out).
+    pub hands: Vec<CardSet>,
+    /// The finished tricks: the cards by seat in playing order, and the seat that won.
+    pub tricks: Vec<(Vec<(Seat, Card)>, Seat)>,
+    /// The trick being played.
+    pub trick: Vec<(Seat, Card)>,
+    /// The deal's trumps (empty while they are not known, or in no-trumps).
+    pub trumps: CardSet,
 }
 
 /// One game as the host plays it. Implementations are pure and synchronous.
@@ -103,6 +117,17 @@ pub trait HostedGame: Send + Sync {
     /// cards still in hands and, while the deal runs, the talon and bury. The tests check every
     /// public message about that deal against it.
     fn hidden_cards(&self, deal_no: usize) -> Vec<String>;
+    /// The last deal (in progress or just ended) with every hand open: for the viewer of
+    /// finished deals only.
+    fn open_view(&self) -> OpenView;
+    /// For the viewer's analysis of a finished deal, before a card is played: the
+    /// double-dummy value of every card the seat to act may play, for that seat (higher is
+    /// better; in the contract's units: card points, or tricks in small zole). None where
+    /// there is nothing to solve (not a play, no solver for the game or the contract). It
+    /// looks at every hand: never for a deal in play.
+    fn card_values(&self) -> Option<Vec<(Card, i32)>> {
+        None
+    }
     /// True when the game has ended by its own rules (Belote: a side reached the target;
     /// Polt: the agreed number of hands is played): the host deals no more and finishes the
     /// table. Zole is played until the table is stopped.

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use stikis_core::ai::{self, Level};
 use stikis_core::cards::{Card, CardSet, Suit};
+use stikis_core::games::polt::play::TrumpOrder;
 use stikis_core::games::polt::record::{
     action_from_json, action_to_json, deal_record, session_record, DealRecord,
 };
@@ -23,7 +24,8 @@ use stikis_core::{Seat, Seed};
 use super::refusal::Refused;
 use super::zole::card_label;
 use super::{
-    name, suit_symbol, with_no_actions, without_actions, DealReport, GameButton, HostedGame, Pressed, Refusal,
+    name, suit_symbol, with_no_actions, without_actions, DealReport, GameButton, HostedGame, OpenView,
+    Pressed, Refusal,
 };
 use crate::i18n::{t, Arg, Lang};
 
@@ -522,6 +524,29 @@ impl HostedGame for PoltGame {
                 players: names.to_vec(),
                 deals: Vec::new(),
             },
+        }
+    }
+
+    fn open_view(&self) -> OpenView {
+        let Some(d) = self.deal_at(self.deal_no()) else {
+            return OpenView::default();
+        };
+        let mut all = d.unused();
+        for s in 0..d.seat_count() as Seat {
+            all |= d.dealt(s);
+        }
+        let trumps = match d.trump() {
+            Some(t) => {
+                let order = TrumpOrder::new(t, d.options().bowers);
+                all.iter().filter(|&c| order.suit_of(c) == t).collect()
+            }
+            None => CardSet::EMPTY,
+        };
+        OpenView {
+            hands: (0..d.seat_count() as Seat).map(|s| d.hand(s)).collect(),
+            tricks: d.tricks().iter().map(|t| (t.cards.to_vec(), t.winner)).collect(),
+            trick: d.current_trick().to_vec(),
+            trumps,
         }
     }
 

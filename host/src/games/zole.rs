@@ -8,7 +8,7 @@ use serde_json::Value;
 use stikis_core::ai::{self, Level};
 use stikis_core::cards::{Card, CardSet, Suit};
 use stikis_core::games::zole::record::{action_json, deal_json, parse_action, start_deal, to_record};
-use stikis_core::games::zole::tables::{category, Category, PLAIN_ORDER, TRUMP_ORDER};
+use stikis_core::games::zole::tables::{category, trick_winner, Category, PLAIN_ORDER, TRUMPS, TRUMP_ORDER};
 use stikis_core::games::zole::{
     Action, AllPass, Bid, Contract, Deal, Kind, Options, Phase, Session, ZoleError,
 };
@@ -16,7 +16,7 @@ use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
 use super::refusal::Refused;
-use super::{name, DealReport, GameButton, HostedGame, Pressed, Refusal};
+use super::{name, DealReport, GameButton, HostedGame, OpenView, Pressed, Refusal};
 use crate::i18n::{t, Arg, Lang};
 
 pub struct ZoleGame {
@@ -697,6 +697,62 @@ impl HostedGame for ZoleGame {
                 ],
             )
         })
+    }
+
+    fn open_view(&self) -> OpenView {
+        let Some(d) = self.last_deal() else {
+            return OpenView::default();
+        };
+        let order = d.active();
+        let seats_of = |leader: Seat, n: usize| -> Vec<Seat> {
+            let start = order.iter().position(|&s| s == leader).unwrap_or(0);
+            (0..n).map(|i| order[(start + i) % 3]).collect()
+        };
+        let tricks = (0..d.tricks_done())
+            .filter_map(|k| {
+                let cards = &d.played()[3 * k..3 * k + 3];
+                let seats = seats_of(d.trick_leader(k)?, 3);
+                let winner = seats[trick_winner(cards)];
+                Some((seats.into_iter().zip(cards.iter().copied()).collect(), winner))
+            })
+            .collect();
+        let (now, leader) = d.current_trick();
+        let trick = if d.phase() == Phase::Play {
+            seats_of(leader, now.len())
+                .into_iter()
+                .zip(now.iter().copied())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        OpenView {
+            hands: (0..self.session.players() as Seat).map(|s| d.hand(s)).collect(),
+            tricks,
+            trick,
+            trumps: TRUMPS,
+        }
+    }
+
+    fn card_values(&self) -> Option<Vec<(Card, i32)>> {
+        use stikis_core::ai::zole::dd::{card_of, open_position, Goal, Solver};
+        let d = self.deal().filter(|d| d.phase() == Phase::Play)?;
+        let declarer = d.active().iter().position(|&s| Some(s) == d.declarer())?;
+        let goal = match d.contract()? {
+            Contract::Take | Contract::Zole => Goal::points_of(declarer),
+            Contract::SmallZole => Goal::small_zole(declarer),
+            Contract::Galdins => return None,
+        };
+        let pos = open_position(d);
+        let mut solver = Solver::new();
+        solver.reset(goal);
+        let maximises = goal.max_side >> pos.to_move() & 1 == 1;
+        let values = solver.move_values(&pos);
+        Some(
+            values
+                .into_iter()
+                .map(|(c, v)| (card_of(c), if maximises { v } else { -v }))
+                .collect(),
+        )
     }
 
     fn hidden_cards(&self, deal_no: usize) -> Vec<String> {

@@ -187,6 +187,25 @@ impl Store {
         Ok(start(n).map(|s| (s, start(n + 1))))
     }
 
+    /// The times [from, to) a period's board sums, and the season's number (0 for the other
+    /// periods); None for a season that does not exist.
+    pub async fn period_span(&self, c: &CommunityRef, period: Period) -> Result<Option<(i64, i64, u32)>> {
+        let now = now_ms();
+        Ok(match period {
+            Period::Season(which) => {
+                let n = match which {
+                    Some(n) => n,
+                    None => self.current_season(c).await?.0,
+                };
+                self.season_span(c, n)
+                    .await?
+                    .map(|(from, to)| (from, to.unwrap_or(i64::MAX), n))
+            }
+            Period::All => Some((0, i64::MAX, 0)),
+            p => Some((period_start(p, now), i64::MAX, 0)),
+        })
+    }
+
     /// Starts the community's next season now; returns its number.
     pub async fn start_season(&self, c: &CommunityRef) -> Result<u32> {
         let sql = "INSERT INTO seasons (platform, community_id, number, started_ms) \

@@ -1326,6 +1326,7 @@ mod boards;
 mod processes;
 mod shown;
 mod tournament;
+mod web;
 pub use boards::{period_start, BoardRow, Period, RatingRow};
 pub use shown::{FirstPost, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
 pub use tournament::EntryRefused;

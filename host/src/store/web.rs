@@ -1,0 +1,117 @@
+//! What the web face reads beyond the boards: each community's link token, and its finished
+//! games.
+
+use rand::RngCore;
+
+use super::*;
+
+/// A new link token: 128 bits from the OS-seeded thread generator, as 32 hexadecimal digits.
+fn new_token() -> String {
+    let mut b = [0u8; 16];
+    rand::rng().fill_bytes(&mut b);
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+impl Store {
+    /// The community's web token, made on first use.
+    pub async fn web_token(&self, c: &CommunityRef) -> Result<String> {
+        let insert = "INSERT INTO web_links (platform, community_id, token, created_ms) \
+                      VALUES ($1, $2, $3, $4) ON CONFLICT (platform, community_id) DO NOTHING";
+        on_write!(self, pool => {
+            sqlx::query(insert)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .bind(new_token())
+                .bind(now_ms())
+                .execute(pool)
+                .await?;
+        });
+        let select = "SELECT token FROM web_links WHERE platform = $1 AND community_id = $2";
+        on_pool!(self, pool => {
+            Ok(sqlx::query_scalar::<_, String>(select)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .fetch_one(pool)
+                .await?)
+        })
+    }
+
+    /// Replaces the community's web token: links with the old one stop working.
+    pub async fn rotate_web_token(&self, c: &CommunityRef) -> Result<String> {
+        let token = new_token();
+        let sql = "INSERT INTO web_links (platform, community_id, token, created_ms) \
+                   VALUES ($1, $2, $3, $4) ON CONFLICT (platform, community_id) \
+                   DO UPDATE SET token = excluded.token, created_ms = excluded.created_ms";
+        on_write!(self, pool => {
+            sqlx::query(sql)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .bind(&token)
+                .bind(now_ms())
+                .execute(pool)
+                .await?;
+        });
+        Ok(token)
+    }
+
+    /// The community a web token opens, if any.
+    pub async fn web_community(&self, token: &str) -> Result<Option<CommunityRef>> {
+        let sql = "SELECT platform, community_id FROM web_links WHERE token = $1";
+        on_pool!(self, pool => {
+            match sqlx::query(sql).bind(token).fetch_optional(pool).await? {
+                Some(r) => Ok(Some(CommunityRef::new(
+                    parse(&r.try_get::<String, _>("platform")?)?,
+                    r.try_get::<String, _>("community_id")?,
+                ))),
+                None => Ok(None),
+            }
+        })
+    }
+
+    /// The community's finished and stopped tables, the latest first.
+    pub async fn closed_tables(&self, c: &CommunityRef, limit: u32) -> Result<Vec<TableRow>> {
+        let sql = format!(
+            "SELECT {TABLE_COLUMNS} FROM tables WHERE platform = $1 AND community_id = $2 \
+             AND status IN ('finished', 'stopped') ORDER BY updated_ms DESC, id DESC LIMIT $3"
+        );
+        on_pool!(self, pool => {
+            let rows = sqlx::query(&sql)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(|r| Ok(table_row!(r))).collect()
+        })
+    }
+}
+
+impl Store {
+    /// The stored double-dummy analysis of a finished deal, if it was computed.
+    pub async fn analysis(&self, table: i64, deal_no: usize) -> Result<Option<Value>> {
+        let sql = "SELECT analysis FROM analyses WHERE table_id = $1 AND deal_no = $2";
+        let text = on_pool!(self, pool => {
+            sqlx::query_scalar::<_, String>(sql)
+                .bind(table)
+                .bind(deal_no as i64)
+                .fetch_optional(pool)
+                .await?
+        });
+        text.map(|t| parse_json(&t, "analysis")).transpose()
+    }
+
+    /// Keeps a finished deal's analysis (the first one stored stays: they are the same).
+    pub async fn save_analysis(&self, table: i64, deal_no: usize, analysis: &Value) -> Result<()> {
+        let sql = "INSERT INTO analyses (table_id, deal_no, analysis) VALUES ($1, $2, $3) \
+                   ON CONFLICT (table_id, deal_no) DO NOTHING";
+        on_write!(self, pool => {
+            sqlx::query(sql)
+                .bind(table)
+                .bind(deal_no as i64)
+                .bind(analysis.to_string())
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+}

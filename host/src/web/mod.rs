@@ -1,0 +1,393 @@
+//! The web face (`--web-listen`): read-only pages from the bots' database, served by the bot's
+//! own process. Each community's pages live under `/c/<token>/`, a token only its chat is
+//! told (`/web`) and an admin can replace (`/web new`), so no page can be guessed and no URL
+//! holds a user id:
+//!
+//! - `/c/<token>/`: the boards of every game the community plays (points over a day, week,
+//!   month, season or all time; ratings) and its latest finished games;
+//! - `/c/<token>/g/<table>` and `/c/<token>/g/<table>/<deal>`: a finished game, deal by deal,
+//!   every card of every trick, stepped through with the arrow keys or buttons;
+//! - `/c/<token>/g/<table>/record.json`: its record, with seeds (`stikis replay` checks it).
+//!
+//! Only closed tables (finished or stopped) and only their finished deals are served: a
+//! deal in play never is. Anything else is a 404 page, never a panic.
+
+mod page;
+mod viewer;
+
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::Deserialize;
+
+use crate::i18n::Lang;
+use crate::store::{CommunityRef, Period, Store, TableStatus};
+
+pub use page::card_text;
+pub use viewer::{analyse, story, DealAnalysis, DealStory, Judged, Step, Story};
+
+/// How many rendered game pages are kept in memory (a finished game never changes).
+const CACHE_PAGES: usize = 512;
+/// How long a community's boards, once read, are served from memory: summing a season's
+/// results is the dearest query of the pages, and boards a few seconds old are as good.
+const BOARDS_FRESH: std::time::Duration = std::time::Duration::from_secs(10);
+
+type PageCache = HashMap<(i64, usize, Lang), String>;
+type BoardsCache = HashMap<(CommunityRef, String), (std::time::Instant, Arc<page::CommunityData>)>;
+
+#[derive(Clone)]
+struct Web {
+    store: Store,
+    /// Rendered deal pages by (table, deal, language): a closed table's pages never change.
+    cache: Arc<Mutex<PageCache>>,
+    /// Boards read lately, by community and period.
+    boards: Arc<Mutex<BoardsCache>>,
+    /// Tables whose analysis this process is computing.
+    analysing: Arc<Mutex<HashSet<i64>>>,
+    /// One analysis at a time, so that the solver never takes both cores from the bots.
+    solver: Arc<tokio::sync::Semaphore>,
+}
+
+impl Web {
+    /// Starts the double-dummy analysis of a closed table's finished deals in the
+    /// background, unless it is running here already; each deal's is stored when done.
+    fn analyse_later(&self, table: i64) {
+        if !self.analysing.lock().expect("analysing lock").insert(table) {
+            return;
+        }
+        let web = self.clone();
+        tokio::spawn(async move {
+            let done = async {
+                let _one = web.solver.acquire().await.ok()?;
+                let log = web.store.table_log(table).await.ok()?;
+                let deals = tokio::task::spawn_blocking(move || analyse(&log)).await.ok()?;
+                for (i, deal) in deals.iter().enumerate() {
+                    let json = serde_json::to_value(deal).ok()?;
+                    if let Err(e) = web.store.save_analysis(table, i + 1, &json).await {
+                        tracing::warn!(table, error = %e, "could not keep an analysis");
+                        return None;
+                    }
+                }
+                tracing::debug!(table, deals = deals.len(), "analysed");
+                Some(())
+            };
+            done.await;
+            web.analysing.lock().expect("analysing lock").remove(&table);
+        });
+    }
+}
+
+/// The query every page takes: `lang` switches the language, `p` the boards' period.
+#[derive(Debug, Default, Deserialize)]
+struct Ask {
+    lang: Option<String>,
+    p: Option<String>,
+}
+
+/// The web face's routes over `store`.
+pub fn router(store: Store) -> Router {
+    let web = Web {
+        store,
+        cache: Arc::new(Mutex::new(HashMap::new())),
+        analysing: Arc::new(Mutex::new(HashSet::new())),
+        boards: Arc::new(Mutex::new(HashMap::new())),
+        solver: Arc::new(tokio::sync::Semaphore::new(1)),
+    };
+    Router::new()
+        .route("/", get(home))
+        .route("/static/stikis.css", get(css))
+        .route("/static/viewer.js", get(js))
+        .route("/c/{token}", get(community))
+        .route("/c/{token}/", get(community))
+        .route("/c/{token}/g/{table}", get(game_first))
+        .route("/c/{token}/g/{table}/record.json", get(record))
+        .route("/c/{token}/g/{table}/{deal}", get(game))
+        .fallback(not_found_page)
+        .with_state(web)
+}
+
+/// The web face being served, and what stops it.
+pub struct Listening {
+    pub addr: SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Listening {
+    /// Serves the web face on `listen` (port 0 picks a free one).
+    pub async fn start(listen: SocketAddr, store: Store) -> std::io::Result<Listening> {
+        let listener = tokio::net::TcpListener::bind(listen).await?;
+        let addr = listener.local_addr()?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let app = router(store);
+        let task = tokio::spawn(async move {
+            let shutdown = async move {
+                let _ = stopped.await;
+            };
+            if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+                tracing::warn!(error = %e, "the web listener stopped");
+            }
+        });
+        tracing::info!(%addr, "serving the web face");
+        Ok(Listening { addr, stop, task })
+    }
+
+    /// Stops taking requests and lets the ones being answered finish.
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.task.await;
+    }
+
+    /// Stops at once, as a killed process would.
+    pub fn abort(self) {
+        self.task.abort();
+    }
+}
+
+/// The public base URL and a community's token as the link the chat is given.
+pub fn community_url(base: &str, token: &str) -> String {
+    format!("{}/c/{token}/", base.trim_end_matches('/'))
+}
+
+/// A finished game's page.
+pub fn game_url(base: &str, token: &str, table: i64) -> String {
+    format!("{}/c/{token}/g/{table}", base.trim_end_matches('/'))
+}
+
+/// Why a page is not served.
+enum Miss {
+    NotFound(Lang),
+    Store(crate::store::StoreError),
+}
+
+impl From<crate::store::StoreError> for Miss {
+    fn from(e: crate::store::StoreError) -> Self {
+        Miss::Store(e)
+    }
+}
+
+impl IntoResponse for Miss {
+    fn into_response(self) -> Response {
+        match self {
+            Miss::NotFound(lang) => not_found(lang),
+            Miss::Store(e) => {
+                tracing::warn!(error = %e, "a web page could not read the database");
+                let body = page::unavailable(Lang::En);
+                (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    [(header::RETRY_AFTER, "5")],
+                    Html(body),
+                )
+                    .into_response()
+            }
+        }
+    }
+}
+
+fn not_found(lang: Lang) -> Response {
+    (StatusCode::NOT_FOUND, no_store(), Html(page::not_found(lang))).into_response()
+}
+
+async fn not_found_page(Query(ask): Query<Ask>) -> Response {
+    not_found(pick_lang(&ask).unwrap_or(Lang::En))
+}
+
+fn pick_lang(ask: &Ask) -> Option<Lang> {
+    ask.lang
+        .as_deref()
+        .and_then(|l| Lang::ALL.into_iter().find(|x| x.code() == l))
+}
+
+fn no_store() -> [(header::HeaderName, HeaderValue); 1] {
+    [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))]
+}
+
+/// Cache headers: `private`, since the link is a secret of its community.
+fn cached(secs: u32) -> [(header::HeaderName, HeaderValue); 1] {
+    let v = HeaderValue::from_str(&format!("private, max-age={secs}")).expect("ASCII");
+    [(header::CACHE_CONTROL, v)]
+}
+
+async fn home(Query(ask): Query<Ask>) -> Response {
+    (
+        cached(3600),
+        Html(page::home(pick_lang(&ask).unwrap_or(Lang::En))),
+    )
+        .into_response()
+}
+
+async fn css() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        cached(3600),
+        page::CSS,
+    )
+        .into_response()
+}
+
+async fn js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        cached(3600),
+        page::JS,
+    )
+        .into_response()
+}
+
+/// The community a token opens, and the page's language (asked for, else the community's).
+async fn open(web: &Web, token: &str, ask: &Ask) -> Result<(CommunityRef, Lang), Miss> {
+    let asked = pick_lang(ask);
+    let valid = token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit());
+    let c = match valid {
+        true => web.store.web_community(token).await?,
+        false => None,
+    };
+    let Some(c) = c else {
+        return Err(Miss::NotFound(asked.unwrap_or(Lang::En)));
+    };
+    let lang = match asked {
+        Some(l) => l,
+        None => web.store.community_settings(&c).await?.lang,
+    };
+    Ok((c, lang))
+}
+
+fn period_of(p: Option<&str>) -> Option<Period> {
+    Some(match p.unwrap_or("season") {
+        "day" => Period::Day,
+        "week" => Period::Week,
+        "month" => Period::Month,
+        "all" => Period::All,
+        "season" => Period::Season(None),
+        n => Period::Season(Some(n.strip_prefix("season")?.parse().ok().filter(|&n| n >= 1)?)),
+    })
+}
+
+async fn community(
+    State(web): State<Web>,
+    Path(token): Path<String>,
+    Query(ask): Query<Ask>,
+) -> Result<Response, Miss> {
+    let (c, lang) = open(&web, &token, &ask).await?;
+    let Some(period) = period_of(ask.p.as_deref()) else {
+        return Err(Miss::NotFound(lang));
+    };
+    let key = (c.clone(), ask.p.clone().unwrap_or_default());
+    let fresh = web
+        .boards
+        .lock()
+        .expect("boards lock")
+        .get(&key)
+        .filter(|(at, _)| at.elapsed() < BOARDS_FRESH)
+        .map(|(_, data)| data.clone());
+    let data = match fresh {
+        Some(data) => data,
+        None => {
+            let data = Arc::new(page::CommunityData::read(&web.store, &c, period).await?);
+            let mut boards = web.boards.lock().expect("boards lock");
+            if boards.len() >= CACHE_PAGES {
+                boards.clear();
+            }
+            boards.insert(key, (std::time::Instant::now(), data.clone()));
+            data
+        }
+    };
+    Ok((
+        cached(10),
+        Html(page::community(lang, &token, ask.p.as_deref(), &data)),
+    )
+        .into_response())
+}
+
+/// A closed table of the community, or a 404.
+async fn closed_table(web: &Web, c: &CommunityRef, lang: Lang, table: &str) -> Result<i64, Miss> {
+    let id: i64 = table.parse().map_err(|_| Miss::NotFound(lang))?;
+    match web.store.table(id).await? {
+        Some(t)
+            if t.chat.community_ref() == *c
+                && matches!(t.status, TableStatus::Finished | TableStatus::Stopped) =>
+        {
+            Ok(id)
+        }
+        _ => Err(Miss::NotFound(lang)),
+    }
+}
+
+async fn game_first(
+    State(web): State<Web>,
+    Path((token, table)): Path<(String, String)>,
+    Query(ask): Query<Ask>,
+) -> Result<Response, Miss> {
+    deal_page(web, token, table, "1".into(), ask).await
+}
+
+async fn game(
+    State(web): State<Web>,
+    Path((token, table, deal)): Path<(String, String, String)>,
+    Query(ask): Query<Ask>,
+) -> Result<Response, Miss> {
+    deal_page(web, token, table, deal, ask).await
+}
+
+async fn deal_page(web: Web, token: String, table: String, deal: String, ask: Ask) -> Result<Response, Miss> {
+    let (c, lang) = open(&web, &token, &ask).await?;
+    let id = closed_table(&web, &c, lang, &table).await?;
+    let deal_no: usize = deal.parse().map_err(|_| Miss::NotFound(lang))?;
+    let key = (id, deal_no, lang);
+    if let Some(html) = web.cache.lock().expect("cache lock").get(&key) {
+        return Ok((cached(3600), Html(html.clone())).into_response());
+    }
+    let log = web.store.table_log(id).await?;
+    let story = story(&log);
+    if story.deals.is_empty() && deal_no == 1 {
+        let html = page::no_deals(lang, &token, id, &story);
+        return Ok((cached(60), Html(html)).into_response());
+    }
+    if deal_no == 0 || deal_no > story.deals.len() {
+        return Err(Miss::NotFound(lang));
+    }
+    let analysis: Option<DealAnalysis> = web
+        .store
+        .analysis(id, deal_no)
+        .await?
+        .and_then(|v| serde_json::from_value(v).ok());
+    let html = page::viewer(lang, &token, id, &story, deal_no, analysis.as_ref());
+    if analysis.is_none() {
+        // Shown without it this time; it is computed once, in the background.
+        web.analyse_later(id);
+        return Ok((no_store(), Html(html)).into_response());
+    }
+    let mut cache = web.cache.lock().expect("cache lock");
+    if cache.len() >= CACHE_PAGES {
+        cache.clear();
+    }
+    cache.insert(key, html.clone());
+    Ok((cached(3600), Html(html)).into_response())
+}
+
+async fn record(
+    State(web): State<Web>,
+    Path((token, table)): Path<(String, String)>,
+    Query(ask): Query<Ask>,
+) -> Result<Response, Miss> {
+    let (c, lang) = open(&web, &token, &ask).await?;
+    let id = closed_table(&web, &c, lang, &table).await?;
+    let log = web.store.table_log(id).await?;
+    let story = story(&log);
+    let name = format!("attachment; filename=\"stikis-{}-{id}.json\"", story.record.game);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_DISPOSITION, name),
+        ],
+        cached(3600),
+        serde_json::to_string_pretty(&story.record).unwrap_or_default(),
+    )
+        .into_response())
+}

@@ -1,0 +1,621 @@
+//! The web face's pages (maud templates), its style sheet and the viewer's few lines of
+//! script. Cards are drawn once per page as SVG symbols and placed with `<use>`.
+
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+use serde_json::Value;
+use stikis_core::cards::{Card, CardSet, Suit};
+use stikis_core::Seat;
+
+use super::viewer::{DealAnalysis, DealStory, Judged, Step, Story};
+use crate::games::{game_title, GAMES};
+use crate::i18n::{t, Arg, Lang};
+use crate::store::{BoardRow, CommunityRef, Period, RatingRow, Store, StoreError, TableRow};
+
+pub const CSS: &str = include_str!("stikis.css");
+pub const JS: &str = include_str!("viewer.js");
+
+/// How many lines a board shows, and how many games the community page lists.
+const BOARD_LINES: u32 = 20;
+const GAME_LINES: u32 = 30;
+
+fn layout(lang: Lang, title: &str, here: &str, body: Markup) -> String {
+    html! {
+        (DOCTYPE)
+        html lang=(lang.code()) {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="robots" content="noindex";
+                title { (title) " · stikis" }
+                link rel="stylesheet" href="/static/stikis.css";
+            }
+            body {
+                header {
+                    span.brand { "stikis" }
+                    nav.langs {
+                        @for l in Lang::ALL {
+                            @if l == lang {
+                                b { (l.code()) }
+                            } @else {
+                                a href=(with_lang(here, l)) { (l.code()) }
+                            }
+                        }
+                    }
+                }
+                main { (body) }
+            }
+        }
+    }
+    .into_string()
+}
+
+/// `here` with `lang=` set (the page's other query kept).
+fn with_lang(here: &str, lang: Lang) -> String {
+    let (path, query) = here.split_once('?').unwrap_or((here, ""));
+    let mut parts: Vec<&str> = query
+        .split('&')
+        .filter(|p| !p.is_empty() && !p.starts_with("lang="))
+        .collect();
+    let l = format!("lang={}", lang.code());
+    parts.push(&l);
+    format!("{path}?{}", parts.join("&"))
+}
+
+pub fn home(lang: Lang) -> String {
+    layout(
+        lang,
+        "stikis",
+        "/",
+        html! { h1 { "stikis" } p { (t(lang, "web-home", &[])) } },
+    )
+}
+
+pub fn not_found(lang: Lang) -> String {
+    let title = t(lang, "web-not-found-title", &[]);
+    layout(
+        lang,
+        &title,
+        "/",
+        html! { h1 { (title) } p { (t(lang, "web-not-found", &[])) } },
+    )
+}
+
+pub fn unavailable(lang: Lang) -> String {
+    layout(
+        lang,
+        "stikis",
+        "/",
+        html! { p { (t(lang, "web-unavailable", &[])) } },
+    )
+}
+
+/// What the community page shows, read in one go.
+pub struct CommunityData {
+    /// The period's span: None for a season that does not exist.
+    pub season: u32,
+    pub boards: Vec<(&'static str, Vec<BoardRow>)>,
+    pub ratings: Vec<(&'static str, Vec<RatingRow>)>,
+    pub games: Vec<(TableRow, Vec<String>)>,
+    pub period: Period,
+}
+
+impl CommunityData {
+    pub async fn read(store: &Store, c: &CommunityRef, period: Period) -> Result<CommunityData, StoreError> {
+        let mut boards = Vec::new();
+        let mut ratings = Vec::new();
+        let span = store.period_span(c, period).await?;
+        for game in GAMES {
+            if let Some((from, to, _)) = span {
+                let rows = store.period_board(c, game, from, to, BOARD_LINES).await?;
+                if !rows.is_empty() {
+                    boards.push((game, rows));
+                }
+            }
+            let rows = store.ratings(c, game, BOARD_LINES).await?;
+            if !rows.is_empty() {
+                ratings.push((game, rows));
+            }
+        }
+        let mut games = Vec::new();
+        for table in store.closed_tables(c, GAME_LINES).await? {
+            let names = store.seats(table.id).await?.into_iter().map(|s| s.name).collect();
+            games.push((table, names));
+        }
+        let season = match span {
+            Some((_, _, n)) if n > 0 => n,
+            _ => store.current_season(c).await?.0,
+        };
+        Ok(CommunityData {
+            season,
+            boards,
+            ratings,
+            games,
+            period,
+        })
+    }
+}
+
+/// A date as `2026-11-26` (UTC).
+fn date(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+pub fn community(lang: Lang, token: &str, p: Option<&str>, data: &CommunityData) -> String {
+    let base = format!("/c/{token}/");
+    let here = match p {
+        Some(p) => format!("{base}?p={p}"),
+        None => base.clone(),
+    };
+    let tabs = [
+        ("day", t(lang, "web-period-day", &[]), Period::Day),
+        ("week", t(lang, "web-period-week", &[]), Period::Week),
+        ("month", t(lang, "web-period-month", &[]), Period::Month),
+        (
+            "season",
+            t(
+                lang,
+                "web-period-season",
+                &[("n", Arg::from(i64::from(data.season)))],
+            ),
+            Period::Season(None),
+        ),
+        ("all", t(lang, "web-period-all", &[]), Period::All),
+    ];
+    let current = |p: Period| match (p, data.period) {
+        (Period::Season(_), Period::Season(_)) => true,
+        (a, b) => a == b,
+    };
+    let body = html! {
+        h1 { (t(lang, "web-boards", &[])) }
+        nav.tabs {
+            @for (code, label, period) in &tabs {
+                @if current(*period) {
+                    b { (label) }
+                } @else {
+                    a href=(with_lang(&format!("{base}?p={code}"), lang)) { (label) }
+                }
+            }
+        }
+        @if data.boards.is_empty() {
+            p.empty { (t(lang, "web-no-boards", &[])) }
+        }
+        div.boards {
+            @for (game, rows) in &data.boards {
+                section.board {
+                    h2 { (t(lang, "web-points", &[("game", game_title(lang, game).into())])) }
+                    table {
+                        thead { tr {
+                            th { "#" } th { (t(lang, "web-col-player", &[])) }
+                            th.n { (t(lang, "web-col-points", &[])) } th.n { (t(lang, "web-col-deals", &[])) }
+                        } }
+                        tbody {
+                            @for (i, r) in rows.iter().enumerate() {
+                                tr { td { (i + 1) } td { (r.name) } td.n { (r.points) } td.n { (r.deals) } }
+                            }
+                        }
+                    }
+                }
+            }
+            @for (game, rows) in &data.ratings {
+                section.board {
+                    h2 { (t(lang, "web-ratings", &[("game", game_title(lang, game).into())])) }
+                    table {
+                        thead { tr {
+                            th { "#" } th { (t(lang, "web-col-player", &[])) }
+                            th.n { (t(lang, "web-col-rating", &[])) } th.n { (t(lang, "web-col-games", &[])) }
+                        } }
+                        tbody {
+                            @for (i, r) in rows.iter().enumerate() {
+                                tr { td { (i + 1) } td { (r.name) } td.n { (r.rating.shown()) } td.n { (r.games) } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        h2 { (t(lang, "web-games", &[])) }
+        @if data.games.is_empty() {
+            p.empty { (t(lang, "web-no-games", &[])) }
+        }
+        ul.games {
+            @for (table, names) in &data.games {
+                li { a href=(with_lang(&format!("{base}g/{}", table.id), lang)) {
+                    (t(lang, "web-game-line", &[
+                        ("game", game_title(lang, &table.game).into()),
+                        ("date", date(table.updated_ms).into()),
+                        ("players", names.join(", ").into()),
+                    ]))
+                } }
+            }
+        }
+    };
+    layout(lang, &t(lang, "web-boards", &[]), &here, body)
+}
+
+fn suit_colour(s: Option<Suit>) -> &'static str {
+    match s {
+        Some(Suit::Hearts | Suit::Diamonds) => "red",
+        Some(Suit::Clubs | Suit::Spades) => "black",
+        None => "joker",
+    }
+}
+
+fn suit_glyph(s: Suit) -> &'static str {
+    crate::games::suit_symbol(s)
+}
+
+/// The card's text as people read it: `Q♣`, `10♦`, `JK`.
+pub fn card_text(c: Card) -> String {
+    match (c.rank(), c.suit()) {
+        (Some(r), Some(s)) => format!("{}{}", r.symbol(), suit_glyph(s)),
+        _ => "🃏".to_string(),
+    }
+}
+
+/// The SVG symbols of every card the page shows, defined once.
+fn card_symbols(cards: CardSet) -> Markup {
+    html! {
+        svg.defs xmlns="http://www.w3.org/2000/svg" aria-hidden="true" {
+            @for c in cards.iter() {
+                symbol id=(format!("c{}", c)) viewBox="0 0 50 70" {
+                    rect x="1" y="1" width="48" height="68" rx="5" class="face" {}
+                    @match (c.rank(), c.suit()) {
+                        (Some(r), Some(s)) => {
+                            text x="5" y="17" class=(suit_colour(Some(s))) { (r.symbol()) }
+                            text x="25" y="52" text-anchor="middle" class=(format!("pip {}", suit_colour(Some(s)))) { (suit_glyph(s)) }
+                        }
+                        _ => {
+                            text x="25" y="44" text-anchor="middle" class="joker" { "JK" }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn card(c: Card, trumps: CardSet) -> Markup {
+    let class = if trumps.contains(c) { "card trump" } else { "card" };
+    html! {
+        svg class=(class) role="img" aria-label=(card_text(c)) data-card=(c.to_string()) {
+            use href=(format!("#c{}", c)) {}
+        }
+    }
+}
+
+fn name(players: &[String], seat: Seat) -> String {
+    crate::games::name(players, seat)
+}
+
+/// What a step says: who did what, and who took a trick it ended.
+fn caption(lang: Lang, players: &[String], step: &Step, before: Option<&Step>) -> String {
+    let (Some(seat), Some(action)) = (step.seat, &step.action) else {
+        return t(lang, "web-step-dealt", &[]);
+    };
+    let who = name(players, seat);
+    let mut text = match action
+        .as_object()
+        .and_then(|o| o.iter().find(|(k, _)| *k != "seat"))
+    {
+        Some((k, v)) if k == "play" => {
+            let c = v.as_str().and_then(|s| s.parse::<Card>().ok());
+            let shown = c.map(card_text).unwrap_or_else(|| v.to_string());
+            t(
+                lang,
+                "web-act-play",
+                &[("name", who.into()), ("card", shown.into())],
+            )
+        }
+        Some((k, v)) if k == "bid" => t(
+            lang,
+            "web-act-bid",
+            &[("name", who.into()), ("what", words(v).into())],
+        ),
+        Some((k, v)) => t(
+            lang,
+            "web-act-other",
+            &[("name", who.into()), ("what", format!("{k} {}", words(v)).into())],
+        ),
+        None => who,
+    };
+    let won_now = before.is_some_and(|b| b.view.tricks.len() < step.view.tricks.len());
+    if let (true, Some((_, winner))) = (won_now, step.view.tricks.last()) {
+        text.push(' ');
+        text.push_str(&t(
+            lang,
+            "web-trick-won",
+            &[("name", name(players, *winner).into())],
+        ));
+    }
+    text
+}
+
+/// A record value as words: `take`, `9 H`, `AH 10H`, `true`.
+fn words(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a.iter().map(words).collect::<Vec<_>>().join(" "),
+        other => other.to_string(),
+    }
+}
+
+fn step_view(lang: Lang, players: &[String], deal: &DealStory, k: usize, judged: Option<&Judged>) -> Markup {
+    let step = &deal.steps[k];
+    let before = k.checked_sub(1).map(|i| &deal.steps[i]);
+    let v = &step.view;
+    let won_now = before.is_some_and(|b| b.view.tricks.len() < v.tricks.len());
+    // The trick on the table: the one being played, or the one this step completed.
+    let (trick, winner) = match (won_now, v.tricks.last()) {
+        (true, Some((cards, w))) => (cards.clone(), Some(*w)),
+        _ => (v.trick.clone(), None),
+    };
+    let to_act = deal.steps.get(k + 1).and_then(|s| s.seat);
+    html! {
+        div.step data-step=(k) hidden[k != 0] {
+            p.caption { (caption(lang, players, step, before)) }
+            @if let Some(j) = judged { (dd_line(lang, j)) }
+            div.trick {
+                @for (seat, c) in &trick {
+                    figure class=(if Some(*seat) == winner { "won" } else { "" }) {
+                        (card(*c, v.trumps))
+                        figcaption { (name(players, *seat)) }
+                    }
+                }
+            }
+            div.hands {
+                @for (seat, hand) in v.hands.iter().enumerate() {
+                    @let seat = seat as Seat;
+                    div class=(if Some(seat) == to_act { "seat next" } else { "seat" }) {
+                        div.who {
+                            (name(players, seat))
+                            " "
+                            span.taken { (v.tricks.iter().filter(|t| t.1 == seat).count()) }
+                        }
+                        div.hand { @for c in hand.iter() { (card(c, v.trumps)) } }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The double-dummy values of the cards the player could play, best first, the played one
+/// marked, and what it cost.
+fn dd_line(lang: Lang, j: &Judged) -> Markup {
+    html! {
+        p.dd {
+            (t(lang, "web-dd", &[])) " "
+            @for (card, value) in &j.options {
+                @let label = card.parse::<Card>().map(card_text).unwrap_or_else(|_| card.clone());
+                span class=(if *card == j.played { "opt played" } else { "opt" }) data-card=(card) {
+                    (label) " " (if *value == 0 { "0".to_string() } else { value.to_string() })
+                }
+                " "
+            }
+            @if j.cost > 0 {
+                b.cost { (t(lang, "web-dd-cost", &[("n", Arg::from(i64::from(j.cost)))])) }
+            }
+        }
+    }
+}
+
+/// Per player: what their cards cost against double-dummy play, and how many were mistakes.
+fn dd_summary(lang: Lang, players: &[String], analysis: &DealAnalysis) -> Markup {
+    let mut lost = vec![(0i64, 0usize, 0usize); players.len()];
+    for j in analysis.iter().flatten() {
+        if let Some(l) = lost.get_mut(j.seat as usize) {
+            l.0 += i64::from(j.cost);
+            l.1 += usize::from(j.cost > 0);
+            l.2 += 1;
+        }
+    }
+    html! {
+        section.summary {
+            h2 { (t(lang, "web-dd-summary", &[])) }
+            table {
+                thead { tr {
+                    th { (t(lang, "web-col-player", &[])) }
+                    th.n { (t(lang, "web-col-lost", &[])) }
+                    th.n { (t(lang, "web-col-mistakes", &[])) }
+                } }
+                tbody {
+                    @for (seat, (points, mistakes, cards)) in lost.iter().enumerate() {
+                        @if *cards > 0 {
+                            tr data-seat=(seat) { td { (name(players, seat as Seat)) } td.n { (points) } td.n { (mistakes) " / " (cards) } }
+                        }
+                    }
+                }
+            }
+            p.hint { (t(lang, "web-dd-about", &[])) }
+        }
+    }
+}
+
+/// Each deal's row of the score: the totals after it (as the replay gives them, or summed
+/// from its deltas), or its tricks in games without points (Polt to Tzar).
+fn running_totals(story: &Story) -> Vec<Vec<String>> {
+    let mut sum: Vec<i64> = Vec::new();
+    let nums = |v: &Value| -> Option<Vec<i64>> { v.as_array()?.iter().map(Value::as_i64).collect() };
+    story
+        .deals
+        .iter()
+        .map(|d| {
+            let r = d.result.clone().unwrap_or(Value::Null);
+            let shown = if let Some(totals) = nums(&r["totals"]) {
+                totals
+            } else if let Some(deltas) = nums(&r["deltas"]) {
+                sum.resize(deltas.len(), 0);
+                for (s, x) in sum.iter_mut().zip(&deltas) {
+                    *s += x;
+                }
+                sum.clone()
+            } else {
+                nums(&r["tricks"]).unwrap_or_default()
+            };
+            shown.iter().map(i64::to_string).collect()
+        })
+        .collect()
+}
+
+/// The columns of the score: one per player, or per team in team games.
+fn columns(story: &Story) -> Vec<String> {
+    let players = story.players();
+    let width = story
+        .deals
+        .iter()
+        .find_map(|d| {
+            d.result
+                .as_ref()
+                .and_then(|r| r["deltas"].as_array().map(Vec::len))
+        })
+        .unwrap_or(players.len());
+    if width == 2 && players.len() == 4 {
+        vec![
+            format!("{} & {}", players[0], players[2]),
+            format!("{} & {}", players[1], players[3]),
+        ]
+    } else {
+        players.to_vec()
+    }
+}
+
+fn score(lang: Lang, story: &Story, token: &str, table: i64, current: usize) -> Markup {
+    let players = story.players();
+    html! {
+        table.score {
+            thead { tr {
+                th { "#" } th { (t(lang, "web-contract", &[])) } th { (t(lang, "web-declarer", &[])) }
+                @for c in columns(story) { th.n { (c) } }
+            } }
+            tbody {
+                @for (d, row) in story.deals.iter().zip(running_totals(story)) {
+                    @let r = d.result.clone().unwrap_or(Value::Null);
+                    tr class=(if d.no == current { "current" } else { "" }) {
+                        td { a href=(format!("/c/{token}/g/{table}/{}?lang={}", d.no, lang.code())) { (d.no) } }
+                        td { (r["contract"].as_str().unwrap_or("")) }
+                        td { (r["declarer"].as_u64().and_then(|s| Seat::try_from(s).ok()).map(|s| name(players, s)).unwrap_or_default()) }
+                        @for (i, x) in row.iter().enumerate() {
+                            td.n {
+                                (x)
+                                @if let Some(delta) = r["deltas"].get(i) { " " small { "(" (signed(delta)) ")" } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn signed(v: &Value) -> String {
+    match v.as_i64() {
+        Some(n) if n > 0 => format!("+{n}"),
+        Some(n) => n.to_string(),
+        None => v.to_string(),
+    }
+}
+
+fn check(lang: Lang, story: &Story, deal: &DealStory, token: &str, table: i64) -> Markup {
+    let file = format!("stikis-{}-{table}.json", story.record.game);
+    html! {
+        section.check {
+            dl {
+                dt { (t(lang, "web-seed", &[])) } dd { code { (deal.seed) } }
+                dt { (t(lang, "web-commitment", &[])) } dd { code { (deal.commitment) } }
+            }
+            @match &story.replay {
+                Ok(_) => p.ok { "✓ " (t(lang, "web-checked", &[])) },
+                Err(e) => p.bad { "✗ " (t(lang, "web-check-failed", &[("reason", e.clone().into())])) },
+            }
+            p {
+                (t(lang, "web-replay", &[])) " " code { "stikis replay " (file) } " · "
+                a href=(format!("/c/{token}/g/{table}/record.json")) download=(file) { (t(lang, "web-download", &[])) }
+            }
+        }
+    }
+}
+
+pub fn viewer(
+    lang: Lang,
+    token: &str,
+    table: i64,
+    story: &Story,
+    deal_no: usize,
+    analysis: Option<&DealAnalysis>,
+) -> String {
+    let deal = &story.deals[deal_no - 1];
+    let players = story.players();
+    let mut shown = CardSet::EMPTY;
+    for step in &deal.steps {
+        for h in &step.view.hands {
+            shown |= *h;
+        }
+        for (_, c) in step
+            .view
+            .trick
+            .iter()
+            .chain(step.view.tricks.iter().flat_map(|t| t.0.iter()))
+        {
+            shown.insert(*c);
+        }
+    }
+    let title = format!(
+        "{} · {}",
+        game_title(lang, &story.record.game),
+        t(lang, "web-deal", &[("n", Arg::from(deal_no))])
+    );
+    let link = |n: usize| format!("/c/{token}/g/{table}/{n}?lang={}", lang.code());
+    let body = html! {
+        (card_symbols(shown))
+        p.back { a href=(format!("/c/{token}/?lang={}", lang.code())) { "← " (t(lang, "web-boards", &[])) } }
+        h1 { (title) }
+        @if let Some(d) = deal.dealer { p { (t(lang, "web-dealer", &[("name", name(players, d).into())])) } }
+        nav.deals {
+            @if deal_no > 1 { a rel="prev" href=(link(deal_no - 1)) { "« " (t(lang, "web-deal", &[("n", Arg::from(deal_no - 1))])) } }
+            @if deal_no < story.deals.len() { a rel="next" href=(link(deal_no + 1)) { (t(lang, "web-deal", &[("n", Arg::from(deal_no + 1))])) " »" } }
+        }
+        div #viewer data-steps=(deal.steps.len()) {
+            div.controls {
+                button #prev type="button" { (t(lang, "web-prev", &[])) }
+                span #where { "1 / " (deal.steps.len()) }
+                button #next type="button" { (t(lang, "web-next", &[])) }
+            }
+            @for k in 0..deal.steps.len() {
+                @let judged = k.checked_sub(1).and_then(|a| analysis.and_then(|x| x.get(a))).and_then(Option::as_ref);
+                (step_view(lang, players, deal, k, judged))
+            }
+            p.hint { (t(lang, "web-keys", &[])) " " (t(lang, "web-trumps", &[])) }
+        }
+        @match analysis {
+            None => p.pending { (t(lang, "web-dd-pending", &[])) },
+            Some(a) if a.iter().all(Option::is_none) => p.hint { (t(lang, "web-dd-none", &[])) },
+            Some(a) => (dd_summary(lang, players, a)),
+        }
+        h2 { (t(lang, "web-score", &[])) }
+        (score(lang, story, token, table, deal_no))
+        (check(lang, story, deal, token, table))
+        script src="/static/viewer.js" {}
+        noscript { style { (PreEscaped(".step[hidden]{display:block}.controls{display:none}")) } }
+    };
+    layout(lang, &title, &format!("/c/{token}/g/{table}/{deal_no}"), body)
+}
+
+pub fn no_deals(lang: Lang, token: &str, table: i64, story: &Story) -> String {
+    let title = game_title(lang, &story.record.game);
+    let body = html! {
+        p.back { a href=(format!("/c/{token}/?lang={}", lang.code())) { "← " (t(lang, "web-boards", &[])) } }
+        h1 { (title) }
+        p.empty { (t(lang, "web-no-deals", &[])) }
+    };
+    layout(lang, &title, &format!("/c/{token}/g/{table}"), body)
+}
