@@ -113,7 +113,7 @@ async fn open_table(host: &Arc<Host>, i: usize) -> i64 {
 /// copy (two deals, three of 300 players) for the boards.
 async fn fill(url: &str, schema: Option<&str>, template: i64, games: usize) {
     let postgres = schema.is_some();
-    let n = format!("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {games}) ");
+    let n = format!("WITH RECURSIVE n(i) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT i + 1 FROM n WHERE i < {games}) ");
     let overriding = if postgres { "OVERRIDING SYSTEM VALUE" } else { "" };
     let statements = [
         format!(
@@ -200,6 +200,7 @@ fn pct(sorted: &[Duration], p: f64) -> f64 {
 #[tokio::main]
 async fn main() {
     let a = args();
+    stikis_host::observe::init_logs(false);
     let dir = tempfile::tempdir().unwrap();
     let url =
         a.db.clone()

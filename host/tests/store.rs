@@ -1235,3 +1235,41 @@ async fn web_links_closed_tables_and_analyses() {
         assert_eq!(s.analysis(a.id, 2).await.unwrap(), None);
     }
 }
+
+#[tokio::test]
+async fn period_boards_sum_the_results_of_their_time() {
+    for db in dbs().await {
+        let s = &db.store;
+        let c = CommunityRef::new(Platform::Telegram, "group-1");
+        let entry = |user: &str, points: i64, win: i64| StatsEntry {
+            user_id: user.into(),
+            name: user.to_uppercase(),
+            delta: Stats {
+                deals: 1,
+                points,
+                declarer_wins: win,
+                ..Stats::default()
+            },
+        };
+        let t = s.create_table(&new_table(chat("c1"))).await.unwrap();
+        s.apply_stats(t.id, 1, &c, "zole", &[entry("anna", 4, 1), entry("bruno", -2, 0)])
+            .await
+            .unwrap();
+        s.apply_stats(t.id, 2, &c, "zole", &[entry("anna", -1, 0), entry("bruno", 6, 1)])
+            .await
+            .unwrap();
+        let rows = s.period_board(&c, "zole", 0, i64::MAX, 10).await.unwrap();
+        let got: Vec<(String, i64, i64, i64)> = rows
+            .iter()
+            .map(|r| (r.user_id.clone(), r.points, r.deals, r.declarer_wins))
+            .collect();
+        assert_eq!(
+            got,
+            vec![("bruno".to_string(), 4, 2, 1), ("anna".to_string(), 3, 2, 1)],
+            "{}",
+            s.backend_name()
+        );
+        assert!(s.period_board(&c, "zole", 0, 1, 10).await.unwrap().is_empty());
+        assert!(s.period_board(&c, "polt", 0, i64::MAX, 10).await.unwrap().is_empty());
+    }
+}

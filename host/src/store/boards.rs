@@ -122,8 +122,9 @@ impl Store {
         to_ms: i64,
         limit: u32,
     ) -> Result<Vec<BoardRow>> {
-        let sql = "SELECT user_id, MAX(display_name) AS name, SUM(points) AS points, \
-                   COUNT(*) AS deals, SUM(declarer_win) AS wins FROM results \
+        // PostgreSQL sums BIGINTs as NUMERIC: the casts keep the sums 64-bit integers.
+        let sql = "SELECT user_id, MAX(display_name) AS name, CAST(SUM(points) AS BIGINT) AS points, \
+                   COUNT(*) AS deals, CAST(SUM(declarer_win) AS BIGINT) AS wins FROM results \
                    WHERE platform = $1 AND community_id = $2 AND game = $3 AND at_ms >= $4 \
                    AND at_ms < $5 GROUP BY user_id \
                    ORDER BY SUM(points) DESC, SUM(declarer_win) DESC, COUNT(*) DESC, user_id LIMIT $6";
