@@ -113,7 +113,9 @@ async fn open_table(host: &Arc<Host>, i: usize) -> i64 {
 /// copy (two deals, three of 300 players) for the boards.
 async fn fill(url: &str, schema: Option<&str>, template: i64, games: usize) {
     let postgres = schema.is_some();
-    let n = format!("WITH RECURSIVE n(i) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT i + 1 FROM n WHERE i < {games}) ");
+    let n = format!(
+        "WITH RECURSIVE n(i) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT i + 1 FROM n WHERE i < {games}) "
+    );
     let overriding = if postgres { "OVERRIDING SYSTEM VALUE" } else { "" };
     let statements = [
         format!(

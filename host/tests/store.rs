@@ -1270,6 +1270,10 @@ async fn period_boards_sum_the_results_of_their_time() {
             s.backend_name()
         );
         assert!(s.period_board(&c, "zole", 0, 1, 10).await.unwrap().is_empty());
-        assert!(s.period_board(&c, "polt", 0, i64::MAX, 10).await.unwrap().is_empty());
+        assert!(s
+            .period_board(&c, "polt", 0, i64::MAX, 10)
+            .await
+            .unwrap()
+            .is_empty());
     }
 }
