@@ -88,6 +88,10 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
         },
         || async {
             deferred = true;
+            // Said before the deferral goes out: a "✓" that only defers is no promise that
+            // the move was taken (a process that dies before taking it loses it, and the
+            // person, whose hand did not change, presses again).
+            tracing::warn!(interaction = %c.id, "press deferred: not answered within the time Discord waits");
             if let Err(e) = responder
                 .respond(c, &http, CreateInteractionResponse::Acknowledge)
                 .await

@@ -101,6 +101,9 @@ impl Discord {
 /// How a message looked when its owner pressed it (per person and message): text, buttons.
 type Looked = (String, Vec<(String, String)>);
 
+/// How long a person waits for a pressed hand to change before pressing again.
+const REPRESS: Duration = Duration::from_secs(10);
+
 fn person(id: u64) -> Person {
     Person::new(id, &format!("U{id}"))
 }
@@ -152,11 +155,16 @@ impl support::Bot for Discord {
 
     async fn play(self, table: Arc<Table>, playing: Arc<AtomicBool>, log: Arc<Mutex<Vec<Press>>>) {
         let people: Vec<Person> = table.users.iter().map(|u| person(u.parse().unwrap())).collect();
-        let mut pressed: HashMap<(u64, u64), Looked> = HashMap::new();
+        let mut pressed: HashMap<(u64, u64), (Looked, Instant)> = HashMap::new();
         while playing.load(Ordering::Relaxed) {
             let next = people.iter().find_map(|p| {
                 let m = self.fake.dms(p.id).pop()?;
-                if pressed.get(&(p.id, m.id)) == Some(&(m.text.clone(), m.buttons.clone())) {
+                // A pressed hand that still looks the same is left alone, for a while: a
+                // press that was only deferred dies with its process, and then the person
+                // presses again.
+                if pressed.get(&(p.id, m.id)).is_some_and(|(looked, at)| {
+                    *looked == (m.text.clone(), m.buttons.clone()) && at.elapsed() < REPRESS
+                }) {
                     return None;
                 }
                 // Take the talon where offered (so that every deal is played out).
@@ -175,7 +183,10 @@ impl support::Bot for Discord {
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 continue;
             };
-            pressed.insert((p.id, m.id), (m.text.clone(), m.buttons.clone()));
+            pressed.insert(
+                (p.id, m.id),
+                ((m.text.clone(), m.buttons.clone()), Instant::now()),
+            );
             let iid = self.fake.press_nowait(p, m.id, &data);
             log.lock().unwrap().push(Press {
                 id: iid.to_string(),

@@ -6,7 +6,8 @@
 //! once. Then the chaos stops, every table must play one more deal, and the harness checks:
 //!
 //! - every press answered "✓" is in the action log exactly once, at the number its button
-//!   carried, by the presser's seat (none lost, none applied twice);
+//!   carried, by the presser's seat (none lost, none applied twice), but the presses a bot
+//!   says it deferred (Discord's "✓" that only says "received", counted apart);
 //! - no move of a person is in the log without a press of theirs, but the turn timer's;
 //! - every table's record replays (the core's `replay`, which `stikis replay` runs), the
 //!   totals of every posted result are the replayed ones, and every finished deal's result was
@@ -473,6 +474,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     // The checks.
     let presses = presses.lock().unwrap().clone();
     let seen = bot.seen();
+    let deferred = deferred_in(&fleet.lock().unwrap().dir);
     let bot = Names {
         platform: B::PLATFORM,
         dm_chat: B::dm_chat,
@@ -487,6 +489,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         .map(|c| (card_label(c), c))
         .collect();
     let mut acknowledged = 0;
+    // Presses whose answer was only a deferral: "✓" then says "received", not "taken".
+    let mut unconfirmed = 0;
     let mut lost = Vec::new();
     let mut doubled = Vec::new();
     let mut ghosts = Vec::new();
@@ -536,6 +540,13 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             let said = answers.get(&p.id).cloned().unwrap_or_default();
             let oks = said.iter().filter(|a| *a == "✓").count();
             if oks == 0 {
+                continue;
+            }
+            if deferred.contains(&p.id) {
+                // The bot said it deferred this press: its "✓" came before the move was
+                // taken, and a process killed meanwhile took the move with it (the person
+                // sees their hand unchanged and presses again).
+                unconfirmed += 1;
                 continue;
             }
             acknowledged += 1;
@@ -838,7 +849,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let throughput = in_chaos as f64 / chaos_secs;
     println!(
         "chaos: {} kills, {} restarts ({} by the harness after an exit), {pg_restarts} PostgreSQL restarts; \
-         {} presses, {acknowledged} acknowledged, {} lost, {} applied twice, {} moves without a press, \
+         {} presses, {acknowledged} acknowledged, {unconfirmed} deferred, {} lost, {} applied twice, {} moves without a press, \
          {} leaked cards, {} replay problems, {} deal results never posted, {} posted twice; {timed_out} moves by the turn timer \
          ({} of turns never shown); {} posts to a process that failed (redelivered, or unanswered); {actions_total} actions, \
          {throughput:.0} moves/s during the chaos; takeover after a kill: p50 {} ms, p99 {} ms, max {} ms \
@@ -890,6 +901,22 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     }
     // Passed: the logs go.
     drop(keep);
+}
+
+/// The presses the bots said they deferred (`press deferred … interaction=ID`): answered
+/// before their move was taken, because it took longer than the platform waits.
+fn deferred_in(dir: &std::path::Path) -> HashSet<String> {
+    let mut ids = HashSet::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        for line in text.lines().filter(|l| l.contains("press deferred")) {
+            let plain = strip_colours(line);
+            if let Some(id) = plain.split(' ').find_map(|w| w.strip_prefix("interaction=")) {
+                ids.insert(id.trim_matches('"').to_string());
+            }
+        }
+    }
+    ids
 }
 
 /// The distinct warning and error lines of the bots' logs (their messages, without time and
