@@ -365,14 +365,27 @@ pub async fn web(
         "Создать новую ссылку; старая перестанет работать («Управлять сервером»)"
     )]
     new: Option<bool>,
+    #[description = "List this server's pages on the site's front page under this name (Manage Server)"]
+    #[description_localized(
+        "ru",
+        "Показать страницы сервера на главной странице сайта под этим названием («Управлять сервером»)"
+    )]
+    public: Option<String>,
+    #[description = "Take them off the front page, with a new link (Manage Server)"]
+    #[description_localized(
+        "ru",
+        "Убрать их с главной страницы сайта и создать новую ссылку («Управлять сервером»)"
+    )]
+    private: Option<bool>,
 ) -> Result<(), Error> {
-    let req = request(
-        &ctx,
-        Command::WebLink {
+    let command = match (public, private) {
+        (Some(name), _) => Command::WebPublic { name: Some(name) },
+        (None, Some(true)) => Command::WebPublic { name: None },
+        _ => Command::WebLink {
             rotate: new.unwrap_or(false),
         },
-    )
-    .await;
+    };
+    let req = request(&ctx, command).await;
     run(ctx, vec![req]).await
 }
 

@@ -1122,3 +1122,53 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
     b.settle().await;
     assert_eq!(fake.channel(CHANNEL)[0].versions, ["state 1", "state 3"]);
 }
+
+/// `/web` and its options through the bot: the link for anyone; `public:<name>` and
+/// `private:True` for Manage Server only, told to the channel, listing the server's pages on
+/// the site's front page and taking them off again with a new link.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_gives_the_link_and_an_admin_makes_the_pages_public_and_private_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let mut config = fake.config(&db(&dir, "web.db"));
+    config.host.web_url = Some("https://cards.example.org".into());
+    let running = stikis_discord::start(config).await.unwrap();
+    fake.wait_ready(1).await;
+    let store = running.bot.host.store().clone();
+    let mut admin = Person::new(1009, "Admin");
+    admin.perms = MANAGE_GUILD;
+    let anna = Person::new(1001, "Anna");
+    let web = |p: &Person, options: Value| {
+        let (fake, p) = (&fake, p.clone());
+        async move { callback_text(&fake.slash(&p, CHANNEL, "web", options).await) }
+    };
+    let public = json!([{"name": "public", "type": 3, "value": "Rīgas klubs"}]);
+    let link = web(&anna, json!([])).await;
+    assert!(link.contains("https://cards.example.org/c/"), "{link}");
+    let r = web(&anna, public.clone()).await;
+    assert_eq!(r, "Only the table's creator or an admin may do that.");
+    assert!(store.public_communities(10).await.unwrap().is_empty());
+
+    web(&admin, public).await;
+    running.bot.settle().await;
+    let told = |start: &str| {
+        fake.channel(CHANNEL)
+            .into_iter()
+            .find(|m| m.text.starts_with(start))
+            .unwrap_or_else(|| panic!("no {start:?} in the channel"))
+            .text
+    };
+    let on = told("Admin made this community's pages public");
+    assert!(on.contains("“Rīgas klubs”"), "{on}");
+    let listed = store.public_communities(10).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].0, "Rīgas klubs");
+    assert!(link.contains(&listed[0].1), "the listed link is the server's");
+
+    web(&admin, json!([{"name": "private", "type": 5, "value": true}])).await;
+    running.bot.settle().await;
+    let off = told("Admin took this community's pages off");
+    assert!(store.public_communities(10).await.unwrap().is_empty());
+    assert!(!off.contains(&listed[0].1), "a new link: {off}");
+    running.shutdown().await;
+}

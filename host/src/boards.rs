@@ -12,6 +12,8 @@ use crate::table::{HostError, Live};
 
 /// How many lines a board shows.
 const BOARD_LINES: u32 = 10;
+/// The longest name a community is listed under on the site's front page (characters).
+const PUBLIC_NAME_MAX: usize = 60;
 
 /// Games played by teams of two (seats 0 and 2 against 1 and 3): the Belote family.
 fn in_teams(game: &str) -> bool {
@@ -243,36 +245,96 @@ impl Host {
         Ok(out)
     }
 
-    /// The line that links the community's pages, when the web face is on.
-    pub(crate) async fn boards_link(&self, c: &CommunityRef, lang: Lang) -> Option<String> {
+    /// An admin lists the community's pages on the site's front page under `name` (made
+    /// public: anyone can find them there), or with None takes them off it. Going private
+    /// also replaces the link, since the listed one was seen by anyone.
+    pub(crate) async fn web_public(
+        &self,
+        req: &Request,
+        name: Option<&str>,
+        lang: Lang,
+    ) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        let Some(base) = &self.config.web_url else {
+            out.reply(t(lang, "web-off", &[]));
+            return Ok(out);
+        };
+        if !req.user.admin {
+            out.reply(t(lang, "table-not-allowed", &[]));
+            return Ok(out);
+        }
+        let c = req.chat.community_ref();
+        let said = self.community_lang(&req.chat).await;
+        let who = ("name", Arg::from(req.user.name.clone()));
+        let text = match name.map(|n| n.split_whitespace().collect::<Vec<_>>().join(" ")) {
+            Some(listed) if listed.is_empty() || listed.chars().count() > PUBLIC_NAME_MAX => {
+                out.reply(t(lang, "web-public-usage", &[]));
+                return Ok(out);
+            }
+            Some(listed) => {
+                let token = self.store.web_token(&c).await?;
+                self.store.set_web_public(&c, Some(&listed)).await?;
+                t(
+                    said,
+                    "web-public-on",
+                    &[
+                        who,
+                        ("listed", listed.into()),
+                        ("url", crate::web::community_url(base, &token).into()),
+                    ],
+                )
+            }
+            None => {
+                self.store.set_web_public(&c, None).await?;
+                let token = self.store.rotate_web_token(&c).await?;
+                t(
+                    said,
+                    "web-public-off",
+                    &[who, ("url", crate::web::community_url(base, &token).into())],
+                )
+            }
+        };
+        out.push(crate::outbox::Out::Post {
+            chat: req.chat.clone(),
+            text,
+            once: None,
+        });
+        out.reply("✓");
+        Ok(out)
+    }
+
+    /// A line linking one of the community's pages (`key` says it, with `url`), when the web
+    /// face is on; `path` makes the page's URL from the public base and the community's token.
+    pub(crate) async fn web_line(
+        &self,
+        c: &CommunityRef,
+        lang: Lang,
+        key: &str,
+        path: impl FnOnce(&str, &str) -> String,
+    ) -> Option<String> {
         let base = self.config.web_url.as_ref()?;
         match self.store.web_token(c).await {
-            Ok(token) => Some(t(
-                lang,
-                "web-see-boards",
-                &[("url", crate::web::community_url(base, &token).into())],
-            )),
+            Ok(token) => Some(t(lang, key, &[("url", path(base, &token).into())])),
             Err(e) => {
-                tracing::warn!(error = %e, "no web link for a board");
+                tracing::warn!(error = %e, "no web link");
                 None
             }
         }
     }
 
+    /// The line that links the community's boards, when the web face is on.
+    pub(crate) async fn boards_link(&self, c: &CommunityRef, lang: Lang) -> Option<String> {
+        self.web_line(c, lang, "web-see-boards", crate::web::community_url)
+            .await
+    }
+
     /// The line that links a closing table's page, when the web face is on.
     pub(crate) async fn game_link(&self, live: &Live) -> Option<String> {
-        let base = self.config.web_url.as_ref()?;
-        match self.store.web_token(&live.row.chat.community_ref()).await {
-            Ok(token) => Some(t(
-                live.lang(),
-                "web-see-game",
-                &[("url", crate::web::game_url(base, &token, live.id()).into())],
-            )),
-            Err(e) => {
-                tracing::warn!(table = live.id(), error = %e, "no web link for a game");
-                None
-            }
-        }
+        let c = live.row.chat.community_ref();
+        self.web_line(&c, live.lang(), "web-see-game", |base, token| {
+            crate::web::game_url(base, token, live.id())
+        })
+        .await
     }
 
     /// Rates a table that is closing (finished, or stopped after at least one whole deal)

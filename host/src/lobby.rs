@@ -421,6 +421,7 @@ impl Host {
             Command::Stats => return self.stats(req, lang).await,
             Command::NewSeason => return self.new_season(req, lang).await,
             Command::WebLink { rotate } => return self.web_link(req, *rotate, lang).await,
+            Command::WebPublic { name } => return self.web_public(req, name.as_deref(), lang).await,
             _ => {
                 let Some(row) = self.store.open_table(chat).await? else {
                     out.reply(t(lang, "table-none", &[]));

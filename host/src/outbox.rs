@@ -63,6 +63,11 @@ pub enum Command {
     WebLink {
         rotate: bool,
     },
+    /// An admin lists the community's pages on the site's front page under `name`, for
+    /// anyone to find, or (None) takes them off it and gives them a new link.
+    WebPublic {
+        name: Option<String>,
+    },
     /// An admin starts the community's next season (the old one stays viewable).
     NewSeason,
     /// Open a Zole tournament in this chat (admins): `rounds` rounds of `deals` deals per

@@ -20,7 +20,7 @@ use crate::i18n::{t, Arg, Lang};
 use crate::lobby::Host;
 use crate::outbox::{Button, Out, Outbox, Request, TournamentVerb};
 use crate::store::{
-    Entrant, EntryRefused, NewTable, NewTournament, Occupant, StoreError, TableRow, TableStatus,
+    Entrant, EntryRefused, NewTable, NewTournament, Occupant, Store, StoreError, TableRow, TableStatus,
     TournamentRow, TournamentSlot, TournamentStatus,
 };
 use crate::table::{commitment, level_code, HostError, Live};
@@ -703,48 +703,7 @@ impl Host {
         &self,
         tour: &TournamentRow,
     ) -> Result<(TournamentRecord, usize), HostError> {
-        let entrants = self.store.entrants(tour.id).await?;
-        let all_tables = self.store.tournament_tables(tour.id).await?;
-        let mut rounds = Vec::new();
-        for (round, seating, _) in self.store.rounds(tour.id).await? {
-            let tables = round_tables(&all_tables, round);
-            if tables.len() < seating.len() || tables.iter().any(|r| r.status != TableStatus::Finished) {
-                break;
-            }
-            let mut records = Vec::new();
-            for row in tables {
-                let log = self.store.table_log(row.id).await?;
-                let mut record = log.record()?;
-                for (d, row) in record.deals.iter_mut().zip(&log.deals) {
-                    d["seed"] = serde_json::Value::String(row.seed_hex.clone());
-                }
-                records.push(TableRecord {
-                    players: record.players.clone(),
-                    replaced: log
-                        .seats
-                        .iter()
-                        .filter(|s| s.away && matches!(s.occupant, Occupant::Human { .. }))
-                        .map(|s| s.name.clone())
-                        .collect(),
-                    record,
-                });
-            }
-            rounds.push(RoundRecord { tables: records });
-        }
-        let done = rounds.len();
-        let mut rec = TournamentRecord {
-            name: format!("Zole tournament {}", tour.id),
-            game: GAME.into(),
-            rules: tour.rules.clone(),
-            deals_per_round: tour.deals_per_round,
-            players: entrants.iter().map(|e| e.name.clone()).collect(),
-            draw_seed: tour.draw_seed.clone(),
-            draw_commitment: tour.commitment.clone(),
-            rounds,
-            standings: Vec::new(),
-        };
-        rec.standings = count::recount(&rec).map_err(corrupt)?;
-        Ok((rec, done))
+        tournament_record(&self.store, tour).await
     }
 
     /// The tournament message: what it is, the draw's commitment, who has entered, and the
@@ -820,6 +779,15 @@ impl Host {
                 ));
             }
         }
+        let link = self
+            .web_line(
+                &tour.chat.community_ref(),
+                lang,
+                "web-see-tournament",
+                |base, token| crate::web::tournament_url(base, token, tour.id),
+            )
+            .await;
+        lines.extend(link);
         Ok(lines.join("\n"))
     }
 
@@ -881,8 +849,59 @@ impl Host {
     }
 }
 
+/// A tournament's record as far as it is played: its finished rounds' tables with their game
+/// records (each deal with its seed), and the standings re-counted from them. Also the number
+/// of rounds that are finished.
+pub async fn tournament_record(
+    store: &Store,
+    tour: &TournamentRow,
+) -> Result<(TournamentRecord, usize), HostError> {
+    let entrants = store.entrants(tour.id).await?;
+    let all_tables = store.tournament_tables(tour.id).await?;
+    let mut rounds = Vec::new();
+    for (round, seating, _) in store.rounds(tour.id).await? {
+        let tables = round_tables(&all_tables, round);
+        if tables.len() < seating.len() || tables.iter().any(|r| r.status != TableStatus::Finished) {
+            break;
+        }
+        let mut records = Vec::new();
+        for row in tables {
+            let log = store.table_log(row.id).await?;
+            let mut record = log.record()?;
+            for (d, row) in record.deals.iter_mut().zip(&log.deals) {
+                d["seed"] = serde_json::Value::String(row.seed_hex.clone());
+            }
+            records.push(TableRecord {
+                players: record.players.clone(),
+                replaced: log
+                    .seats
+                    .iter()
+                    .filter(|s| s.away && matches!(s.occupant, Occupant::Human { .. }))
+                    .map(|s| s.name.clone())
+                    .collect(),
+                record,
+            });
+        }
+        rounds.push(RoundRecord { tables: records });
+    }
+    let done = rounds.len();
+    let mut rec = TournamentRecord {
+        name: format!("Zole tournament {}", tour.id),
+        game: GAME.into(),
+        rules: tour.rules.clone(),
+        deals_per_round: tour.deals_per_round,
+        players: entrants.iter().map(|e| e.name.clone()).collect(),
+        draw_seed: tour.draw_seed.clone(),
+        draw_commitment: tour.commitment.clone(),
+        rounds,
+        standings: Vec::new(),
+    };
+    rec.standings = count::recount(&rec).map_err(corrupt)?;
+    Ok((rec, done))
+}
+
 /// The tables of round `round`, table 1 first.
-fn round_tables(all: &[TableRow], round: usize) -> Vec<TableRow> {
+pub fn round_tables(all: &[TableRow], round: usize) -> Vec<TableRow> {
     let mut v: Vec<(usize, TableRow)> = all
         .iter()
         .filter_map(|r| {

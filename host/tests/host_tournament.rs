@@ -43,29 +43,12 @@ impl Field {
         self.screen.posts.iter().any(|p| p.starts_with(start))
     }
 
-    /// The tournament message's button for `verb` (`T:<code>` tokens).
     fn button(&self, verb: TournamentVerb) -> String {
-        let (_, (_, _, buttons)) = self
-            .screen
-            .latest
-            .iter()
-            .find(|(k, _)| k.starts_with('T') && !k.contains('.'))
-            .expect("the tournament message");
-        buttons
-            .iter()
-            .find(|(_, t)| t.ends_with(&format!("T:{}", verb.code())))
-            .unwrap_or_else(|| panic!("no {verb:?} button in {buttons:?}"))
-            .1
-            .clone()
+        self.screen.tournament_button(verb)
     }
 
     fn tournament_text(&self) -> String {
-        self.screen
-            .latest
-            .iter()
-            .find(|(k, _)| k.starts_with('T') && !k.contains('.'))
-            .map(|(_, m)| m.1.clone())
-            .unwrap_or_default()
+        self.screen.tournament_text()
     }
 
     async fn press(&mut self, who: &User, token: String) -> Outbox {

@@ -1277,3 +1277,44 @@ async fn period_boards_sum_the_results_of_their_time() {
             .is_empty());
     }
 }
+
+#[tokio::test]
+async fn ratings_leave_a_history_once_per_table() {
+    for db in dbs().await {
+        let s = &db.store;
+        let c = CommunityRef::new(Platform::Telegram, "group-1");
+        let row = |mu: f64, games: i64| RatingRow {
+            player: "anna".into(),
+            name: "Anna".into(),
+            rating: stikis_core::rating::Rating { mu, sigma: 5.0 },
+            games,
+            change: 0,
+        };
+        assert!(s.apply_ratings(7, &c, "zole", &[row(26.0, 1)]).await.unwrap());
+        // The same table again changes nothing, its history included.
+        assert!(!s.apply_ratings(7, &c, "zole", &[row(40.0, 9)]).await.unwrap());
+        assert!(s.apply_ratings(8, &c, "zole", &[row(27.5, 2)]).await.unwrap());
+        let mus = |h: Vec<(i64, stikis_core::rating::Rating)>| -> Vec<f64> {
+            h.iter().map(|(_, r)| r.mu).collect()
+        };
+        let history = s.rating_history(&c, "zole", "anna", 10).await.unwrap();
+        assert!(history[0].0 <= history[1].0, "oldest first");
+        assert_eq!(mus(history), vec![26.0, 27.5]);
+        assert_eq!(
+            mus(s.rating_history(&c, "zole", "anna", 1).await.unwrap()),
+            vec![27.5],
+            "the latest"
+        );
+        assert!(s
+            .rating_history(&c, "belote", "anna", 10)
+            .await
+            .unwrap()
+            .is_empty());
+        let other = CommunityRef::new(Platform::Discord, "group-1");
+        assert!(s
+            .rating_history(&other, "zole", "anna", 10)
+            .await
+            .unwrap()
+            .is_empty());
+    }
+}

@@ -13,7 +13,7 @@ use common::*;
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
 use stikis_host::store::{ChatRef, CommunityRef, Platform, Store};
-use stikis_host::{Command, Host, HostConfig, User};
+use stikis_host::{Command, Host, HostConfig, TournamentVerb, User};
 use tower::ServiceExt;
 
 const BASE: &str = "https://cards.example.org";
@@ -373,6 +373,10 @@ async fn a_community_page_shows_its_boards_and_games_and_a_viewer_shows_every_fi
             if delta > 0 { "+" } else { "" }
         );
         assert!(page.body.contains(&cell), "{cell} not in the score");
+        // Each deal's row says the pules on the sheet after it.
+        let common = replayed["deals"][i]["pules"]["common"].as_u64().unwrap();
+        let pules = format!("<td class=\"pules\">common {common}");
+        assert!(page.body.contains(&pules), "{pules} not in the score");
     }
     // Shown first without it, the double-dummy analysis is computed in the background, once;
     // then every card played is judged on the page.
@@ -597,6 +601,353 @@ async fn the_viewer_follows_every_game() {
     }
 }
 
+#[tokio::test]
+async fn an_admin_lists_the_pages_on_the_front_page_and_takes_them_off_with_a_new_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "web.db").await;
+    let (host, _events) = Host::new(store.clone(), web_config());
+    let g = chat("g");
+    let mut screen = Screen::default();
+    let anna = user("anna", false);
+    let admin = User {
+        name: "Admin".into(),
+        ..user("admin", true)
+    };
+    let public = |name: Option<&str>| Command::WebPublic {
+        name: name.map(str::to_string),
+    };
+    let front = get(&store, "/").await;
+    assert_eq!(front.status, StatusCode::OK);
+    assert!(!front.body.contains("/c/"), "nothing is listed yet");
+    let link = path_of(
+        send(
+            &host,
+            &mut screen,
+            g.clone(),
+            &anna,
+            Command::WebLink { rotate: false },
+        )
+        .await
+        .reply_text()
+        .unwrap(),
+    );
+
+    // Only an admin makes the pages public, under a name that fits.
+    let out = send(&host, &mut screen, g.clone(), &anna, public(Some("Rīgas klubs"))).await;
+    assert!(!out.0.iter().any(|o| o.text().contains(BASE)), "{out:?}");
+    for bad in ["", "   ", &"x".repeat(61)] {
+        let out = send(&host, &mut screen, g.clone(), &admin, public(Some(bad))).await;
+        assert!(
+            out.reply_text().unwrap().starts_with("/web public <name>"),
+            "{out:?}"
+        );
+    }
+    assert!(!get(&store, "/").await.body.contains("/c/"));
+    let out = send(
+        &host,
+        &mut screen,
+        g.clone(),
+        &admin,
+        public(Some("  Rīgas   klubs ")),
+    )
+    .await;
+    let told = out
+        .0
+        .iter()
+        .map(|o| o.text().to_string())
+        .find(|x| x.contains(BASE))
+        .expect("the chat is told");
+    assert!(
+        told.starts_with("Admin made this community's pages public"),
+        "{told}"
+    );
+    assert!(told.contains("“Rīgas klubs”"), "{told}");
+    assert_eq!(path_of(&told), link, "the link stays");
+    let front = get(&store, "/?lang=lv").await;
+    assert!(
+        front
+            .body
+            .contains(&format!("<a href=\"{link}?lang=lv\">Rīgas klubs</a>")),
+        "{}",
+        front.body
+    );
+    assert!(front.cache.starts_with("public"), "{}", front.cache);
+
+    // Private again: off the front page, and the listed link stops working.
+    let out = send(&host, &mut screen, g.clone(), &admin, public(None)).await;
+    let told = out
+        .0
+        .iter()
+        .map(|o| o.text().to_string())
+        .find(|x| x.contains(BASE))
+        .expect("the chat is told the new link");
+    let fresh = path_of(&told);
+    assert_ne!(fresh, link);
+    assert!(!get(&store, "/").await.body.contains("Rīgas klubs"));
+    assert_eq!(get(&store, &link).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(get(&store, &fresh).await.status, StatusCode::OK);
+}
+
+/// The `data-ratings` of the first chart after byte `from` of a page.
+fn chart_after(body: &str, from: usize) -> String {
+    let at = from
+        + body[from..]
+            .find("data-ratings=\"")
+            .unwrap_or_else(|| panic!("no chart after byte {from}"))
+        + "data-ratings=\"".len();
+    body[at..at + body[at..].find('"').unwrap()].to_string()
+}
+
+#[tokio::test]
+async fn a_player_page_charts_the_rating_after_every_rated_game_under_a_key_that_is_no_user_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "web.db").await;
+    let (host, _events) = Host::new(store.clone(), web_config());
+    let g = chat("g");
+    let c = g.community_ref();
+    // Two tables, each stopped after a finished deal (so rated): Anna's rating after each.
+    let mut shown = Vec::new();
+    let mut tables = Vec::new();
+    for _ in 0..2 {
+        let mut t = zole_table(&host, g.clone(), 1).await;
+        let anna = t.people[0].clone();
+        send(&host, &mut t.screen, g.clone(), &anna, Command::Stop).await;
+        let r = store.ratings_of(&c, "zole", &["anna".to_string()]).await.unwrap();
+        shown.push(r[0].rating.shown().to_string());
+        tables.push(t.table);
+    }
+    let want = shown.join(" ");
+    let token = store.web_token(&c).await.unwrap();
+    let key = stikis_host::web::player_key(&token, "anna");
+    assert_eq!(key.len(), 16);
+    assert!(!key.contains("anna"));
+    assert_ne!(key, stikis_host::web::player_key(&token, "bruno"));
+
+    // The boards link each player's page, with the rating chart beside the rating.
+    let community = get(&store, &format!("/c/{token}/")).await;
+    let link = format!("/c/{token}/p/{key}?lang=en");
+    let at = community
+        .body
+        .find(&format!(
+            "href=\"{link}\">ANNA</a></td><td class=\"n\">{}",
+            shown[1]
+        ))
+        .unwrap_or_else(|| panic!("no rating line of Anna:\n{}", community.body));
+    assert_eq!(chart_after(&community.body, at), want);
+    assert!(!community.body.contains("/p/anna"));
+
+    // Her page: the counts, the chart of both games, and the games.
+    let page = get(&store, &format!("/c/{token}/p/{key}")).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.body.contains("<h1>ANNA</h1>"), "{}", page.body);
+    assert!(
+        page.body
+            .contains(&format!("Zole: rating {} after 2 games", shown[1])),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("Zole: rating over time"));
+    let big = page.body.find("class=\"chart big\"").expect("the big chart");
+    assert_eq!(chart_after(&page.body, big), want);
+    for t in &tables {
+        assert!(
+            page.body.contains(&format!("/c/{token}/g/{t}?lang=en")),
+            "game {t}"
+        );
+    }
+    // Bruno's page is his own.
+    let bruno = get(
+        &store,
+        &format!("/c/{token}/p/{}", stikis_host::web::player_key(&token, "bruno")),
+    )
+    .await;
+    assert!(bruno.body.contains("<h1>BRUNO</h1>"));
+
+    // Unknown, malformed and user-id keys are 404s; a new token gives new keys.
+    for bad in ["0123456789abcdef", "anna", "ANNA", &key[..15], &format!("{key}0")] {
+        let page = get(&store, &format!("/c/{token}/p/{bad}")).await;
+        assert_eq!(page.status, StatusCode::NOT_FOUND, "{bad}");
+    }
+    let fresh = store.rotate_web_token(&c).await.unwrap();
+    assert_eq!(
+        get(&store, &format!("/c/{fresh}/p/{key}")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    let new_key = stikis_host::web::player_key(&fresh, "anna");
+    assert_ne!(new_key, key);
+    assert_eq!(
+        get(&store, &format!("/c/{fresh}/p/{new_key}")).await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn a_tournament_page_shows_the_seating_while_it_plays_and_the_recounted_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "web.db").await;
+    let (host, mut events) = Host::new(store.clone(), web_config());
+    let club = chat("club");
+    let admin = user("admin", true);
+    let people = [user("anna", false), user("bruno", false)];
+    let mut screen = Screen::default();
+    // One round of one deal: Anna, Bruno and a computer player.
+    send(
+        &host,
+        &mut screen,
+        club.clone(),
+        &admin,
+        Command::NewTournament {
+            rules: None,
+            rounds: 1,
+            deals: Some(1),
+            minutes: None,
+            turn: None,
+            computers: true,
+        },
+    )
+    .await;
+    // The tournament message links its page, which reloads itself while it is on.
+    let path = path_of(&screen.tournament_text());
+    let token = hex_token(&path);
+    let tour = store.latest_tournament(&club).await.unwrap().unwrap();
+    assert_eq!(path, format!("/c/{token}/t/{}", tour.id));
+    let page = get(&store, &path).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert_eq!(page.cache, "no-store");
+    assert!(page.body.contains("http-equiv=\"refresh\" content=\"30\""));
+    assert!(page.body.contains("entries open"), "{}", page.body);
+    assert!(page.body.contains(&tour.commitment));
+    for who in &people {
+        let join = screen.tournament_button(TournamentVerb::Join);
+        send(
+            &host,
+            &mut screen,
+            club.clone(),
+            who,
+            Command::Press { token: join },
+        )
+        .await;
+    }
+    let add = screen.tournament_button(TournamentVerb::AddComputer);
+    send(
+        &host,
+        &mut screen,
+        club.clone(),
+        &admin,
+        Command::Press { token: add },
+    )
+    .await;
+    let start = screen.tournament_button(TournamentVerb::Start);
+    send(
+        &host,
+        &mut screen,
+        club.clone(),
+        &admin,
+        Command::Press { token: start },
+    )
+    .await;
+    while let Ok(out) = events.try_recv() {
+        screen.show(&out);
+    }
+
+    // Round 1 seated: the page names the table's three and how far it is.
+    let page = get(&store, &path).await;
+    assert!(page.body.contains("round 1 of 1 being played"), "{}", page.body);
+    assert!(page.body.contains("No round has finished yet."));
+    let seated = page.body.find("Table 1</b>: ").expect("table 1's seating");
+    let line = &page.body[seated..seated + page.body[seated..].find("</li>").unwrap()];
+    for name in ["ANNA", "BRUNO"] {
+        assert!(line.contains(name), "{line}");
+    }
+    assert!(
+        line.contains("playing, deal 1") || line.contains("about to start"),
+        "{line}"
+    );
+
+    // Play it out: whoever has buttons presses one; the computer player comes as events.
+    let mut rng = 7u64;
+    let mut presses = 0;
+    loop {
+        while let Ok(out) = events.try_recv() {
+            screen.show(&out);
+        }
+        if store.tournament(tour.id).await.unwrap().unwrap().status
+            == stikis_host::store::TournamentStatus::Finished
+        {
+            break;
+        }
+        let who = people
+            .iter()
+            .find(|p| !screen.my_buttons(&p.id).is_empty())
+            .cloned();
+        let Some(who) = who else {
+            match tokio::time::timeout(std::time::Duration::from_secs(60), events.recv()).await {
+                Ok(Some(out)) => screen.show(&out),
+                _ => panic!("the tournament stalled after {presses} presses"),
+            }
+            continue;
+        };
+        let buttons = screen.my_buttons(&who.id);
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let token = buttons[(rng >> 33) as usize % buttons.len()].1.clone();
+        send(&host, &mut screen, dm(&who.id), &who, Command::Press { token }).await;
+        presses += 1;
+        assert!(presses < 500, "the tournament does not progress");
+    }
+
+    // Finished: the standings are the recount of the records, in order; the table's game is
+    // linked; the page no longer reloads itself and may be cached.
+    let tour = store.tournament(tour.id).await.unwrap().unwrap();
+    let (record, done) = host.tournament_record(&tour).await.unwrap();
+    assert_eq!(done, 1);
+    let page = get(&store, &path).await;
+    assert!(page.body.contains("finished"), "{}", page.body);
+    assert!(!page.body.contains("http-equiv=\"refresh\""));
+    assert!(page.cache.starts_with("private"), "{}", page.cache);
+    assert!(page.body.contains("Standings after round 1 of 1"));
+    let mut at = page.body.find("Standings after").unwrap();
+    assert_eq!(record.standings.len(), 3);
+    for (i, s) in record.standings.iter().enumerate() {
+        let row = format!(
+            "<td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:+}</td><td class=\"n\">1</td>",
+            i + 1,
+            s.player,
+            s.big_points,
+            s.plus_minus
+        );
+        at += page.body[at..]
+            .find(&row)
+            .unwrap_or_else(|| panic!("{row} not after byte {at}:\n{}", page.body));
+    }
+    let table = store.tournament_tables(tour.id).await.unwrap()[0].id;
+    assert!(page.body.contains(&format!("/c/{token}/g/{table}?lang=en")));
+    assert_eq!(
+        get(&store, &format!("/c/{token}/g/{table}")).await.status,
+        StatusCode::OK
+    );
+    // The community page lists it.
+    let community = get(&store, &format!("/c/{token}/")).await;
+    assert!(community
+        .body
+        .contains(&format!("/c/{token}/t/{}?lang=en", tour.id)));
+
+    // Another community's token, unknown and malformed ids: 404s.
+    let other = store
+        .web_token(&CommunityRef::new(Platform::Discord, "guild-9"))
+        .await
+        .unwrap();
+    for bad in [
+        format!("/c/{other}/t/{}", tour.id),
+        format!("/c/{token}/t/{}", tour.id + 1),
+        format!("/c/{token}/t/x{}", tour.id),
+        format!("/c/{token}/t/-1"),
+    ] {
+        assert_eq!(get(&store, &bad).await.status, StatusCode::NOT_FOUND, "{bad}");
+    }
+}
+
 /// Debian's chromedriver (package chromium-driver), or the one STIKIS_CHROMEDRIVER names.
 fn chromedriver() -> Option<std::path::PathBuf> {
     if let Some(p) = std::env::var_os("STIKIS_CHROMEDRIVER") {
@@ -675,9 +1026,9 @@ async fn visible(c: &fantoccini::Client, css: &str) -> fantoccini::elements::Ele
         .unwrap_or_else(|e| panic!("{css}: {e}"))
 }
 
-/// In real headless Chromium: the community page, a game viewer stepped through a whole deal
-/// with the keyboard (each step checked against the record), the buttons, and a 404 page,
-/// each with a screenshot. Without chromedriver the test says so and passes, unless
+/// In real headless Chromium: the community page, a player's page with its rating chart, a
+/// game viewer stepped through a whole deal with the keyboard (each step checked against the
+/// record), the buttons, a tournament's page and a 404 page, each with a screenshot. Without chromedriver the test says so and passes, unless
 /// STIKIS_REQUIRE_BROWSER is set (CI sets it, having installed chromium-driver).
 #[tokio::test]
 async fn in_chromium_the_pages_open_and_the_viewer_steps_through_a_deal_with_the_keyboard() {
@@ -735,6 +1086,41 @@ async fn in_chromium_the_pages_open_and_the_viewer_steps_through_a_deal_with_the
     }
     assert!(texts.iter().any(|x| x == "ANNA"), "{texts:?}");
     shot(&c, "community.png").await;
+
+    // A player's page from the boards: the rating chart is drawn, at a readable size.
+    let mut anna_link = None;
+    for a in c.find_all(fantoccini::Locator::Css(".board td a")).await.unwrap() {
+        if a.text().await.unwrap() == "ANNA" {
+            anna_link = Some(a);
+            break;
+        }
+    }
+    anna_link
+        .expect("Anna's name links her page")
+        .click()
+        .await
+        .unwrap();
+    let h1 = c.find(fantoccini::Locator::Css("h1")).await.unwrap();
+    assert_eq!(h1.text().await.unwrap(), "ANNA");
+    let url = c.current_url().await.unwrap();
+    assert!(!url.path().contains("anna"), "{url}");
+    let chart = c
+        .find(fantoccini::Locator::Css("svg.chart.big"))
+        .await
+        .expect("the rating chart");
+    let (_, _, w, h) = chart.rectangle().await.unwrap();
+    assert!(w >= 300.0 && h >= 100.0, "the chart is {w}×{h}");
+    let drawn = c
+        .find(fantoccini::Locator::Css("svg.chart.big polyline"))
+        .await
+        .unwrap()
+        .attr("points")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(!drawn.is_empty());
+    shot(&c, "player.png").await;
+    c.back().await.unwrap();
     c.find(fantoccini::Locator::Css("ul.games a"))
         .await
         .unwrap()
@@ -830,6 +1216,35 @@ async fn in_chromium_the_pages_open_and_the_viewer_steps_through_a_deal_with_the
     // The step is in the address, so a reload (or a shared link) opens it.
     c.refresh().await.unwrap();
     assert_eq!(place(c.clone()).await, format!("{steps} / {steps}"));
+
+    // A tournament open for entries: its page, which reloads itself.
+    let admin = user("admin", true);
+    let out = send(
+        &host,
+        &mut t.screen,
+        g.clone(),
+        &admin,
+        Command::NewTournament {
+            rules: None,
+            rounds: 2,
+            deals: Some(4),
+            minutes: None,
+            turn: None,
+            computers: true,
+        },
+    )
+    .await;
+    let tour = store.latest_tournament(&g).await.unwrap().unwrap();
+    assert!(format!("{out:?}").contains(&format!("/t/{}", tour.id)));
+    c.goto(&format!("{base}{community}t/{}", tour.id)).await.unwrap();
+    let h1 = c.find(fantoccini::Locator::Css("h1")).await.unwrap();
+    assert_eq!(h1.text().await.unwrap(), format!("Tournament {}", tour.id));
+    let status = c.find(fantoccini::Locator::Css(".status")).await.unwrap();
+    assert_eq!(status.text().await.unwrap(), "entries open");
+    c.find(fantoccini::Locator::Css("meta[http-equiv=refresh]"))
+        .await
+        .expect("the page reloads itself");
+    shot(&c, "tournament.png").await;
 
     // A bad link: the 404 page.
     c.goto(&format!("{base}/c/{}/", "0".repeat(32))).await.unwrap();

@@ -161,9 +161,9 @@ pub const COMMANDS: &[(&str, [&str; 3])] = &[
     (
         "web",
         [
-            "Saite uz kopienas lapām (/web new: jauna saite)",
-            "Link to the community's pages (/web new: a new link)",
-            "Ссылка на страницы сообщества (/web new: новая ссылка)",
+            "Saite uz kopienas lapām (/web new: jauna saite; /web public <nosaukums>, /web private)",
+            "Link to the community's pages (/web new: a new link; /web public <name>, /web private)",
+            "Ссылка на страницы сообщества (/web new: новая ссылка; /web public <название>, /web private)",
         ],
     ),
     (

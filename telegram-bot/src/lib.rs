@@ -710,8 +710,14 @@ impl App {
             },
             "season" if args.first() == Some(&"new") => Command::NewSeason,
             "stats" => Command::Stats,
-            "web" => Command::WebLink {
-                rotate: args.first() == Some(&"new"),
+            "web" => match args.first().copied() {
+                Some("public") => Command::WebPublic {
+                    name: Some(args[1..].join(" ")),
+                },
+                Some("private") => Command::WebPublic { name: None },
+                first => Command::WebLink {
+                    rotate: first == Some("new"),
+                },
             },
             "bots" => Command::AddBot { level: Level::Basic },
             "tournament" => match stikis_host::tournament::parse_command(&args) {
@@ -772,6 +778,7 @@ impl App {
                 | Command::SetComputerNames(_)
                 | Command::NewSeason
                 | Command::WebLink { rotate: true }
+                | Command::WebPublic { .. }
                 | Command::NewTournament { .. }
                 | Command::Tournament(
                     TournamentVerb::Start

@@ -1058,3 +1058,45 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
     b.show(result("deal 2: result"), Answer::Nobody).await;
     assert_eq!(fake.messages(GROUP).len(), before + 2, "and never again");
 }
+
+/// `/web` through the bot: the link; `/web public <name>` and `/web private` for admins only,
+/// told to the group, listing the group's pages on the site's front page and taking them off
+/// again with a new link.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_gives_the_link_and_an_admin_makes_the_pages_public_and_private_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let mut s = settings(&fake, &dir.path().join("web.db"));
+    s.host.web_url = Some("https://cards.example.org".into());
+    let running = start(s).await.expect("the bot starts");
+    let store = running.app.host.store().clone();
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, BRUNO, "/web", None);
+    let link = fake
+        .until("the link", |f| {
+            f.messages(GROUP)
+                .into_iter()
+                .chain(f.messages(BRUNO))
+                .find(|m| m.text.contains("https://cards.example.org/c/"))
+        })
+        .await
+        .text;
+    fake.say(GROUP, BRUNO, "/web public Rīgas klubs", None);
+    fake.said(BRUNO, "Only the table's creator or an admin may do that.")
+        .await;
+    assert!(store.public_communities(10).await.unwrap().is_empty());
+
+    fake.say(GROUP, ANNA, "/web public Rīgas klubs", None);
+    let on = fake.said(GROUP, "made this community's pages public").await;
+    assert!(on.text.contains("“Rīgas klubs”"), "{}", on.text);
+    let listed = store.public_communities(10).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].0, "Rīgas klubs");
+    assert!(link.contains(&listed[0].1), "the listed link is the group's");
+
+    fake.say(GROUP, ANNA, "/web private", None);
+    let off = fake.said(GROUP, "took this community's pages off").await;
+    assert!(store.public_communities(10).await.unwrap().is_empty());
+    assert!(!off.text.contains(&listed[0].1), "a new link: {}", off.text);
+    running.shutdown().await;
+}

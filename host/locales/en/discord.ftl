@@ -8,4 +8,4 @@ discord-rules =
     Belote (bazar, classic, head-to-head) and coinche: 32 cards, trumps J 9 A 10 K Q 8 7, teams of two (head-to-head: two players).
     Polt to Tzar: 5–7 players, 52 cards and a joker; ranks from Tzar to Polt, the Tzar names trumps.
     Each deal is committed by the SHA-256 of its seed; the game record (/record) is checked with `stikis replay`.
-discord-help = /zole, /belote, /coinche, /polt open a table (optionally in its own thread); buttons: join, add computer player, start, leave. Your cards come by direct message; if yours are closed, press 🂠 under the table. /top, /stats, /lang, /record, /settings (admins), /stop, /rules.
+discord-help = /zole, /belote, /coinche, /polt open a table (optionally in its own thread); buttons: join, add computer player, start, leave. Your cards come by direct message; if yours are closed, press 🂠 under the table. /top, /stats, /season, /tournament, /web (this community's pages: boards, games, tournaments), /lang, /record, /settings (admins), /stop, /rules.

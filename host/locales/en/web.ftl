@@ -40,13 +40,19 @@ web-download = Download the record
 web-score = Score
 web-contract = Contract
 web-declarer = Declarer
+web-col-pules = Pules
+web-pules-common = common { $n }
 web-totals = Totals
 web-no-deals = No deal of this game was finished.
 # In chat.
 web-off = This bot has no web pages (its operator starts it with --web-listen and --web-url).
-web-link = This community's pages (boards, finished games): { $url }
+web-link = This community's pages (boards, players, tournaments, finished games): { $url }
     Keep the link among yourselves: anyone who has it can open them. An admin makes a new one with /web new.
 web-link-new = { $name } made a new link for this community's pages; the old one no longer opens: { $url }
+web-listed = Communities that show their pages to everyone:
+web-public-usage = /web public <name> lists this community's pages on the site's front page under that name (up to 60 characters), for anyone to find; /web private takes them off again and makes a new link. Admins only.
+web-public-on = { $name } made this community's pages public: the site's front page lists them as “{ $listed }”. /web private takes them off. { $url }
+web-public-off = { $name } took this community's pages off the site's front page and made a new link; the old one no longer opens: { $url }
 web-see-boards = All boards and games: { $url }
 web-see-game = The game, card by card: { $url }
 # The double-dummy analysis in the viewer.
@@ -58,3 +64,32 @@ web-col-mistakes = Mistakes / cards
 web-dd-about = Each card is compared with the best card its player had, with every hand open and everybody playing perfectly from there: a declarer's side counts card points (tricks in small zole), its opponents the points they keep from it.
 web-dd-pending = The double-dummy analysis of this deal is being computed; reload the page in a moment.
 web-dd-none = There is no double-dummy analysis for this deal (no play, or none for this game or contract).
+# Tournaments.
+web-see-tournament = Standings and seating, live: { $url }
+web-tournaments = Tournaments
+web-tournament-title = Tournament { $n }
+web-tournament-line = Tournament { $n }, { $date }: { $what }
+web-status-registration = entries open
+web-status-on = being played
+web-status-running = round { $round } of { $rounds } being played
+web-status-paused = paused before round { $round } of { $rounds }
+web-status-finished = finished
+web-status-cancelled = cancelled
+web-standings = Standings after round { $round } of { $rounds }
+web-no-standings = No round has finished yet.
+web-col-big = Big points
+web-col-pm = +/−
+web-col-rounds = Rounds
+web-entered = Entered ({ $count }): { $names }
+web-seating = Round { $round }
+web-table-n = Table { $n }
+web-table-playing = playing, deal { $deal }
+web-table-waiting = about to start
+web-table-closed = the game
+web-refreshing = This page refreshes itself every 30 seconds while the tournament is on.
+# A player's page.
+web-player-rating = { $game }: rating { $rating } after { $count } games
+web-player-stats = { $game }: { $points } points, { $count } games, { $deals } deals, { $wins } won as declarer
+web-rating-chart = { $game }: rating over time
+web-no-history = No rated game yet.
+web-recent = Recent games

@@ -40,13 +40,19 @@ web-download = Lejupielādēt ierakstu
 web-score = Rezultāts
 web-contract = Līgums
 web-declarer = Lielais
+web-col-pules = Pules
+web-pules-common = kopējās { $n }
 web-totals = Kopā
 web-no-deals = Šajā spēlē nav pabeigts neviens dalījums.
 # Tērzēšanā.
 web-off = Šim botam nav tīmekļa lapu (tā uzturētājs to palaiž ar --web-listen un --web-url).
-web-link = Šīs kopienas lapas (tabulas, pabeigtās spēles): { $url }
+web-link = Šīs kopienas lapas (tabulas, spēlētāji, turnīri, pabeigtās spēles): { $url }
     Paturiet saiti savā starpā: to var atvērt ikviens, kam tā ir. Administrators jaunu izveido ar /web new.
 web-link-new = { $name } izveidoja jaunu saiti uz šīs kopienas lapām; vecā vairs neatveras: { $url }
+web-listed = Kopienas, kuru lapas var redzēt ikviens:
+web-public-usage = /web public <nosaukums> ieliek šīs kopienas lapas vietnes sākumlapā ar šo nosaukumu (līdz 60 zīmēm), lai ikviens tās atrastu; /web private tās izņem un izveido jaunu saiti. Tikai administratoriem.
+web-public-on = { $name } padarīja šīs kopienas lapas publiskas: vietnes sākumlapā tās ir kā “{ $listed }”. /web private tās izņem. { $url }
+web-public-off = { $name } izņēma šīs kopienas lapas no vietnes sākumlapas un izveidoja jaunu saiti; vecā vairs neatveras: { $url }
 web-see-boards = Visas tabulas un spēles: { $url }
 web-see-game = Spēle, kārti pa kārtij: { $url }
 # Analīze ar atklātām kārtīm.
@@ -58,3 +64,32 @@ web-col-mistakes = Kļūdas / kārtis
 web-dd-about = Katra kārts salīdzināta ar labāko kārti, kas spēlētājam bija, ar visām kārtīm atklātām un visiem spēlējot nevainojami no tās vietas: lielā pusei skaitās acis (mazajā zolē stiķi), pretiniekiem acis, ko tie lielajam neatdod.
 web-dd-pending = Šī dalījuma analīze tiek rēķināta; pēc brīža pārlādējiet lapu.
 web-dd-none = Šim dalījumam analīzes nav (nebija izspēles, vai šai spēlei vai līgumam tās nav).
+# Turnīri.
+web-see-tournament = Kopvērtējums un sēdvietas, dzīvajā: { $url }
+web-tournaments = Turnīri
+web-tournament-title = Turnīrs { $n }
+web-tournament-line = Turnīrs { $n }, { $date }: { $what }
+web-status-registration = pieteikšanās atvērta
+web-status-on = notiek
+web-status-running = spēlē { $round }. kārtu no { $rounds }
+web-status-paused = pauze pirms { $round }. kārtas no { $rounds }
+web-status-finished = beidzies
+web-status-cancelled = atcelts
+web-standings = Kopvērtējums pēc { $round }. kārtas no { $rounds }
+web-no-standings = Neviena kārta vēl nav beigusies.
+web-col-big = Lielie punkti
+web-col-pm = +/−
+web-col-rounds = Kārtas
+web-entered = Pieteikušies ({ $count }): { $names }
+web-seating = { $round }. kārta
+web-table-n = { $n }. galds
+web-table-playing = spēlē, { $deal }. partija
+web-table-waiting = tūlīt sāksies
+web-table-closed = spēle
+web-refreshing = Kamēr turnīrs notiek, šī lapa atjaunojas ik pēc 30 sekundēm.
+# Spēlētāja lapa.
+web-player-rating = { $game }: reitings { $rating } pēc { $count } spēlēm
+web-player-stats = { $game }: { $points } punkti, { $count } spēles, { $deals } partijas, { $wins } uzvaras kā lielajam
+web-rating-chart = { $game }: reitings laika gaitā
+web-no-history = Vēl nav nevienas reitinga spēles.
+web-recent = Pēdējās spēles

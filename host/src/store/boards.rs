@@ -29,17 +29,18 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// The civil (year, month) of a day count since 1970-01-01.
-fn year_month(days: i64) -> (i64, i64) {
+/// The civil (year, month, day) of a day count since 1970-01-01 (proleptic Gregorian).
+pub fn civil_date(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m)
+    (y, m, d)
 }
 
 /// Where the day, week (Monday) or month holding `now_ms` began, in Unix ms (UTC).
@@ -50,7 +51,7 @@ pub fn period_start(p: Period, now_ms: i64) -> i64 {
         // 1970-01-01 was a Thursday: Monday is 3 days before it.
         Period::Week => (days - (days + 3).rem_euclid(7)) * DAY_MS,
         Period::Month => {
-            let (y, m) = year_month(days);
+            let (y, m, _) = civil_date(days);
             days_from_civil(y, m, 1) * DAY_MS
         }
         Period::Season(_) | Period::All => 0,
@@ -272,8 +273,8 @@ impl Store {
         Ok(out)
     }
 
-    /// Writes the new ratings a finished table gives, once per table (false: it was rated
-    /// already).
+    /// Writes the new ratings a finished table gives, and each player's rating after it in
+    /// their history, once per table (false: it was rated already).
     pub async fn apply_ratings(
         &self,
         table: i64,
@@ -288,6 +289,9 @@ impl Store {
                    display_name = excluded.display_name, mu = excluded.mu, sigma = excluded.sigma, \
                    games = excluded.games, last_change = excluded.last_change, \
                    updated_ms = excluded.updated_ms";
+        let history = "INSERT INTO rating_history (platform, community_id, game, player, table_id, \
+                       mu, sigma, at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING";
+        let at = now_ms();
         on_write!(self, pool => {
             let mut tx = pool.begin().await?;
             match sqlx::query(guard).bind(table).execute(&mut *tx).await {
@@ -306,7 +310,18 @@ impl Store {
                     .bind(r.rating.sigma)
                     .bind(r.games)
                     .bind(r.change)
-                    .bind(now_ms())
+                    .bind(at)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query(history)
+                    .bind(c.platform.as_str())
+                    .bind(&c.community)
+                    .bind(game)
+                    .bind(&r.player)
+                    .bind(table)
+                    .bind(r.rating.mu)
+                    .bind(r.rating.sigma)
+                    .bind(at)
                     .execute(&mut *tx)
                     .await?;
             }
@@ -337,6 +352,8 @@ mod tests {
         assert_eq!(period_start(Period::Month, ms(2028, 3, 1) + 5), ms(2028, 3, 1));
         assert_eq!(period_start(Period::Month, ms(2028, 2, 29)), ms(2028, 2, 1));
         assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(year_month(days_from_civil(2000, 12, 31)), (2000, 12));
+        assert_eq!(civil_date(days_from_civil(2000, 12, 31)), (2000, 12, 31));
+        assert_eq!(civil_date(days_from_civil(2028, 2, 29)), (2028, 2, 29));
+        assert_eq!(civil_date(-1), (1969, 12, 31));
     }
 }

@@ -1327,6 +1327,6 @@ mod processes;
 mod shown;
 mod tournament;
 mod web;
-pub use boards::{period_start, BoardRow, Period, RatingRow};
+pub use boards::{civil_date, period_start, BoardRow, Period, RatingRow};
 pub use shown::{FirstPost, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
 pub use tournament::EntryRefused;

@@ -112,6 +112,23 @@ impl Store {
         })
     }
 
+    /// The community's tournaments, the newest first.
+    pub async fn community_tournaments(&self, c: &CommunityRef, limit: u32) -> Result<Vec<TournamentRow>> {
+        let sql = format!(
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE platform = $1 AND community_id = $2 \
+             ORDER BY id DESC LIMIT $3"
+        );
+        on_pool!(self, pool => {
+            let rows = sqlx::query(&sql)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(|r| Ok(tournament_row!(r))).collect()
+        })
+    }
+
     /// Every running tournament: what a restarted host looks after.
     pub async fn running_tournaments(&self) -> Result<Vec<TournamentRow>> {
         let sql =

@@ -1,7 +1,8 @@
-//! What the web face reads beyond the boards: each community's link token, and its finished
-//! games.
+//! What the web face reads beyond the boards: each community's link token, its finished
+//! games, its players' games and ratings over time, and the analyses of finished deals.
 
 use rand::RngCore;
+use stikis_core::rating::Rating;
 
 use super::*;
 
@@ -54,6 +55,33 @@ impl Store {
         Ok(token)
     }
 
+    /// Lists the community on the site's front page under `name`, or (None) takes it off.
+    pub async fn set_web_public(&self, c: &CommunityRef, name: Option<&str>) -> Result<()> {
+        self.web_token(c).await?;
+        let sql = "UPDATE web_links SET public_name = $3 WHERE platform = $1 AND community_id = $2";
+        on_write!(self, pool => {
+            sqlx::query(sql)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .bind(name)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// The communities listed on the front page: (name, token), by name.
+    pub async fn public_communities(&self, limit: u32) -> Result<Vec<(String, String)>> {
+        let sql = "SELECT public_name, token FROM web_links WHERE public_name IS NOT NULL \
+                   ORDER BY public_name, token LIMIT $1";
+        on_pool!(self, pool => {
+            let rows = sqlx::query(sql).bind(i64::from(limit)).fetch_all(pool).await?;
+            rows.iter()
+                .map(|r| Ok((r.try_get("public_name")?, r.try_get("token")?)))
+                .collect()
+        })
+    }
+
     /// The community a web token opens, if any.
     pub async fn web_community(&self, token: &str) -> Result<Option<CommunityRef>> {
         let sql = "SELECT platform, community_id FROM web_links WHERE token = $1";
@@ -83,6 +111,73 @@ impl Store {
                 .await?;
             rows.iter().map(|r| Ok(table_row!(r))).collect()
         })
+    }
+
+    /// The community's closed tables at which `user` sat, the latest first.
+    pub async fn closed_tables_of(&self, c: &CommunityRef, user: &str, limit: u32) -> Result<Vec<TableRow>> {
+        let sql = format!(
+            "SELECT {TABLE_COLUMNS} FROM tables WHERE platform = $1 AND community_id = $2 \
+             AND status IN ('finished', 'stopped') \
+             AND id IN (SELECT table_id FROM seats WHERE user_id = $3) \
+             ORDER BY updated_ms DESC, id DESC LIMIT $4"
+        );
+        on_pool!(self, pool => {
+            let rows = sqlx::query(&sql)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .bind(user)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await?;
+            rows.iter().map(|r| Ok(table_row!(r))).collect()
+        })
+    }
+
+    /// Every person counted in the community's boards (user ids), in order.
+    pub async fn community_players(&self, c: &CommunityRef) -> Result<Vec<String>> {
+        let sql = "SELECT DISTINCT user_id FROM stats WHERE platform = $1 AND community_id = $2 \
+                   ORDER BY user_id";
+        on_pool!(self, pool => {
+            Ok(sqlx::query_scalar::<_, String>(sql)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .fetch_all(pool)
+                .await?)
+        })
+    }
+
+    /// A player's rating of `game` after each of their last `limit` rated tables, oldest
+    /// first: (when, rating).
+    pub async fn rating_history(
+        &self,
+        c: &CommunityRef,
+        game: &str,
+        player: &str,
+        limit: u32,
+    ) -> Result<Vec<(i64, Rating)>> {
+        let sql = "SELECT at_ms, mu, sigma FROM rating_history WHERE platform = $1 \
+                   AND community_id = $2 AND game = $3 AND player = $4 \
+                   ORDER BY at_ms DESC, table_id DESC LIMIT $5";
+        let mut points: Vec<(i64, Rating)> = on_pool!(self, pool => {
+            let rows = sqlx::query(sql)
+                .bind(c.platform.as_str())
+                .bind(&c.community)
+                .bind(game)
+                .bind(player)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok::<_, StoreError>((
+                        r.try_get::<i64, _>("at_ms")?,
+                        Rating { mu: r.try_get("mu")?, sigma: r.try_get("sigma")? },
+                    ))
+                })
+                .collect::<Result<Vec<_>>>()?
+        });
+        points.reverse();
+        Ok(points)
     }
 }
 

@@ -7,12 +7,23 @@
 //!   month, season or all time; ratings) and its latest finished games;
 //! - `/c/<token>/g/<table>` and `/c/<token>/g/<table>/<deal>`: a finished game, deal by deal,
 //!   every card of every trick, stepped through with the arrow keys or buttons;
-//! - `/c/<token>/g/<table>/record.json`: its record, with seeds (`stikis replay` checks it).
+//! - `/c/<token>/g/<table>/record.json`: its record, with seeds (`stikis replay` checks it);
+//! - `/c/<token>/t/<id>`: a tournament's standings and seating, reloading itself while it is
+//!   on;
+//! - `/c/<token>/p/<key>`: a player's counts, ratings over time (charts) and latest games;
+//!   the key is made from the token and the player's id (`player_key`), so no URL holds a
+//!   user id and a new token gives new keys.
+//!
+//! An admin can make the community's pages public (`/web public <name>`): the front page `/`
+//! then lists them under that name for anyone to find, until `/web private` takes them off
+//! and replaces the link.
 //!
 //! Only closed tables (finished or stopped) and only their finished deals are served: a
 //! deal in play never is. Anything else is a 404 page, never a panic.
 
 mod page;
+mod players;
+mod tournaments;
 mod viewer;
 
 use std::collections::{HashMap, HashSet};
@@ -32,6 +43,8 @@ use crate::store::{CommunityRef, Period, Store, TableStatus};
 pub use page::card_text;
 pub use viewer::{analyse, story, DealAnalysis, DealStory, Judged, Step, Story};
 
+/// How many public communities the front page lists at most.
+const PUBLIC_LISTED: u32 = 500;
 /// How many rendered game pages are kept in memory (a finished game never changes).
 const CACHE_PAGES: usize = 512;
 /// How long a community's boards, once read, are served from memory: summing a season's
@@ -108,6 +121,8 @@ pub fn router(store: Store) -> Router {
         .route("/c/{token}/g/{table}", get(game_first))
         .route("/c/{token}/g/{table}/record.json", get(record))
         .route("/c/{token}/g/{table}/{deal}", get(game))
+        .route("/c/{token}/t/{id}", get(tournament))
+        .route("/c/{token}/p/{key}", get(player))
         .fallback(not_found_page)
         .with_state(web)
 }
@@ -160,6 +175,19 @@ pub fn game_url(base: &str, token: &str, table: i64) -> String {
     format!("{}/c/{token}/g/{table}", base.trim_end_matches('/'))
 }
 
+/// A tournament's page.
+pub fn tournament_url(base: &str, token: &str, id: i64) -> String {
+    format!("{}/c/{token}/t/{id}", base.trim_end_matches('/'))
+}
+
+/// A player's key in the pages of the community whose token is `token`: the first 64 bits
+/// of SHA-256 over the token and the player's id, as 16 hexadecimal digits.
+pub fn player_key(token: &str, player: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let hash = Sha256::digest(format!("{token}\n{player}").as_bytes());
+    hash[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Why a page is not served.
 enum Miss {
     NotFound(Lang),
@@ -169,6 +197,15 @@ enum Miss {
 impl From<crate::store::StoreError> for Miss {
     fn from(e: crate::store::StoreError) -> Self {
         Miss::Store(e)
+    }
+}
+
+impl From<crate::table::HostError> for Miss {
+    fn from(e: crate::table::HostError) -> Self {
+        Miss::Store(match e {
+            crate::table::HostError::Store(e) => e,
+            other => crate::store::StoreError::Corrupt(other.to_string()),
+        })
     }
 }
 
@@ -214,12 +251,12 @@ fn cached(secs: u32) -> [(header::HeaderName, HeaderValue); 1] {
     [(header::CACHE_CONTROL, v)]
 }
 
-async fn home(Query(ask): Query<Ask>) -> Response {
-    (
-        cached(3600),
-        Html(page::home(pick_lang(&ask).unwrap_or(Lang::En))),
-    )
-        .into_response()
+async fn home(State(web): State<Web>, Query(ask): Query<Ask>) -> Result<Response, Miss> {
+    let listed = web.store.public_communities(PUBLIC_LISTED).await?;
+    let lang = pick_lang(&ask).unwrap_or(Lang::En);
+    // Public: the front page is the same for everyone.
+    let v = HeaderValue::from_static("public, max-age=60");
+    Ok(([(header::CACHE_CONTROL, v)], Html(page::home(lang, &listed))).into_response())
 }
 
 async fn css() -> Response {
@@ -390,4 +427,47 @@ async fn record(
         serde_json::to_string_pretty(&story.record).unwrap_or_default(),
     )
         .into_response())
+}
+
+async fn tournament(
+    State(web): State<Web>,
+    Path((token, id)): Path<(String, String)>,
+    Query(ask): Query<Ask>,
+) -> Result<Response, Miss> {
+    let (c, lang) = open(&web, &token, &ask).await?;
+    let id: i64 = id.parse().map_err(|_| Miss::NotFound(lang))?;
+    let tour = match web.store.tournament(id).await? {
+        Some(tour) if tour.chat.community_ref() == c => tour,
+        _ => return Err(Miss::NotFound(lang)),
+    };
+    let data = tournaments::TournamentData::read(&web.store, tour).await?;
+    let html = Html(tournaments::tournament(lang, &token, &data));
+    Ok(match data.live() {
+        true => (no_store(), html).into_response(),
+        false => (cached(600), html).into_response(),
+    })
+}
+
+async fn player(
+    State(web): State<Web>,
+    Path((token, key)): Path<(String, String)>,
+    Query(ask): Query<Ask>,
+) -> Result<Response, Miss> {
+    let (c, lang) = open(&web, &token, &ask).await?;
+    if key.len() != 16 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(Miss::NotFound(lang));
+    }
+    let who = web
+        .store
+        .community_players(&c)
+        .await?
+        .into_iter()
+        .find(|p| player_key(&token, p) == key);
+    let Some(who) = who else {
+        return Err(Miss::NotFound(lang));
+    };
+    let Some(data) = players::PlayerData::read(&web.store, &c, &who).await? else {
+        return Err(Miss::NotFound(lang));
+    };
+    Ok((cached(10), Html(players::player(lang, &token, &key, &data))).into_response())
 }

@@ -4,12 +4,14 @@
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde_json::Value;
 use stikis_core::cards::{Card, CardSet, Suit};
+use stikis_core::rating::Rating;
 use stikis_core::Seat;
 
+use super::players::{chart, SPARK_POINTS};
 use super::viewer::{DealAnalysis, DealStory, Judged, Step, Story};
 use crate::games::{game_title, GAMES};
 use crate::i18n::{t, Arg, Lang};
-use crate::store::{BoardRow, CommunityRef, Period, RatingRow, Store, StoreError, TableRow};
+use crate::store::{BoardRow, CommunityRef, Period, RatingRow, Store, StoreError, TableRow, TournamentRow};
 
 pub const CSS: &str = include_str!("stikis.css");
 pub const JS: &str = include_str!("viewer.js");
@@ -18,7 +20,18 @@ pub const JS: &str = include_str!("viewer.js");
 const BOARD_LINES: u32 = 20;
 const GAME_LINES: u32 = 30;
 
-fn layout(lang: Lang, title: &str, here: &str, body: Markup) -> String {
+pub(super) fn layout(lang: Lang, title: &str, here: &str, body: Markup) -> String {
+    layout_refreshing(lang, title, here, None, body)
+}
+
+/// A page, reloaded by the browser every `refresh` seconds when given (a tournament in play).
+pub(super) fn layout_refreshing(
+    lang: Lang,
+    title: &str,
+    here: &str,
+    refresh: Option<u32>,
+    body: Markup,
+) -> String {
     html! {
         (DOCTYPE)
         html lang=(lang.code()) {
@@ -26,6 +39,9 @@ fn layout(lang: Lang, title: &str, here: &str, body: Markup) -> String {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta name="robots" content="noindex";
+                @if let Some(secs) = refresh {
+                    meta http-equiv="refresh" content=(secs);
+                }
                 title { (title) " · stikis" }
                 link rel="stylesheet" href="/static/stikis.css";
             }
@@ -50,7 +66,7 @@ fn layout(lang: Lang, title: &str, here: &str, body: Markup) -> String {
 }
 
 /// `here` with `lang=` set (the page's other query kept).
-fn with_lang(here: &str, lang: Lang) -> String {
+pub(super) fn with_lang(here: &str, lang: Lang) -> String {
     let (path, query) = here.split_once('?').unwrap_or((here, ""));
     let mut parts: Vec<&str> = query
         .split('&')
@@ -61,12 +77,24 @@ fn with_lang(here: &str, lang: Lang) -> String {
     format!("{path}?{}", parts.join("&"))
 }
 
-pub fn home(lang: Lang) -> String {
+/// The front page: what the site is, and the communities that made their pages public.
+pub fn home(lang: Lang, listed: &[(String, String)]) -> String {
     layout(
         lang,
         "stikis",
         "/",
-        html! { h1 { "stikis" } p { (t(lang, "web-home", &[])) } },
+        html! {
+            h1 { "stikis" }
+            p { (t(lang, "web-home", &[])) }
+            @if !listed.is_empty() {
+                h2 { (t(lang, "web-listed", &[])) }
+                ul.public {
+                    @for (name, token) in listed {
+                        li { a href=(with_lang(&format!("/c/{token}/"), lang)) { (name) } }
+                    }
+                }
+            }
+        },
     )
 }
 
@@ -89,13 +117,19 @@ pub fn unavailable(lang: Lang) -> String {
     )
 }
 
+/// A ratings board's line: the player's rating, and their ratings after their last rated
+/// tables (when, rating), oldest first.
+pub type RatedLine = (RatingRow, Vec<(i64, Rating)>);
+
 /// What the community page shows, read in one go.
 pub struct CommunityData {
-    /// The period's span: None for a season that does not exist.
+    /// The season the season tab names (the current one unless another was asked for).
     pub season: u32,
     pub boards: Vec<(&'static str, Vec<BoardRow>)>,
-    pub ratings: Vec<(&'static str, Vec<RatingRow>)>,
+    /// Each game's ratings, with each player's latest ratings for the chart beside them.
+    pub ratings: Vec<(&'static str, Vec<RatedLine>)>,
     pub games: Vec<(TableRow, Vec<String>)>,
+    pub tournaments: Vec<TournamentRow>,
     pub period: Period,
 }
 
@@ -111,7 +145,11 @@ impl CommunityData {
                     boards.push((game, rows));
                 }
             }
-            let rows = store.ratings(c, game, BOARD_LINES).await?;
+            let mut rows = Vec::new();
+            for r in store.ratings(c, game, BOARD_LINES).await? {
+                let history = store.rating_history(c, game, &r.player, SPARK_POINTS).await?;
+                rows.push((r, history));
+            }
             if !rows.is_empty() {
                 ratings.push((game, rows));
             }
@@ -130,24 +168,33 @@ impl CommunityData {
             boards,
             ratings,
             games,
+            tournaments: store.community_tournaments(c, GAME_LINES).await?,
             period,
         })
     }
 }
 
 /// A date as `2026-11-26` (UTC).
-fn date(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+pub(super) fn date(ms: i64) -> String {
+    let (y, m, d) = crate::store::civil_date(ms.div_euclid(86_400_000));
     format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Closed tables as a list of links to their pages: game, date, players.
+pub(super) fn game_list(lang: Lang, base: &str, games: &[(TableRow, Vec<String>)]) -> Markup {
+    html! {
+        ul.games {
+            @for (table, names) in games {
+                li { a href=(with_lang(&format!("{base}g/{}", table.id), lang)) {
+                    (t(lang, "web-game-line", &[
+                        ("game", game_title(lang, &table.game).into()),
+                        ("date", date(table.updated_ms).into()),
+                        ("players", names.join(", ").into()),
+                    ]))
+                } }
+            }
+        }
+    }
 }
 
 pub fn community(lang: Lang, token: &str, p: Option<&str>, data: &CommunityData) -> String {
@@ -175,6 +222,8 @@ pub fn community(lang: Lang, token: &str, p: Option<&str>, data: &CommunityData)
         (Period::Season(_), Period::Season(_)) => true,
         (a, b) => a == b,
     };
+    let player_href =
+        |player: &str| with_lang(&format!("{base}p/{}", super::player_key(token, player)), lang);
     let body = html! {
         h1 { (t(lang, "web-boards", &[])) }
         nav.tabs {
@@ -200,7 +249,11 @@ pub fn community(lang: Lang, token: &str, p: Option<&str>, data: &CommunityData)
                         } }
                         tbody {
                             @for (i, r) in rows.iter().enumerate() {
-                                tr { td { (i + 1) } td { (r.name) } td.n { (r.points) } td.n { (r.deals) } }
+                                tr {
+                                    td { (i + 1) }
+                                    td { a href=(player_href(&r.user_id)) { (r.name) } }
+                                    td.n { (r.points) } td.n { (r.deals) }
+                                }
                             }
                         }
                     }
@@ -213,13 +266,33 @@ pub fn community(lang: Lang, token: &str, p: Option<&str>, data: &CommunityData)
                         thead { tr {
                             th { "#" } th { (t(lang, "web-col-player", &[])) }
                             th.n { (t(lang, "web-col-rating", &[])) } th.n { (t(lang, "web-col-games", &[])) }
+                            th {}
                         } }
                         tbody {
-                            @for (i, r) in rows.iter().enumerate() {
-                                tr { td { (i + 1) } td { (r.name) } td.n { (r.rating.shown()) } td.n { (r.games) } }
+                            @for (i, (r, history)) in rows.iter().enumerate() {
+                                tr {
+                                    td { (i + 1) }
+                                    td { a href=(player_href(&r.player)) { (r.name) } }
+                                    td.n { (r.rating.shown()) } td.n { (r.games) }
+                                    td { (chart(history, false)) }
+                                }
                             }
                         }
                     }
+                }
+            }
+        }
+        @if !data.tournaments.is_empty() {
+            h2 { (t(lang, "web-tournaments", &[])) }
+            ul.tournaments {
+                @for tour in &data.tournaments {
+                    li { a href=(with_lang(&format!("{base}t/{}", tour.id), lang)) {
+                        (t(lang, "web-tournament-line", &[
+                            ("n", Arg::from(tour.id)),
+                            ("date", date(tour.created_ms).into()),
+                            ("what", super::tournaments::status_text(lang, tour, None).into()),
+                        ]))
+                    } }
                 }
             }
         }
@@ -227,17 +300,7 @@ pub fn community(lang: Lang, token: &str, p: Option<&str>, data: &CommunityData)
         @if data.games.is_empty() {
             p.empty { (t(lang, "web-no-games", &[])) }
         }
-        ul.games {
-            @for (table, names) in &data.games {
-                li { a href=(with_lang(&format!("{base}g/{}", table.id), lang)) {
-                    (t(lang, "web-game-line", &[
-                        ("game", game_title(lang, &table.game).into()),
-                        ("date", date(table.updated_ms).into()),
-                        ("players", names.join(", ").into()),
-                    ]))
-                } }
-            }
-        }
+        (game_list(lang, &base, &data.games))
     };
     layout(lang, &t(lang, "web-boards", &[]), &here, body)
 }
@@ -491,11 +554,17 @@ fn columns(story: &Story) -> Vec<String> {
 
 fn score(lang: Lang, story: &Story, token: &str, table: i64, current: usize) -> Markup {
     let players = story.players();
+    // Zole's pules on the sheet after each deal (its replay output says them).
+    let pules = story
+        .deals
+        .iter()
+        .any(|d| d.result.as_ref().is_some_and(|r| r.get("pules").is_some()));
     html! {
         table.score {
             thead { tr {
                 th { "#" } th { (t(lang, "web-contract", &[])) } th { (t(lang, "web-declarer", &[])) }
                 @for c in columns(story) { th.n { (c) } }
+                @if pules { th { (t(lang, "web-col-pules", &[])) } }
             } }
             tbody {
                 @for (d, row) in story.deals.iter().zip(running_totals(story)) {
@@ -510,11 +579,28 @@ fn score(lang: Lang, story: &Story, token: &str, table: i64, current: usize) -> 
                                 @if let Some(delta) = r["deltas"].get(i) { " " small { "(" (signed(delta)) ")" } }
                             }
                         }
+                        @if pules { td.pules { (pules_text(lang, players, &r["pules"])) } }
                     }
                 }
             }
         }
     }
+}
+
+/// The pules on the sheet: the common ones, and each player's own.
+fn pules_text(lang: Lang, players: &[String], pules: &Value) -> String {
+    if pules.is_null() {
+        return String::new();
+    }
+    let common = pules["common"].as_u64().unwrap_or(0);
+    let mut parts = vec![t(lang, "web-pules-common", &[("n", Arg::from(common as i64))])];
+    for (i, n) in pules["personal"].as_array().into_iter().flatten().enumerate() {
+        match (n.as_u64(), players.get(i)) {
+            (Some(n), Some(who)) if n > 0 => parts.push(format!("{who} {n}")),
+            _ => {}
+        }
+    }
+    parts.join(" · ")
 }
 
 fn signed(v: &Value) -> String {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use stikis_core::Seed;
 use stikis_host::store::{ChatRef, Platform, Store};
-use stikis_host::{Command, Host, HostConfig, Out, Outbox, Request, User};
+use stikis_host::{Command, Host, HostConfig, Out, Outbox, Request, TournamentVerb, User};
 
 pub fn user(id: &str, admin: bool) -> User {
     User {
@@ -118,6 +118,30 @@ impl Screen {
             .filter_map(|(k, m)| hand_key(k).map(|n| (n, m)))
             .max_by_key(|(n, _)| *n)
             .map(|(_, m)| m)
+    }
+
+    /// The tournament message's button for `verb` (`T:<code>` tokens).
+    pub fn tournament_button(&self, verb: TournamentVerb) -> String {
+        let (_, (_, _, buttons)) = self
+            .latest
+            .iter()
+            .find(|(k, _)| k.starts_with('T') && !k.contains('.'))
+            .expect("the tournament message");
+        buttons
+            .iter()
+            .find(|(_, t)| t.ends_with(&format!("T:{}", verb.code())))
+            .unwrap_or_else(|| panic!("no {verb:?} button in {buttons:?}"))
+            .1
+            .clone()
+    }
+
+    /// The tournament message's text (empty when there is none).
+    pub fn tournament_text(&self) -> String {
+        self.latest
+            .iter()
+            .find(|(k, _)| k.starts_with('T') && !k.contains('.'))
+            .map(|(_, m)| m.1.clone())
+            .unwrap_or_default()
     }
 
     pub fn lobby_token(&self, verb: &str) -> String {
