@@ -19,7 +19,7 @@ use crate::store::{
     ChatRef, CommunityRef, CommunitySettings, NewTable, Occupant, Store, StoreError, TableRow, TableStatus,
 };
 use crate::store::{Stats, StatsEntry};
-use crate::table::{level_code, HostError, Live};
+use crate::table::{level_code, HostError, Live, ADD_SEAT};
 use crate::token::Token;
 
 /// Where deal seeds come from, given the table and the deal number: the OS random source in
@@ -175,11 +175,9 @@ impl Host {
             }
             TableStatus::Lobby => {
                 let seats = self.store.seats(id).await?;
-                let size = seat_range(&row.game)
-                    .map_or(3, |r| r.0)
-                    .max(row.seats)
-                    .max(seats.len());
-                Live::new(row, seats, size, settings)
+                let mut live = Live::new(row, Vec::new(), 0, settings);
+                live.lobby_seats(seats);
+                live
             }
             TableStatus::Finished | TableStatus::Stopped => return Ok(None),
         };
@@ -206,7 +204,7 @@ impl Host {
             let mut live = shared.lock().await;
             match (live.game.is_some(), row.status) {
                 (false, TableStatus::Lobby) => {
-                    live.seats = self.store.seats(row.id).await?;
+                    live.lobby_seats(self.store.seats(row.id).await?);
                     return Ok(Some(shared.clone()));
                 }
                 (true, TableStatus::Running) if self.store.next_seq(row.id).await? - 1 == live.seq => {
@@ -282,9 +280,11 @@ impl Host {
     pub async fn handle(self: &Arc<Self>, req: Request) -> Outbox {
         let timer = crate::observe::Timer::start();
         let press = matches!(req.command, Command::Press { .. });
-        let out = self.handle_timed(req).await;
+        let mut out = self.handle_timed(req).await;
         if press {
             metrics::histogram!("stikis_move_seconds").record(timer.elapsed());
+        } else {
+            drop_lone_ack(&mut out);
         }
         out
     }
@@ -538,10 +538,9 @@ impl Host {
                 once: None,
             });
         }
+        // A closed sheet's standings say what happened: no "✓" besides.
         if !closed {
             out.reply(t(lang, "sheet-none", &[]));
-        } else {
-            out.reply("✓");
         }
         Ok(())
     }
@@ -561,7 +560,10 @@ impl Host {
         let mut out = Outbox::default();
         let running = live.game.is_some();
         match cmd {
-            Command::Join if running => out.reply(t(lang, "table-full", &[])),
+            Command::Join if running => {
+                out.reply(t(lang, "table-full", &[]));
+                out.0.extend(full_notice(live, user));
+            }
             Command::Join => {
                 if live.seat_of(&user.id).is_some() {
                     out.reply(t(lang, "table-already-seated", &[]));
@@ -569,37 +571,10 @@ impl Host {
                 }
                 let Some(seat) = free_seat(live) else {
                     out.reply(t(lang, "table-full", &[]));
+                    out.0.extend(full_notice(live, user));
                     return Ok(out);
                 };
-                let occupant = Occupant::Human {
-                    user_id: user.id.clone(),
-                };
-                match self.store.take_seat(live.id(), seat, &user.name, &occupant).await {
-                    Ok(()) => {}
-                    Err(StoreError::SeatTaken { .. }) => {
-                        out.reply(t(lang, "table-seat-full", &[]));
-                        return Ok(out);
-                    }
-                    Err(StoreError::AlreadySeated { .. }) => {
-                        out.reply(t(lang, "table-already-seated", &[]));
-                        return Ok(out);
-                    }
-                    Err(e) => return Err(e.into()),
-                }
-                live.seats = self.store.seats(live.id()).await?;
-                out.reply(t(
-                    lang,
-                    "table-joined",
-                    &[
-                        ("name", user.name.clone().into()),
-                        ("seat", Arg::from(i64::from(seat) + 1)),
-                    ],
-                ));
-                if live.settings.auto_start && live.seats.len() >= live.size {
-                    out.extend(self.start(live).await?);
-                } else {
-                    live.render_lobby(&mut out);
-                }
+                return self.sit(live, user, seat, lang).await;
             }
             Command::Leave => {
                 let Some(seat) = live.seat_of(&user.id) else {
@@ -619,7 +594,7 @@ impl Host {
                     out.extend(self.drive(live).await?);
                 } else {
                     self.store.leave_seat(live.id(), seat).await?;
-                    live.seats = self.store.seats(live.id()).await?;
+                    live.lobby_seats(self.store.seats(live.id()).await?);
                     out.reply(t(lang, "table-left", &[("name", user.name.clone().into())]));
                     live.render_lobby(&mut out);
                 }
@@ -638,7 +613,7 @@ impl Host {
                     level: level_code(*level),
                 };
                 self.store.take_seat(live.id(), seat, &name, &occupant).await?;
-                live.seats = self.store.seats(live.id()).await?;
+                live.lobby_seats(self.store.seats(live.id()).await?);
                 out.reply(t(
                     lang,
                     "table-bot-added",
@@ -659,7 +634,7 @@ impl Host {
                 match bot.map(|s| s.seat) {
                     Some(seat) if !running && Self::may_manage(live, user) => {
                         self.store.leave_seat(live.id(), seat).await?;
-                        live.seats = self.store.seats(live.id()).await?;
+                        live.lobby_seats(self.store.seats(live.id()).await?);
                         out.reply(t(
                             lang,
                             "table-bot-removed",
@@ -731,8 +706,92 @@ impl Host {
         Ok(out)
     }
 
+    /// Seats `user` in the lobby's seat `seat`, and starts the table if that filled it and the
+    /// chat starts full tables by itself.
+    async fn sit(
+        self: &Arc<Self>,
+        live: &mut Live,
+        user: &User,
+        seat: Seat,
+        lang: Lang,
+    ) -> Result<Outbox, HostError> {
+        let mut out = Outbox::default();
+        let occupant = Occupant::Human {
+            user_id: user.id.clone(),
+        };
+        match self.store.take_seat(live.id(), seat, &user.name, &occupant).await {
+            Ok(()) => {}
+            Err(StoreError::SeatTaken { .. }) => {
+                out.reply(t(lang, "table-seat-full", &[]));
+                return Ok(out);
+            }
+            Err(StoreError::AlreadySeated { .. }) => {
+                out.reply(t(lang, "table-already-seated", &[]));
+                return Ok(out);
+            }
+            Err(e) => return Err(e.into()),
+        }
+        live.lobby_seats(self.store.seats(live.id()).await?);
+        out.reply(t(
+            lang,
+            "table-joined",
+            &[
+                ("name", user.name.clone().into()),
+                ("seat", Arg::from(i64::from(seat) + 1)),
+            ],
+        ));
+        if live.settings.auto_start && live.seats.len() >= live.size {
+            out.extend(self.start(live).await?);
+        } else {
+            live.render_lobby(&mut out);
+        }
+        Ok(out)
+    }
+
+    /// The lobby's "one more seat" button (`ADD_SEAT`): a full lobby of a game that allows
+    /// more players gets one more seat, and the presser sits in it (in a seat freed meanwhile,
+    /// if there is one). The lobby's size is its highest taken seat (`Live::lobby_seats`), so
+    /// the added seat is kept by taking it.
+    async fn take_added_seat(
+        self: &Arc<Self>,
+        live: &mut Live,
+        user: &User,
+        lang: Lang,
+    ) -> Result<Outbox, HostError> {
+        if live.game.is_some() {
+            return self.table_command(live, user, &Command::Join, lang).await;
+        }
+        if live.seat_of(&user.id).is_some() {
+            let mut out = Outbox::default();
+            out.reply(t(lang, "table-already-seated", &[]));
+            return Ok(out);
+        }
+        match free_seat(live).or_else(|| live.seat_to_add()) {
+            Some(seat) => self.sit(live, user, seat, lang).await,
+            None => self.table_command(live, user, &Command::Join, lang).await,
+        }
+    }
+
     pub(crate) async fn start(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
+        // A game's seats are 0..n: a lobby started with a seat left empty between taken ones
+        // (someone left an added seat's neighbour) moves the later players down first.
+        if live
+            .seats
+            .iter()
+            .enumerate()
+            .any(|(i, s)| usize::from(s.seat) != i)
+        {
+            for (i, s) in live.seats.clone().into_iter().enumerate() {
+                if usize::from(s.seat) != i {
+                    self.store.leave_seat(live.id(), s.seat).await?;
+                    self.store
+                        .take_seat(live.id(), i as Seat, &s.name, &s.occupant)
+                        .await?;
+                }
+            }
+            live.seats = self.store.seats(live.id()).await?;
+        }
         live.game = Some(new_game(&live.row.game, &live.row.rules, live.seats.len())?);
         live.timeouts = vec![0; live.seats.len()];
         // The chat's open score sheet goes on at this table: its totals and open pules. It is
@@ -919,7 +978,8 @@ impl Host {
         {
             return self.tournament_command(req, Some(tok.table), verb, lang).await;
         }
-        if let Some(cmd) = lobby_verb(&tok.action) {
+        let add_seat = tok.action == ADD_SEAT;
+        if let Some(cmd) = lobby_verb(&tok.action).or(add_seat.then_some(Command::Join)) {
             let row = self.store.table(tok.table).await?;
             let shared = match &row {
                 Some(row) if row.status.is_open() => self.fresh_table(row).await?,
@@ -930,6 +990,9 @@ impl Host {
                 return Ok(out);
             };
             let mut live = shared.lock().await;
+            if add_seat {
+                return self.take_added_seat(&mut live, &req.user, lang).await;
+            }
             return self.table_command(&mut live, &req.user, &cmd, lang).await;
         }
         let Some(shared) = self.table(tok.table).await? else {
@@ -1494,6 +1557,49 @@ fn lobby_verb(action: &str) -> Option<Command> {
         "back" => Some(Command::Back),
         "hand" => Some(Command::ShowHand),
         _ => None,
+    }
+}
+
+/// Said to the whole chat when `user` finds the table full, so that everybody learns how to
+/// play with more: the lobby's button for one more seat, or (a running table) the commands
+/// that open a table for more players after this game. None where there is no other way
+/// (the game allows no more players, a tournament's table, or the person sits there).
+fn full_notice(live: &Live, user: &User) -> Option<Out> {
+    if live.row.tournament.is_some() || live.seat_of(&user.id).is_some() {
+        return None;
+    }
+    let lang = live.lang();
+    let name = ("name", Arg::from(user.name.clone()));
+    let text = match live.seat_to_add() {
+        Some(seat) => {
+            let what = t(
+                lang,
+                "button-add-seat",
+                &[("seat", Arg::from(i64::from(seat) + 1))],
+            );
+            t(lang, "table-full-add-seat", &[name, ("what", what.into())])
+        }
+        None => {
+            let (_, max) = seat_range(&live.row.game)?;
+            let list = live.open_commands(live.seats.len() + 1..=max)?;
+            t(lang, "table-full-later", &[name, ("list", list.into())])
+        }
+    };
+    Some(Out::Post {
+        chat: live.row.chat.clone(),
+        text,
+        // Once per person and table: pressing Join again does not post it again.
+        once: Some(format!("t{}.full.{}", live.id(), user.id)),
+    })
+}
+
+/// Drops the "✓" of a command (not a button press) whose outbox shows the chat what happened
+/// (a post, a redrawn message): on Telegram the answer to a command in a group is a message of
+/// its own, and a lone "✓" before the real one is noise. A press's "✓" stays: its answer is
+/// the presser's own notice.
+fn drop_lone_ack(out: &mut Outbox) {
+    if out.0.iter().any(Out::is_public) {
+        out.0.retain(|o| !matches!(o, Out::Reply { text } if text == "✓"));
     }
 }
 

@@ -15,8 +15,8 @@ use crate::games::{new_game, DealReport, HostedGame, Refusal};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Button, Out, Outbox};
 use crate::store::{
-    CommunitySettings, Occupant, SeatRow, SheetTotal, Stats, StatsEntry, Store, StoreError, TableLog,
-    TableRow,
+    CommunitySettings, Occupant, Platform, SeatRow, SheetTotal, Stats, StatsEntry, Store, StoreError,
+    TableLog, TableRow,
 };
 use crate::token::Token;
 
@@ -57,6 +57,20 @@ pub fn commitment(seed: &Seed) -> String {
         .map(|b| format!("{b:02x}"))
         .collect()
 }
+
+/// Hex digits of a commitment (or a seed) that the chat shows: the whole 64 only go into the
+/// record (`/record`) and the web viewer. 16 digits are 64 bits: finding another seed that
+/// starts its SHA-256 the same way is out of reach, so the short form still binds the deal.
+pub const FINGERPRINT_DIGITS: usize = 16;
+
+/// The short form of a 64-digit hex string the chat shows, marked as cut: `0f3a9c1e5b7d2468…`.
+pub fn fingerprint(hex: &str) -> String {
+    let short: String = hex.chars().take(FINGERPRINT_DIGITS).collect();
+    format!("{short}…")
+}
+
+/// The lobby button that adds a seat to a full lobby and seats the presser in it.
+pub(crate) const ADD_SEAT: &str = "seat+";
 
 pub(crate) struct Live {
     pub row: TableRow,
@@ -340,17 +354,21 @@ impl Live {
         })
     }
 
-    /// A stored deal starts: its turn clock runs, its commitment is posted.
+    /// A stored deal starts: its turn clock runs, and it is announced. Its commitment is shown
+    /// (short) in the deal's table message, which is rendered before any card is played.
     fn announce_deal(&mut self, next: NextDeal, out: &mut Outbox) {
         self.seeds.push(next.seed);
         self.new_turn();
         let lang = self.lang();
         let text = self.labelled(
             lang,
-            format!(
-                "{}\n{}",
-                t(lang, "deal-started", &[("deal", Arg::from(next.deal_no))]),
-                t(lang, "deal-commitment", &[("commitment", next.commitment.into())])
+            t(
+                lang,
+                "deal-started",
+                &[
+                    ("game", self.row.game.as_str().into()),
+                    ("deal", Arg::from(next.deal_no)),
+                ],
             ),
         );
         out.push(Out::Post {
@@ -371,8 +389,10 @@ impl Live {
         let mut text = self.labelled(lang, game.result_text(report, lang, &names));
         if let Some(seed) = self.seeds.get(report.deal_no.saturating_sub(1)) {
             text.push('\n');
-            // Every game's record carries its deals' seeds, so `stikis replay` checks the deal.
-            text.push_str(&t(lang, "deal-seed", &[("seed", seed.to_string().into())]));
+            // Every game's record carries its deals' seeds, so `stikis replay` checks the deal;
+            // the chat is shown the seed's first digits, the record has it whole.
+            let short = fingerprint(&seed.to_string());
+            text.push_str(&t(lang, "deal-seed", &[("seed", short.into())]));
         }
         Out::Post {
             chat: self.row.chat.clone(),
@@ -509,6 +529,39 @@ impl Live {
         });
     }
 
+    /// The seats of a lobby as the database has them, and its size: the seats it was opened
+    /// with, or more when people took added seats (`ADD_SEAT`), up to its highest taken seat.
+    /// Derived from the seats alone, so every process reads the same size.
+    pub fn lobby_seats(&mut self, seats: Vec<SeatRow>) {
+        let min = crate::games::seat_range(&self.row.game).map_or(3, |r| r.0);
+        let top = seats.iter().map(|s| usize::from(s.seat) + 1).max().unwrap_or(0);
+        self.size = min.max(self.row.seats).max(seats.len()).max(top);
+        self.seats = seats;
+    }
+
+    /// The seat a lobby can add for one more player: none while a seat is free, or when the
+    /// game allows no more players.
+    pub fn seat_to_add(&self) -> Option<Seat> {
+        let max = crate::games::seat_range(&self.row.game).map_or(self.size, |r| r.1);
+        let full = (0..self.size as Seat).all(|i| self.seats.iter().any(|s| s.seat == i));
+        (self.game.is_none() && full && self.size < max).then_some(self.size as Seat)
+    }
+
+    /// The commands that open a table of this game for each of `sizes` players, as this
+    /// chat's platform writes them; None where there are none (the terminal, or no sizes).
+    pub fn open_commands(&self, sizes: impl Iterator<Item = usize>) -> Option<String> {
+        let family = self.row.game.split('-').next().unwrap_or(&self.row.game);
+        let list: Vec<String> = sizes
+            .map(|n| match self.row.chat.platform {
+                Platform::Telegram => Some(format!("/{family} {n}")),
+                // The Discord command's option (discord-bot/src/commands.rs).
+                Platform::Discord => Some(format!("/{family} players:{n}")),
+                Platform::Local => None,
+            })
+            .collect::<Option<_>>()?;
+        (!list.is_empty()).then(|| list.join(", "))
+    }
+
     pub fn render_lobby(&self, out: &mut Outbox) {
         let lang = self.lang();
         let mut lines = self.seat_lines();
@@ -516,14 +569,30 @@ impl Live {
         if missing > 0 {
             lines.push(t(lang, "table-waiting", &[("count", Arg::from(missing))]));
         }
+        // A game played by several numbers of players says how to open the others.
+        if let Some((min, max)) = crate::games::seat_range(&self.row.game) {
+            if let Some(list) = self.open_commands((min..=max).filter(|n| *n != self.size)) {
+                lines.push(t(lang, "lobby-other-sizes", &[("list", list.into())]));
+            }
+        }
         let b = |key: &str, code: &str| Button {
             label: t(lang, key, &[]),
             token: self.token(code),
         };
-        let buttons = vec![
+        let mut buttons = vec![
             vec![b("button-join", "join"), b("button-leave", "leave")],
             vec![b("button-add-bot", "bot"), b("button-start", "start")],
         ];
+        if let Some(seat) = self.seat_to_add() {
+            buttons[0].push(Button {
+                label: t(
+                    lang,
+                    "button-add-seat",
+                    &[("seat", Arg::from(i64::from(seat) + 1))],
+                ),
+                token: self.token(ADD_SEAT),
+            });
+        }
         out.push(Out::Public {
             chat: self.row.chat.clone(),
             key: format!("t{}.lobby", self.id()),
@@ -561,10 +630,17 @@ impl Live {
                 token: self.token("back"),
             });
         }
+        let mut text = game.public_text(lang, &names);
+        // The deal's commitment, short: the whole SHA-256 is in the record and the web viewer.
+        if let Some(seed) = deal.checked_sub(1).and_then(|i| self.seeds.get(i)) {
+            let short = fingerprint(&commitment(seed));
+            text.push('\n');
+            text.push_str(&t(lang, "deal-commitment", &[("commitment", short.into())]));
+        }
         out.push(Out::Public {
             chat: self.row.chat.clone(),
             key: format!("t{}.d{}", self.id(), deal),
-            text: self.labelled(lang, game.public_text(lang, &names)),
+            text: self.labelled(lang, text),
             buttons: public_buttons,
             version: self.seq,
         });

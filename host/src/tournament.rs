@@ -467,7 +467,6 @@ impl Host {
             return Ok(out);
         }
         // Every table of the round has finished.
-        self.render_tournament(&tour, &mut out).await?;
         if round >= tour.rounds {
             if self
                 .store
@@ -489,12 +488,14 @@ impl Host {
                     text,
                     once: None,
                 });
-                let tour = self.store.tournament(id).await?.unwrap_or(tour);
-                self.render_tournament(&tour, &mut out).await?;
             }
         } else if tour.status == TournamentStatus::Running {
             self.start_round(&tour, round + 1, &mut out).await?;
         }
+        // The standings after the round, under the tournament's state now: the next round
+        // on, paused before it, or over.
+        let tour = self.store.tournament(id).await?.unwrap_or(tour);
+        self.render_tournament(&tour, &mut out).await?;
         Ok(out)
     }
 
@@ -727,11 +728,7 @@ impl Host {
         };
         let entrants = self.store.entrants(tour.id).await?;
         let mut lines = vec![
-            t(
-                lang,
-                "tournament-registration",
-                &[("rounds", Arg::from(tour.rounds)), ("format", format.into())],
-            ),
+            self.tournament_header(tour, lang, format).await?,
             t(
                 lang,
                 "tournament-commitment",
@@ -789,6 +786,32 @@ impl Host {
             .await;
         lines.extend(link);
         Ok(lines.join("\n"))
+    }
+
+    /// The tournament message's first line: what the tournament is, and where it stands (entries
+    /// open, round k of n on or paused, over, cancelled).
+    async fn tournament_header(
+        &self,
+        tour: &TournamentRow,
+        lang: Lang,
+        format: String,
+    ) -> Result<String, HostError> {
+        let what = [("rounds", Arg::from(tour.rounds)), ("format", format.into())];
+        if tour.status == TournamentStatus::Registration {
+            return Ok(t(lang, "tournament-registration", &what));
+        }
+        // The round being played: the last one seated (the first, before it is).
+        let round = self.store.rounds(tour.id).await?.last().map_or(1, |r| r.0);
+        let at = [("round", Arg::from(round)), ("rounds", Arg::from(tour.rounds))];
+        let state = match tour.status {
+            TournamentStatus::Registration | TournamentStatus::Running => {
+                t(lang, "tournament-state-round", &at)
+            }
+            TournamentStatus::Paused => t(lang, "tournament-state-paused", &at),
+            TournamentStatus::Finished => t(lang, "tournament-state-finished", &[]),
+            TournamentStatus::Cancelled => t(lang, "tournament-state-cancelled", &[]),
+        };
+        Ok(format!("{} {state}", t(lang, "tournament-title", &what)))
     }
 
     /// Draws (or redraws) the tournament message, with the buttons its state allows.

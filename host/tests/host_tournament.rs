@@ -406,6 +406,21 @@ async fn second_half(d: &tempfile::TempDir, screen: Screen, rng: u64, presses: u
     assert!(text.contains("Standings after round 3 of 3"), "{text}");
 }
 
+/// The first line of the tournament message as shown now.
+fn header(f: &Field) -> String {
+    f.tournament_text().lines().next().unwrap_or_default().to_string()
+}
+
+/// The first line of the last tournament message in an outbox.
+fn header_in(out: &Outbox) -> Option<String> {
+    out.0.iter().rev().find_map(|o| match o {
+        stikis_host::Out::Public { key, text, .. } if key.starts_with('T') && !key.contains('.') => {
+            text.lines().next().map(str::to_string)
+        }
+        _ => None,
+    })
+}
+
 fn posted_containing(f: &Field, needle: &str) -> bool {
     f.screen.posts.iter().any(|p| p.contains(needle))
 }
@@ -455,6 +470,11 @@ async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
     .await;
     assert_eq!(out.reply_text(), Some("ADMIN opens a Zole tournament."));
     assert!(f.tournament_text().contains("2 rounds, 30 minutes a round."));
+    // The message's header follows the tournament's state, from entries open to the end.
+    assert_eq!(
+        header(&f),
+        "🏆 Zole tournament: 2 rounds, 30 minutes a round. Entries are open: press Join."
+    );
     // People only: no computer button, and the verb is refused.
     let m = send(
         &f.host,
@@ -469,7 +489,12 @@ async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
     for p in &people {
         f.press(p, join.clone()).await;
     }
-    f.press(&admin, f.button(TournamentVerb::Start)).await;
+    let out = f.press(&admin, f.button(TournamentVerb::Start)).await;
+    assert_eq!(
+        header_in(&out).as_deref(),
+        Some("🏆 Zole tournament: 2 rounds, 30 minutes a round. Round 1 of 2 is on."),
+        "{out:?}"
+    );
     // Paused at once: round 1 plays, round 2 waits.
     let out = f.press(&people[0], f.button(TournamentVerb::Pause)).await;
     assert_eq!(
@@ -478,6 +503,11 @@ async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
     );
     f.press(&admin, f.button(TournamentVerb::Pause)).await;
     assert!(posted_containing(&f, "ADMIN has paused the tournament"));
+    assert!(
+        header(&f).ends_with("Round 1 of 2; paused: the next round waits until it is resumed."),
+        "{}",
+        header(&f)
+    );
     f.play_until(10_000, |f| posted_containing(f, "Result of deal 1"))
         .await;
     // Time is up during deal 2: it is finished, and the table ends.
@@ -492,8 +522,10 @@ async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
         "{}",
         f.tournament_text()
     );
+    assert!(header(&f).contains("Round 1 of 2; paused"), "{}", header(&f));
     f.press(&admin, f.button(TournamentVerb::Resume)).await;
     assert!(f.posted("Round 2 of 2:"));
+    assert!(header(&f).ends_with("Round 2 of 2 is on."), "{}", header(&f));
     // P4 withdraws in the middle of round 2.
     f.play_until(3, |_| false).await;
     let out = f.press(&people[3], f.button(TournamentVerb::Leave)).await;
@@ -505,6 +537,14 @@ async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
     f.people.truncate(3);
     f.play_until(10_000, |f| f.posted("🏆 The tournament is over."))
         .await;
+    // The finishing round's message may come with the events after the post.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    f.drain();
+    assert_eq!(
+        header(&f),
+        "🏆 Zole tournament: 2 rounds, 30 minutes a round. The tournament is over."
+    );
+    assert!(!f.tournament_text().contains("Entries are open"));
     let out = send(
         &f.host,
         &mut f.screen,
@@ -602,6 +642,12 @@ async fn timed_rounds_pause_resume_withdrawal_and_cancel() {
     );
     let row = f.host.store().table(hall[0].id).await.unwrap().unwrap();
     assert_eq!(row.status, stikis_host::store::TableStatus::Stopped);
+    let cancelled = header_in(&out).unwrap_or_default();
+    assert!(
+        cancelled.starts_with("🏆 Zole tournament: 1 round, 2 deals per table a round")
+            && cancelled.ends_with("a move. The tournament was cancelled."),
+        "{cancelled}"
+    );
     let out = send(
         &f.host,
         &mut s,

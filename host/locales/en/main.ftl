@@ -10,6 +10,9 @@ table-joined = { $name } sits down at seat { $seat }.
 table-left = { $name } left the table.
 table-seat-full = That seat is already taken.
 table-full = The table is full.
+table-full-add-seat = { $name } would like to play, but the table is full: press “{ $what }” under it to take one more seat.
+table-full-later = { $name } would like to play, but the table is full. After this game, a table for more players: { $list }
+lobby-other-sizes = For another number of players: { $list }
 table-already-seated = You already sit at this table.
 table-not-seated = You do not sit at this table.
 table-bot-added = A computer player takes seat { $seat }.
@@ -41,6 +44,7 @@ button-join = Join
 button-leave = Leave
 button-start = Start
 button-add-bot = Add computer player
+button-add-seat = ➕ Seat { $seat }
 not-at-table = You are not playing at this table.
 
 ## Deals

@@ -44,3 +44,12 @@ tournament-bad-options = A tournament is opened as /tournament [rounds] [deals p
 button-pause = Pause
 button-resume = Resume
 button-cancel = Cancel
+# The tournament message's first line once entries have closed: the title and its state.
+tournament-title = 🏆 Zole tournament: { $rounds ->
+    [one] { $rounds } round
+   *[other] { $rounds } rounds
+}, { $format }.
+tournament-state-round = Round { $round } of { $rounds } is on.
+tournament-state-paused = Round { $round } of { $rounds }; paused: the next round waits until it is resumed.
+tournament-state-finished = The tournament is over.
+tournament-state-cancelled = The tournament was cancelled.

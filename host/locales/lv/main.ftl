@@ -9,6 +9,9 @@ table-joined = { $name } apsēžas { $seat }. vietā.
 table-left = { $name } atstāja galdu.
 table-seat-full = Šī vieta jau ir aizņemta.
 table-full = Galds ir pilns.
+table-full-add-seat = { $name } grib spēlēt, bet galds ir pilns: spied «{ $what }» zem tā, lai pievienotu vēl vienu vietu.
+table-full-later = { $name } grib spēlēt, bet galds ir pilns. Pēc šīs spēles galdu vairāk spēlētājiem atver ar: { $list }
+lobby-other-sizes = Citam spēlētāju skaitam: { $list }
 table-already-seated = Tu jau sēdi pie šī galda.
 table-not-seated = Tu nesēdi pie šī galda.
 table-bot-added = Dators apsēžas { $seat }. vietā.
@@ -40,6 +43,7 @@ button-join = Pievienoties
 button-leave = Aiziet
 button-start = Sākt
 button-add-bot = Pievienot datoru
+button-add-seat = ➕ { $seat }. vieta
 not-at-table = Tu nespēlē pie šī galda.
 
 ## Dalījumi

@@ -41,3 +41,13 @@ tournament-bad-options = Turnīru atver tā: /tournament [kārtas] [partijas kā
 button-pause = Apturēt
 button-resume = Atsākt
 button-cancel = Atcelt
+# The tournament message's first line once entries have closed: the title and its state.
+tournament-title = 🏆 Zoles turnīrs: { $rounds ->
+    [zero] { $rounds } kārtu
+    [one] { $rounds } kārta
+   *[other] { $rounds } kārtas
+}, { $format }.
+tournament-state-round = Notiek { $round }. kārta no { $rounds }.
+tournament-state-paused = { $round }. kārta no { $rounds }; turnīrs apturēts: nākamā kārta gaidīs, līdz to atsāks.
+tournament-state-finished = Turnīrs ir beidzies.
+tournament-state-cancelled = Turnīrs ir atcelts.

@@ -10,6 +10,9 @@ table-joined = { $name } садится на место { $seat }.
 table-left = { $name } уходит из-за стола.
 table-seat-full = Это место уже занято.
 table-full = Стол заполнен.
+table-full-add-seat = { $name } хочет играть, но стол заполнен: нажмите «{ $what }» под ним, чтобы добавить ещё одно место.
+table-full-later = { $name } хочет играть, но стол заполнен. После этой игры стол на большее число игроков открывается так: { $list }
+lobby-other-sizes = Для другого числа игроков: { $list }
 table-already-seated = Вы уже сидите за этим столом.
 table-not-seated = Вы не сидите за этим столом.
 table-bot-added = Компьютер садится на место { $seat }.
@@ -43,6 +46,7 @@ button-join = Присоединиться
 button-leave = Уйти
 button-start = Начать
 button-add-bot = Добавить компьютер
+button-add-seat = ➕ Место { $seat }
 not-at-table = Вы не играете за этим столом.
 
 ## Раздачи

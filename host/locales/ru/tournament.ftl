@@ -41,3 +41,14 @@ tournament-bad-options = Турнир открывают так: /tournament [т
 button-pause = Пауза
 button-resume = Продолжить
 button-cancel = Отменить
+# The tournament message's first line once entries have closed: the title and its state.
+tournament-title = 🏆 Турнир по золе: { $rounds ->
+    [one] { $rounds } тур
+    [few] { $rounds } тура
+    [many] { $rounds } туров
+   *[other] { $rounds } тура
+}, { $format }.
+tournament-state-round = Идёт тур { $round } из { $rounds }.
+tournament-state-paused = Тур { $round } из { $rounds }; турнир приостановлен: следующий тур ждёт продолжения.
+tournament-state-finished = Турнир закончен.
+tournament-state-cancelled = Турнир отменён.
