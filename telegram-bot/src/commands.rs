@@ -9,22 +9,19 @@
 use stikis_host::i18n::Lang;
 
 /// Descriptions of the game commands the bot knows words for; a family without one here is
-/// still opened by its command, described by its name.
+/// still opened by its command, described by its name. Their options (variants, numbers of
+/// players) come from the host's games (`game_usage`).
 const GAME_WORDS: &[(&str, [&str; 3])] = &[
     (
         "zole",
-        [
-            "Atvērt Zoles galdu (/zole [lv|ru|…])",
-            "Open a Zole table (/zole [preset])",
-            "Открыть стол Золе (/zole [пресет])",
-        ],
+        ["Atvērt Zoles galdu", "Open a Zole table", "Открыть стол Золе"],
     ),
     (
         "belote",
         [
-            "Atvērt Belotes galdu (/belote [bazar|classic|h2h])",
-            "Open a Belote table (/belote [bazar|classic|h2h])",
-            "Открыть стол Белот (/belote [bazar|classic|h2h])",
+            "Atvērt Belotes galdu",
+            "Open a Belote table",
+            "Открыть стол Белот",
         ],
     ),
     (
@@ -37,13 +34,50 @@ const GAME_WORDS: &[(&str, [&str; 3])] = &[
     ),
     (
         "polt",
-        [
-            "Atvērt Polta galdu (/polt [spēlētāji])",
-            "Open a Polt table (/polt [players])",
-            "Открыть стол Польт (/polt [игроки])",
-        ],
+        ["Atvērt Polta galdu", "Open a Polt table", "Открыть стол Польт"],
     ),
 ];
+
+/// The rules presets a game family's command takes (a word after the command).
+fn presets(family: &str) -> &'static [&'static str] {
+    match family {
+        "zole" => &stikis_core::games::zole::options::PRESETS,
+        _ => &[],
+    }
+}
+
+/// A game command's options as `game_command` reads them: the variant, the number of players
+/// where the game allows several, the rules preset. "[3|4|5] [lv|rondo|…]"; empty for none.
+pub fn game_usage(family_name: &str, games: &[&str]) -> String {
+    let variants: Vec<&str> = games
+        .iter()
+        .copied()
+        .filter(|g| family(g) == family_name)
+        .collect();
+    let mut parts = Vec::new();
+    if variants.len() > 1 {
+        let names: Vec<&str> = variants
+            .iter()
+            .map(|v| v.strip_prefix(family_name).unwrap_or(v).trim_start_matches('-'))
+            .collect();
+        parts.push(format!("[{}]", names.join("|")));
+    }
+    let sizes: Vec<usize> = variants
+        .iter()
+        .filter_map(|g| stikis_host::games::seat_range(g))
+        .filter(|(min, max)| min < max)
+        .flat_map(|(min, max)| min..=max)
+        .collect();
+    if !sizes.is_empty() {
+        let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+        parts.push(format!("[{}]", sizes.join("|")));
+    }
+    let presets = presets(family_name);
+    if !presets.is_empty() {
+        parts.push(format!("[{}]", presets.join("|")));
+    }
+    parts.join(" ")
+}
 
 /// The command of a game: its name up to the first `-`.
 pub fn family(game: &str) -> &str {
@@ -84,10 +118,19 @@ pub fn game_command(name: &str, args: &[&str], games: &[&str]) -> Option<Opening
 
 /// The game commands for `games`, one per family, in order, with descriptions.
 pub fn game_commands(games: &[&str]) -> Vec<(String, [String; 3])> {
-    let mut out: Vec<(String, [String; 3])> = Vec::new();
+    game_help(games)
+        .into_iter()
+        .map(|(name, _, about)| (name, about))
+        .collect()
+}
+
+/// The game commands for `games` with their options (the same in every language) and
+/// descriptions in lv, en, ru.
+fn game_help(games: &[&str]) -> Vec<(String, [String; 3], [String; 3])> {
+    let mut out: Vec<(String, [String; 3], [String; 3])> = Vec::new();
     for g in games {
         let f = family(g);
-        if out.iter().any(|(n, _)| n == f) {
+        if out.iter().any(|(n, _, _)| n == f) {
             continue;
         }
         let words = GAME_WORDS
@@ -95,21 +138,81 @@ pub fn game_commands(games: &[&str]) -> Vec<(String, [String; 3])> {
             .find(|(n, _)| *n == f)
             .map(|(_, d)| d.map(str::to_string))
             .unwrap_or_else(|| [f.to_string(), f.to_string(), f.to_string()]);
-        out.push((f.to_string(), words));
+        let usage = game_usage(f, games);
+        out.push((f.to_string(), [usage.clone(), usage.clone(), usage], words));
     }
     out
 }
 
-/// Every command the bot answers for the host's games, with its description in lv, en, ru.
-pub fn all_commands() -> Vec<(String, [String; 3])> {
-    let mut all = game_commands(&stikis_host::games::GAMES);
-    all.extend(
-        COMMANDS
+/// Every command with its options (per language: "[N]", "lv|en|ru") and description.
+fn command_help() -> Vec<(String, [String; 3], [String; 3])> {
+    let mut all = game_help(&stikis_host::games::GAMES);
+    all.extend(COMMANDS.iter().map(|(n, d)| {
+        let usage = USAGE
             .iter()
-            .map(|(n, d)| (n.to_string(), d.map(str::to_string))),
-    );
+            .find(|(u, _)| u == n)
+            .map_or_else(Default::default, |(_, u)| u.map(str::to_string));
+        (n.to_string(), usage, d.map(str::to_string))
+    }));
     all
 }
+
+/// Every command the bot answers for the host's games, with its description in lv, en, ru
+/// (for setMyCommands), the options in it: "Open a Zole table: /zole [3|4|5] [lv|…]".
+pub fn all_commands() -> Vec<(String, [String; 3])> {
+    command_help()
+        .into_iter()
+        .map(|(name, usage, about)| {
+            let about = std::array::from_fn(|i| match usage[i].as_str() {
+                "" => about[i].clone(),
+                u => format!("{}: /{name} {u}", about[i]),
+            });
+            (name, about)
+        })
+        .collect()
+}
+
+/// The options of the other commands, per language (lv, en, ru), as `lib.rs` reads them.
+const USAGE: &[(&str, [&str; 3])] = &[
+    ("bots", ["[N]", "[N]", "[N]"]),
+    (
+        "tournament",
+        [
+            "[kārtas] [partijas kārtā|45m] [90s] [noteikumi] [bots] · join|leave|start|pause|resume|cancel|standings|record",
+            "[rounds] [deals per round|45m] [90s] [preset] [bots] · join|leave|start|pause|resume|cancel|standings|record",
+            "[туры] [раздач в туре|45m] [90s] [правила] [bots] · join|leave|start|pause|resume|cancel|standings|record",
+        ],
+    ),
+    (
+        "top",
+        [
+            "[day|week|month|season [N]|all]",
+            "[day|week|month|season [N]|all]",
+            "[day|week|month|season [N]|all]",
+        ],
+    ),
+    ("season", ["new", "new", "new"]),
+    (
+        "web",
+        [
+            "[new|public <nosaukums>|private]",
+            "[new|public <name>|private]",
+            "[new|public <название>|private]",
+        ],
+    ),
+    (
+        "lang",
+        ["lv|en|ru · group lv|en|ru", "lv|en|ru · group lv|en|ru", "lv|en|ru · group lv|en|ru"],
+    ),
+    (
+        "settings",
+        [
+            "turn N|off · auto on|off · names A, B|off",
+            "turn N|off · auto on|off · names A, B|off",
+            "turn N|off · auto on|off · names A, B|off",
+        ],
+    ),
+];
 
 /// The bot's other commands, with their descriptions in lv, en and ru.
 pub const COMMANDS: &[(&str, [&str; 3])] = &[
@@ -136,50 +239,50 @@ pub const COMMANDS: &[(&str, [&str; 3])] = &[
     (
         "tournament",
         [
-            "Zoles turnīrs: /tournament [kārtas] [partijas]",
-            "Zole tournament: /tournament [rounds] [deals]",
-            "Турнир по золе: /tournament [туры] [раздачи]",
+            "Zoles turnīrs (administratoriem)",
+            "Zole tournament (admins)",
+            "Турнир по золе (админам)",
         ],
     ),
     (
         "top",
         [
-            "Reitingi; /top day|week|month|season|all: punkti",
-            "Ratings; /top day|week|month|season|all: points",
-            "Рейтинги; /top day|week|month|season|all: очки",
+            "Reitingi; ar periodu: punkti",
+            "Ratings; with a period: points",
+            "Рейтинги; с периодом: очки",
         ],
     ),
     (
         "season",
         [
-            "/season new: sākt jaunu sezonu (administratoriem)",
-            "/season new: start a new season (admins)",
-            "/season new: начать новый сезон (админам)",
+            "Sākt jaunu sezonu (administratoriem)",
+            "Start a new season (admins)",
+            "Начать новый сезон (админам)",
         ],
     ),
     ("stats", ["Mana statistika", "My statistics", "Моя статистика"]),
     (
         "web",
         [
-            "Saite uz kopienas lapām (/web new: jauna saite; /web public <nosaukums>, /web private)",
-            "Link to the community's pages (/web new: a new link; /web public <name>, /web private)",
-            "Ссылка на страницы сообщества (/web new: новая ссылка; /web public <название>, /web private)",
+            "Saite uz kopienas lapām (new: jauna saite; public, private: administratoriem)",
+            "Link to the community's pages (new: a new link; public, private: admins)",
+            "Ссылка на страницы сообщества (new: новая ссылка; public, private: админам)",
         ],
     ),
     (
         "lang",
         [
-            "Valoda: /lang lv|en|ru",
-            "Language: /lang lv|en|ru",
-            "Язык: /lang lv|en|ru",
+            "Tava valoda; group: grupas valoda",
+            "Your language; group: the group's",
+            "Ваш язык; group: язык группы",
         ],
     ),
     (
         "settings",
         [
-            "Iestatījumi: /settings turn N|off, auto on|off",
-            "Settings: /settings turn N|off, auto on|off",
-            "Настройки: /settings turn N|off, auto on|off",
+            "Iestatījumi (administratoriem)",
+            "Settings (admins)",
+            "Настройки (админам)",
         ],
     ),
     ("rules", ["Zoles noteikumi", "Zole rules", "Правила Золе"]),
@@ -202,12 +305,15 @@ pub fn lang_of_code(code: Option<&str>) -> Option<Lang> {
         .find(|l| code == l.code() || code.starts_with(&format!("{}-", l.code())))
 }
 
-/// The /help text in one language.
+/// The /help text in one language: every command with its options, "/zole [3|4|5] [lv|…] — …".
 pub fn help_text(lang: Lang) -> String {
     let i = lang_index(lang);
-    all_commands()
+    command_help()
         .iter()
-        .map(|(name, d)| format!("/{name} — {}", d[i]))
+        .map(|(name, usage, d)| match usage[i].as_str() {
+            "" => format!("/{name} — {}", d[i]),
+            u => format!("/{name} {u} — {}", d[i]),
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -299,6 +405,51 @@ mod tests {
         assert_eq!(open("join", &[]), None);
         let names: Vec<String> = game_commands(&games).into_iter().map(|(n, _)| n).collect();
         assert_eq!(names, ["zole", "belote", "coinche", "polt"]);
+    }
+
+    #[test]
+    fn help_names_every_commands_options() {
+        let games = [
+            "zole",
+            "belote-bazar",
+            "belote-classic",
+            "belote-h2h",
+            "coinche",
+            "polt",
+        ];
+        assert_eq!(
+            game_usage("zole", &games),
+            "[3|4|5] [lv|lv-galdins|rondo|catsatcards|zolite]"
+        );
+        assert_eq!(game_usage("belote", &games), "[bazar|classic|h2h]");
+        assert_eq!(game_usage("coinche", &games), "");
+        assert_eq!(game_usage("polt", &games), "[5|6|7]");
+        // What the usage promises is what the command reads.
+        assert_eq!(
+            game_command("zole", &["4", "rondo"], &games).map(|o| (o.seats, o.preset)),
+            Some((Some(4), Some("rondo".into())))
+        );
+        let help = help_text(Lang::En);
+        for line in [
+            "/zole [3|4|5] [lv|lv-galdins|rondo|catsatcards|zolite] — Open a Zole table",
+            "/polt [5|6|7] — Open a Polt table",
+            "/bots [N] — Add N computer players",
+            "/lang lv|en|ru · group lv|en|ru — Your language; group: the group's",
+            "/season new — Start a new season (admins)",
+        ] {
+            assert!(help.lines().any(|l| l == line), "{line} not in:\n{help}");
+        }
+        // Every language names the same options.
+        for lang in [Lang::Lv, Lang::Ru] {
+            assert!(help_text(lang).contains("/zole [3|4|5] [lv|"), "{lang:?}");
+        }
+        // The command menu's descriptions carry them too.
+        let menu = all_commands();
+        let zole = &menu.iter().find(|(n, _)| n == "zole").unwrap().1;
+        assert_eq!(
+            zole[1],
+            "Open a Zole table: /zole [3|4|5] [lv|lv-galdins|rondo|catsatcards|zolite]"
+        );
     }
 
     #[test]
