@@ -583,15 +583,16 @@ impl Live {
             vec![b("button-join", "join"), b("button-leave", "leave")],
             vec![b("button-add-bot", "bot"), b("button-start", "start")],
         ];
+        // In a row of its own, after the lobby's usual buttons.
         if let Some(seat) = self.seat_to_add() {
-            buttons[0].push(Button {
+            buttons.push(vec![Button {
                 label: t(
                     lang,
                     "button-add-seat",
                     &[("seat", Arg::from(i64::from(seat) + 1))],
                 ),
                 token: self.token(ADD_SEAT),
-            });
+            }]);
         }
         out.push(Out::Public {
             chat: self.row.chat.clone(),
