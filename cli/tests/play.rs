@@ -174,7 +174,7 @@ fn polt_plays_its_hands_and_resumes() {
     let (ok, out) = run_game(&["polt"], &db, &"1\n".repeat(100));
     assert!(ok, "{out}");
     assert!(out.starts_with("Resuming your game."), "{out}");
-    assert!(out.contains("Result of deal 3"), "{out}");
+    assert!(out.contains("Result of hand 3"), "{out}");
     assert!(
         out.contains("The game is over. Run the same command again"),
         "{out}"

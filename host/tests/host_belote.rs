@@ -184,7 +184,7 @@ async fn every_variant_plays_a_whole_game_with_people_and_computer_players() {
         let out = send(&t.host, &mut t.screen, t.g.clone(), &anna, Command::Stats).await;
         let stats = out.reply_text().unwrap();
         assert!(
-            stats.contains(&format!("{}: ", game_title(Lang::Ru, game))) && stats.contains("игр 1,"),
+            stats.contains(&format!("{}: ", game_title(Lang::Ru, game))) && stats.contains("1 игра,"),
             "{stats}"
         );
     }

@@ -122,7 +122,7 @@ async fn sessions_of_five_six_and_seven_play_out_and_their_records_replay_to_the
             .posts
             .iter()
             .rev()
-            .find(|p| p.starts_with("Result of deal 2"))
+            .find(|p| p.starts_with("Result of hand 2"))
             .unwrap();
         assert!(
             last.contains("New ranks: Tzar:") && last.contains("is the Tzar."),

@@ -49,7 +49,10 @@ belote-redeal = Everybody passed: the next dealer deals again.
 belote-made = The contract is made.
 belote-failed = The contract fails.
 belote-capot-taken = Capot: every trick to { $name }.
-belote-team-result = { $name }: { $points } card points, { $combinations } for combinations and belote; scores { $score }
+belote-team-result = { $name }: { $points ->
+    [one] { $points } card point
+   *[other] { $points } card points
+}, { $combinations } for combinations and belote; scores { $score }
 belote-winner = The game goes to { $name }.
 
 # Why a bid is refused.

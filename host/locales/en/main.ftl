@@ -48,14 +48,23 @@ button-add-seat = ➕ Seat { $seat }
 not-at-table = You are not playing at this table.
 
 ## Deals
-deal-started = Deal { $deal } begins.
-deal-commitment = Deal commitment (SHA-256): { $commitment }
-deal-seed = Seed of the deal: { $seed }. To check it, save the record (/record, or r in the terminal) and run “stikis replay FILE”: it deals every deal again from its seed.
+deal-started = { $game ->
+    [polt] Hand
+   *[other] Deal
+} { $deal } begins.
+deal-commitment = The seed's commitment (SHA-256): { $commitment }
+deal-seed = Seed: { $seed }. To check it, save the game record (/record) and run “stikis replay FILE”: it deals the cards again from each seed and checks every move.
 record-carried-pules = This table went on from the chat's score sheet with open pules (common: { $common }, personal: { $personal }, tree branches: { $tree }). A record has no place for them, so “stikis replay” scores it from an empty sheet.
-deal-result-header = Result of deal { $deal }
+deal-result-header = Result of { $game ->
+    [polt] hand
+   *[other] deal
+} { $deal }
 deal-declarer = Declarer: { $name }, { $contract }
 deal-all-passed = Everybody passed.
-deal-points = { $name }: { $points } card points
+deal-points = { $name }: { $points ->
+    [one] { $points } card point
+   *[other] { $points } card points
+}
 deal-tricks = { $name }: { $tricks ->
     [one] { $tricks } trick
    *[other] { $tricks } tricks
@@ -101,7 +110,10 @@ zole-bury-pick = Choose two cards to bury.
 zole-bury-picked = Chosen: { $cards }; choose one more (press it again to undo).
 zole-surrendered = The declarer surrendered.
 zole-tie = 60–60: a tie. A branch is added to the tree.
-zole-seat-result = { $name }: { $points } card points, { $tricks ->
+zole-seat-result = { $name }: { $points ->
+    [one] { $points } card point
+   *[other] { $points } card points
+}, { $tricks ->
     [one] { $tricks } trick
    *[other] { $tricks } tricks
 }
@@ -128,7 +140,16 @@ top-line = { $rank }. { $name } { $points } ({ $deals ->
    *[other] { $deals } deals
 })
 top-none = No games have been counted here yet.
-stats-line = { $game }: { $points } points, { $games } games, { $deals } deals, { $wins } won as declarer
+stats-line = { $game }: { $points ->
+    [one] { $points } point
+   *[other] { $points } points
+}, { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+}, { $deals ->
+    [one] { $deals } deal
+   *[other] { $deals } deals
+}, { $wins } won as declarer
 stats-pules = , pules written { $written }, removed { $removed }
 stats-none = { $name } has no games counted here yet.
 
@@ -137,7 +158,7 @@ refusal-over = That deal is over; use the buttons of your newest hand.
 refusal-bidding-on = The bidding is still on: cards are played once it is over.
 refusal-play-on = The bidding is over: play a card.
 refusal-bury-first = The declarer buries two cards first; then the play begins.
-refusal-not-now = That button belongs to another moment of the deal; use your newest hand.
+refusal-not-now = That button belongs to another moment of the game; use your newest hand.
 refusal-not-held = You do not hold { $card }.
 refusal-must-follow = You must follow suit: you hold { $card }.
 refusal-must-beat = You must play higher in the suit led: you hold { $card }.
@@ -160,8 +181,14 @@ zole-galdins-lost = Galdiņš (the little table: everybody passed, each plays fo
 zole-galdins-nobody = Galdiņš (the little table: everybody passed, each plays for himself): a tie for the most tricks and card points, so nobody pays.
 zole-galdins-why-tricks = the most tricks taken (ties go by card points)
 zole-galdins-why-points = the most card points taken
-zole-declarer-won = { $name } won the { $contract } with { $points } card points (61 or more wins).
-zole-declarer-lost = { $name } lost the { $contract } with { $points } card points (61 or more was needed).
+zole-declarer-won = { $name } won the { $contract } with { $points ->
+    [one] { $points } card point
+   *[other] { $points } card points
+} (61 or more wins).
+zole-declarer-lost = { $name } lost the { $contract } with { $points ->
+    [one] { $points } card point
+   *[other] { $points } card points
+} (61 or more was needed).
 zole-small-won = { $name } won the { $contract }: no trick taken.
 zole-small-lost = { $name } lost the { $contract }: a trick was taken.
 zole-talon-picked-up = Talon picked up by { $name }: { $cards }

@@ -34,6 +34,8 @@ polt-return-joker = You received the joker: return your highest card of any suit
 polt-name-trump = Name trumps.
 polt-button-trump = Trumps { $suit }
 
+polt-over = That hand is over; use the buttons of your newest hand.
+
 ## Results
 polt-new-ranks = New ranks: { $ranks }
 polt-total-tricks = Tricks in all: { $totals }

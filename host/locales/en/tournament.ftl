@@ -1,8 +1,20 @@
 # Tournaments (Latvian format: rounds, big points, re-seating).
-tournament-format-deals = { $deals } deals per table a round
-tournament-format-turn = , { $seconds } seconds a move
-tournament-format-minutes = { $minutes } minutes a round
-tournament-registration = 🏆 Zole tournament: { $rounds } rounds, { $format }. Entries are open: press Join.
+tournament-format-deals = { $deals ->
+    [one] { $deals } deal
+   *[other] { $deals } deals
+} per table a round
+tournament-format-turn = , { $seconds ->
+    [one] { $seconds } second
+   *[other] { $seconds } seconds
+} a move
+tournament-format-minutes = { $minutes ->
+    [one] { $minutes } minute
+   *[other] { $minutes } minutes
+} a round
+tournament-registration = 🏆 Zole tournament: { $rounds ->
+    [one] { $rounds } round
+   *[other] { $rounds } rounds
+}, { $format }. Entries are open: press Join.
 tournament-commitment = Draw commitment (the SHA-256 of the seed that will seat round 1): { $commitment }
 tournament-entered = Entered ({ $count }): { $names }
 tournament-nobody = Nobody has entered yet.
@@ -14,7 +26,10 @@ tournament-name-taken = Somebody has entered under the name { $name } already.
 tournament-left = { $name } has withdrawn.
 tournament-left-mid-round = { $name } has withdrawn; a computer player finishes this round for them, and the round counts.
 tournament-not-in = You have not entered.
-tournament-too-few = A tournament needs at least 3 players; { $count } have entered.
+tournament-too-few = A tournament needs at least 3 players; { $count ->
+    [one] only { $count } has entered
+   *[other] { $count } have entered
+}.
 tournament-exists = This chat has a tournament on already.
 tournament-none = This chat has no tournament.
 tournament-over = This tournament is over.
@@ -28,8 +43,11 @@ tournament-table-label = Round { $round }, table { $table }
 tournament-table-done = Round { $round }, table { $table } has finished: { $totals }
 tournament-standings = 🏆 Standings after round { $round } of { $rounds }
 tournament-standings-none = 🏆 Standings: no round has finished yet
-tournament-standing-line = { $rank }. { $name }: { $big } big points, { $pm } game points, { $played ->
-    [one] 1 round
+tournament-standing-line = { $rank }. { $name }: { $big ->
+    [one] { $big } big point
+   *[other] { $big } big points
+}, { $pm } game points, { $played ->
+    [one] { $played } round
    *[other] { $played } rounds
 }
 tournament-withdrawn = (withdrawn)

@@ -88,8 +88,20 @@ web-table-waiting = about to start
 web-table-closed = the game
 web-refreshing = This page refreshes itself every 30 seconds while the tournament is on.
 # A player's page.
-web-player-rating = { $game }: rating { $rating } after { $count } games
-web-player-stats = { $game }: { $points } points, { $count } games, { $deals } deals, { $wins } won as declarer
+web-player-rating = { $game }: rating { $rating } after { $count ->
+    [one] { $count } game
+   *[other] { $count } games
+}
+web-player-stats = { $game }: { $points ->
+    [one] { $points } point
+   *[other] { $points } points
+}, { $count ->
+    [one] { $count } game
+   *[other] { $count } games
+}, { $deals ->
+    [one] { $deals } deal
+   *[other] { $deals } deals
+}, { $wins } won as declarer
 web-rating-chart = { $game }: rating over time
 web-no-history = No rated game yet.
 web-recent = Recent games

@@ -7,7 +7,7 @@ belote-name-belote-h2h = Belote divatā
 belote-name-coinche = Coinche
 
 ## Galda ziņa
-belote-title = { $game } · { $deal }. partija · dala { $dealer }
+belote-title = { $game } · { $deal }. dalījums · dala { $dealer }
 belote-teams = Komandas: { $first } pret { $second }
 belote-turned = Atvērtā kārts: { $card }
 belote-bids = Solījumi: { $bids }
@@ -48,7 +48,11 @@ belote-redeal = Visi garām: nākamais dalītājs dala no jauna.
 belote-made = Līgums izpildīts.
 belote-failed = Līgums neizpildīts.
 belote-capot-taken = Kapots: visi stiķi — { $name }.
-belote-team-result = { $name }: { $points } kāršu punkti, { $combinations } par kombinācijām un belote; iegūst { $score }
+belote-team-result = { $name }: { $points ->
+    [zero] { $points } kāršu punktu
+    [one] { $points } kāršu punkts
+   *[other] { $points } kāršu punkti
+}, { $combinations } par kombinācijām un belote; iegūst { $score }
 belote-winner = Uzvara: { $name }.
 
 # Why a bid is refused.

@@ -1,6 +1,10 @@
 # Tabulas pa laika posmiem un sezonām, un reitingi.
 top-rating-title = { $game }, reitings:
-top-rating-line = { $rank }. { $name } { $rating } (spēles: { $games })
+top-rating-line = { $rank }. { $name } { $rating } ({ $games ->
+    [zero] { $games } spēļu
+    [one] { $games } spēle
+   *[other] { $games } spēles
+})
 top-period-day = { $game }, šodien:
 top-period-week = { $game }, šonedēļ:
 top-period-month = { $game }, šomēnes:

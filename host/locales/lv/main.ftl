@@ -23,6 +23,7 @@ table-not-allowed = To drīkst tikai galda atvērējs vai administrators.
 admin-check-failed = Šobrīd neizdevās pārbaudīt, vai tu administrē šo grupu: nekas netika mainīts. Lūdzu, mēģini vēlreiz pēc brīža.
 table-none = Šajā tērzētavā nav atvērta galda.
 table-waiting = Gaidām vēl { $count ->
+    [zero] { $count } spēlētāju
     [one] { $count } spēlētāju
    *[other] { $count } spēlētājus
 }.
@@ -30,7 +31,8 @@ table-waiting = Gaidām vēl { $count ->
 ## Gājieni un pogas
 turn-yours = Tavs gājiens.
 turn-not-yours = Nav tavs gājiens.
-turn-warning = { $name }, gājienam atlikušas { $seconds ->
+turn-warning = { $name }, laiks gājienam: vēl { $seconds ->
+    [zero] { $seconds } sekunžu
     [one] { $seconds } sekunde
    *[other] { $seconds } sekundes
 }.
@@ -47,15 +49,26 @@ button-add-seat = ➕ { $seat }. vieta
 not-at-table = Tu nespēlē pie šī galda.
 
 ## Dalījumi
-deal-started = Sākas { $deal }. dalījums.
-deal-commitment = Dalījuma apņemšanās (SHA-256): { $commitment }
-deal-seed = Dalījuma sēkla: { $seed }. Lai to pārbaudītu, saglabā ierakstu (/record vai r terminālī) un palaid “stikis replay FAILS”: tas izdala katru dalījumu no tā sēklas vēlreiz.
+deal-started = Sākas { $deal }. { $game ->
+    [polt] partija
+   *[other] dalījums
+}.
+deal-commitment = Apņemšanās (sēklas SHA-256): { $commitment }
+deal-seed = Sēkla: { $seed }. Lai to pārbaudītu, saglabā spēles ierakstu (/record) un palaid “stikis replay FAILS”: tas no katras sēklas izdala kārtis vēlreiz un pārbauda katru gājienu.
 record-carried-pules = Šis galds turpināja tērzētavas rezultātu lapu ar atvērtām pulēm (kopējās: { $common }, personīgās: { $personal }, koka zari: { $tree }). Ierakstā tām nav vietas, tāpēc “stikis replay” to skaita no tukšas lapas.
-deal-result-header = { $deal }. dalījuma rezultāts
+deal-result-header = { $deal }. { $game ->
+    [polt] partijas
+   *[other] dalījuma
+} rezultāts
 deal-declarer = Spēlētājs: { $name }, { $contract }
 deal-all-passed = Visi garām.
-deal-points = { $name }: { $points } acis
+deal-points = { $name }: { $points ->
+    [zero] { $points } acu
+    [one] { $points } acs
+   *[other] { $points } acis
+}
 deal-tricks = { $name }: { $tricks ->
+    [zero] { $tricks } stiķu
     [one] { $tricks } stiķis
    *[other] { $tricks } stiķi
 }
@@ -77,6 +90,7 @@ pules-open = Atvērtas pules: { $count }
 
 ## Iestatījumi
 settings-turn-limit = Laiks gājienam: { $seconds ->
+    [zero] { $seconds } sekunžu
     [one] { $seconds } sekunde
    *[other] { $seconds } sekundes
 }
@@ -100,7 +114,15 @@ zole-bury-pick = Izvēlies divas kārtis, ko norakt.
 zole-bury-picked = Izvēlēta: { $cards }; izvēlies vēl vienu (nospied vēlreiz, lai atceltu).
 zole-surrendered = Lielais padevās.
 zole-tie = 60–60: neizšķirts. Kokam pieliek zaru.
-zole-seat-result = { $name }: { $points } acis, { $tricks } stiķi
+zole-seat-result = { $name }: { $points ->
+    [zero] { $points } acu
+    [one] { $points } acs
+   *[other] { $points } acis
+}, { $tricks ->
+    [zero] { $tricks } stiķu
+    [one] { $tricks } stiķis
+   *[other] { $tricks } stiķi
+}
 zole-talon = Galds: { $cards }
 zole-pules = Pules: { $common } kopējās{ $personal ->
     [none] {""}
@@ -119,18 +141,38 @@ sheet-none = Šajā tērzētavā nav atvērtas rezultātu lapas.
 sheet-table-open = Vispirms apturiet galdu, tad slēdziet rezultātu lapu.
 
 ## Leaderboards and statistics
-top-line = { $rank }. { $name } { $points } ({ $deals } dal.)
+top-line = { $rank }. { $name } { $points } ({ $deals ->
+    [zero] { $deals } dalījumu
+    [one] { $deals } dalījums
+   *[other] { $deals } dalījumi
+})
 top-none = Šeit vēl nav ieskaitīta neviena spēle.
-stats-line = { $game }: { $points } punkti, { $games } spēles, { $deals } dalījumi, { $wins } uzvaras kā lielajam
+stats-line = { $game }: { $points ->
+    [zero] { $points } punktu
+    [one] { $points } punkts
+   *[other] { $points } punkti
+}, { $games ->
+    [zero] { $games } spēļu
+    [one] { $games } spēle
+   *[other] { $games } spēles
+}, { $deals ->
+    [zero] { $deals } dalījumu
+    [one] { $deals } dalījums
+   *[other] { $deals } dalījumi
+}, { $wins ->
+    [zero] { $wins } uzvaru
+    [one] { $wins } uzvara
+   *[other] { $wins } uzvaras
+} kā lielajam
 stats-pules = , pules ierakstītas { $written }, noņemtas { $removed }
 stats-none = { $name } šeit vēl nav ieskaitītu spēļu.
 
 # Atteikti gājieni.
-refusal-over = Šī izspēle ir beigusies; lieto jaunākās rokas pogas.
+refusal-over = Šis dalījums ir beidzies; lieto jaunākās rokas pogas.
 refusal-bidding-on = Vēl notiek solīšana: kārtis liek, kad tā beigusies.
 refusal-play-on = Solīšana ir beigusies: liec kārti.
 refusal-bury-first = Lielais vispirms noroc divas kārtis; tad sākas spēle.
-refusal-not-now = Šī poga ir no cita izspēles brīža; lieto jaunāko roku.
+refusal-not-now = Šī poga ir no cita spēles brīža; lieto jaunāko roku.
 refusal-not-held = Tev nav { $card }.
 refusal-must-follow = Jāliek tas pats masts: tev ir { $card }.
 refusal-must-beat = Jāliek augstāka kārts izietajā mastā: tev ir { $card }.
@@ -153,11 +195,19 @@ zole-galdins-lost = Galdiņš (visi garām, katrs spēlē pats par sevi). Zaudē
 zole-galdins-nobody = Galdiņš (visi garām, katrs spēlē pats par sevi): vienāds lielākais stiķu un acu skaits, neviens nemaksā.
 zole-galdins-why-tricks = visvairāk stiķu (vienādos izšķir acis)
 zole-galdins-why-points = visvairāk acu
-zole-declarer-won = { $name } vinnēja { $contract } ar { $points } acīm (vajag 61 vai vairāk).
-zole-declarer-lost = { $name } zaudēja { $contract } ar { $points } acīm (vajadzēja 61 vai vairāk).
+zole-declarer-won = { $name } vinnēja { $contract }: { $points ->
+    [zero] { $points } acu
+    [one] { $points } acs
+   *[other] { $points } acis
+} (vajag 61 vai vairāk).
+zole-declarer-lost = { $name } zaudēja { $contract }: { $points ->
+    [zero] { $points } acu
+    [one] { $points } acs
+   *[other] { $points } acis
+} (vajadzēja 61 vai vairāk).
 zole-small-won = { $name } vinnēja { $contract }: neviena stiķa.
 zole-small-lost = { $name } zaudēja { $contract }: paņemts stiķis.
 zole-talon-picked-up = Galdu paņēma { $name }: { $cards }
 zole-buried-by = { $name } noraka: { $cards }
 zole-talon-untouched = Galds (nepaņemts): { $cards }
-zole-deal-points = Šajā izspēlē: { $list }
+zole-deal-points = Šajā dalījumā: { $list }

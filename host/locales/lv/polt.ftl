@@ -34,6 +34,8 @@ polt-return-joker = Tu saņēmi džokeri: atdod savu augstāko jebkuras masts k�
 polt-name-trump = Nosauc trumpi.
 polt-button-trump = Trumpis { $suit }
 
+polt-over = Šī partija ir beigusies; lieto jaunākās rokas pogas.
+
 ## Rezultāti
 polt-new-ranks = Jaunās kārtas: { $ranks }
 polt-total-tricks = Stiķi kopā: { $totals }

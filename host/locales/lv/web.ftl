@@ -88,8 +88,27 @@ web-table-waiting = tūlīt sāksies
 web-table-closed = spēle
 web-refreshing = Kamēr turnīrs notiek, šī lapa atjaunojas ik pēc 30 sekundēm.
 # Spēlētāja lapa.
-web-player-rating = { $game }: reitings { $rating } pēc { $count } spēlēm
-web-player-stats = { $game }: { $points } punkti, { $count } spēles, { $deals } partijas, { $wins } uzvaras kā lielajam
+web-player-rating = { $game }: reitings { $rating } pēc { $count ->
+    [one] { $count } spēles
+   *[other] { $count } spēlēm
+}
+web-player-stats = { $game }: { $points ->
+    [zero] { $points } punktu
+    [one] { $points } punkts
+   *[other] { $points } punkti
+}, { $count ->
+    [zero] { $count } spēļu
+    [one] { $count } spēle
+   *[other] { $count } spēles
+}, { $deals ->
+    [zero] { $deals } dalījumu
+    [one] { $deals } dalījums
+   *[other] { $deals } dalījumi
+}, { $wins ->
+    [zero] { $wins } uzvaru
+    [one] { $wins } uzvara
+   *[other] { $wins } uzvaras
+} kā lielajam
 web-rating-chart = { $game }: reitings laika gaitā
 web-no-history = Vēl nav nevienas reitinga spēles.
 web-recent = Pēdējās spēles

@@ -48,7 +48,12 @@ belote-redeal = Все спасовали: следующий сдающий с�
 belote-made = Контракт выполнен.
 belote-failed = Контракт не выполнен.
 belote-capot-taken = Капот: все взятки — { $name }.
-belote-team-result = { $name }: { $points } очков в картах, { $combinations } за комбинации и белот; записано { $score }
+belote-team-result = { $name }: { $points ->
+    [one] { $points } очко в картах
+    [few] { $points } очка в картах
+    [many] { $points } очков в картах
+   *[other] { $points } очка в картах
+}, { $combinations } за комбинации и белот; записано { $score }
 belote-winner = Победа: { $name }.
 
 # Why a bid is refused.

@@ -1,6 +1,11 @@
 # Таблицы по периодам и сезонам, рейтинги.
 top-rating-title = { $game }, рейтинг:
-top-rating-line = { $rank }. { $name } { $rating } (игр: { $games })
+top-rating-line = { $rank }. { $name } { $rating } ({ $games ->
+    [one] { $games } игра
+    [few] { $games } игры
+    [many] { $games } игр
+   *[other] { $games } игры
+})
 top-period-day = { $game }, сегодня:
 top-period-week = { $game }, эта неделя:
 top-period-month = { $game }, этот месяц:

@@ -1,5 +1,7 @@
-# Сообщения stikis по-русски. Игровые слова остаются латышскими, как их называют игроки:
-# lielais, zole, mazā zole, pule, galdiņš.
+# Сообщения stikis по-русски. Игровые слова — одни и те же во всех сообщениях, по-русски
+# (латышские названия латиницей не смешиваются с русским текстом): золе (игра и контракт),
+# малая золе (mazā zole), большой (lielais: и контракт, и тот, кто его играет), галдиньш
+# (galdiņš), пуля, пули, пуль (pule).
 
 lang-name = русский
 
@@ -51,33 +53,39 @@ not-at-table = Вы не играете за этим столом.
 
 ## Раздачи
 deal-started = Начинается раздача { $deal }.
-deal-commitment = Обязательство раздачи (SHA-256): { $commitment }
-deal-seed = Зерно раздачи: { $seed }. Чтобы проверить, сохраните запись (/record или r в терминале) и запустите «stikis replay ФАЙЛ»: она заново сдаёт каждую раздачу из её зерна.
+deal-commitment = Обязательство (SHA-256 зерна): { $commitment }
+deal-seed = Зерно: { $seed }. Чтобы проверить, сохраните запись игры (/record) и запустите «stikis replay ФАЙЛ»: она заново сдаёт карты из каждого зерна и проверяет каждый ход.
 record-carried-pules = Этот стол продолжил лист счёта чата с открытыми пулями (общих: { $common }, личных: { $personal }, веток дерева: { $tree }). В записи для них нет места, поэтому «stikis replay» считает её с пустого листа.
 deal-result-header = Итог раздачи { $deal }
 deal-declarer = Разыгрывающий: { $name }, { $contract }
 deal-all-passed = Все спасовали.
-deal-points = { $name }: { $points } очков в картах
+deal-points = { $name }: { $points ->
+    [one] { $points } очко в картах
+    [few] { $points } очка в картах
+    [many] { $points } очков в картах
+   *[other] { $points } очка в картах
+}
 deal-tricks = { $name }: { $tricks ->
     [one] { $tricks } взятка
     [few] { $tricks } взятки
-   *[other] { $tricks } взяток
+    [many] { $tricks } взяток
+   *[other] { $tricks } взятки
 }
 deal-totals = Итого: { $totals }
 
-## Контракты и игровые слова (латышские названия)
-contract-take = lielais
-contract-zole = zole
-contract-small-zole = mazā zole
-contract-galdins = galdiņš
-contract-pule = pule
-word-lielais = lielais
-word-pule = pule
-word-pules = pules
-word-galdins = galdiņš
-pule-written = { $name }: записана pule.
-pule-removed = { $name } снимает pule.
-pules-open = Открытые pules: { $count }
+## Контракты и игровые слова
+contract-take = большой
+contract-zole = золе
+contract-small-zole = малая золе
+contract-galdins = галдиньш
+contract-pule = пуля
+word-lielais = большой
+word-pule = пуля
+word-pules = пули
+word-galdins = галдиньш
+pule-written = { $name }: записана пуля.
+pule-removed = { $name } снимает пулю.
+pules-open = Открытые пули: { $count }
 
 ## Настройки
 settings-turn-limit = Время на ход: { $seconds ->
@@ -103,9 +111,19 @@ zole-buried = Снесено: { $cards }
 zole-you-sit-out = В этой раздаче вы не играете.
 zole-bury-pick = Выберите две карты в снос.
 zole-bury-picked = Выбрано: { $cards }; выберите ещё одну (нажмите ещё раз, чтобы отменить).
-zole-surrendered = Лиелайс сдался.
+zole-surrendered = Большой сдался.
 zole-tie = 60–60: ничья. На дерево добавлена ветка.
-zole-seat-result = { $name }: { $points } очков, взяток: { $tricks }
+zole-seat-result = { $name }: { $points ->
+    [one] { $points } очко
+    [few] { $points } очка
+    [many] { $points } очков
+   *[other] { $points } очка
+}, { $tricks ->
+    [one] { $tricks } взятка
+    [few] { $tricks } взятки
+    [many] { $tricks } взяток
+   *[other] { $tricks } взятки
+}
 zole-talon = Прикуп: { $cards }
 zole-pules = Пули: общих { $common }{ $personal ->
     [none] {""}
@@ -113,9 +131,9 @@ zole-pules = Пули: общих { $common }{ $personal ->
 }
 zole-tree = Ветки дерева: { $branches }
 button-pass = Пас
-button-take = Беру (лиелайс)
+button-take = Беру (большой)
 button-zole = Золе
-button-small-zole = Малая золе (mazā zole)
+button-small-zole = Малая золе
 button-surrender = Сдаюсь
 
 ## Score sheets
@@ -124,9 +142,34 @@ sheet-none = В этом чате нет открытого листа счёт�
 sheet-table-open = Сначала остановите стол, затем закройте лист счёта.
 
 ## Leaderboards and statistics
-top-line = { $rank }. { $name } { $points } (раздач: { $deals })
+top-line = { $rank }. { $name } { $points } ({ $deals ->
+    [one] { $deals } раздача
+    [few] { $deals } раздачи
+    [many] { $deals } раздач
+   *[other] { $deals } раздачи
+})
 top-none = Здесь ещё не засчитано ни одной игры.
-stats-line = { $game }: очков { $points }, игр { $games }, раздач { $deals }, побед за большого { $wins }
+stats-line = { $game }: { $points ->
+    [one] { $points } очко
+    [few] { $points } очка
+    [many] { $points } очков
+   *[other] { $points } очка
+}, { $games ->
+    [one] { $games } игра
+    [few] { $games } игры
+    [many] { $games } игр
+   *[other] { $games } игры
+}, { $deals ->
+    [one] { $deals } раздача
+    [few] { $deals } раздачи
+    [many] { $deals } раздач
+   *[other] { $deals } раздачи
+}, { $wins ->
+    [one] { $wins } победа
+    [few] { $wins } победы
+    [many] { $wins } побед
+   *[other] { $wins } победы
+} за большого
 stats-pules = , пуль записано { $written }, снято { $removed }
 stats-none = У { $name } здесь ещё нет засчитанных игр.
 
@@ -135,7 +178,7 @@ refusal-over = Эта раздача закончена; используйте 
 refusal-bidding-on = Ещё идёт торговля: карты кладут после неё.
 refusal-play-on = Торговля закончена: положите карту.
 refusal-bury-first = Сначала разыгрывающий сносит две карты; потом начинается игра.
-refusal-not-now = Эта кнопка от другого момента раздачи; используйте последнюю руку.
+refusal-not-now = Эта кнопка от другого момента игры; используйте последнюю руку.
 refusal-not-held = У вас нет { $card }.
 refusal-must-follow = Нужно ходить в масть: у вас есть { $card }.
 refusal-must-beat = Нужно положить старше в масти хода: у вас есть { $card }.
@@ -158,8 +201,18 @@ zole-galdins-lost = Галдиньш (все спасовали, каждый и
 zole-galdins-nobody = Галдиньш (все спасовали, каждый играет сам за себя): поровну взяток и очков, никто не платит.
 zole-galdins-why-tricks = больше всех взяток (при равенстве решают очки)
 zole-galdins-why-points = больше всех очков
-zole-declarer-won = { $name } выиграл { $contract } с { $points } очками (нужно 61 или больше).
-zole-declarer-lost = { $name } проиграл { $contract } с { $points } очками (нужно было 61 или больше).
+zole-declarer-won = { $name } выиграл { $contract }: { $points ->
+    [one] { $points } очко
+    [few] { $points } очка
+    [many] { $points } очков
+   *[other] { $points } очка
+} (нужно 61 или больше).
+zole-declarer-lost = { $name } проиграл { $contract }: { $points ->
+    [one] { $points } очко
+    [few] { $points } очка
+    [many] { $points } очков
+   *[other] { $points } очка
+} (нужно было 61 или больше).
 zole-small-won = { $name } выиграл { $contract }: ни одной взятки.
 zole-small-lost = { $name } проиграл { $contract }: взята взятка.
 zole-talon-picked-up = Прикуп взял { $name }: { $cards }

@@ -34,6 +34,8 @@ polt-return-joker = Вам достался джокер: верните сво�
 polt-name-trump = Назовите козыри.
 polt-button-trump = Козыри { $suit }
 
+polt-over = Эта раздача закончена; используйте кнопки последней руки.
+
 ## Итоги
 polt-new-ranks = Новые ранги: { $ranks }
 polt-total-tricks = Всего взяток: { $totals }

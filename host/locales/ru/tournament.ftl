@@ -1,8 +1,28 @@
 # Турниры (латвийский формат: туры, большие очки, пересадка).
-tournament-format-deals = { $deals } раздач за столом в туре
-tournament-format-turn = , { $seconds } секунд на ход
-tournament-format-minutes = { $minutes } минут на тур
-tournament-registration = 🏆 Турнир по золе: туров — { $rounds }, { $format }. Запись открыта: нажмите «Присоединиться».
+tournament-format-deals = { $deals ->
+    [one] { $deals } раздача
+    [few] { $deals } раздачи
+    [many] { $deals } раздач
+   *[other] { $deals } раздачи
+} за столом в туре
+tournament-format-turn = , { $seconds ->
+    [one] { $seconds } секунда
+    [few] { $seconds } секунды
+    [many] { $seconds } секунд
+   *[other] { $seconds } секунды
+} на ход
+tournament-format-minutes = { $minutes ->
+    [one] { $minutes } минута
+    [few] { $minutes } минуты
+    [many] { $minutes } минут
+   *[other] { $minutes } минуты
+} на тур
+tournament-registration = 🏆 Турнир по золе: { $rounds ->
+    [one] { $rounds } тур
+    [few] { $rounds } тура
+    [many] { $rounds } туров
+   *[other] { $rounds } тура
+}, { $format }. Запись открыта: нажмите «Присоединиться».
 tournament-commitment = Обязательство жеребьёвки (SHA-256 сида, по которому рассадят 1-й тур): { $commitment }
 tournament-entered = Записались ({ $count }): { $names }
 tournament-nobody = Пока никто не записался.
@@ -28,7 +48,17 @@ tournament-table-label = Тур { $round }, стол { $table }
 tournament-table-done = Тур { $round }, стол { $table } закончил: { $totals }
 tournament-standings = 🏆 Положение после тура { $round } из { $rounds }
 tournament-standings-none = 🏆 Положение: ни один тур ещё не закончен
-tournament-standing-line = { $rank }. { $name }: больших очков { $big }, игровых { $pm }, туров { $played }
+tournament-standing-line = { $rank }. { $name }: { $big ->
+    [one] { $big } большое очко
+    [few] { $big } больших очка
+    [many] { $big } больших очков
+   *[other] { $big } больших очка
+}, игровых очков { $pm }, { $played ->
+    [one] { $played } тур
+    [few] { $played } тура
+    [many] { $played } туров
+   *[other] { $played } тура
+}
 tournament-withdrawn = (выбыл)
 tournament-paused = { $name } приостановил турнир: следующий тур ждёт продолжения.
 tournament-resumed = { $name } продолжил турнир.

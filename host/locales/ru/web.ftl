@@ -88,8 +88,33 @@ web-table-waiting = сейчас начнётся
 web-table-closed = партия
 web-refreshing = Пока турнир идёт, страница обновляется каждые 30 секунд.
 # Страница игрока.
-web-player-rating = { $game }: рейтинг { $rating } после { $count } игр
-web-player-stats = { $game }: { $points } очков, { $count } игр, { $deals } сдач, { $wins } выиграно разыгрывающим
+web-player-rating = { $game }: рейтинг { $rating } после { $count ->
+    [one] { $count } игры
+    [few] { $count } игр
+    [many] { $count } игр
+   *[other] { $count } игр
+}
+web-player-stats = { $game }: { $points ->
+    [one] { $points } очко
+    [few] { $points } очка
+    [many] { $points } очков
+   *[other] { $points } очка
+}, { $count ->
+    [one] { $count } игра
+    [few] { $count } игры
+    [many] { $count } игр
+   *[other] { $count } игры
+}, { $deals ->
+    [one] { $deals } раздача
+    [few] { $deals } раздачи
+    [many] { $deals } раздач
+   *[other] { $deals } раздачи
+}, { $wins ->
+    [one] { $wins } победа
+    [few] { $wins } победы
+    [many] { $wins } побед
+   *[other] { $wins } победы
+} за большого
 web-rating-chart = { $game }: рейтинг во времени
 web-no-history = Ещё нет ни одной рейтинговой игры.
 web-recent = Последние игры

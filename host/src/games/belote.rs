@@ -576,15 +576,11 @@ impl HostedGame for BeloteGame {
             lines.push(t(lang, "belote-announced", &[("list", said.join(", ").into())]));
         }
         if d.phase() == Phase::Play {
-            let cards: Vec<String> = view
-                .trick
-                .iter()
-                .map(|&(s, c)| format!("{} {}", name(names, s), played_label(lang, d, s, c)))
-                .collect();
-            let shown = if cards.is_empty() {
+            let shown = if view.trick.is_empty() {
                 "—".to_string()
             } else {
-                cards.join(", ")
+                let plays = view.trick.iter().map(|&(s, c)| (s, played_label(lang, d, s, c)));
+                super::played_by(names, plays)
             };
             lines.push(t(
                 lang,
@@ -594,16 +590,16 @@ impl HostedGame for BeloteGame {
         }
         if let Some(last) = d.tricks().last() {
             let mut s = last.leader;
-            let mut cards = Vec::new();
+            let mut plays = Vec::new();
             for &c in last.cards() {
-                cards.push(played_label(lang, d, s, c));
+                plays.push((s, played_label(lang, d, s, c)));
                 s = v.next(s);
             }
             lines.push(t(
                 lang,
                 "belote-last-trick",
                 &[
-                    ("cards", cards.join(" ").into()),
+                    ("cards", super::played_by(names, plays).into()),
                     ("name", name(names, last.winner).into()),
                 ],
             ));
@@ -690,7 +686,7 @@ impl HostedGame for BeloteGame {
         let mut lines = vec![t(
             lang,
             "deal-result-header",
-            &[("deal", Arg::from(report.deal_no))],
+            &[("game", self.game().into()), ("deal", Arg::from(report.deal_no))],
         )];
         match r.contract {
             None => lines.push(t(lang, "belote-redeal", &[])),

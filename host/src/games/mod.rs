@@ -174,6 +174,16 @@ pub(crate) fn name(names: &[String], seat: Seat) -> String {
         .unwrap_or_else(|| format!("#{seat}"))
 }
 
+/// Cards of a trick as the table reads them, each after the name of who played it, in playing
+/// order: "Anna 9♣, Ilze K♣, Bob A♣". Every game's trick lines use it, the last trick's too.
+pub(crate) fn played_by(names: &[String], plays: impl IntoIterator<Item = (Seat, String)>) -> String {
+    plays
+        .into_iter()
+        .map(|(seat, card)| format!("{} {card}", name(names, seat)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A game's name as people read it in `lang` (never the record's id, such as `belote-bazar`).
 pub fn game_title(lang: Lang, game: &str) -> String {
     match game {

@@ -128,10 +128,12 @@ impl PoltGame {
     /// Checks a move against the rules; the refusal says in the presser's language which
     /// rule the move breaks.
     fn check(&self, seat: Seat, a: Action, lang: Lang) -> Result<Value, Refusal> {
-        let d = self.deal().ok_or_else(|| Refused::Over.refusal(lang))?;
+        // Polt's deals are hands: its own sentence, not the shared "that deal is over".
+        let over = || Refusal(t(lang, "polt-over", &[]));
+        let d = self.deal().ok_or_else(over)?;
         d.check(seat, a).map_err(|e| {
-            match e {
-                Error::Over => Refused::Over,
+            let kind = match e {
+                Error::Over => return over(),
                 Error::NotYourTurn { .. } => Refused::NotYourTurn,
                 Error::WrongAction { .. } => Refused::NotNow,
                 Error::NotHeld { card, .. } => Refused::NotHeld(card),
@@ -143,8 +145,8 @@ impl PoltGame {
                     Some(c) => Refused::MustFollow(c),
                     None => Refused::NotNow,
                 },
-            }
-            .refusal(lang)
+            };
+            kind.refusal(lang)
         })?;
         Ok(action_to_json(seat, a))
     }
@@ -356,15 +358,11 @@ impl HostedGame for PoltGame {
             lines.push(t(lang, "polt-trump", &[("suit", suit_symbol(s).into())]));
         }
         if d.stage() == Stage::Play {
-            let cards: Vec<String> = d
-                .current_trick()
-                .iter()
-                .map(|&(s, c)| format!("{} {}", name(names, s), card_label(c)))
-                .collect();
-            let shown = if cards.is_empty() {
+            let trick = d.current_trick();
+            let shown = if trick.is_empty() {
                 "—".to_string()
             } else {
-                cards.join(", ")
+                super::played_by(names, trick.iter().map(|&(s, c)| (s, card_label(c))))
             };
             lines.push(t(
                 lang,
@@ -377,7 +375,10 @@ impl HostedGame for PoltGame {
                 lang,
                 "polt-last-trick",
                 &[
-                    ("cards", labels(last.cards.iter().map(|x| x.1)).into()),
+                    (
+                        "cards",
+                        super::played_by(names, last.cards.iter().map(|&(s, c)| (s, card_label(c)))).into(),
+                    ),
                     ("name", name(names, last.winner).into()),
                 ],
             ));
@@ -456,7 +457,7 @@ impl HostedGame for PoltGame {
         let mut lines = vec![t(
             lang,
             "deal-result-header",
-            &[("deal", Arg::from(report.deal_no))],
+            &[("game", self.game().into()), ("deal", Arg::from(report.deal_no))],
         )];
         let tricks: Vec<String> = r
             .ranks_before

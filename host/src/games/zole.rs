@@ -404,15 +404,14 @@ impl HostedGame for ZoleGame {
         if d.phase() == Phase::Play {
             let order = d.active();
             let start = order.iter().position(|&s| s == leader).unwrap_or(0);
-            let cards: Vec<String> = trick
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| format!("{} {}", name(names, order[(start + i) % 3]), card_label(c)))
-                .collect();
-            let shown = if cards.is_empty() {
+            let shown = if trick.is_empty() {
                 "—".to_string()
             } else {
-                cards.join(", ")
+                let plays = trick.iter().enumerate();
+                super::played_by(
+                    names,
+                    plays.map(|(i, &c)| (order[(start + i) % 3], card_label(c))),
+                )
             };
             lines.push(t(
                 lang,
@@ -427,11 +426,11 @@ impl HostedGame for ZoleGame {
                 .trick_leader(k - 1)
                 .and_then(|l| order.iter().position(|&s| s == l))
                 .unwrap_or(0);
-            let cards: Vec<String> = last
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| format!("{} {}", name(names, order[(start + i) % 3]), card_label(c)))
-                .collect();
+            let plays = last.iter().enumerate();
+            let cards = super::played_by(
+                names,
+                plays.map(|(i, &c)| (order[(start + i) % 3], card_label(c))),
+            );
             // The winner of a trick leads the next one.
             let winner = if d.phase() == Phase::Play {
                 Some(d.current_trick().1)
@@ -442,12 +441,9 @@ impl HostedGame for ZoleGame {
                 Some(w) => t(
                     lang,
                     "zole-last-trick-won",
-                    &[
-                        ("cards", cards.join(", ").into()),
-                        ("name", name(names, w).into()),
-                    ],
+                    &[("cards", cards.clone().into()), ("name", name(names, w).into())],
                 ),
-                None => t(lang, "zole-last-trick", &[("cards", cards.join(", ").into())]),
+                None => t(lang, "zole-last-trick", &[("cards", cards.into())]),
             });
         }
         if d.tricks_done() > 0 {
@@ -506,7 +502,7 @@ impl HostedGame for ZoleGame {
         let mut lines = vec![t(
             lang,
             "deal-result-header",
-            &[("deal", Arg::from(report.deal_no))],
+            &[("game", self.game().into()), ("deal", Arg::from(report.deal_no))],
         )];
         match (o.kind, o.declarer) {
             (Kind::Pule, _) => lines.push(t(lang, "deal-all-passed", &[])),

@@ -4,9 +4,17 @@
 //! module owns the `Lang` enum, the list of message keys the host uses, and `t`, the one lookup
 //! every message goes through.
 //!
-//! Game words stay Latvian in every language where they are the real names of the thing
+//! Game words stay Latvian in Latvian and English, where they are the real names of the thing
 //! (lielais, zole, mazā zole, pule, galdiņš), as players of Zole say them; English texts give
-//! the English gloss beside them ("small zole (mazā zole)").
+//! the English gloss beside them ("small zole (mazā zole)"). Russian says them in Russian, the
+//! same word in every message (золе, малая золе, большой, галдиньш, пуля: `ru/main.ftl`), since
+//! Latin words cannot take Russian endings.
+//!
+//! Counts are passed as numbers ([`Arg::Num`], [`Arg::Dec`]) and every message that shows one
+//! picks its noun's form by Fluent's plural rules: en one/other, lv zero/one/other (1, 21, 31
+//! take "one", 11 does not; 0, 10-20, 30 take "zero": 1 spēle, 2 spēles, 10 spēļu), ru
+//! one/few/many (1 игра, 2 игры, 5 игр). A message about one game's deals says that game's word:
+//! Polt's are hands (`$game` selects it), Zole's and Belote's deals.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -84,11 +92,14 @@ impl FromStr for Lang {
 }
 
 /// A message argument: text (names, cards) or a number (points, seconds; Fluent picks plural
-/// forms by it).
+/// forms by it: a count must be passed as a number, never as its text, or every language gets
+/// its `other` form, "1 games").
 #[derive(Debug, Clone, PartialEq)]
 pub enum Arg<'a> {
     Str(Cow<'a, str>),
     Num(i64),
+    /// A number that may have a fraction (a tournament's big points, 4.5).
+    Dec(f64),
 }
 
 impl<'a> From<&'a str> for Arg<'a> {
@@ -121,6 +132,17 @@ impl From<usize> for Arg<'_> {
         Arg::Num(n as i64)
     }
 }
+impl From<f64> for Arg<'_> {
+    fn from(n: f64) -> Self {
+        Arg::Dec(n)
+    }
+}
+/// Big points as they are shown (to hundredths, `4.5`, `4.33`), as a number for plural forms.
+impl From<stikis_core::tournament::BigPoints> for Arg<'_> {
+    fn from(b: stikis_core::tournament::BigPoints) -> Self {
+        Arg::Dec(b.to_string().parse().unwrap_or(0.0))
+    }
+}
 
 /// The message `key` in `lang` with its arguments. A key missing from the files is a bug that
 /// the tests catch; at run time it shows the key itself rather than failing a chat answer.
@@ -135,6 +157,7 @@ pub fn t(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
             let value = match arg {
                 Arg::Str(s) => FluentValue::from(s.to_string()),
                 Arg::Num(n) => FluentValue::from(*n),
+                Arg::Dec(n) => FluentValue::from(*n),
             };
             (Cow::Owned(name.to_string()), value)
         })
@@ -511,6 +534,7 @@ pub const KEYS: &[&str] = &[
     "polt-new-ranks",
     "polt-total-tricks",
     "polt-final",
+    "polt-over",
     // The Discord bot's own messages (locales/*/discord.ftl).
     "discord-dm-closed",
     "discord-hand-turn",
@@ -603,7 +627,7 @@ mod tests {
             ("table", 1i64.into()),
             ("format", "24 deals per table a round".into()),
             ("minutes", 45i64.into()),
-            ("big", "4.5".into()),
+            ("big", 4.5f64.into()),
             ("pm", "+12".into()),
             ("played", 2i64.into()),
             ("deal", 4i64.into()),
@@ -656,20 +680,50 @@ mod tests {
     }
 
     #[test]
-    fn languages_really_differ_and_game_words_stay_latvian() {
+    fn languages_really_differ_and_game_words_are_said_one_way_in_each() {
         let started = |l| t(l, "table-started", &[("game", "zole".into())]);
         assert_ne!(started(Lang::Lv), started(Lang::En));
         assert_ne!(started(Lang::En), started(Lang::Ru));
-        for lang in Lang::ALL {
+        for lang in [Lang::Lv, Lang::En] {
             assert_eq!(t(lang, "word-pule", &[]), "pule", "{lang}");
             assert_eq!(t(lang, "word-galdins", &[]), "galdiņš", "{lang}");
             assert_eq!(t(lang, "word-lielais", &[]), "lielais", "{lang}");
-            // The Latvian name is kept everywhere; English adds its gloss.
+            // The Latvian name is kept; English adds its gloss.
             let small = t(lang, "contract-small-zole", &[]);
             assert!(small.contains("mazā zole"), "{lang}: {small}");
         }
         assert_eq!(t(Lang::En, "contract-small-zole", &[]), "small zole (mazā zole)");
         assert_eq!(t(Lang::En, "contract-take", &[]), "take (lielais)");
+        // Russian says each game word in Russian, the same way in the contract, the bid
+        // button and every other message.
+        assert_eq!(t(Lang::Ru, "contract-take", &[]), "большой");
+        assert_eq!(t(Lang::Ru, "button-take", &[]), "Беру (большой)");
+        assert_eq!(t(Lang::Ru, "zole-surrendered", &[]), "Большой сдался.");
+        assert_eq!(t(Lang::Ru, "contract-small-zole", &[]), "малая золе");
+        assert_eq!(t(Lang::Ru, "button-small-zole", &[]), "Малая золе");
+        assert_eq!(t(Lang::Ru, "contract-zole", &[]), "золе");
+        assert_eq!(t(Lang::Ru, "word-pule", &[]), "пуля");
+        // What the Russian messages say (not their keys or comments).
+        let ru = file(Lang::Ru);
+        let said: Vec<String> = ru
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| match l.split_once(" = ") {
+                Some((key, value)) if !key.starts_with(' ') => value,
+                _ => l,
+            })
+            .map(|l| l.to_lowercase())
+            .collect();
+        for latin in ["lielais", "mazā", "galdiņ", "pule", "лиелайс"] {
+            let at: Vec<&String> = said.iter().filter(|l| l.contains(latin)).collect();
+            assert!(at.is_empty(), "ru says {latin:?}: {at:?}");
+        }
+        // "zole" only as the name of a command (/zole).
+        let zole: Vec<&String> = said
+            .iter()
+            .filter(|l| l.replace("/zole", "").contains("zole"))
+            .collect();
+        assert!(zole.is_empty(), "ru says zole: {zole:?}");
     }
 
     #[test]
@@ -696,10 +750,223 @@ mod tests {
         assert!(ru(1).contains("1 секунда"), "{}", ru(1));
         assert!(ru(3).contains("3 секунды"), "{}", ru(3));
         assert!(ru(30).contains("30 секунд"), "{}", ru(30));
-        // Latvian: 1 sekunde, 21 sekunde, 30 sekundes (and 0 sekunžu).
+        // Latvian: 1 sekunde, 21 sekunde, 5 sekundes, 30 sekunžu.
         let lv = |n: i64| warn(Lang::Lv, n);
-        assert!(lv(21).contains("21 sekunde"), "{}", lv(21));
-        assert!(lv(30).contains("30 sekundes"), "{}", lv(30));
+        assert!(lv(21).contains("21 sekunde."), "{}", lv(21));
+        assert!(lv(5).contains("5 sekundes"), "{}", lv(5));
+        assert!(lv(30).contains("30 sekunžu"), "{}", lv(30));
+    }
+
+    /// The noun after a count, for 1, 2, 5, 11 and 21, by each language's plural rules:
+    /// English one/other; Latvian one (1, 21, not 11), zero (11, 10-20, tens) and other;
+    /// Russian one (1, 21), few (2) and many (5, 11).
+    #[test]
+    fn counts_take_the_plural_form_of_each_language() {
+        let ns = [1i64, 2, 5, 11, 21];
+        let games = |lang, n: i64| {
+            t(
+                lang,
+                "top-rating-line",
+                &[
+                    ("rank", 1i64.into()),
+                    ("name", "Anna".into()),
+                    ("rating", 1034i64.into()),
+                    ("games", n.into()),
+                ],
+            )
+        };
+        let want: [(Lang, [&str; 5]); 3] = [
+            (
+                Lang::En,
+                ["one game", "2 games", "5 games", "11 games", "21 games"],
+            ),
+            (
+                Lang::Lv,
+                ["1 spēle", "2 spēles", "5 spēles", "11 spēļu", "21 spēle"],
+            ),
+            (Lang::Ru, ["1 игра", "2 игры", "5 игр", "11 игр", "21 игра"]),
+        ];
+        for (lang, counts) in want {
+            for (n, count) in ns.iter().zip(counts) {
+                assert_eq!(games(lang, *n), format!("1. Anna 1034 ({count})"), "{lang}");
+            }
+        }
+        // A player's counts on /stats: points, games, deals and wins in one line.
+        let stats = |lang, n: i64| {
+            t(
+                lang,
+                "stats-line",
+                &[
+                    ("game", "Zole".into()),
+                    ("points", n.into()),
+                    ("games", n.into()),
+                    ("deals", n.into()),
+                    ("wins", n.into()),
+                ],
+            )
+        };
+        let want: [(Lang, [&str; 5]); 3] = [
+            (
+                Lang::En,
+                [
+                    "Zole: 1 point, 1 game, 1 deal, 1 won as declarer",
+                    "Zole: 2 points, 2 games, 2 deals, 2 won as declarer",
+                    "Zole: 5 points, 5 games, 5 deals, 5 won as declarer",
+                    "Zole: 11 points, 11 games, 11 deals, 11 won as declarer",
+                    "Zole: 21 points, 21 games, 21 deals, 21 won as declarer",
+                ],
+            ),
+            (
+                Lang::Lv,
+                [
+                    "Zole: 1 punkts, 1 spēle, 1 dalījums, 1 uzvara kā lielajam",
+                    "Zole: 2 punkti, 2 spēles, 2 dalījumi, 2 uzvaras kā lielajam",
+                    "Zole: 5 punkti, 5 spēles, 5 dalījumi, 5 uzvaras kā lielajam",
+                    "Zole: 11 punktu, 11 spēļu, 11 dalījumu, 11 uzvaru kā lielajam",
+                    "Zole: 21 punkts, 21 spēle, 21 dalījums, 21 uzvara kā lielajam",
+                ],
+            ),
+            (
+                Lang::Ru,
+                [
+                    "Zole: 1 очко, 1 игра, 1 раздача, 1 победа за большого",
+                    "Zole: 2 очка, 2 игры, 2 раздачи, 2 победы за большого",
+                    "Zole: 5 очков, 5 игр, 5 раздач, 5 побед за большого",
+                    "Zole: 11 очков, 11 игр, 11 раздач, 11 побед за большого",
+                    "Zole: 21 очко, 21 игра, 21 раздача, 21 победа за большого",
+                ],
+            ),
+        ];
+        for (lang, lines) in want {
+            for (n, line) in ns.iter().zip(lines) {
+                assert_eq!(stats(lang, *n), line, "{lang} {n}");
+            }
+        }
+        // A seat's result after a Zole deal: card points and tricks.
+        let seat = |lang, n: i64| {
+            t(
+                lang,
+                "zole-seat-result",
+                &[
+                    ("name", "Anna".into()),
+                    ("points", n.into()),
+                    ("tricks", n.into()),
+                ],
+            )
+        };
+        assert_eq!(seat(Lang::En, 1), "Anna: 1 card point, 1 trick");
+        assert_eq!(seat(Lang::En, 21), "Anna: 21 card points, 21 tricks");
+        assert_eq!(seat(Lang::Lv, 1), "Anna: 1 acs, 1 stiķis");
+        assert_eq!(seat(Lang::Lv, 2), "Anna: 2 acis, 2 stiķi");
+        assert_eq!(seat(Lang::Lv, 11), "Anna: 11 acu, 11 stiķu");
+        assert_eq!(seat(Lang::Lv, 21), "Anna: 21 acs, 21 stiķis");
+        assert_eq!(seat(Lang::Ru, 1), "Anna: 1 очко, 1 взятка");
+        assert_eq!(seat(Lang::Ru, 2), "Anna: 2 очка, 2 взятки");
+        assert_eq!(seat(Lang::Ru, 5), "Anna: 5 очков, 5 взяток");
+        assert_eq!(seat(Lang::Ru, 21), "Anna: 21 очко, 21 взятка");
+        // Big points are fractions at times: a whole one is "one", 4.5 is not.
+        let big = |lang, b: u32| {
+            t(
+                lang,
+                "tournament-standing-line",
+                &[
+                    ("rank", 1i64.into()),
+                    ("name", "Anna".into()),
+                    ("big", stikis_core::tournament::BigPoints(b).into()),
+                    ("pm", "+12".into()),
+                    ("played", 1i64.into()),
+                ],
+            )
+        };
+        assert_eq!(
+            big(Lang::En, 60),
+            "1. Anna: 1 big point, +12 game points, 1 round"
+        );
+        assert_eq!(
+            big(Lang::En, 270),
+            "1. Anna: 4.5 big points, +12 game points, 1 round"
+        );
+        assert_eq!(
+            big(Lang::Lv, 60),
+            "1. Anna: 1 lielais punkts, +12 spēles punkti, 1 kārta"
+        );
+        assert_eq!(
+            big(Lang::Lv, 270),
+            "1. Anna: 4.5 lielie punkti, +12 spēles punkti, 1 kārta"
+        );
+        assert_eq!(
+            big(Lang::Ru, 60),
+            "1. Anna: 1 большое очко, игровых очков +12, 1 тур"
+        );
+        assert_eq!(
+            big(Lang::Ru, 260),
+            "1. Anna: 4.33 больших очка, игровых очков +12, 1 тур"
+        );
+    }
+
+    /// Polt's deals are hands in every message about them; Zole's and Belote's are deals.
+    #[test]
+    fn each_game_says_its_own_word_for_a_deal() {
+        let header = |lang, game: &str| {
+            t(
+                lang,
+                "deal-result-header",
+                &[("game", game.into()), ("deal", 3i64.into())],
+            )
+        };
+        let started = |lang, game: &str| {
+            t(
+                lang,
+                "deal-started",
+                &[("game", game.into()), ("deal", 3i64.into())],
+            )
+        };
+        assert_eq!(header(Lang::En, "polt"), "Result of hand 3");
+        assert_eq!(started(Lang::En, "polt"), "Hand 3 begins.");
+        assert!(t(
+            Lang::En,
+            "polt-title",
+            &[("deal", 3i64.into()), ("hands", 10i64.into())]
+        )
+        .contains("hand 3 of 10"));
+        for game in ["zole", "belote-bazar", "coinche"] {
+            assert_eq!(header(Lang::En, game), "Result of deal 3");
+            assert_eq!(started(Lang::En, game), "Deal 3 begins.");
+            assert_eq!(header(Lang::Lv, game), "3. dalījuma rezultāts");
+        }
+        assert_eq!(header(Lang::Lv, "polt"), "3. partijas rezultāts");
+        assert_eq!(started(Lang::Lv, "polt"), "Sākas 3. partija.");
+        assert!(t(
+            Lang::Lv,
+            "polt-title",
+            &[("deal", 3i64.into()), ("hands", 10i64.into())]
+        )
+        .contains("3. partija"));
+        let belote = t(
+            Lang::Lv,
+            "belote-title",
+            &[
+                ("game", "Coinche".into()),
+                ("deal", 3i64.into()),
+                ("dealer", "Anna".into()),
+            ],
+        );
+        assert!(belote.contains("3. dalījums"), "{belote}");
+        assert_eq!(header(Lang::Ru, "polt"), "Итог раздачи 3");
+        assert!(t(
+            Lang::Ru,
+            "polt-title",
+            &[("deal", 3i64.into()), ("hands", 10i64.into())]
+        )
+        .contains("раздача 3"));
+        // The seed line is the chat's: no terminal in it.
+        for lang in Lang::ALL {
+            let seed = t(lang, "deal-seed", &[("seed", "cd34".into())]);
+            for word in ["terminal", "termināl", "термин", " r "] {
+                assert!(!seed.contains(word), "{lang}: {seed}");
+            }
+            assert!(seed.contains("/record"), "{lang}: {seed}");
+        }
     }
 
     #[test]

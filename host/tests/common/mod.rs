@@ -86,8 +86,7 @@ impl Screen {
                     self.latest.insert(key.clone(), (user.clone(), text.clone(), b));
                 }
                 Out::Post { text, .. } => {
-                    let deal = text
-                        .strip_prefix("Result of deal ")
+                    let deal = result_of(text)
                         .and_then(|r| r.split_whitespace().next())
                         .and_then(|n| n.parse().ok())
                         .unwrap_or(0);
@@ -166,6 +165,13 @@ fn hand_key(k: &str) -> Option<(i64, usize)> {
     let deal = parts.next()?.strip_prefix('d')?.parse().ok()?;
     parts.next()?.strip_prefix('s')?;
     Some((table, deal))
+}
+
+/// A deal's result post after its header word ("Result of deal 3", Polt's "Result of hand 3"):
+/// "3 …".
+pub fn result_of(text: &str) -> Option<&str> {
+    text.strip_prefix("Result of deal ")
+        .or_else(|| text.strip_prefix("Result of hand "))
 }
 
 pub async fn send(
@@ -267,7 +273,7 @@ impl Table {
         self.screen
             .posts
             .iter()
-            .filter(|p| p.starts_with("Result of deal"))
+            .filter(|p| result_of(p).is_some())
             .count()
     }
 }
@@ -315,11 +321,7 @@ pub fn check_seeds(screen: &Screen, rec: &Value) {
         let result = screen
             .posts
             .iter()
-            .find(|p| {
-                p.strip_prefix("Result of deal ")
-                    .and_then(|r| r.split_whitespace().next())
-                    == Some(&(i + 1).to_string())
-            })
+            .find(|p| result_of(p).and_then(|r| r.split_whitespace().next()) == Some(&(i + 1).to_string()))
             .unwrap_or_else(|| panic!("no result of deal {}", i + 1));
         // The chat is shown the seed's and the commitment's first digits; the record has
         // them whole.
