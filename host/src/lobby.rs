@@ -275,6 +275,19 @@ impl Host {
         self.tables.lock().expect("table map").remove(&id);
     }
 
+    /// A community's new language for its open tables in this process: each keeps the
+    /// settings it was loaded with, so without this an open table would go on in the old
+    /// language. Its next message is in the new one (private hands stay in each player's own).
+    async fn relang_tables(&self, c: &CommunityRef, lang: Lang) {
+        let tables: Vec<Shared> = self.tables.lock().expect("table map").values().cloned().collect();
+        for shared in tables {
+            let mut live = shared.lock().await;
+            if live.row.chat.community_ref() == *c {
+                live.settings.lang = lang;
+            }
+        }
+    }
+
     /// Handles one request and returns what to show. Never panics on bad input: every refusal
     /// is a reply in the user's language.
     pub async fn handle(self: &Arc<Self>, req: Request) -> Outbox {
@@ -414,6 +427,9 @@ impl Host {
                     _ => String::new(),
                 };
                 self.store.set_community_settings(&c, &s).await?;
+                if let Command::SetCommunityLang(l) = &req.command {
+                    self.relang_tables(&c, *l).await;
+                }
                 out.reply(text);
             }
             Command::CloseSheet => self.close_sheet(req, lang, &mut out).await?,
