@@ -1498,6 +1498,10 @@ impl Host {
     async fn resume_loaded(self: &Arc<Self>, id: i64, shared: Shared) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
         let mut live = shared.lock().await;
+        if live.owed_hands.is_some() {
+            let langs = self.langs(&live).await;
+            owed_hands(&mut live, &langs, &mut out);
+        }
         owed_result(&mut live, &mut out);
         let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
         let moved = if between {
@@ -1536,6 +1540,20 @@ impl Host {
 fn owed_result(live: &mut Live, out: &mut Outbox) {
     if let Some(report) = live.owed_result.take() {
         out.push(live.result_post(&report));
+    }
+}
+
+/// The hands of the deal whose result was owed, as that deal ended (no buttons), when the
+/// next deal has started since: the process that ended it may have died before showing them.
+fn owed_hands(live: &mut Live, langs: &HashMap<String, Lang>, out: &mut Outbox) {
+    let Some(prior) = live.owed_hands.take() else {
+        return;
+    };
+    let lang = prior.lang();
+    for s in &prior.seats {
+        if let Occupant::Human { user_id } = &s.occupant {
+            out.push(prior.hand_message(s.seat, user_id, langs.get(user_id).copied().unwrap_or(lang)));
+        }
     }
 }
 

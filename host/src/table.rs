@@ -89,6 +89,11 @@ pub(crate) struct Live {
     /// may have died before posting it). Posted again, once (`Out::Post::once`), by the
     /// process that takes the table over.
     pub owed_result: Option<DealReport>,
+    /// With `owed_result` when the next deal has started since: the table as that deal
+    /// ended, so its hands are shown in their final state (no buttons) again. The process
+    /// that ended the deal may have died before showing them, and nothing else would ever
+    /// edit them.
+    pub owed_hands: Option<Box<Live>>,
     /// Changes whenever the turn changes, so a timer for an old turn does nothing. Unique in
     /// the process, not only in this copy of the table: a timer armed by a copy that was
     /// dropped (another process moved the table on, and it was loaded again) must not match
@@ -133,6 +138,7 @@ impl Live {
             seeds: Vec::new(),
             timeouts: Vec::new(),
             owed_result: None,
+            owed_hands: None,
             turn_gen: next_turn_gen(),
             turn_since: Instant::now(),
             settings,
@@ -263,12 +269,12 @@ impl Live {
         carry: Option<&Value>,
     ) -> Result<Live, HostError> {
         let TableLog {
+            table,
             seats,
             deals,
             actions,
-            ..
         } = log;
-        let mut live = Live::new(row, seats, 0, settings);
+        let mut live = Live::new(row.clone(), seats.clone(), 0, settings.clone());
         live.size = live.seats.len();
         live.game = Some(new_game(&live.row.game, &live.row.rules, live.seats.len())?);
         if let Some(sheet) = carry {
@@ -300,6 +306,26 @@ impl Live {
         live.seq = live.seq.max(actions.last().map_or(0, |a| a.seq));
         live.timeouts = vec![0; live.seats.len()];
         live.game = Some(game);
+        // The deal whose result is owed is not the last one: the table as it ended, rebuilt
+        // from the log up to the next deal, shows that deal's hands as they ended.
+        if let (Some(report), Some(last)) = (&live.owed_result, deals.last()) {
+            if (report.deal_no as i64) < last.deal_no {
+                let first_seq = last.first_seq;
+                let before = TableLog {
+                    table,
+                    seats,
+                    deals: deals
+                        .iter()
+                        .filter(|d| d.first_seq < first_seq)
+                        .cloned()
+                        .collect(),
+                    actions: actions.iter().filter(|a| a.seq < first_seq).cloned().collect(),
+                };
+                let mut prior = Live::from_log(row, before, settings, carry)?;
+                prior.owed_hands = None;
+                live.owed_hands = Some(Box::new(prior));
+            }
+        }
         // The turn clock resumes with the time that was left.
         if let Some(ms) = last_ms {
             let elapsed = (crate::store::now_ms() - ms).max(0) as u64;
@@ -617,14 +643,19 @@ impl Live {
         let lang = self.lang();
         let names = self.names();
         let deal = game.deal_no();
+        // A deal that is over keeps its last trick on screen, without buttons.
         let mut public_buttons = vec![vec![Button {
             label: "🂠".into(),
             token: self.token("hand"),
         }]];
-        if self
-            .seats
-            .iter()
-            .any(|s| s.away && matches!(s.occupant, Occupant::Human { .. }))
+        if !game.in_deal() {
+            public_buttons.clear();
+        }
+        if game.in_deal()
+            && self
+                .seats
+                .iter()
+                .any(|s| s.away && matches!(s.occupant, Occupant::Human { .. }))
         {
             public_buttons[0].push(Button {
                 label: t(lang, "button-back", &[]),
