@@ -480,6 +480,8 @@ impl App {
         let answer = Answer::Callback {
             id: q.id.clone(),
             alert,
+            from: q.from.id.0.to_string(),
+            pressed: pressed_label(&q, &data),
         };
         let mut user = person(&q.from);
         let chat = match q.regular_message() {
@@ -522,12 +524,14 @@ impl App {
         }
     }
 
-    /// A group number button of a player without a private chat: the n-th legal action of
-    /// the presser's hand, if the table is still at the button's move.
-    async fn on_choice(self: &Arc<Self>, q: &CallbackQuery, (table, seq, n): (i64, i64, usize)) {
-        let answer = Answer::Callback {
+    /// A group number button of a player without a private chat: the n-th choice of the
+    /// presser's hand as it is now (`show::choice_data`), if it is their turn.
+    async fn on_choice(self: &Arc<Self>, q: &CallbackQuery, (table, n): (i64, usize)) {
+        let mut answer = Answer::Callback {
             id: q.id.clone(),
             alert: false,
+            from: q.from.id.0.to_string(),
+            pressed: None,
         };
         let user = person(&q.from);
         let chat = match q.regular_message() {
@@ -571,14 +575,10 @@ impl App {
             return self.shower.show(say(text), answer).await;
         };
         let actions: Vec<&stikis_host::Button> = hand.iter().flatten().collect();
-        let now = actions
-            .iter()
-            .find_map(|b| Token::decode(&b.token).ok())
-            .map(|t| t.seq);
-        let reply = match now {
-            None => t(lang, "turn-not-yours", &[]),
-            Some(s) if s != seq => t(lang, "button-stale", &[]),
-            Some(_) => match actions.get(n.wrapping_sub(1)) {
+        let reply = if actions.is_empty() {
+            t(lang, "turn-not-yours", &[])
+        } else {
+            match actions.get(n.wrapping_sub(1)) {
                 None => t(lang, "telegram-choice-none", &[]),
                 Some(b) => {
                     let req = Request {
@@ -588,10 +588,13 @@ impl App {
                             token: b.token.clone(),
                         },
                     };
+                    if let Answer::Callback { pressed, .. } = &mut answer {
+                        *pressed = Some(b.label.clone());
+                    }
                     let out = self.host.handle(req).await;
                     return self.shower.show(out, answer).await;
                 }
-            },
+            }
         };
         self.shower.show(say(reply), answer).await;
     }
@@ -866,6 +869,20 @@ impl App {
 }
 
 /// The answer to a group command that changed nothing: to its sender, in private.
+/// The label of the button pressed, as the pressed message's keyboard shows it (Telegram
+/// sends the message with the callback).
+fn pressed_label(q: &CallbackQuery, data: &str) -> Option<String> {
+    let markup = q.regular_message()?.reply_markup()?;
+    markup
+        .inline_keyboard
+        .iter()
+        .flatten()
+        .find_map(|b| match &b.kind {
+            teloxide::types::InlineKeyboardButtonKind::CallbackData(d) if d == data => Some(b.text.clone()),
+            _ => None,
+        })
+}
+
 fn privately(m: &Message, from: &teloxide::types::User) -> Answer {
     Answer::Privately {
         user: ChatId(from.id.0 as i64),

@@ -5,12 +5,18 @@
 //! private chats that refuse the bot (403) remembered so the player uses the "my hand" popup
 //! and acts through neutral number buttons under the group's table message.
 //!
-//! Calls per card: a hand that loses its buttons (its owner just acted) is not redrawn at
-//! once but after `hand_delay`, and a newer version (the owner's next turn) replaces it
-//! unsent; a press on such an out-of-date hand redraws it at once. A hand that gains buttons
-//! always goes out at once, so whoever is to act sees their legal actions.
+//! Public edits of one chat share its slots round-robin, the oldest change first (`Pace`),
+//! so a busy table message never starves another message of the chat (a finished deal's last
+//! trick, a tournament's standings).
+//!
+//! Calls per card: the presser's hand goes out first and at once, so the card played leaves
+//! it before anything else is shown (the press's answer names the card); the hand of whoever
+//! is to act next goes out at once with its buttons; the table message takes one slot. A hand
+//! that loses its buttons without its owner pressing (the turn timer moved for them) is held
+//! back for `hand_delay` in case their next turn replaces it; a press on such an out-of-date
+//! hand, the end of its deal, or a shutdown redraws it at once.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
@@ -36,8 +42,16 @@ use tokio::time::Instant;
 /// To whom the outbox's `Reply` goes.
 #[derive(Debug, Clone)]
 pub enum Answer {
-    /// A button press: answered with answerCallbackQuery (a popup when `alert`).
-    Callback { id: CallbackQueryId, alert: bool },
+    /// A button press by user `from`: answered with answerCallbackQuery (a popup when
+    /// `alert`).
+    Callback {
+        id: CallbackQueryId,
+        alert: bool,
+        from: String,
+        /// The label of the button pressed: a move taken ("✓") is confirmed with it
+        /// ("✓ 9♣"), so the presser knows at once what was played.
+        pressed: Option<String>,
+    },
     /// A command message: answered with a message in the same chat and topic.
     Message { chat: ChatId, thread: Option<ThreadId> },
     /// A group command that changed nothing: the answer goes to the person's private chat,
@@ -68,13 +82,38 @@ struct Lazy {
     due: Instant,
 }
 
+/// One chat's public edits. Slots go round-robin over the messages that changed, the oldest
+/// change first: a message that keeps changing keeps its place in the queue (its newest
+/// content replaces the waiting one) instead of going again, so every changed message is
+/// shown within (messages waiting) × `edit_interval`, however busy the others are.
 #[derive(Default)]
 struct Pace {
     /// When the last public edit went out.
     last: Option<Instant>,
     /// The newest content of each public key waiting for a slot.
     pending: HashMap<String, Pending>,
+    /// The waiting keys, in the order they first changed.
+    order: VecDeque<String>,
     flushing: bool,
+}
+
+impl Pace {
+    /// Queues `p` for `key`, keeping the key's place if it is waiting already.
+    fn queue(&mut self, key: &str, p: Pending) {
+        if self.pending.insert(key.to_string(), p).is_none() {
+            self.order.push_back(key.to_string());
+        }
+    }
+
+    /// The waiting key whose change is oldest, and its newest content.
+    fn next(&mut self) -> Option<(String, Pending)> {
+        while let Some(k) = self.order.pop_front() {
+            if let Some(p) = self.pending.remove(&k) {
+                return Some((k, p));
+            }
+        }
+        None
+    }
 }
 
 pub struct Shower {
@@ -109,19 +148,25 @@ pub struct Shower {
 /// multiple of this so that their count does not tell how many legal actions there are.
 pub const CHOICE_PAD: usize = 10;
 
-/// A group number button: `g<table>.<seq>.<n>` (base 36 like host tokens, but never one:
-/// host tokens start with `s`). It means "the n-th legal action of the presser at seq".
-pub fn choice_data(table: i64, seq: i64, n: usize) -> String {
-    format!("g{}.{}.{n}", b36(table as u64), b36(seq as u64))
+/// A group number button: `g<table>.<n>` (base 36 like host tokens, but never one: host
+/// tokens start with `s`). It means "my n-th choice now", read against the presser's hand
+/// when pressed, not against the table message's version: the table message may lag behind
+/// the game by a few edit slots, and the choices of whoever is to act do not change until
+/// they act, so a press at human pace is taken at the first try. The answer names what was
+/// done.
+pub fn choice_data(table: i64, n: usize) -> String {
+    format!("g{}.{n}", b36(table as u64))
 }
 
-/// (table, seq, n) of a group number button.
-pub fn parse_choice(data: &str) -> Option<(i64, i64, usize)> {
-    let mut it = data.strip_prefix('g')?.split('.');
-    let table = i64::from_str_radix(it.next()?, 36).ok()?;
-    let seq = i64::from_str_radix(it.next()?, 36).ok()?;
-    let n = it.next()?.parse().ok()?;
-    it.next().is_none().then_some((table, seq, n))
+/// (table, n) of a group number button; buttons of older versions (`g<table>.<seq>.<n>`)
+/// are read the same way.
+pub fn parse_choice(data: &str) -> Option<(i64, usize)> {
+    let parts: Vec<&str> = data.strip_prefix('g')?.split('.').collect();
+    let (table, n) = match parts.as_slice() {
+        [table, n] | [table, _, n] => (table, n),
+        _ => return None,
+    };
+    Some((i64::from_str_radix(table, 36).ok()?, n.parse().ok()?))
 }
 
 fn b36(mut n: u64) -> String {
@@ -136,26 +181,28 @@ fn b36(mut n: u64) -> String {
     d.iter().rev().collect()
 }
 
-/// The numbered list of a hand's legal actions, as the "my hand" popup shows it.
+/// The numbered list of a hand's legal actions, as the "my hand" popup shows it: one choice
+/// a line ("1 Pass", "2 8 · 80"), so that a label with a dot or a space in it cannot be
+/// misread as two choices.
 pub fn numbered(buttons: &[Vec<Button>]) -> String {
     let mut s = String::new();
     for (i, b) in buttons.iter().flatten().enumerate() {
         if i > 0 {
-            s.push_str(" · ");
+            s.push('\n');
         }
         let _ = write!(s, "{} {}", i + 1, b.label);
     }
     s
 }
 
-/// The number buttons for `count` legal actions at (table, seq), padded (`CHOICE_PAD`).
-fn choice_rows(table: i64, seq: i64, count: usize) -> Vec<Vec<Button>> {
+/// The number buttons of table `table` for up to `count` choices, padded (`CHOICE_PAD`).
+fn choice_rows(table: i64, count: usize) -> Vec<Vec<Button>> {
     // Telegram allows 100 buttons under a message; the 🂠 row needs one.
     let n = (count.max(1).div_ceil(CHOICE_PAD) * CHOICE_PAD).min(90);
     let all: Vec<Button> = (1..=n)
         .map(|i| Button {
             label: i.to_string(),
-            token: choice_data(table, seq, i),
+            token: choice_data(table, i),
         })
         .collect();
     all.chunks(5).map(<[Button]>::to_vec).collect()
@@ -191,6 +238,25 @@ fn place(chat: &ChatRef) -> String {
         Some(t) => format!("{}/{t}", chat.chat),
         None => chat.chat.clone(),
     }
+}
+
+/// The deal a message key (`t<id>.d<deal>…`) shows.
+pub fn deal_of_key(key: &str) -> Option<i64> {
+    key.split('.').nth(1)?.strip_prefix('d')?.parse().ok()
+}
+
+/// The newest deal each table's messages in `out` show.
+fn newest_deals(out: &Outbox) -> HashMap<i64, i64> {
+    let mut m: HashMap<i64, i64> = HashMap::new();
+    for o in &out.0 {
+        if let Out::Public { key, .. } | Out::Private { key, .. } = o {
+            if let (Some(t), Some(d)) = (table_of_key(key), deal_of_key(key)) {
+                let e = m.entry(t).or_insert(d);
+                *e = (*e).max(d);
+            }
+        }
+    }
+    m
 }
 
 /// The table id a message key (`t<id>.…`) belongs to.
@@ -346,29 +412,32 @@ impl Shower {
             .unwrap_or_default()
     }
 
-    /// The table message `key` with number buttons for a player without a private chat who
-    /// is to act (their hand, with its legal actions, is in the same outbox).
+    /// The table message `key` with number buttons while a player without a private chat
+    /// sits at it (their hand is in the same outbox): the same buttons on every turn, padded
+    /// to the most choices the one to act has, so they never go out of date.
     fn with_choices(&self, key: &str, buttons: &[Vec<Button>], out: &Outbox) -> Vec<Vec<Button>> {
         let mut rows = buttons.to_vec();
         let Some(table) = table_of_key(key).filter(|_| !key.ends_with(".lobby")) else {
             return rows;
         };
         let prefix = format!("{key}.");
-        let acting = out.0.iter().find_map(|o| match o {
-            Out::Private {
-                user, key, buttons, ..
-            } if key.starts_with(&prefix) && !buttons.is_empty() && self.is_unreachable(user) => {
-                Some(buttons)
-            }
-            _ => None,
-        });
-        if let Some(hand) = acting {
-            let seq = hand
+        let closed: Vec<&Vec<Vec<Button>>> = out
+            .0
+            .iter()
+            .filter_map(|o| match o {
+                Out::Private {
+                    user, key, buttons, ..
+                } if key.starts_with(&prefix) && self.is_unreachable(user) => Some(buttons),
+                _ => None,
+            })
+            .collect();
+        if !closed.is_empty() {
+            let most = closed
                 .iter()
-                .flatten()
-                .find_map(|b| Token::decode(&b.token).ok())
-                .map_or(0, |t| t.seq);
-            rows.extend(choice_rows(table, seq, hand.iter().flatten().count()));
+                .map(|b| b.iter().flatten().count())
+                .max()
+                .unwrap_or(0);
+            rows.extend(choice_rows(table, most));
         }
         rows
     }
@@ -378,6 +447,17 @@ impl Shower {
     /// version; consecutive posts to one chat go out as one message.
     pub async fn show(self: &Arc<Self>, out: Outbox, answer: Answer) {
         let mut reply = out.reply_text().map(str::to_string);
+        if let (
+            Answer::Callback {
+                pressed: Some(label), ..
+            },
+            Some(text),
+        ) = (&answer, reply.as_mut())
+        {
+            if text == "✓" {
+                *text = format!("✓ {label}");
+            }
+        }
         if let (Answer::Callback { alert: true, .. }, Some(text)) = (&answer, reply.as_mut()) {
             // The "my hand" popup of a player without a private chat names what each of the
             // group's number buttons does.
@@ -399,7 +479,7 @@ impl Shower {
             }
         }
         match (&answer, reply) {
-            (Answer::Callback { id, alert }, text) => {
+            (Answer::Callback { id, alert, .. }, text) => {
                 // Callback answers hold at most 200 characters.
                 let text: Option<String> = text.map(|t| t.chars().take(200).collect());
                 let waiting = self.in_reply.lock().expect("in_reply").remove(&id.0);
@@ -454,6 +534,31 @@ impl Shower {
             })
             .collect();
         let unreachable_before = self.unreachable_count();
+        // Whoever just acted sees their hand without the card they played at once: their
+        // hand goes first, ahead of the table message and the others' hands.
+        let presser = match &answer {
+            Answer::Callback { from, .. } => Some(from.as_str()),
+            _ => None,
+        };
+        for (i, o) in out.0.iter().enumerate() {
+            if let Out::Private {
+                user,
+                chat,
+                key,
+                text,
+                buttons,
+            } = o
+            {
+                if Some(user.as_str()) == presser
+                    && last_of_key.get(&(key.as_str(), user.as_str())) == Some(&i)
+                {
+                    if let Err(e) = self.private(user, chat, key, text, buttons, true).await {
+                        tracing::warn!(error = %e, "could not show a hand");
+                    }
+                }
+            }
+        }
+        let newest_deal = newest_deals(&out);
         let mut i = 0;
         while i < out.0.len() {
             let res = match &out.0[i] {
@@ -478,11 +583,17 @@ impl Shower {
                     text,
                     buttons,
                 } => {
-                    if last_of_key.get(&(key.as_str(), user.as_str())) != Some(&i) {
+                    if last_of_key.get(&(key.as_str(), user.as_str())) != Some(&i)
+                        || Some(user.as_str()) == presser
+                    {
                         i += 1;
                         continue;
                     }
-                    self.private(user, chat, key, text, buttons).await
+                    // A hand of a deal that is over gets no newer version to wait for.
+                    let over = deal_of_key(key)
+                        .zip(table_of_key(key).and_then(|t| newest_deal.get(&t)))
+                        .is_some_and(|(d, newest)| d < *newest);
+                    self.private(user, chat, key, text, buttons, over).await
                 }
                 Out::Post { chat, text, once } => {
                     // A deal's result and the next deal's start (or the table's start and its
@@ -785,8 +896,8 @@ impl Shower {
             let now = Instant::now();
             match p.last {
                 Some(last) if now < last + self.edit_interval || p.flushing => {
-                    p.pending.insert(
-                        key.to_string(),
+                    p.queue(
+                        key,
                         Pending {
                             chat: chat.clone(),
                             text: text.to_string(),
@@ -831,11 +942,10 @@ impl Shower {
             let next = {
                 let mut pace = self.pace.lock().expect("pace");
                 let p = pace.entry(recipient.clone()).or_default();
-                let key = p.pending.keys().next().cloned();
-                match key {
-                    Some(k) => {
+                match p.next() {
+                    Some(x) => {
                         p.last = Some(Instant::now());
-                        p.pending.remove(&k).map(|x| (k, x))
+                        Some(x)
                     }
                     None => {
                         p.flushing = false;
@@ -861,8 +971,7 @@ impl Shower {
             let mut pace = self.pace.lock().expect("pace");
             pace.iter_mut()
                 .flat_map(|(recipient, p)| {
-                    p.pending
-                        .drain()
+                    std::iter::from_fn(|| p.next())
                         .map(|(key, x)| (recipient.clone(), key, x))
                         .collect::<Vec<_>>()
                 })
@@ -915,8 +1024,8 @@ impl Shower {
             .clone()
     }
 
-    /// A hand: sent or edited at once when it shows buttons (or is new), held back otherwise
-    /// (see the module note).
+    /// A hand: sent or edited at once when it shows buttons (or is new, or `at_once`: its
+    /// owner just acted, or its deal is over), held back otherwise (see the module note).
     async fn private(
         self: &Arc<Self>,
         user: &str,
@@ -924,6 +1033,7 @@ impl Shower {
         key: &str,
         text: &str,
         buttons: &[Vec<Button>],
+        at_once: bool,
     ) -> Result<(), RequestError> {
         if self.is_unreachable(user) {
             return Ok(());
@@ -936,7 +1046,11 @@ impl Shower {
         if self.shown.lock().expect("shown map").get(&k) == Some(&d) {
             return Ok(());
         }
-        if buttons.is_empty() && !self.hand_delay.is_zero() && self.message_id(key, user).await.is_some() {
+        if buttons.is_empty()
+            && !at_once
+            && !self.hand_delay.is_zero()
+            && self.message_id(key, user).await.is_some()
+        {
             let fresh = held.is_none();
             let due = held.map_or_else(|| Instant::now() + self.hand_delay, |h| h.due);
             self.lazy.lock().expect("lazy").insert(
@@ -1041,10 +1155,21 @@ impl Shower {
                     rows[0].push(InlineKeyboardButton::url("💬", link));
                 }
                 let lang = self.community_lang(chat).await;
+                // The notice names whose chat is closed, as the table seats them.
+                let name = match self.store.seats(table).await {
+                    Ok(seats) => seats.into_iter().find_map(|s| match s.occupant {
+                        stikis_host::store::Occupant::Human { user_id } if user_id == user => Some(s.name),
+                        _ => None,
+                    }),
+                    Err(_) => None,
+                };
                 let text = t(
                     lang,
                     "telegram-chat-closed",
-                    &[("bot", Arg::from(self.username.as_str()))],
+                    &[
+                        ("bot", Arg::from(self.username.as_str())),
+                        ("name", Arg::from(name.unwrap_or_default())),
+                    ],
                 );
                 self.post(chat, &text, Some(InlineKeyboardMarkup::new(rows)))
                     .await
@@ -1091,6 +1216,9 @@ mod tests {
         assert_eq!(table_of_key("t12.d3.s1"), Some(12));
         assert_eq!(table_of_key("t7.lobby"), Some(7));
         assert_eq!(table_of_key("x"), None);
+        assert_eq!(deal_of_key("t12.d3.s1"), Some(3));
+        assert_eq!(deal_of_key("t12.d3"), Some(3));
+        assert_eq!(deal_of_key("t12.lobby"), None);
     }
 
     #[test]

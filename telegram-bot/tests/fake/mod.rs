@@ -86,6 +86,40 @@ pub struct FakeState {
     pub answer_log: Vec<(String, String)>,
     /// Webhook posts that failed (the server was down, died, or did not answer 200).
     pub redelivered: usize,
+    /// A group's limit on messages sent and edited, as Telegram enforces it (about 20 a
+    /// minute): at most this many in any such window, else 429 with `retry_after`. Off
+    /// unless a test sets it (most tests run the bot without pacing, to be quick).
+    pub group_limit: Option<(usize, Duration)>,
+    /// When each group's sends and edits were taken, for `group_limit`.
+    group_calls: HashMap<i64, VecDeque<Instant>>,
+}
+
+/// The Bot API methods this fake knows, spelled as Telegram documents them. Telegram takes a
+/// method's name in any case; any other name is answered 404 Not Found.
+const METHODS: &[&str] = &[
+    "getMe",
+    "getUpdates",
+    "sendMessage",
+    "editMessageText",
+    "editMessageReplyMarkup",
+    "deleteMessage",
+    "answerCallbackQuery",
+    "sendDocument",
+    "setWebhook",
+    "deleteWebhook",
+    "getWebhookInfo",
+    "getChatMember",
+    "setMyCommands",
+    "deleteMyCommands",
+    "setChatMenuButton",
+];
+
+/// Sends and edits of a message, the calls a group's rate limit counts.
+fn counted_by_group_limit(method: &str) -> bool {
+    matches!(
+        method,
+        "sendMessage" | "editMessageText" | "editMessageReplyMarkup" | "sendDocument"
+    )
 }
 
 #[derive(Clone)]
@@ -339,11 +373,24 @@ async fn handle(
             Json(json!({"ok": false, "error_code": 401, "description": "Unauthorized"})),
         );
     }
-    // Telegram's method names are case-insensitive; teloxide sends `GetMe`, `SendMessage`.
-    let mut method = method;
-    if let Some(c) = method.get(0..1) {
-        method = c.to_lowercase() + &method[1..];
-    }
+    // Telegram's method names are case-insensitive (teloxide sends `GetMe`, `SendMessage`);
+    // a name it does not know is 404 Not Found.
+    let Some(method) = METHODS
+        .iter()
+        .find(|m| m.eq_ignore_ascii_case(&method))
+        .map(|m| m.to_string())
+    else {
+        fake.state.lock().unwrap().calls.push(Call {
+            method: method.clone(),
+            body: Value::Null,
+            at: Instant::now(),
+            failed: Some(404),
+        });
+        return (
+            axum::http::StatusCode::NOT_FOUND,
+            Json(json!({"ok": false, "error_code": 404, "description": "Not Found"})),
+        );
+    };
     let json_body = headers
         .get("content-type")
         .and_then(|v| v.to_str().ok())
@@ -467,7 +514,30 @@ impl Fake {
         let injected = s.inject.get_mut(method).and_then(|q| q.pop_front());
         let chat = chat_of(&body);
         let forbidden = chat > 0 && s.forbidden.contains(&chat) && method.starts_with("send");
-        let failed = injected.as_ref().map(|(c, _)| *c).or(forbidden.then_some(403));
+        let limited = match s.group_limit {
+            Some((most, window)) if chat < 0 && injected.is_none() && counted_by_group_limit(method) => {
+                let now = Instant::now();
+                let taken = s.group_calls.entry(chat).or_default();
+                while taken.front().is_some_and(|t| now.duration_since(*t) >= window) {
+                    taken.pop_front();
+                }
+                if taken.len() >= most {
+                    // Whole seconds, as Telegram says them, until the oldest call leaves the
+                    // window.
+                    let left = window.saturating_sub(now.duration_since(taken[0]));
+                    Some(left.as_secs_f64().ceil().max(1.0) as u64)
+                } else {
+                    taken.push_back(now);
+                    None
+                }
+            }
+            _ => None,
+        };
+        let failed = injected
+            .as_ref()
+            .map(|(c, _)| *c)
+            .or(forbidden.then_some(403))
+            .or(limited.map(|_| 429));
         *s.counts.entry(method.to_string()).or_default() += 1;
         if method == "answerCallbackQuery" {
             let id = body["callback_query_id"].as_str().unwrap_or("").to_string();
@@ -485,6 +555,14 @@ impl Fake {
         }
         if let Some(r) = injected {
             return r;
+        }
+        if let Some(secs) = limited {
+            return (
+                429,
+                json!({"ok": false, "error_code": 429,
+                       "description": format!("Too Many Requests: retry after {secs}"),
+                       "parameters": {"retry_after": secs}}),
+            );
         }
         if forbidden {
             return (
@@ -567,7 +645,45 @@ impl Fake {
                     ok(json!({"status": "member", "user": user_json(user)}))
                 }
             }
-            _ => ok(json!(true)),
+            "answerCallbackQuery" | "setMyCommands" | "deleteMyCommands" | "setChatMenuButton" => {
+                ok(json!(true))
+            }
+            "editMessageReplyMarkup" | "deleteMessage" => {
+                let id = body["message_id"].as_i64().unwrap_or(0);
+                let Some(c) = s.chats.get_mut(&chat) else {
+                    return (
+                        400,
+                        json!({"ok": false, "error_code": 400, "description": "Bad Request: chat not found"}),
+                    );
+                };
+                let Some(pos) = c.iter().position(|m| m.id == id) else {
+                    return (
+                        400,
+                        json!({"ok": false, "error_code": 400, "description": "Bad Request: message to edit not found"}),
+                    );
+                };
+                if method == "deleteMessage" {
+                    c.remove(pos);
+                    return ok(json!(true));
+                }
+                let buttons = keyboard(&body);
+                let m = &mut c[pos];
+                if m.buttons == buttons {
+                    return (
+                        400,
+                        json!({"ok": false, "error_code": 400, "description": "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"}),
+                    );
+                }
+                m.buttons = buttons;
+                let (text, thread) = (m.text.clone(), m.thread);
+                let seen = shown(&text, &m.buttons);
+                s.history.push((chat, id, seen, unix_ms()));
+                ok(message_json(chat, id, &text, thread))
+            }
+            "getWebhookInfo" => {
+                ok(json!({"url": "", "has_custom_certificate": false, "pending_update_count": 0}))
+            }
+            other => unreachable!("{other} is in METHODS but not answered"),
         }
     }
 
@@ -612,9 +728,37 @@ impl Fake {
             (format!("cq{}", s.next_callback), thread)
         };
         // A message with a date: Telegram sends the pressed message in full (date 0 would
-        // mean an inaccessible one).
-        let mut pressed = message_json(chat, message, "…", thread);
+        // mean an inaccessible one), as it looks now, its keyboard included.
+        let (text, keys) = {
+            let s = self.state.lock().unwrap();
+            let m = s
+                .chats
+                .get(&chat)
+                .and_then(|c| c.iter().find(|m| m.id == message));
+            (
+                m.map_or_else(|| "…".to_string(), |m| m.text.clone()),
+                m.map(|m| m.buttons.clone()).unwrap_or_default(),
+            )
+        };
+        let mut pressed = message_json(chat, message, if text.is_empty() { "…" } else { &text }, thread);
         pressed["date"] = json!(1_700_000_000);
+        if !keys.is_empty() {
+            let rows: Vec<Vec<Value>> = keys
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|(label, data)| {
+                            if data.starts_with("http") {
+                                json!({"text": label, "url": data})
+                            } else {
+                                json!({"text": label, "callback_data": data})
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            pressed["reply_markup"] = json!({ "inline_keyboard": rows });
+        }
         self.push_update(json!({"callback_query": {
             "id": id, "from": user_json(user), "chat_instance": "ci", "data": data,
             "message": pressed
