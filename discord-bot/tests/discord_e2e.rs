@@ -883,7 +883,11 @@ async fn the_bots_own_texts_follow_the_persons_or_the_servers_language() {
     let lobby = || {
         fake.channel(CHANNEL)
             .into_iter()
-            .find(|m| m.ephemeral_for.is_none() && m.buttons.len() == 4)
+            .find(|m| {
+                m.ephemeral_for.is_none()
+                    && m.buttons.len() >= 4
+                    && stikis_host::token::Token::decode(&m.buttons[0].1).is_ok_and(|t| t.action == "join")
+            })
             .expect("a lobby with join, leave, add computer player, start")
     };
     for p in [&bruno, &cilda] {

@@ -960,7 +960,7 @@ fn standing_lines(lang: Lang, standings: &[Standing], entrants: &[Entrant]) -> V
                 &[
                     ("rank", Arg::from(i + 1)),
                     ("name", name.into()),
-                    ("big", s.big_points.to_string().into()),
+                    ("big", Arg::from(s.big_points)),
                     ("pm", format!("{:+}", s.plus_minus).into()),
                     ("played", Arg::from(i64::from(s.rounds))),
                 ],

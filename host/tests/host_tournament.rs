@@ -374,10 +374,11 @@ async fn second_half(d: &tempfile::TempDir, screen: Screen, rng: u64, presses: u
         let line = fin.lines().nth(i + 1).unwrap().replace(" (withdrawn)", "");
         assert!(
             line.starts_with(&format!(
-                "{}. {}: {} big points, {:+} game points",
+                "{}. {}: {} big point{}, {:+} game points",
                 i + 1,
                 s.player,
                 s.big_points,
+                if s.big_points.to_string() == "1" { "" } else { "s" },
                 s.plus_minus
             )),
             "{line} vs {s:?}"
