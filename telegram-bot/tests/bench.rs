@@ -5,8 +5,7 @@
 //! answerCallbackQuery), with three people per table and with one person and two computer
 //! players per table, in long-polling and in webhook mode (where a press's answer goes back
 //! in the reply to its post and is no call of the bot's). People press only what they have
-//! not pressed already: the hand of who just acted keeps its look until their next turn (its
-//! redraw is held back), as a person knows their own move.
+//! not pressed already, as a person knows their own move.
 
 mod fake;
 

@@ -967,6 +967,15 @@ async fn four_people_play_a_tournament_of_two_short_rounds() {
     let round_2_done = seen
         .iter()
         .position(|t| t.contains("Round 2, table 1 has finished"));
+    {
+        // How long the standings took to show after round 2 was announced (reported, not
+        // asserted: a figure for the issue note).
+        let h = fake.state.lock().unwrap().history.clone();
+        let at = |needle: &str| h.iter().find(|x| x.0 == GROUP && x.2.contains(needle)).map(|x| x.3);
+        if let (Some(a), Some(b)) = (at("Round 2 of 2:"), at("Standings after round 1 of 2")) {
+            println!("standings shown {} ms after round 2 was announced", b - a);
+        }
+    }
     assert!(
         matches!((standings, round_2_done), (Some(a), Some(b)) if a < b),
         "{standings:?} {round_2_done:?}: {seen:#?}"
