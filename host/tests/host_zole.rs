@@ -12,7 +12,7 @@ use stikis_core::ai::Level;
 use stikis_host::i18n::Lang;
 use stikis_host::store::Store;
 use stikis_host::token::Token;
-use stikis_host::{Command, Host, Out, Outbox, User};
+use stikis_host::{Command, Host, Out, Outbox, Request, User};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 struct Game {
@@ -818,4 +818,71 @@ async fn a_half_chosen_bury_is_kept_across_a_restart() {
         buried.contains(&picked),
         "the kept pick {picked} is buried: {bury}"
     );
+}
+
+/// A host that dies right after a deal's last card, before anything of that press's outbox
+/// was shown, leaves that deal's hands as they were ("Your turn." and a card button). The host
+/// that recovers the table shows them as the deal ended: no buttons, no "Your turn.".
+#[tokio::test]
+async fn recovery_shows_the_hands_of_a_deal_that_ended_just_before_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = open(sqlite(&dir, "end.db").await).await;
+    let (d1, d2) = (format!("t{}.d1.", first.table), format!("t{}.d2.", first.table));
+    let mut presses = 0;
+    loop {
+        let (who, token) = match (first.screen.my_button("anna"), first.screen.my_button("bruno")) {
+            (Some(t), _) => (first.anna.clone(), t),
+            (None, Some(t)) => (first.bruno.clone(), t),
+            (None, None) => panic!("nobody can act:\n{:#?}", first.screen.latest),
+        };
+        let out = first
+            .host
+            .handle(Request {
+                chat: dm(&who.id),
+                user: who,
+                command: Command::Press { token },
+            })
+            .await;
+        // The press that ends deal 1: its outbox is lost with the host.
+        if out.0.iter().any(|o| o.text().starts_with("Result of deal 1")) {
+            break;
+        }
+        first.screen.show(&out);
+        presses += 1;
+        assert!(presses < 200, "deal 1 did not end");
+    }
+    drop(first);
+    let (host, _events) = Host::new(sqlite(&dir, "end.db").await, config());
+    let out = host.recover().await.unwrap();
+    for who in ["anna", "bruno"] {
+        let hand = out
+            .0
+            .iter()
+            .find_map(|o| match o {
+                Out::Private {
+                    user,
+                    key,
+                    text,
+                    buttons,
+                    ..
+                } if user == who && key.starts_with(&d1) => Some((text, buttons)),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{who}'s hand of deal 1 is not shown again: {out:#?}"));
+        assert!(hand.1.is_empty(), "{hand:?}");
+        assert!(!hand.0.contains("Your turn"), "{hand:?}");
+    }
+    // The result is owed too, and deal 2's hands are drawn after deal 1's.
+    assert!(out.0.iter().any(|o| o.text().starts_with("Result of deal 1")));
+    let last_d1 = out
+        .0
+        .iter()
+        .rposition(|o| matches!(o, Out::Private { key, .. } if key.starts_with(&d1)))
+        .unwrap();
+    let first_d2 = out
+        .0
+        .iter()
+        .position(|o| matches!(o, Out::Private { key, .. } if key.starts_with(&d2)))
+        .expect("deal 2's hands");
+    assert!(last_d1 < first_d2);
 }

@@ -377,14 +377,8 @@ mod tests {
 
     #[test]
     fn game_commands_pick_variants_presets_and_seats() {
-        let games = [
-            "zole",
-            "belote-bazar",
-            "belote-classic",
-            "belote-h2h",
-            "coinche",
-            "polt",
-        ];
+        // Every game the host offers.
+        let games = stikis_host::games::GAMES;
         let open = |name: &str, args: &[&str]| game_command(name, args, &games);
         let o = |g: &str, p: Option<&str>, s: Option<usize>| {
             Some(Opening {
@@ -409,14 +403,8 @@ mod tests {
 
     #[test]
     fn help_names_every_commands_options() {
-        let games = [
-            "zole",
-            "belote-bazar",
-            "belote-classic",
-            "belote-h2h",
-            "coinche",
-            "polt",
-        ];
+        // Every game the host offers.
+        let games = stikis_host::games::GAMES;
         assert_eq!(
             game_usage("zole", &games),
             "[3|4|5] [lv|lv-galdins|rondo|catsatcards|zolite]"

@@ -152,7 +152,8 @@ impl support::Bot for Telegram {
             // A person waits a few seconds for the ✓, not for ever: a press taken by a
             // process that was killed before it answered is never answered (the webhook post
             // was acknowledged, so it is not posted again).
-            if wait_answer(&fake, &id, Duration::from_secs(8)).await.as_deref() != Some("✓") {
+            let answer = wait_answer(&fake, &id, Duration::from_secs(8)).await;
+            if !answer.is_some_and(|a| a.starts_with('✓')) {
                 // Refused (out of date, try again) or not answered: look again, press again.
                 pressed.remove(&(u, msg));
                 tokio::time::sleep(Duration::from_millis(100)).await;

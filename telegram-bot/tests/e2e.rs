@@ -143,7 +143,7 @@ async fn open_table(fake: &Fake) -> i64 {
 }
 
 /// Presses the first move button of whoever may act until `done` holds or `max` presses.
-/// Every press is answered "✓": whoever is to act always has their legal actions in hand.
+/// Every press is answered "✓" and the move: whoever is to act always has their legal actions in hand.
 async fn play(
     fake: &Fake,
     running: &Running,
@@ -691,7 +691,7 @@ async fn webhook_posts_that_stop_waiting_leave_the_answer_to_a_call() {
 
 /// Opens `command` in the group, fills the other seats with computer players (`/bots` per
 /// entry of `bots`), starts, and lets Anna play until she has played `cards` cards or a deal
-/// ended. Every press is answered "✓"; the group never sees a hidden card.
+/// ended. Every press is answered "✓" and the move; the group never sees a hidden card.
 async fn anna_and_computers(command: &str, game: &str, bots: &[usize], cards: usize) {
     let dir = tempfile::tempdir().unwrap();
     let fake = Fake::start().await;
@@ -971,7 +971,11 @@ async fn four_people_play_a_tournament_of_two_short_rounds() {
         // How long the standings took to show after round 2 was announced (reported, not
         // asserted: a figure for the issue note).
         let h = fake.state.lock().unwrap().history.clone();
-        let at = |needle: &str| h.iter().find(|x| x.0 == GROUP && x.2.contains(needle)).map(|x| x.3);
+        let at = |needle: &str| {
+            h.iter()
+                .find(|x| x.0 == GROUP && x.2.contains(needle))
+                .map(|x| x.3)
+        };
         if let (Some(a), Some(b)) = (at("Round 2 of 2:"), at("Standings after round 1 of 2")) {
             println!("standings shown {} ms after round 2 was announced", b - a);
         }

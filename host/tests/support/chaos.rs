@@ -94,7 +94,8 @@ pub struct Table {
 /// What the fake server saw.
 #[derive(Default)]
 pub struct Seen {
-    /// Every answer to each press, by press id: "✓" when the move was taken.
+    /// Every answer to each press, by press id: "✓" (Telegram: "✓ " and the move) when the
+    /// move was taken.
     pub answers: HashMap<String, Vec<String>>,
     /// Every version of every message: (chat, message id, text and buttons, when). A button
     /// shows as a line "label ⌁token".
@@ -538,7 +539,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         let mut acked_at: HashMap<i64, usize> = HashMap::new();
         for p in &mine {
             let said = answers.get(&p.id).cloned().unwrap_or_default();
-            let oks = said.iter().filter(|a| *a == "✓").count();
+            // "✓", or on Telegram "✓ 9♣": the move taken, named.
+            let oks = said.iter().filter(|a| a.starts_with('✓')).count();
             if oks == 0 {
                 continue;
             }
