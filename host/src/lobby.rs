@@ -174,7 +174,7 @@ impl Host {
                 live
             }
             TableStatus::Lobby => {
-                let seats = self.store.seats(id).await?;
+                let seats = self.store.seats_versioned(id).await?;
                 let mut live = Live::new(row, Vec::new(), 0, settings);
                 live.lobby_seats(seats);
                 live
@@ -204,7 +204,7 @@ impl Host {
             let mut live = shared.lock().await;
             match (live.game.is_some(), row.status) {
                 (false, TableStatus::Lobby) => {
-                    live.lobby_seats(self.store.seats(row.id).await?);
+                    live.lobby_seats(self.store.seats_versioned(row.id).await?);
                     return Ok(Some(shared.clone()));
                 }
                 (true, TableStatus::Running) if self.store.next_seq(row.id).await? - 1 == live.seq => {
@@ -494,8 +494,9 @@ impl Host {
         };
         self.store.take_seat(row.id, 0, &req.user.name, &occupant).await?;
         let settings = self.store.community_settings(&req.chat.community_ref()).await?;
-        let seats = self.store.seats(row.id).await?;
-        let live = Live::new(row, seats, size, settings);
+        let (rev, seats) = self.store.seats_versioned(row.id).await?;
+        let mut live = Live::new(row, seats, size, settings);
+        live.seats_rev = rev;
         live.render_lobby(out);
         out.reply(t(
             lang,
@@ -610,7 +611,7 @@ impl Host {
                     out.extend(self.drive(live).await?);
                 } else {
                     self.store.leave_seat(live.id(), seat).await?;
-                    live.lobby_seats(self.store.seats(live.id()).await?);
+                    live.lobby_seats(self.store.seats_versioned(live.id()).await?);
                     out.reply(t(lang, "table-left", &[("name", user.name.clone().into())]));
                     live.render_lobby(&mut out);
                 }
@@ -629,7 +630,7 @@ impl Host {
                     level: level_code(*level),
                 };
                 self.store.take_seat(live.id(), seat, &name, &occupant).await?;
-                live.lobby_seats(self.store.seats(live.id()).await?);
+                live.lobby_seats(self.store.seats_versioned(live.id()).await?);
                 out.reply(t(
                     lang,
                     "table-bot-added",
@@ -650,7 +651,7 @@ impl Host {
                 match bot.map(|s| s.seat) {
                     Some(seat) if !running && Self::may_manage(live, user) => {
                         self.store.leave_seat(live.id(), seat).await?;
-                        live.lobby_seats(self.store.seats(live.id()).await?);
+                        live.lobby_seats(self.store.seats_versioned(live.id()).await?);
                         out.reply(t(
                             lang,
                             "table-bot-removed",
@@ -747,7 +748,7 @@ impl Host {
             }
             Err(e) => return Err(e.into()),
         }
-        live.lobby_seats(self.store.seats(live.id()).await?);
+        live.lobby_seats(self.store.seats_versioned(live.id()).await?);
         out.reply(t(
             lang,
             "table-joined",

@@ -77,6 +77,9 @@ pub(crate) struct Live {
     pub seats: Vec<SeatRow>,
     /// Seats the table was opened for.
     pub size: usize,
+    /// The count of changes to the seats that `seats` is at least as new as
+    /// (`Store::seats_versioned`): the lobby message's version.
+    pub seats_rev: i64,
     pub game: Option<Box<dyn HostedGame>>,
     /// The last committed action number (0: none).
     pub seq: i64,
@@ -133,6 +136,7 @@ impl Live {
             row,
             seats,
             size,
+            seats_rev: 0,
             game: None,
             seq: 0,
             seeds: Vec::new(),
@@ -558,7 +562,8 @@ impl Live {
     /// The seats of a lobby as the database has them, and its size: the seats it was opened
     /// with, or more when people took added seats (`ADD_SEAT`), up to its highest taken seat.
     /// Derived from the seats alone, so every process reads the same size.
-    pub fn lobby_seats(&mut self, seats: Vec<SeatRow>) {
+    pub fn lobby_seats(&mut self, (rev, seats): (i64, Vec<SeatRow>)) {
+        self.seats_rev = rev;
         let min = crate::games::seat_range(&self.row.game).map_or(3, |r| r.0);
         let top = seats.iter().map(|s| usize::from(s.seat) + 1).max().unwrap_or(0);
         self.size = min.max(self.row.seats).max(seats.len()).max(top);
@@ -629,9 +634,9 @@ impl Live {
                 lines.join("\n")
             ),
             buttons,
-            // Seats change without actions: renders of a lobby are not ordered (the last
-            // one shown stays), only the started lobby replaces them all.
-            version: self.seq,
+            // Seats change without actions: a lobby's renders are ordered by the count of
+            // changes to its seats, and the started lobby replaces them all.
+            version: self.seats_rev,
         });
     }
 

@@ -38,6 +38,8 @@ struct Screen {
     /// The buttons of each person's newest hand message.
     hands: HashMap<String, Vec<String>>,
     lobby: Vec<String>,
+    /// The version of every lobby render, in the order shown.
+    lobby_versions: Vec<i64>,
     results: usize,
 }
 
@@ -49,7 +51,13 @@ impl Screen {
                     let b = buttons.iter().flatten().map(|b| b.token.clone()).collect();
                     self.hands.insert(user.clone(), b);
                 }
-                Out::Public { key, buttons, .. } if key.ends_with(".lobby") => {
+                Out::Public {
+                    key,
+                    buttons,
+                    version,
+                    ..
+                } if key.ends_with(".lobby") => {
+                    self.lobby_versions.push(*version);
                     self.lobby = buttons.iter().flatten().map(|b| b.token.clone()).collect();
                 }
                 Out::Post { text, .. } if text.starts_with("Result of deal") => self.results += 1,
@@ -111,6 +119,13 @@ async fn race(one: Store, two: Store, observer: Store) {
     screen.show(&send(&h2, "bruno", Command::Join).await);
     screen.show(&send(&h1, "anna", Command::AddBot { level: Level::Basic }).await);
     screen.show(&send(&h1, "anna", Command::Start).await);
+    // Each seat change, on either host, renders a newer lobby than the one before: an
+    // adapter never lets an older render (from a slower process) replace a newer one.
+    assert!(
+        screen.lobby_versions.windows(2).all(|w| w[0] < w[1]) && screen.lobby_versions.len() >= 4,
+        "lobby versions {:?}",
+        screen.lobby_versions
+    );
     // The second host loads the running table now, so that it has a copy to fall behind with.
     let out = send(&h2, "anna", Command::ShowHand).await;
     assert!(out.0.iter().any(|o| matches!(o, Out::Private { .. })), "{out:?}");

@@ -304,6 +304,41 @@ async fn seats_hold_one_occupant_and_a_person_sits_once() {
     }
 }
 
+/// Every change to a table's seats counts one more in its version, whichever process makes
+/// it, and a refused change counts nothing: a lobby rendered from older seats carries a
+/// lower version, so it never replaces a newer render.
+#[tokio::test]
+async fn every_change_to_the_seats_counts_in_their_version() {
+    for db in dbs().await {
+        let s = &db.store;
+        let other = db.reopen().await;
+        let t = s.create_table(&new_table(chat("c1"))).await.unwrap().id;
+        let u = s.create_table(&new_table(chat("c2"))).await.unwrap().id;
+        assert_eq!(s.seats_versioned(t).await.unwrap(), (0, vec![]));
+        s.take_seat(t, 0, "Anna", &human("u-anna")).await.unwrap();
+        other.take_seat(t, 1, "Bruno", &human("u-bruno")).await.unwrap();
+        let (rev, seats) = s.seats_versioned(t).await.unwrap();
+        assert_eq!((rev, seats.len()), (2, 2));
+        // Refused: the seat is taken, or the seat is empty.
+        assert!(s.take_seat(t, 1, "Cilda", &human("u-cilda")).await.is_err());
+        assert!(!s.leave_seat(t, 2).await.unwrap());
+        assert_eq!(other.seats_versioned(t).await.unwrap().0, 2);
+        assert!(other.set_away(t, 1, true).await.unwrap());
+        assert!(s.leave_seat(t, 0).await.unwrap());
+        let (rev, seats) = other.seats_versioned(t).await.unwrap();
+        assert_eq!((rev, seats.len()), (4, 1));
+        assert!(seats[0].away);
+        // Another table's seats are counted apart.
+        s.take_seat(u, 0, "Anna", &human("u-anna")).await.unwrap();
+        assert_eq!(s.seats_versioned(u).await.unwrap().0, 1);
+        assert_eq!(s.seats_versioned(t).await.unwrap().0, 4);
+        assert!(matches!(
+            s.seats_versioned(424_242).await,
+            Err(StoreError::NoTable(424_242))
+        ));
+    }
+}
+
 #[tokio::test]
 async fn the_action_log_has_one_entry_per_sequence_number() {
     for db in dbs().await {

@@ -19,12 +19,14 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures::future::BoxFuture;
 use serde_json::{json, Value};
 use stikis_host::i18n::{t, Arg, Lang};
-use stikis_host::store::{ChatRef, FirstPost, Platform, Store};
+use stikis_host::store::{ChatRef, FirstPost, Platform, Store, FIRST_POST_CLAIM_MS};
 use stikis_host::token::Token;
 use stikis_host::{Button, Out, Outbox};
 use teloxide::payloads::{
@@ -142,6 +144,17 @@ pub struct Shower {
     /// answer goes back as the post's reply (a Bot API method in the response body, which
     /// Telegram runs itself), which spares one call per press.
     in_reply: Mutex<HashMap<String, oneshot::Sender<Value>>>,
+    /// First posts that another process had claimed and not sent (it may have died while
+    /// sending), by (key, recipient): shown again once the claim lapses, unless a newer
+    /// showing of the same message came meanwhile (its number here then changed).
+    retries: Mutex<HashMap<(String, String), u64>>,
+}
+
+/// The error of a first post another process claimed and has not sent yet.
+const CLAIMED_ELSEWHERE: &str = "another process is sending this message";
+
+fn claimed_elsewhere(e: &RequestError) -> bool {
+    matches!(e, RequestError::Api(ApiError::Unknown(m)) if m == CLAIMED_ELSEWHERE)
 }
 
 /// The most numbered group buttons offered to a player without a private chat, padded to a
@@ -247,12 +260,21 @@ pub fn deal_of_key(key: &str) -> Option<i64> {
 
 /// The newest deal each table's messages in `out` show.
 fn newest_deals(out: &Outbox) -> HashMap<i64, i64> {
+    deals_by(out, i64::max)
+}
+
+/// The oldest deal each table's messages in `out` show.
+fn oldest_deals(out: &Outbox) -> HashMap<i64, i64> {
+    deals_by(out, i64::min)
+}
+
+fn deals_by(out: &Outbox, pick: fn(i64, i64) -> i64) -> HashMap<i64, i64> {
     let mut m: HashMap<i64, i64> = HashMap::new();
     for o in &out.0 {
         if let Out::Public { key, .. } | Out::Private { key, .. } = o {
             if let (Some(t), Some(d)) = (table_of_key(key), deal_of_key(key)) {
                 let e = m.entry(t).or_insert(d);
-                *e = (*e).max(d);
+                *e = pick(*e, d);
             }
         }
     }
@@ -368,7 +390,68 @@ impl Shower {
             lazy: Mutex::default(),
             dms: Mutex::default(),
             in_reply: Mutex::default(),
+            retries: Mutex::default(),
         })
+    }
+
+    /// `public`, boxed: for a retry that `public` itself spawns.
+    fn public_again(
+        self: Arc<Self>,
+        chat: ChatRef,
+        key: String,
+        text: String,
+        buttons: Vec<Vec<Button>>,
+        version: i64,
+    ) -> BoxFuture<'static, Result<(), RequestError>> {
+        Box::pin(async move { self.public(&chat, &key, &text, &buttons, version).await })
+    }
+
+    /// `private`, boxed and at once: for a retry that `private` itself spawns.
+    fn private_again(
+        self: Arc<Self>,
+        user: String,
+        chat: ChatRef,
+        key: String,
+        text: String,
+        buttons: Vec<Vec<Button>>,
+    ) -> BoxFuture<'static, Result<(), RequestError>> {
+        Box::pin(async move { self.private(&user, &chat, &key, &text, &buttons, true).await })
+    }
+
+    /// A newer showing of (key, recipient) supersedes any retry waiting for it.
+    fn supersede_retry(&self, key: &str, recipient: &str) {
+        self.retries
+            .lock()
+            .expect("retries")
+            .remove(&(key.to_string(), recipient.to_string()));
+    }
+
+    /// Whether the retry numbered `n` of (key, recipient) is still the newest showing, taken.
+    fn take_retry(&self, key: &str, recipient: &str, n: u64) -> bool {
+        let mut r = self.retries.lock().expect("retries");
+        let k = (key.to_string(), recipient.to_string());
+        if r.get(&k) == Some(&n) {
+            r.remove(&k);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Numbers a retry of (key, recipient), due once another process's claim on its first
+    /// post has lapsed.
+    fn arm_retry(&self, key: &str, recipient: &str) -> (u64, Duration) {
+        static N: AtomicU64 = AtomicU64::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        self.retries
+            .lock()
+            .expect("retries")
+            .insert((key.to_string(), recipient.to_string()), n);
+        tracing::debug!(
+            key,
+            "a first post claimed by another process is shown again later"
+        );
+        (n, Duration::from_millis(FIRST_POST_CLAIM_MS as u64 + 500))
     }
 
     /// Webhook mode: the answer to callback query `id` is wanted as the reply to its post.
@@ -535,11 +618,16 @@ impl Shower {
             .collect();
         let unreachable_before = self.unreachable_count();
         // Whoever just acted sees their hand without the card they played at once: their
-        // hand goes first, ahead of the table message and the others' hands.
+        // hand goes first, ahead of the table message and the others' hands. Not a hand of
+        // a deal this outbox starts: that one waits for the result before it (posted below),
+        // since a person who plays in the next deal is taken to have seen the result (a
+        // process that takes the table over posts it again only if nobody moved since).
         let presser = match &answer {
             Answer::Callback { from, .. } => Some(from.as_str()),
             _ => None,
         };
+        let oldest_deal = oldest_deals(&out);
+        let mut shown_first = HashSet::new();
         for (i, o) in out.0.iter().enumerate() {
             if let Out::Private {
                 user,
@@ -549,9 +637,14 @@ impl Shower {
                 buttons,
             } = o
             {
+                let started_here = deal_of_key(key)
+                    .zip(table_of_key(key).and_then(|t| oldest_deal.get(&t)))
+                    .is_some_and(|(d, oldest)| d > *oldest);
                 if Some(user.as_str()) == presser
+                    && !started_here
                     && last_of_key.get(&(key.as_str(), user.as_str())) == Some(&i)
                 {
+                    shown_first.insert(i);
                     if let Err(e) = self.private(user, chat, key, text, buttons, true).await {
                         tracing::warn!(error = %e, "could not show a hand");
                     }
@@ -583,8 +676,7 @@ impl Shower {
                     text,
                     buttons,
                 } => {
-                    if last_of_key.get(&(key.as_str(), user.as_str())) != Some(&i)
-                        || Some(user.as_str()) == presser
+                    if last_of_key.get(&(key.as_str(), user.as_str())) != Some(&i) || shown_first.contains(&i)
                     {
                         i += 1;
                         continue;
@@ -824,9 +916,7 @@ impl Shower {
                     .insert((key.to_string(), recipient.to_string()), mid);
                 Ok(Some(mid))
             }
-            FirstPost::Sending => Err(RequestError::Api(ApiError::Unknown(
-                "another process is sending this message".into(),
-            ))),
+            FirstPost::Sending => Err(RequestError::Api(ApiError::Unknown(CLAIMED_ELSEWHERE.into()))),
         }
     }
 
@@ -879,17 +969,37 @@ impl Shower {
         if !self.changed(key, &recipient, digest(text, buttons)) {
             return Ok(());
         }
-        let buttons = self.with_links(buttons);
+        self.supersede_retry(key, &recipient);
         // A first showing is a new message and goes out now; edits wait for the chat's slot.
         if self.message_id(key, &recipient).await.is_none() {
+            let with_links = self.with_links(buttons);
             let sent = self
-                .upsert_newest(chat, &recipient, key, text, &buttons, version)
+                .upsert_newest(chat, &recipient, key, text, &with_links, version)
                 .await;
             if !matches!(sent, Ok(true)) {
                 self.forget(key, &recipient);
             }
+            if sent.as_ref().is_err_and(claimed_elsewhere) {
+                let (n, after) = self.arm_retry(key, &recipient);
+                let (me, chat, key, text, buttons) = (
+                    Arc::clone(self),
+                    chat.clone(),
+                    key.to_string(),
+                    text.to_string(),
+                    buttons.to_vec(),
+                );
+                tokio::spawn(async move {
+                    tokio::time::sleep(after).await;
+                    if me.take_retry(&key, &recipient, n) {
+                        if let Err(e) = me.public_again(chat, key, text, buttons, version).await {
+                            tracing::warn!(error = %e, "could not show a message again");
+                        }
+                    }
+                });
+            }
             return sent.map(|_| ());
         }
+        let buttons = self.with_links(buttons);
         let wait = {
             let mut pace = self.pace.lock().expect("pace");
             let p = pace.entry(recipient.clone()).or_default();
@@ -1042,6 +1152,7 @@ impl Shower {
         let d = digest(text, buttons);
         let lock = self.dm(user);
         let _order = lock.lock().await;
+        self.supersede_retry(key, user);
         let held = self.lazy.lock().expect("lazy").remove(&k);
         if self.shown.lock().expect("shown map").get(&k) == Some(&d) {
             return Ok(());
@@ -1077,6 +1188,27 @@ impl Shower {
         if sent.is_err() {
             // Not shown: the next render of the same hand must try again.
             self.forget(key, user);
+        }
+        if sent.as_ref().is_err_and(claimed_elsewhere) {
+            // Nothing else may render this hand again (its owner waits for it to act):
+            // shown again once the other process's claim lapses.
+            let (n, after) = self.arm_retry(key, user);
+            let (me, user, chat, key, text, buttons) = (
+                Arc::clone(self),
+                user.to_string(),
+                chat.clone(),
+                key.to_string(),
+                text.to_string(),
+                buttons.to_vec(),
+            );
+            tokio::spawn(async move {
+                tokio::time::sleep(after).await;
+                if me.take_retry(&key, &user, n) {
+                    if let Err(e) = me.private_again(user, chat, key, text, buttons).await {
+                        tracing::warn!(error = %e, "could not show a hand again");
+                    }
+                }
+            });
         }
         sent
     }

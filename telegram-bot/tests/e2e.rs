@@ -1122,6 +1122,104 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
     assert_eq!(fake.messages(GROUP).len(), before + 2, "and never again");
 }
 
+/// A process that claimed a message's first post and died before sending it leaves only its
+/// claim in the store. Another process asked to show that message (a hand whose owner waits
+/// for it, a new deal's table message) shows it once the claim lapses, with the newest content
+/// it was asked for, and only that: nothing else would ever show it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_post_claimed_by_a_process_that_died_is_shown_once_the_claim_lapses() {
+    use stikis_host::store::{ChatRef, FirstPost, Platform, Store};
+    use stikis_host::{Out, Outbox};
+    use stikis_telegram::show::{Answer, Shower};
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let store = Store::open_sqlite(dir.path().join("claims.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let api = teloxide::Bot::new("123:TEST").set_api_url(fake.url.clone());
+    let shower = Shower::new(
+        api,
+        store.clone(),
+        "stikis_bot".into(),
+        Duration::ZERO,
+        Duration::ZERO,
+    );
+    let chat = ChatRef::new(Platform::Telegram, GROUP.to_string(), GROUP.to_string());
+    let claim = |key: &'static str, recipient: i64| {
+        let store = store.clone();
+        async move {
+            let claimed = store
+                .claim_first_post(Platform::Telegram, key, &recipient.to_string())
+                .await
+                .unwrap();
+            assert_eq!(claimed, FirstPost::Mine);
+        }
+    };
+    let hand = |user: i64, key: &str, text: &str| {
+        Outbox(vec![Out::Private {
+            user: user.to_string(),
+            chat: chat.clone(),
+            key: key.into(),
+            text: text.into(),
+            buttons: Vec::new(),
+        }])
+    };
+    let table = Outbox(vec![Out::Public {
+        chat: chat.clone(),
+        key: "t1.d1".into(),
+        text: "deal 1".into(),
+        buttons: Vec::new(),
+        version: 1,
+    }]);
+    // The dead process's claims on two hands; each show waits for it a while, then gives up
+    // for now.
+    claim("t1.d1.s0", ANNA).await;
+    claim("t1.d1.s1", BRUNO).await;
+    tokio::join!(
+        shower.show(hand(ANNA, "t1.d1.s0", "Anna's hand"), Answer::Nobody),
+        shower.show(
+            hand(BRUNO, "t1.d1.s1", "Bruno's hand, first state"),
+            Answer::Nobody
+        ),
+    );
+    assert!(fake.messages(ANNA).is_empty());
+    assert!(fake.messages(BRUNO).is_empty());
+    // Bruno's hand changes meanwhile (its newer state is shown when the claim lapses, by that
+    // showing itself), and the table message of a new deal is claimed by the dead process too.
+    tokio::join!(
+        shower.show(
+            hand(BRUNO, "t1.d1.s1", "Bruno's hand, second state"),
+            Answer::Nobody
+        ),
+        async {
+            claim("t1.d1", GROUP).await;
+            shower.show(table, Answer::Nobody).await;
+        }
+    );
+    assert!(fake.messages(ANNA).is_empty(), "shown before the claim lapsed");
+    assert!(fake.messages(GROUP).is_empty(), "shown before the claim lapsed");
+    let mut waited = 0;
+    while fake.messages(ANNA).is_empty() || fake.messages(GROUP).is_empty() {
+        waited += 1;
+        assert!(waited < 300, "never shown once the claims lapsed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // A moment more: the superseded first state of Bruno's hand never follows.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let texts = |chat: i64| -> Vec<String> { fake.messages(chat).into_iter().map(|m| m.text).collect() };
+    assert_eq!(texts(ANNA), ["Anna's hand"]);
+    assert_eq!(texts(BRUNO), ["Bruno's hand, second state"]);
+    assert_eq!(texts(GROUP), ["deal 1"]);
+    let calls = fake.calls();
+    for user in [ANNA, BRUNO] {
+        let sends = calls
+            .iter()
+            .filter(|c| c.body["chat_id"] == json!(user) && c.failed.is_none())
+            .count();
+        assert_eq!(sends, 1, "one call to {user}");
+    }
+}
+
 /// `/web` through the bot: the link; `/web public <name>` and `/web private` for admins only,
 /// told to the group, listing the group's pages on the site's front page and taking them off
 /// again with a new link.

@@ -728,6 +728,20 @@ impl Store {
         })
     }
 
+    /// The seats of a table with the count of changes made to them (`seats_rev`), the
+    /// count read first: a lobby rendered from these seats is at least as new as the count
+    /// says, which orders the renders of several processes.
+    pub async fn seats_versioned(&self, table: i64) -> Result<(i64, Vec<SeatRow>)> {
+        let sql = "SELECT seats_rev FROM tables WHERE id = $1";
+        let rev: Option<i64> = on_pool!(self, pool => {
+            sqlx::query_scalar(sql).bind(table).fetch_optional(pool).await?
+        });
+        let Some(rev) = rev else {
+            return Err(StoreError::NoTable(table));
+        };
+        Ok((rev, self.seats(table).await?))
+    }
+
     // ---- the action log and deals ----
 
     /// Commits action `seq` of a table. Sequence numbers start at 1 and have no gaps; a
