@@ -218,7 +218,7 @@ pub struct Running {
     pub metrics_addr: Option<std::net::SocketAddr>,
     metrics: Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>,
     /// The web face, if it is served.
-    pub web: Option<stikis_host::web::Listening>,
+    pub web: Option<stikis_web::Listening>,
 }
 
 impl Running {
@@ -385,12 +385,11 @@ pub async fn start(config: Config) -> Result<Running, Error> {
             let up: stikis_host::observe::PlatformUp =
                 Arc::new(move || up_bot.gateway_up.load(Ordering::Acquire));
             let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-            let (addr, task) =
-                stikis_host::observe::serve(listen, bot.host.store().clone(), up, async move {
-                    let _ = stopped.await;
-                })
-                .await
-                .map_err(|e| format!("cannot serve metrics on {listen}: {e}"))?;
+            let (addr, task) = stikis_web::probe::serve(listen, bot.host.store().clone(), up, async move {
+                let _ = stopped.await;
+            })
+            .await
+            .map_err(|e| format!("cannot serve metrics on {listen}: {e}"))?;
             tracing::info!(%addr, "serving /metrics and /healthz");
             (Some(addr), Some((stop, task)))
         }
@@ -398,7 +397,7 @@ pub async fn start(config: Config) -> Result<Running, Error> {
     };
     let web = match config.web_listen {
         Some(listen) => Some(
-            stikis_host::web::Listening::start(listen, bot.host.store().clone())
+            stikis_web::Listening::start(listen, bot.host.store().clone())
                 .await
                 .map_err(|e| format!("cannot serve the web face on {listen}: {e}"))?,
         ),

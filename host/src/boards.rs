@@ -223,7 +223,7 @@ impl Host {
         };
         let c = req.chat.community_ref();
         if !rotate {
-            let url = crate::web::community_url(base, &self.store.web_token(&c).await?);
+            let url = crate::links::community_url(base, &self.store.web_token(&c).await?);
             out.reply(t(lang, "web-link", &[("url", url.into())]));
             return Ok(out);
         }
@@ -231,7 +231,7 @@ impl Host {
             out.reply(t(lang, "table-not-allowed", &[]));
             return Ok(out);
         }
-        let url = crate::web::community_url(base, &self.store.rotate_web_token(&c).await?);
+        let url = crate::links::community_url(base, &self.store.rotate_web_token(&c).await?);
         out.push(crate::outbox::Out::Post {
             chat: req.chat.clone(),
             text: t(
@@ -280,7 +280,7 @@ impl Host {
                     &[
                         who,
                         ("listed", listed.into()),
-                        ("url", crate::web::community_url(base, &token).into()),
+                        ("url", crate::links::community_url(base, &token).into()),
                     ],
                 )
             }
@@ -290,7 +290,7 @@ impl Host {
                 t(
                     said,
                     "web-public-off",
-                    &[who, ("url", crate::web::community_url(base, &token).into())],
+                    &[who, ("url", crate::links::community_url(base, &token).into())],
                 )
             }
         };
@@ -324,7 +324,7 @@ impl Host {
 
     /// The line that links the community's boards, when the web face is on.
     pub(crate) async fn boards_link(&self, c: &CommunityRef, lang: Lang) -> Option<String> {
-        self.web_line(c, lang, "web-see-boards", crate::web::community_url)
+        self.web_line(c, lang, "web-see-boards", crate::links::community_url)
             .await
     }
 
@@ -332,7 +332,7 @@ impl Host {
     pub(crate) async fn game_link(&self, live: &Live) -> Option<String> {
         let c = live.row.chat.community_ref();
         self.web_line(&c, live.lang(), "web-see-game", |base, token| {
-            crate::web::game_url(base, token, live.id())
+            crate::links::game_url(base, token, live.id())
         })
         .await
     }

@@ -1,12 +1,13 @@
 //! stikis-host: everything both chat bots share. Adapters send `Request`s to the `Host`
 //! (`lobby`) and show the `Outbox` it returns (`outbox`); `table` runs one table (commit first,
 //! computer players, timers), `games` is each game's face, `store` the database, `i18n` the
-//! messages and `token` the button tokens, `web` the
-//! read-only web pages.
+//! messages, `token` the button tokens and `links` the addresses of the web pages (served by
+//! the web adapter, `stikis-web`: the host has no HTTP code).
 
 pub mod boards;
 pub mod games;
 pub mod i18n;
+pub mod links;
 pub mod lobby;
 pub mod observe;
 pub mod outbox;
@@ -14,7 +15,6 @@ pub mod store;
 pub mod table;
 pub mod token;
 pub mod tournament;
-pub mod web;
 
 pub use lobby::{Host, HostConfig};
 pub use outbox::{Board, Button, Command, Out, Outbox, Request, TournamentVerb, User};

@@ -1,6 +1,6 @@
 //! Observability both bots share: metrics through the `metrics` facade, rendered in the
-//! Prometheus text format, and a small HTTP listener (`--metrics-listen`) that serves
-//! `/metrics` and `/healthz`.
+//! Prometheus text format (served at `/metrics` and `/healthz` by `stikis_web::probe`, the
+//! listener of `--metrics-listen`: the host has no HTTP code).
 //!
 //! Metrics (all prefixed `stikis_`):
 //! - `tables_running` (gauge, read from the database at each scrape: every instance's tables)
@@ -16,18 +16,10 @@
 //! `/healthz` answers 200 when the database answers and the platform connection is up, and
 //! 503 naming what is not.
 
-use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use axum::extract::State;
-use axum::http::StatusCode;
-use axum::routing::get;
-use axum::Router;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
-
-use crate::store::Store;
 
 static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
 
@@ -98,65 +90,3 @@ pub fn init_logs(json: bool) {
 
 /// Whether the platform connection is up (the gateway connected, long polling answering).
 pub type PlatformUp = Arc<dyn Fn() -> bool + Send + Sync>;
-
-#[derive(Clone)]
-struct Probe {
-    store: Store,
-    platform_up: PlatformUp,
-    handle: Option<PrometheusHandle>,
-}
-
-async fn metrics_page(State(p): State<Probe>) -> (StatusCode, String) {
-    let Some(handle) = &p.handle else {
-        return (StatusCode::SERVICE_UNAVAILABLE, "no metrics recorder\n".into());
-    };
-    if let Ok(n) = p.store.running_table_count().await {
-        metrics::gauge!("stikis_tables_running").set(n as f64);
-    }
-    (StatusCode::OK, handle.render())
-}
-
-async fn health_page(State(p): State<Probe>) -> (StatusCode, String) {
-    let db = tokio::time::timeout(Duration::from_secs(2), p.store.ping()).await;
-    let mut problems = Vec::new();
-    match db {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => problems.push(format!("database: {e}")),
-        Err(_) => problems.push("database: no answer in 2 s".to_string()),
-    }
-    if !(p.platform_up)() {
-        problems.push("platform: not connected".to_string());
-    }
-    if problems.is_empty() {
-        (StatusCode::OK, "ok\n".into())
-    } else {
-        (StatusCode::SERVICE_UNAVAILABLE, problems.join("\n") + "\n")
-    }
-}
-
-/// Serves `/metrics` and `/healthz` on `listen` until `shutdown` completes; returns the
-/// address it listens on (port 0 picks a free one).
-pub async fn serve(
-    listen: SocketAddr,
-    store: Store,
-    platform_up: PlatformUp,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<(SocketAddr, tokio::task::JoinHandle<()>)> {
-    let probe = Probe {
-        store,
-        platform_up,
-        handle: recorder(),
-    };
-    let app = Router::new()
-        .route("/metrics", get(metrics_page))
-        .route("/healthz", get(health_page))
-        .with_state(probe);
-    let listener = tokio::net::TcpListener::bind(listen).await?;
-    let addr = listener.local_addr()?;
-    let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
-            tracing::warn!(error = %e, "the metrics listener stopped");
-        }
-    });
-    Ok((addr, task))
-}

@@ -781,7 +781,7 @@ impl Host {
                 &tour.chat.community_ref(),
                 lang,
                 "web-see-tournament",
-                |base, token| crate::web::tournament_url(base, token, tour.id),
+                |base, token| crate::links::tournament_url(base, token, tour.id),
             )
             .await;
         lines.extend(link);

@@ -115,7 +115,7 @@ pub struct Running {
     pub metrics_addr: Option<SocketAddr>,
     metrics: Option<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>)>,
     /// The web face, if it is served.
-    pub web: Option<stikis_host::web::Listening>,
+    pub web: Option<stikis_web::Listening>,
 }
 
 impl Running {
@@ -290,12 +290,11 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
                 Receiving::Webhook(_) => Arc::new(|| true),
             };
             let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-            let (addr, task) =
-                stikis_host::observe::serve(listen, app.host.store().clone(), up, async move {
-                    let _ = stopped.await;
-                })
-                .await
-                .map_err(|e| StartError::Listen(listen, e.to_string()))?;
+            let (addr, task) = stikis_web::probe::serve(listen, app.host.store().clone(), up, async move {
+                let _ = stopped.await;
+            })
+            .await
+            .map_err(|e| StartError::Listen(listen, e.to_string()))?;
             tracing::info!(%addr, "serving /metrics and /healthz");
             (Some(addr), Some((stop, task)))
         }
@@ -303,7 +302,7 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
     };
     let web = match settings.web_listen {
         Some(listen) => Some(
-            stikis_host::web::Listening::start(listen, app.host.store().clone())
+            stikis_web::Listening::start(listen, app.host.store().clone())
                 .await
                 .map_err(|e| StartError::Listen(listen, e.to_string()))?,
         ),

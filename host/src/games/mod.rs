@@ -142,7 +142,7 @@ pub trait HostedGame: Send + Sync {
 }
 
 /// A record deal object as the store keeps it: without its `actions` (the log holds them).
-pub(crate) fn without_actions(mut deal: Value) -> Value {
+pub fn without_actions(mut deal: Value) -> Value {
     if let Some(m) = deal.as_object_mut() {
         m.remove("actions");
     }
@@ -167,7 +167,7 @@ pub(crate) fn move_budget(budget_ms: u64) -> impl Budget {
 }
 
 /// A seat's player name for messages.
-pub(crate) fn name(names: &[String], seat: Seat) -> String {
+pub fn name(names: &[String], seat: Seat) -> String {
     names
         .get(seat as usize)
         .cloned()
@@ -203,7 +203,7 @@ pub fn computer_name(lang: Lang, seat: Seat) -> String {
 }
 
 /// A suit as messages show it.
-pub(crate) fn suit_symbol(s: Suit) -> &'static str {
+pub fn suit_symbol(s: Suit) -> &'static str {
     match s {
         Suit::Clubs => "♣",
         Suit::Diamonds => "♦",

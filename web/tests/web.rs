@@ -3,6 +3,7 @@
 //! given (`/web`) and its rotation, and 404s for everything else: bad tokens, another
 //! community's tables, running tables, a deal still in play, malformed paths.
 
+#[path = "../../host/tests/common/mod.rs"]
 mod common;
 
 use std::sync::Arc;
@@ -32,7 +33,7 @@ struct Page {
 }
 
 async fn get(store: &Store, uri: &str) -> Page {
-    let app = stikis_host::web::router(store.clone());
+    let app = stikis_web::router(store.clone());
     let res = app
         .oneshot(HttpRequest::get(uri).body(Body::empty()).unwrap())
         .await
@@ -158,7 +159,7 @@ fn check_viewer(body: &str, deal: &Value, players: &[String], active: usize) {
         if let Some(card) = a["play"].as_str() {
             plays += 1;
             let c: stikis_core::cards::Card = card.parse().unwrap();
-            let shown = stikis_host::web::card_text(c);
+            let shown = stikis_web::card_text(c);
             assert!(cap.starts_with(&format!("{who} plays {shown}.")), "{cap} for {a}");
         }
     }
@@ -718,10 +719,10 @@ async fn a_player_page_charts_the_rating_after_every_rated_game_under_a_key_that
     }
     let want = shown.join(" ");
     let token = store.web_token(&c).await.unwrap();
-    let key = stikis_host::web::player_key(&token, "anna");
+    let key = stikis_web::player_key(&token, "anna");
     assert_eq!(key.len(), 16);
     assert!(!key.contains("anna"));
-    assert_ne!(key, stikis_host::web::player_key(&token, "bruno"));
+    assert_ne!(key, stikis_web::player_key(&token, "bruno"));
 
     // The boards link each player's page, with the rating chart beside the rating.
     let community = get(&store, &format!("/c/{token}/")).await;
@@ -758,7 +759,7 @@ async fn a_player_page_charts_the_rating_after_every_rated_game_under_a_key_that
     // Bruno's page is his own.
     let bruno = get(
         &store,
-        &format!("/c/{token}/p/{}", stikis_host::web::player_key(&token, "bruno")),
+        &format!("/c/{token}/p/{}", stikis_web::player_key(&token, "bruno")),
     )
     .await;
     assert!(bruno.body.contains("<h1>BRUNO</h1>"));
@@ -773,7 +774,7 @@ async fn a_player_page_charts_the_rating_after_every_rated_game_under_a_key_that
         get(&store, &format!("/c/{fresh}/p/{key}")).await.status,
         StatusCode::NOT_FOUND
     );
-    let new_key = stikis_host::web::player_key(&fresh, "anna");
+    let new_key = stikis_web::player_key(&fresh, "anna");
     assert_ne!(new_key, key);
     assert_eq!(
         get(&store, &format!("/c/{fresh}/p/{new_key}")).await.status,
@@ -1062,7 +1063,7 @@ async fn in_chromium_the_pages_open_and_the_viewer_steps_through_a_deal_with_the
     // The analysis, started by a first view, is ready before the browser looks.
     get(&store, &format!("{community}g/{}", t.table)).await;
     let analysis = analysed(&store, t.table, 2).await;
-    let web = stikis_host::web::Listening::start("127.0.0.1:0".parse().unwrap(), store.clone())
+    let web = stikis_web::Listening::start("127.0.0.1:0".parse().unwrap(), store.clone())
         .await
         .unwrap();
     let base = format!("http://{}", web.addr);

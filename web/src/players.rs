@@ -6,10 +6,10 @@
 use maud::{html, Markup};
 use stikis_core::rating::Rating;
 
-use super::page::{date, game_list, layout, with_lang};
-use crate::games::{game_title, GAMES};
-use crate::i18n::{t, Arg, Lang};
-use crate::store::{CommunityRef, RatingRow, StatsRow, Store, StoreError, TableRow};
+use crate::page::{date, game_list, layout, with_lang};
+use stikis_host::games::{game_title, GAMES};
+use stikis_host::i18n::{t, Arg, Lang};
+use stikis_host::store::{CommunityRef, RatingRow, StatsRow, Store, StoreError, TableRow};
 
 /// How many rated tables a player's chart goes back, and a board's small one.
 const CHART_POINTS: u32 = 200;

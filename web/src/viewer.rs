@@ -7,8 +7,8 @@ use serde_json::Value;
 use stikis_core::record::{replay, Envelope};
 use stikis_core::Seat;
 
-use crate::games::{new_game, OpenView};
-use crate::store::TableLog;
+use stikis_host::games::{new_game, OpenView};
+use stikis_host::store::TableLog;
 
 /// A card played, judged double dummy: every card the player could have played with its
 /// value against the best one (0 for the best, less for worse), and what the played card cost.
@@ -129,7 +129,7 @@ fn replay_finished(record: &Envelope, judge: bool) -> (Vec<(usize, Vec<Step>)>, 
     };
     for (i, deal) in record.deals.iter().enumerate() {
         if game
-            .restore_deal(&crate::games::without_actions(deal.clone()))
+            .restore_deal(&stikis_host::games::without_actions(deal.clone()))
             .is_err()
         {
             break;

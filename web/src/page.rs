@@ -7,11 +7,13 @@ use stikis_core::cards::{Card, CardSet, Suit};
 use stikis_core::rating::Rating;
 use stikis_core::Seat;
 
-use super::players::{chart, SPARK_POINTS};
-use super::viewer::{DealAnalysis, DealStory, Judged, Step, Story};
-use crate::games::{game_title, GAMES};
-use crate::i18n::{t, Arg, Lang};
-use crate::store::{BoardRow, CommunityRef, Period, RatingRow, Store, StoreError, TableRow, TournamentRow};
+use crate::players::{chart, SPARK_POINTS};
+use crate::viewer::{DealAnalysis, DealStory, Judged, Step, Story};
+use stikis_host::games::{game_title, GAMES};
+use stikis_host::i18n::{t, Arg, Lang};
+use stikis_host::store::{
+    BoardRow, CommunityRef, Period, RatingRow, Store, StoreError, TableRow, TournamentRow,
+};
 
 pub const CSS: &str = include_str!("stikis.css");
 pub const JS: &str = include_str!("viewer.js");
@@ -176,7 +178,7 @@ impl CommunityData {
 
 /// A date as `2026-11-26` (UTC).
 pub(super) fn date(ms: i64) -> String {
-    let (y, m, d) = crate::store::civil_date(ms.div_euclid(86_400_000));
+    let (y, m, d) = stikis_host::store::civil_date(ms.div_euclid(86_400_000));
     format!("{y:04}-{m:02}-{d:02}")
 }
 
@@ -223,7 +225,7 @@ pub fn community(lang: Lang, token: &str, p: Option<&str>, data: &CommunityData)
         (a, b) => a == b,
     };
     let player_href =
-        |player: &str| with_lang(&format!("{base}p/{}", super::player_key(token, player)), lang);
+        |player: &str| with_lang(&format!("{base}p/{}", crate::player_key(token, player)), lang);
     let body = html! {
         h1 { (t(lang, "web-boards", &[])) }
         nav.tabs {
@@ -290,7 +292,7 @@ pub fn community(lang: Lang, token: &str, p: Option<&str>, data: &CommunityData)
                         (t(lang, "web-tournament-line", &[
                             ("n", Arg::from(tour.id)),
                             ("date", date(tour.created_ms).into()),
-                            ("what", super::tournaments::status_text(lang, tour, None).into()),
+                            ("what", crate::tournaments::status_text(lang, tour, None).into()),
                         ]))
                     } }
                 }
@@ -314,7 +316,7 @@ fn suit_colour(s: Option<Suit>) -> &'static str {
 }
 
 fn suit_glyph(s: Suit) -> &'static str {
-    crate::games::suit_symbol(s)
+    stikis_host::games::suit_symbol(s)
 }
 
 /// The card's text as people read it: `Q♣`, `10♦`, `JK`.
@@ -357,7 +359,7 @@ fn card(c: Card, trumps: CardSet) -> Markup {
 }
 
 fn name(players: &[String], seat: Seat) -> String {
-    crate::games::name(players, seat)
+    stikis_host::games::name(players, seat)
 }
 
 /// What a step says: who did what, and who took a trick it ended.

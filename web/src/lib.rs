@@ -1,4 +1,5 @@
-//! The web face (`--web-listen`): read-only pages from the bots' database, served by the bot's
+//! stikis-web, the web face (`--web-listen`): the third adapter over the host, beside the
+//! Telegram and Discord ones. Read-only pages from the bots' database, served by the bot's
 //! own process. Each community's pages live under `/c/<token>/`, a token only its chat is
 //! told (`/web`) and an admin can replace (`/web new`), so no page can be guessed and no URL
 //! holds a user id:
@@ -23,6 +24,7 @@
 
 mod page;
 mod players;
+pub mod probe;
 mod tournaments;
 mod viewer;
 
@@ -37,8 +39,8 @@ use axum::routing::get;
 use axum::Router;
 use serde::Deserialize;
 
-use crate::i18n::Lang;
-use crate::store::{CommunityRef, Period, Store, TableStatus};
+use stikis_host::i18n::Lang;
+use stikis_host::store::{CommunityRef, Period, Store, TableStatus};
 
 pub use page::card_text;
 pub use viewer::{analyse, story, DealAnalysis, DealStory, Judged, Step, Story};
@@ -165,46 +167,25 @@ impl Listening {
     }
 }
 
-/// The public base URL and a community's token as the link the chat is given.
-pub fn community_url(base: &str, token: &str) -> String {
-    format!("{}/c/{token}/", base.trim_end_matches('/'))
-}
-
-/// A finished game's page.
-pub fn game_url(base: &str, token: &str, table: i64) -> String {
-    format!("{}/c/{token}/g/{table}", base.trim_end_matches('/'))
-}
-
-/// A tournament's page.
-pub fn tournament_url(base: &str, token: &str, id: i64) -> String {
-    format!("{}/c/{token}/t/{id}", base.trim_end_matches('/'))
-}
-
-/// A player's key in the pages of the community whose token is `token`: the first 64 bits
-/// of SHA-256 over the token and the player's id, as 16 hexadecimal digits.
-pub fn player_key(token: &str, player: &str) -> String {
-    use sha2::{Digest, Sha256};
-    let hash = Sha256::digest(format!("{token}\n{player}").as_bytes());
-    hash[..8].iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use stikis_host::links::{community_url, game_url, player_key, tournament_url};
 
 /// Why a page is not served.
 enum Miss {
     NotFound(Lang),
-    Store(crate::store::StoreError),
+    Store(stikis_host::store::StoreError),
 }
 
-impl From<crate::store::StoreError> for Miss {
-    fn from(e: crate::store::StoreError) -> Self {
+impl From<stikis_host::store::StoreError> for Miss {
+    fn from(e: stikis_host::store::StoreError) -> Self {
         Miss::Store(e)
     }
 }
 
-impl From<crate::table::HostError> for Miss {
-    fn from(e: crate::table::HostError) -> Self {
+impl From<stikis_host::table::HostError> for Miss {
+    fn from(e: stikis_host::table::HostError) -> Self {
         Miss::Store(match e {
-            crate::table::HostError::Store(e) => e,
-            other => crate::store::StoreError::Corrupt(other.to_string()),
+            stikis_host::table::HostError::Store(e) => e,
+            other => stikis_host::store::StoreError::Corrupt(other.to_string()),
         })
     }
 }

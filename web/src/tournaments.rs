@@ -6,10 +6,10 @@
 use maud::html;
 use stikis_core::tournament::Standing;
 
-use super::page::{layout_refreshing, with_lang};
-use crate::i18n::{t, Arg, Lang};
-use crate::store::{Entrant, Store, TableRow, TableStatus, TournamentRow, TournamentStatus};
-use crate::table::HostError;
+use crate::page::{layout_refreshing, with_lang};
+use stikis_host::i18n::{t, Arg, Lang};
+use stikis_host::store::{Entrant, Store, TableRow, TableStatus, TournamentRow, TournamentStatus};
+use stikis_host::table::HostError;
 
 /// How often a page of a tournament in play reloads itself, in seconds.
 pub const REFRESH_SECS: u32 = 30;
@@ -35,11 +35,11 @@ pub struct TournamentData {
 impl TournamentData {
     pub async fn read(store: &Store, tour: TournamentRow) -> Result<TournamentData, HostError> {
         let entrants = store.entrants(tour.id).await?;
-        let (record, done) = crate::tournament::tournament_record(store, &tour).await?;
+        let (record, done) = stikis_host::tournament::tournament_record(store, &tour).await?;
         let all = store.tournament_tables(tour.id).await?;
         let mut rounds = Vec::new();
         for (round, seating, _) in store.rounds(tour.id).await? {
-            let opened = crate::tournament::round_tables(&all, round);
+            let opened = stikis_host::tournament::round_tables(&all, round);
             let mut tables = Vec::new();
             for (i, names) in seating.into_iter().enumerate() {
                 let table = match opened.iter().find(|r| {

@@ -2,7 +2,7 @@
 //! of the game viewer, over HTTP, with many finished games in the database while tables of
 //! computer players play through the host in the same process.
 //!
-//!     cargo run --release -p stikis-host --example web_bench -- [options]
+//!     cargo run --release -p stikis-web --example web_bench -- [options]
 //!
 //!   --db PATH|URL   SQLite file (default: a fresh file in a temp dir) or a postgres:// URL
 //!                   (a fresh schema of that database is used)
@@ -234,7 +234,7 @@ async fn main() {
     let chat0 = ChatRef::new(Platform::Local, "c0", "bench-0");
     ask(&host, &chat0, &admin, Command::Stop).await;
     let log = store.table_log(template).await.unwrap();
-    for (i, deal) in stikis_host::web::analyse(&log).iter().enumerate() {
+    for (i, deal) in stikis_web::analyse(&log).iter().enumerate() {
         let json = serde_json::to_value(deal).unwrap();
         store.save_analysis(template, i + 1, &json).await.unwrap();
     }
@@ -280,7 +280,7 @@ async fn main() {
         });
     }
 
-    let web = stikis_host::web::Listening::start("127.0.0.1:0".parse().unwrap(), store.clone())
+    let web = stikis_web::Listening::start("127.0.0.1:0".parse().unwrap(), store.clone())
         .await
         .unwrap();
     let client: Client<_, Body> = Client::builder(TokioExecutor::new()).build_http();
