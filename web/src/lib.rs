@@ -32,12 +32,17 @@ use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use tower_http::compression::CompressionLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 use stikis_host::i18n::Lang;
 use stikis_host::store::{CommunityRef, Period, Store, TableStatus};
@@ -53,13 +58,15 @@ const CACHE_PAGES: usize = 512;
 /// results is the dearest query of the pages, and boards a few seconds old are as good.
 const BOARDS_FRESH: std::time::Duration = std::time::Duration::from_secs(10);
 
-type PageCache = HashMap<(i64, usize, Lang), String>;
+/// By (community token, table, deal, language): a page holds its community's link in every
+/// link, so a new link (`/web new`) has pages of its own.
+type PageCache = HashMap<(String, i64, usize, Lang), String>;
 type BoardsCache = HashMap<(CommunityRef, String), (std::time::Instant, Arc<page::CommunityData>)>;
 
 #[derive(Clone)]
 struct Web {
     store: Store,
-    /// Rendered deal pages by (table, deal, language): a closed table's pages never change.
+    /// Rendered deal pages (`PageCache`): a closed table's pages never change.
     cache: Arc<Mutex<PageCache>>,
     /// Boards read lately, by community and period.
     boards: Arc<Mutex<BoardsCache>>,
@@ -105,6 +112,29 @@ struct Ask {
     p: Option<String>,
 }
 
+/// `Ask` read from the query; a query it cannot read (a key given twice, say) is answered
+/// with the site's own error page, not the extractor's plain text.
+struct Asked(Ask);
+
+impl<S: Send + Sync> FromRequestParts<S> for Asked {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        match Query::<Ask>::from_request_parts(parts, state).await {
+            Ok(Query(ask)) => Ok(Asked(ask)),
+            Err(e) => {
+                tracing::debug!(error = %e, "a query the pages cannot read");
+                Err((
+                    StatusCode::BAD_REQUEST,
+                    no_store(),
+                    Html(page::bad_request(Lang::En)),
+                )
+                    .into_response())
+            }
+        }
+    }
+}
+
 /// The web face's routes over `store`.
 pub fn router(store: Store) -> Router {
     let web = Web {
@@ -127,6 +157,61 @@ pub fn router(store: Store) -> Router {
         .route("/c/{token}/p/{key}", get(player))
         .fallback(not_found_page)
         .with_state(web)
+        .layer(middleware::from_fn(etag))
+        .layer(CompressionLayer::new())
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            // A page's address holds its community's secret token: never sent elsewhere.
+            HeaderValue::from_static("no-referrer"),
+        ))
+}
+
+/// What a page may load: its own style sheet and script only (the no-script style is
+/// inline), its own images and the SVG cards drawn in it; no plugin, no form to elsewhere.
+const CSP: &str = "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; \
+                   img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'";
+
+/// The largest answer `etag` reads to tag it; anything larger goes out untagged.
+const ETAG_MAX: usize = 8 << 20;
+
+/// A weak ETag over every successful answer's body (SHA-256, so every process of a
+/// several-instance set-up tags the same page alike), and 304 to a request that names it.
+async fn etag(req: axum::extract::Request, next: Next) -> Response {
+    let asked = req.headers().get(header::IF_NONE_MATCH).cloned();
+    let res = next.run(req).await;
+    if res.status() != StatusCode::OK || res.headers().contains_key(header::ETAG) {
+        return res;
+    }
+    let (mut parts, body) = res.into_parts();
+    let bytes = match axum::body::to_bytes(body, ETAG_MAX).await {
+        Ok(b) => b,
+        Err(e) => {
+            tracing::warn!(error = %e, "a page could not be read to tag it");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    };
+    let digest = Sha256::digest(&bytes);
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let tag = HeaderValue::from_str(&format!("W/\"{hex}\"")).expect("ASCII");
+    let matches = asked.as_ref().and_then(|v| v.to_str().ok()).is_some_and(|v| {
+        v.split(',')
+            .any(|t| t.trim() == "*" || t.trim() == tag.to_str().unwrap_or(""))
+    });
+    parts.headers.insert(header::ETAG, tag);
+    if matches {
+        parts.status = StatusCode::NOT_MODIFIED;
+        parts.headers.remove(header::CONTENT_LENGTH);
+        return Response::from_parts(parts, axum::body::Body::empty());
+    }
+    Response::from_parts(parts, axum::body::Body::from(bytes))
 }
 
 /// The web face being served, and what stops it.
@@ -212,7 +297,7 @@ fn not_found(lang: Lang) -> Response {
     (StatusCode::NOT_FOUND, no_store(), Html(page::not_found(lang))).into_response()
 }
 
-async fn not_found_page(Query(ask): Query<Ask>) -> Response {
+async fn not_found_page(Asked(ask): Asked) -> Response {
     not_found(pick_lang(&ask).unwrap_or(Lang::En))
 }
 
@@ -232,7 +317,7 @@ fn cached(secs: u32) -> [(header::HeaderName, HeaderValue); 1] {
     [(header::CACHE_CONTROL, v)]
 }
 
-async fn home(State(web): State<Web>, Query(ask): Query<Ask>) -> Result<Response, Miss> {
+async fn home(State(web): State<Web>, Asked(ask): Asked) -> Result<Response, Miss> {
     let listed = web.store.public_communities(PUBLIC_LISTED).await?;
     let lang = pick_lang(&ask).unwrap_or(Lang::En);
     // Public: the front page is the same for everyone.
@@ -290,7 +375,7 @@ fn period_of(p: Option<&str>) -> Option<Period> {
 async fn community(
     State(web): State<Web>,
     Path(token): Path<String>,
-    Query(ask): Query<Ask>,
+    Asked(ask): Asked,
 ) -> Result<Response, Miss> {
     let (c, lang) = open(&web, &token, &ask).await?;
     let Some(period) = period_of(ask.p.as_deref()) else {
@@ -340,7 +425,7 @@ async fn closed_table(web: &Web, c: &CommunityRef, lang: Lang, table: &str) -> R
 async fn game_first(
     State(web): State<Web>,
     Path((token, table)): Path<(String, String)>,
-    Query(ask): Query<Ask>,
+    Asked(ask): Asked,
 ) -> Result<Response, Miss> {
     deal_page(web, token, table, "1".into(), ask).await
 }
@@ -348,7 +433,7 @@ async fn game_first(
 async fn game(
     State(web): State<Web>,
     Path((token, table, deal)): Path<(String, String, String)>,
-    Query(ask): Query<Ask>,
+    Asked(ask): Asked,
 ) -> Result<Response, Miss> {
     deal_page(web, token, table, deal, ask).await
 }
@@ -357,7 +442,7 @@ async fn deal_page(web: Web, token: String, table: String, deal: String, ask: As
     let (c, lang) = open(&web, &token, &ask).await?;
     let id = closed_table(&web, &c, lang, &table).await?;
     let deal_no: usize = deal.parse().map_err(|_| Miss::NotFound(lang))?;
-    let key = (id, deal_no, lang);
+    let key = (token.clone(), id, deal_no, lang);
     if let Some(html) = web.cache.lock().expect("cache lock").get(&key) {
         return Ok((cached(3600), Html(html.clone())).into_response());
     }
@@ -392,7 +477,7 @@ async fn deal_page(web: Web, token: String, table: String, deal: String, ask: As
 async fn record(
     State(web): State<Web>,
     Path((token, table)): Path<(String, String)>,
-    Query(ask): Query<Ask>,
+    Asked(ask): Asked,
 ) -> Result<Response, Miss> {
     let (c, lang) = open(&web, &token, &ask).await?;
     let id = closed_table(&web, &c, lang, &table).await?;
@@ -413,7 +498,7 @@ async fn record(
 async fn tournament(
     State(web): State<Web>,
     Path((token, id)): Path<(String, String)>,
-    Query(ask): Query<Ask>,
+    Asked(ask): Asked,
 ) -> Result<Response, Miss> {
     let (c, lang) = open(&web, &token, &ask).await?;
     let id: i64 = id.parse().map_err(|_| Miss::NotFound(lang))?;
@@ -432,7 +517,7 @@ async fn tournament(
 async fn player(
     State(web): State<Web>,
     Path((token, key)): Path<(String, String)>,
-    Query(ask): Query<Ask>,
+    Asked(ask): Asked,
 ) -> Result<Response, Miss> {
     let (c, lang) = open(&web, &token, &ask).await?;
     if key.len() != 16 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {

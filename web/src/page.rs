@@ -110,6 +110,16 @@ pub fn not_found(lang: Lang) -> String {
     )
 }
 
+pub fn bad_request(lang: Lang) -> String {
+    let title = t(lang, "web-bad-request-title", &[]);
+    layout(
+        lang,
+        &title,
+        "/",
+        html! { h1 { (title) } p { (t(lang, "web-bad-request", &[])) } },
+    )
+}
+
 pub fn unavailable(lang: Lang) -> String {
     layout(
         lang,

@@ -521,6 +521,134 @@ async fn links_are_secret_rotatable_and_everything_else_is_a_404() {
     assert!(out.reply_text().unwrap().contains("--web-url"), "{out:?}");
 }
 
+/// One router, as a running bot has: its answers with the given request headers.
+async fn ask(app: &axum::Router, uri: &str, headers: &[(&str, &str)]) -> axum::response::Response {
+    let mut req = HttpRequest::get(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    app.clone()
+        .oneshot(req.body(Body::empty()).unwrap())
+        .await
+        .unwrap()
+}
+
+async fn body_of(res: axum::response::Response) -> String {
+    let bytes = axum::body::to_bytes(res.into_body(), 10 << 20).await.unwrap();
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// A game page kept in memory is served under a new link (`/web new`) with the new link in
+/// every link, and the old link finds nothing. Every answer carries the site's headers
+/// (security policy, nosniff, no referrer), is compressed when the browser asks, is tagged
+/// and answered 304 when the browser has it; a query the pages cannot read gets the site's
+/// own error page.
+#[tokio::test]
+async fn a_new_link_renews_kept_pages_and_every_answer_has_the_sites_headers() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "web.db").await;
+    let (host, _events) = Host::new(store.clone(), web_config());
+    let g = chat("g");
+    let mut t = zole_table(&host, g.clone(), 1).await;
+    let anna = t.people[0].clone();
+    send(&host, &mut t.screen, g.clone(), &anna, Command::Stop).await;
+    let out = send(
+        &host,
+        &mut t.screen,
+        g.clone(),
+        &anna,
+        Command::WebLink { rotate: false },
+    )
+    .await;
+    let old = hex_token(&path_of(out.reply_text().unwrap()));
+    let app = stikis_web::router(store.clone());
+    // Once analysed, the page is kept in memory.
+    assert_eq!(
+        ask(&app, &format!("/c/{old}/g/{}", t.table), &[]).await.status(),
+        StatusCode::OK
+    );
+    analysed(&store, t.table, 1).await;
+    for _ in 0..2 {
+        let page = body_of(ask(&app, &format!("/c/{old}/g/{}", t.table), &[]).await).await;
+        assert!(page.contains(&format!("/c/{old}/")), "{page}");
+    }
+    let fresh = store.rotate_web_token(&g.community_ref()).await.unwrap();
+    let res = ask(&app, &format!("/c/{fresh}/g/{}", t.table), &[]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let page = body_of(res).await;
+    assert!(page.contains(&format!("/c/{fresh}/")), "{page}");
+    assert!(
+        !page.contains(&old),
+        "the old link in a page under the new one: {page}"
+    );
+    let res = ask(&app, &format!("/c/{old}/g/{}", t.table), &[]).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+
+    // Headers, on pages, errors and static files alike.
+    let game = format!("/c/{fresh}/g/{}", t.table);
+    for uri in [game.as_str(), "/", "/nothing", "/static/stikis.css"] {
+        let res = ask(&app, uri, &[]).await;
+        let h = res.headers();
+        let csp = h.get("content-security-policy").expect(uri).to_str().unwrap();
+        assert!(
+            csp.contains("default-src 'none'") && csp.contains("script-src 'self'"),
+            "{csp}"
+        );
+        assert_eq!(h.get("x-content-type-options").expect(uri), "nosniff");
+        assert_eq!(h.get("referrer-policy").expect(uri), "no-referrer");
+    }
+    // Compressed when asked, and much smaller; plain otherwise.
+    let plain = ask(&app, &game, &[]).await;
+    assert!(plain.headers().get("content-encoding").is_none());
+    let plain_len = body_of(plain).await.len();
+    let gz = ask(&app, &game, &[("accept-encoding", "gzip")]).await;
+    assert_eq!(gz.headers().get("content-encoding").unwrap(), "gzip");
+    let gz_len = axum::body::to_bytes(gz.into_body(), 10 << 20)
+        .await
+        .unwrap()
+        .len();
+    assert!(gz_len * 4 < plain_len, "gzip {gz_len} of {plain_len} bytes");
+    // Tagged; the same tag is answered 304 with no body, another tag gets the page.
+    let res = ask(&app, &game, &[]).await;
+    let tag = res
+        .headers()
+        .get("etag")
+        .expect("an ETag")
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(tag.starts_with("W/\""), "{tag}");
+    let again = ask(&app, &game, &[("if-none-match", &tag)]).await;
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert!(body_of(again).await.is_empty());
+    let other = ask(&app, &game, &[("if-none-match", "W/\"0123\"")]).await;
+    assert_eq!(other.status(), StatusCode::OK);
+    // The other language's page is another page, with another tag.
+    let lv = ask(&app, &format!("{game}?lang=lv"), &[]).await;
+    assert_ne!(lv.headers().get("etag").unwrap().to_str().unwrap(), tag);
+
+    // A key given twice: the site's own page, not a line of plain text.
+    for uri in [
+        format!("/c/{fresh}/?lang=lv&lang=en"),
+        format!("{game}?p=week&p=day"),
+    ] {
+        let res = ask(&app, &uri, &[]).await;
+        assert_eq!(res.status(), StatusCode::BAD_REQUEST, "{uri}");
+        assert!(res
+            .headers()
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("text/html"));
+        let body = body_of(res).await;
+        assert!(
+            body.contains("<html") && body.contains("Bad address"),
+            "{uri}: {body}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn the_viewer_follows_every_game() {
     let dir = tempfile::tempdir().unwrap();

@@ -2,6 +2,8 @@
 web-home = Each community's pages open from a link its chat is given: ask the bot with /web.
 web-not-found-title = Not found
 web-not-found = There is no such page. The link may be old: a community's admin can replace it with /web new, and then the chat has the new one (/web).
+web-bad-request-title = Bad address
+web-bad-request = The address asks for something this site cannot read (a setting given twice, say). Open the link the chat gave (/web).
 web-unavailable = The database does not answer just now. Try again in a few seconds.
 web-boards = Boards
 web-period-day = Today

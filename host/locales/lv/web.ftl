@@ -2,6 +2,8 @@
 web-home = Katras kopienas lapas atveras ar saiti, ko saņem tās tērzēšana: pajautājiet botam ar /web.
 web-not-found-title = Nav atrasts
 web-not-found = Tādas lapas nav. Saite var būt veca: kopienas administrators to var nomainīt ar /web new, un tad tērzēšanā ir jaunā (/web).
+web-bad-request-title = Nederīga adrese
+web-bad-request = Adresē ir kaut kas, ko šī vietne nevar nolasīt (piemēram, iestatījums norādīts divreiz). Atveriet saiti, ko deva tērzēšana (/web).
 web-unavailable = Datubāze šobrīd neatbild. Mēģiniet vēlreiz pēc dažām sekundēm.
 web-boards = Tabulas
 web-period-day = Šodien
