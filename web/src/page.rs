@@ -140,7 +140,7 @@ pub struct CommunityData {
     pub boards: Vec<(&'static str, Vec<BoardRow>)>,
     /// Each game's ratings, with each player's latest ratings for the chart beside them.
     pub ratings: Vec<(&'static str, Vec<RatedLine>)>,
-    pub games: Vec<(TableRow, Vec<String>)>,
+    pub games: Vec<GameLine>,
     pub tournaments: Vec<TournamentRow>,
     pub period: Period,
 }
@@ -168,8 +168,7 @@ impl CommunityData {
         }
         let mut games = Vec::new();
         for table in store.closed_tables(c, GAME_LINES).await? {
-            let names = store.seats(table.id).await?.into_iter().map(|s| s.name).collect();
-            games.push((table, names));
+            games.push(game_line(store, table).await?);
         }
         let season = match span {
             Some((_, _, n)) if n > 0 => n,
@@ -192,16 +191,50 @@ pub(super) fn date(ms: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// A time of day as `18:05` (UTC).
+pub(super) fn time_of_day(ms: i64) -> String {
+    let minutes = ms.rem_euclid(86_400_000) / 60_000;
+    format!("{:02}:{:02}", minutes / 60, minutes % 60)
+}
+
+/// A closed table as its line in a list of games: the table, its players (each person with
+/// the points the boards counted, `Anna +12`) and how many deals finished.
+pub type GameLine = (TableRow, Vec<String>, usize);
+
+pub(super) async fn game_line(store: &Store, table: TableRow) -> Result<GameLine, StoreError> {
+    let (points, deals) = store.table_result(table.id).await?;
+    let names = store
+        .seats(table.id)
+        .await?
+        .into_iter()
+        .map(|s| {
+            let scored = match &s.occupant {
+                stikis_host::store::Occupant::Human { user_id } => {
+                    points.iter().find(|(u, _)| u == user_id).map(|(_, p)| *p)
+                }
+                _ => None,
+            };
+            match scored {
+                Some(p) => format!("{} {}", s.name, signed(&Value::from(p))),
+                None => s.name,
+            }
+        })
+        .collect();
+    Ok((table, names, deals))
+}
+
 /// Closed tables as a list of links to their pages: game, date, players.
-pub(super) fn game_list(lang: Lang, base: &str, games: &[(TableRow, Vec<String>)]) -> Markup {
+pub(super) fn game_list(lang: Lang, base: &str, games: &[GameLine]) -> Markup {
     html! {
         ul.games {
-            @for (table, names) in games {
+            @for (table, names, deals) in games {
                 li { a href=(with_lang(&format!("{base}g/{}", table.id), lang)) {
                     (t(lang, "web-game-line", &[
                         ("game", game_title(lang, &table.game).into()),
                         ("date", date(table.updated_ms).into()),
+                        ("time", time_of_day(table.updated_ms).into()),
                         ("players", names.join(", ").into()),
+                        ("deals", Arg::from(*deals as i64)),
                     ]))
                 } }
             }

@@ -9,7 +9,7 @@ use stikis_core::rating::Rating;
 use crate::page::{date, game_list, layout, with_lang};
 use stikis_host::games::{game_title, GAMES};
 use stikis_host::i18n::{t, Arg, Lang};
-use stikis_host::store::{CommunityRef, RatingRow, StatsRow, Store, StoreError, TableRow};
+use stikis_host::store::{CommunityRef, RatingRow, StatsRow, Store, StoreError};
 
 /// How many rated tables a player's chart goes back, and a board's small one.
 const CHART_POINTS: u32 = 200;
@@ -30,7 +30,7 @@ pub struct PlayerGame {
 pub struct PlayerData {
     pub name: String,
     pub games: Vec<PlayerGame>,
-    pub recent: Vec<(TableRow, Vec<String>)>,
+    pub recent: Vec<crate::page::GameLine>,
 }
 
 impl PlayerData {
@@ -69,8 +69,7 @@ impl PlayerData {
         };
         let mut recent = Vec::new();
         for table in store.closed_tables_of(c, player, RECENT_GAMES).await? {
-            let names = store.seats(table.id).await?.into_iter().map(|s| s.name).collect();
-            recent.push((table, names));
+            recent.push(crate::page::game_line(store, table).await?);
         }
         Ok(Some(PlayerData { name, games, recent }))
     }

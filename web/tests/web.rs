@@ -584,6 +584,31 @@ async fn a_new_link_renews_kept_pages_and_every_answer_has_the_sites_headers() {
     let res = ask(&app, &format!("/c/{old}/g/{}", t.table), &[]).await;
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 
+    // The community's latest games say when each ended (to the minute), each person's points
+    // as the boards counted them, and how many deals finished: lines of one day and the same
+    // players can be told apart.
+    let (points, deals) = store.table_result(t.table).await.unwrap();
+    assert_eq!(deals, 1);
+    let row = store.table(t.table).await.unwrap().unwrap();
+    let minutes = row.updated_ms.rem_euclid(86_400_000) / 60_000;
+    let when = format!("{:02}:{:02} UTC", minutes / 60, minutes % 60);
+    let board = body_of(ask(&app, &format!("/c/{fresh}/"), &[]).await).await;
+    let line = board
+        .lines()
+        .flat_map(|l| l.split("<li>"))
+        .find(|l| l.contains(&format!("g/{}", t.table)))
+        .unwrap_or_else(|| panic!("no line for the table: {board}"));
+    assert!(line.contains(&when), "{line}");
+    assert!(line.contains("(1 deal)"), "{line}");
+    for (user, p) in &points {
+        let shown = if *p > 0 { format!("+{p}") } else { p.to_string() };
+        assert!(
+            line.contains(&format!("{} {shown}", user.to_uppercase())),
+            "{line}"
+        );
+    }
+    assert_eq!(points.len(), 2, "Anna and Bruno are counted: {points:?}");
+
     // Headers, on pages, errors and static files alike.
     let game = format!("/c/{fresh}/g/{}", t.table);
     for uri in [game.as_str(), "/", "/nothing", "/static/stikis.css"] {

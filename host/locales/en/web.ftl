@@ -21,7 +21,10 @@ web-col-games = Games
 web-no-boards = No deal was finished here in this period.
 web-games = Latest games
 web-no-games = No game has been finished here yet.
-web-game-line = { $game }, { $date }: { $players }
+web-game-line = { $game }, { $date } { $time } UTC: { $players } ({ $deals ->
+    [one] 1 deal
+   *[other] { $deals } deals
+})
 web-deal = Deal { $n }
 web-dealer = Dealer: { $name }
 web-prev = ◀ Back

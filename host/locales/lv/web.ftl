@@ -21,7 +21,11 @@ web-col-games = Spēles
 web-no-boards = Šajā laikā šeit nav pabeigts neviens dalījums.
 web-games = Pēdējās spēles
 web-no-games = Šeit vēl nav pabeigta neviena spēle.
-web-game-line = { $game }, { $date }: { $players }
+web-game-line = { $game }, { $date } { $time } UTC: { $players } ({ $deals ->
+    [zero] { $deals } partiju
+    [one] { $deals } partija
+   *[other] { $deals } partijas
+})
 web-deal = { $n }. dalījums
 web-dealer = Dalītājs: { $name }
 web-prev = ◀ Atpakaļ

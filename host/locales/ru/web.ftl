@@ -21,7 +21,11 @@ web-col-games = Игры
 web-no-boards = За это время здесь не закончилась ни одна раздача.
 web-games = Последние игры
 web-no-games = Здесь ещё не закончилась ни одна игра.
-web-game-line = { $game }, { $date }: { $players }
+web-game-line = { $game }, { $date } { $time } UTC: { $players } ({ $deals ->
+    [one] { $deals } раздача
+    [few] { $deals } раздачи
+   *[many] { $deals } раздач
+})
 web-deal = Раздача { $n }
 web-dealer = Сдаёт: { $name }
 web-prev = ◀ Назад

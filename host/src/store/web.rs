@@ -113,6 +113,18 @@ impl Store {
         })
     }
 
+    /// A table's result as the boards counted it: each person's points over its finished
+    /// deals (by user id), and how many deals finished.
+    pub async fn table_result(&self, table: i64) -> Result<(Vec<(String, i64)>, usize)> {
+        let sql = "SELECT user_id, SUM(points), COUNT(*) FROM results WHERE table_id = $1 \
+                   GROUP BY user_id ORDER BY user_id";
+        let rows: Vec<(String, i64, i64)> = on_pool!(self, pool => {
+            sqlx::query_as(sql).bind(table).fetch_all(pool).await?
+        });
+        let deals = rows.iter().map(|r| r.2).max().unwrap_or(0) as usize;
+        Ok((rows.into_iter().map(|(u, p, _)| (u, p)).collect(), deals))
+    }
+
     /// The community's closed tables at which `user` sat, the latest first.
     pub async fn closed_tables_of(&self, c: &CommunityRef, user: &str, limit: u32) -> Result<Vec<TableRow>> {
         let sql = format!(
