@@ -438,9 +438,16 @@ impl Shower {
         }
     }
 
-    /// Numbers a retry of (key, recipient), due once another process's claim on its first
-    /// post has lapsed.
-    fn arm_retry(&self, key: &str, recipient: &str) -> (u64, Duration) {
+    /// Shows (key, recipient) again with `again` once another process's claim on its first
+    /// post has lapsed, unless a newer showing of it came meanwhile; `failed` is logged if
+    /// that fails too.
+    fn retry_later(
+        self: &Arc<Self>,
+        key: &str,
+        recipient: &str,
+        failed: &'static str,
+        again: BoxFuture<'static, Result<(), RequestError>>,
+    ) {
         static N: AtomicU64 = AtomicU64::new(0);
         let n = N.fetch_add(1, Ordering::Relaxed);
         self.retries
@@ -451,7 +458,16 @@ impl Shower {
             key,
             "a first post claimed by another process is shown again later"
         );
-        (n, Duration::from_millis(FIRST_POST_CLAIM_MS as u64 + 500))
+        let after = Duration::from_millis(FIRST_POST_CLAIM_MS as u64 + 500);
+        let (me, key, recipient) = (Arc::clone(self), key.to_string(), recipient.to_string());
+        tokio::spawn(async move {
+            tokio::time::sleep(after).await;
+            if me.take_retry(&key, &recipient, n) {
+                if let Err(e) = again.await {
+                    tracing::warn!(error = %e, "{failed}");
+                }
+            }
+        });
     }
 
     /// Webhook mode: the answer to callback query `id` is wanted as the reply to its post.
@@ -980,22 +996,14 @@ impl Shower {
                 self.forget(key, &recipient);
             }
             if sent.as_ref().is_err_and(claimed_elsewhere) {
-                let (n, after) = self.arm_retry(key, &recipient);
-                let (me, chat, key, text, buttons) = (
-                    Arc::clone(self),
+                let again = Arc::clone(self).public_again(
                     chat.clone(),
                     key.to_string(),
                     text.to_string(),
                     buttons.to_vec(),
+                    version,
                 );
-                tokio::spawn(async move {
-                    tokio::time::sleep(after).await;
-                    if me.take_retry(&key, &recipient, n) {
-                        if let Err(e) = me.public_again(chat, key, text, buttons, version).await {
-                            tracing::warn!(error = %e, "could not show a message again");
-                        }
-                    }
-                });
+                self.retry_later(key, &recipient, "could not show a message again", again);
             }
             return sent.map(|_| ());
         }
@@ -1192,23 +1200,14 @@ impl Shower {
         if sent.as_ref().is_err_and(claimed_elsewhere) {
             // Nothing else may render this hand again (its owner waits for it to act):
             // shown again once the other process's claim lapses.
-            let (n, after) = self.arm_retry(key, user);
-            let (me, user, chat, key, text, buttons) = (
-                Arc::clone(self),
+            let again = Arc::clone(self).private_again(
                 user.to_string(),
                 chat.clone(),
                 key.to_string(),
                 text.to_string(),
                 buttons.to_vec(),
             );
-            tokio::spawn(async move {
-                tokio::time::sleep(after).await;
-                if me.take_retry(&key, &user, n) {
-                    if let Err(e) = me.private_again(user, chat, key, text, buttons).await {
-                        tracing::warn!(error = %e, "could not show a hand again");
-                    }
-                }
-            });
+            self.retry_later(key, user, "could not show a hand again", again);
         }
         sent
     }
