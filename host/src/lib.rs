@@ -15,6 +15,7 @@ pub mod store;
 pub mod table;
 pub mod token;
 pub mod tournament;
+pub mod view;
 
 pub use lobby::{Host, HostConfig};
 pub use outbox::{Board, Button, Command, Out, Outbox, Request, TournamentVerb, User};

@@ -84,6 +84,8 @@ pub struct Host {
     /// Tables `sweep` took over, with the time of their last event then and whether their
     /// last mover was gone.
     swept: Mutex<HashMap<i64, (i64, bool)>>,
+    /// Tables that changed (`Host::changes`), for the live table pages.
+    pub(crate) changed: tokio::sync::broadcast::Sender<i64>,
 }
 
 impl Host {
@@ -101,6 +103,7 @@ impl Host {
                 playing_out: Mutex::new(std::collections::HashSet::new()),
                 clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
                 swept: Mutex::new(HashMap::new()),
+                changed: tokio::sync::broadcast::channel(4096).0,
             }),
             rx,
         )
@@ -196,7 +199,7 @@ impl Host {
     /// process changed since (seats taken in the lobby, a start, moves) is brought up to
     /// date. One query; for commands and lobby buttons (a move's token says by itself
     /// whether the copy could be behind).
-    async fn fresh_table(&self, row: &TableRow) -> Result<Option<Shared>, HostError> {
+    pub(crate) async fn fresh_table(&self, row: &TableRow) -> Result<Option<Shared>, HostError> {
         let Some(shared) = self.table(row.id).await? else {
             return Ok(None);
         };
@@ -294,6 +297,7 @@ impl Host {
         let timer = crate::observe::Timer::start();
         let press = matches!(req.command, Command::Press { .. });
         let mut out = self.handle_timed(req).await;
+        self.announce(&out);
         if press {
             metrics::histogram!("stikis_move_seconds").record(timer.elapsed());
         } else {
@@ -1205,6 +1209,7 @@ impl Host {
             Err(e) => return Err(e),
         }
         self.render(&live, &mut out).await;
+        self.announce(&out);
         Ok(Some(out))
     }
 
@@ -1295,7 +1300,7 @@ impl Host {
                 ),
                 once: None,
             });
-            let _ = self.events.send(out);
+            self.publish(out);
             return;
         }
         let result = self.timeout(&mut live, seat, name).await;
@@ -1312,7 +1317,7 @@ impl Host {
                 self.evict(id);
             }
         }
-        let _ = self.events.send(out);
+        self.publish(out);
     }
 
     /// The time is up: a computer player moves for the absent person; after 3 timeouts in a
@@ -1435,6 +1440,7 @@ impl Host {
             }
         }
         out.extend(self.recover_tournaments().await?);
+        self.announce(&out);
         Ok(out)
     }
 
@@ -1476,6 +1482,7 @@ impl Host {
         }
         // A tournament whose round ended in a process that died moves on here.
         out.extend(self.recover_tournaments().await?);
+        self.announce(&out);
         Ok(out)
     }
 

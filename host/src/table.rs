@@ -92,6 +92,8 @@ pub(crate) struct Live {
     /// may have died before posting it). Posted again, once (`Out::Post::once`), by the
     /// process that takes the table over.
     pub owed_result: Option<DealReport>,
+    /// The report of the last deal that ended, for the live table's result panel.
+    pub last_report: Option<DealReport>,
     /// With `owed_result` when the next deal has started since: the table as that deal
     /// ended, so its hands are shown in their final state (no buttons) again. The process
     /// that ended the deal may have died before showing them, and nothing else would ever
@@ -142,6 +144,7 @@ impl Live {
             seeds: Vec::new(),
             timeouts: Vec::new(),
             owed_result: None,
+            last_report: None,
             owed_hands: None,
             turn_gen: next_turn_gen(),
             turn_since: Instant::now(),
@@ -297,6 +300,7 @@ impl Live {
             let end = deals.get(i + 1).map_or(i64::MAX, |n| n.first_seq);
             for a in actions.iter().filter(|a| a.seq >= d.first_seq && a.seq < end) {
                 if let Some(report) = game.apply(&a.payload)? {
+                    live.last_report = Some(report.clone());
                     live.owed_result = Some(report);
                 } else if live.owed_result.is_some() && !live.by_computer(&a.payload) {
                     // A person moved after the deal's end: they were shown the next deal,
@@ -449,6 +453,7 @@ impl Live {
         metrics::counter!("stikis_deals_total", "game" => self.row.game.clone()).increment(1);
         out.push(self.result_post(report));
         self.owed_result = None;
+        self.last_report = Some(report.clone());
         let entries: Vec<StatsEntry> = self
             .seats
             .iter()
@@ -527,7 +532,7 @@ impl Live {
         Ok(())
     }
 
-    fn token(&self, code: &str) -> String {
+    pub(crate) fn token(&self, code: &str) -> String {
         Token::new(self.id(), self.seq, code).encode().unwrap_or_default()
     }
 

@@ -661,7 +661,7 @@ impl Host {
         tokio::spawn(async move {
             match host.advance(id).await {
                 Ok(out) if !out.0.is_empty() => {
-                    let _ = host.events.send(out);
+                    host.publish(out);
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!(tournament = id, error = %e, "a tournament could not move on"),
@@ -681,7 +681,7 @@ impl Host {
             loop {
                 match host.step(id).await {
                     Ok(Some(out)) => {
-                        let _ = host.events.send(out);
+                        host.publish(out);
                     }
                     Ok(None) => break,
                     // Another process moved first; this one reloads and goes on.

@@ -113,6 +113,9 @@ pub trait HostedGame: Send + Sync {
     fn record_note(&self, _lang: Lang) -> Option<String> {
         None
     }
+    /// `seat`'s cards in the last deal, in the order its players sort a hand (Zole: trumps
+    /// first): what the live table draws at the bottom of that seat's page.
+    fn hand(&self, seat: Seat) -> Vec<Card>;
     /// Every card label of deal `deal_no` (from 1) that no public message may show now: the
     /// cards still in hands and, while the deal runs, the talon and bury. The tests check every
     /// public message about that deal against it.

@@ -399,6 +399,15 @@ impl HostedGame for PoltGame {
         lines.join("\n")
     }
 
+    fn hand(&self, seat: Seat) -> Vec<Card> {
+        self.last_deal()
+            .map(|d| {
+                let v = d.view(seat);
+                sorted(v.hand, v.trump)
+            })
+            .unwrap_or_default()
+    }
+
     fn hand_text(&self, seat: Seat, lang: Lang, _names: &[String]) -> String {
         let Some(d) = self.last_deal() else {
             return String::new();

@@ -464,6 +464,12 @@ impl HostedGame for ZoleGame {
         lines.join("\n")
     }
 
+    fn hand(&self, seat: Seat) -> Vec<Card> {
+        self.last_deal()
+            .map(|d| sorted(d.view(seat).hand))
+            .unwrap_or_default()
+    }
+
     fn hand_text(&self, seat: Seat, lang: Lang, _names: &[String]) -> String {
         let Some(d) = self.last_deal() else {
             return String::new();

@@ -125,6 +125,9 @@ macro_rules! on_write {
     };
 }
 
+/// The PostgreSQL channel on which processes tell each other that a table changed.
+const CHANGED_CHANNEL: &str = "stikis_table_changed";
+
 /// Commits action `$2` of table `$1` only if it is the table's next sequence number. Two
 /// writers of the same number may both pass the guard (PostgreSQL, read committed); the
 /// primary key then makes the later one do nothing, and the caller sees 0 rows.
@@ -831,6 +834,64 @@ impl Store {
         let sql = "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1";
         Ok(on_pool!(self, pool => {
             sqlx::query_scalar::<_, i64>(sql).bind(table).fetch_one(pool).await?
+        }))
+    }
+
+    /// True when the store is PostgreSQL (several processes may share it).
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
+    }
+
+    /// Tells the other processes on this PostgreSQL database that `table` changed (their
+    /// live pages redraw it). Nothing on SQLite, which one process uses.
+    pub async fn notify_changed(&self, table: i64) -> Result<()> {
+        if let Backend::Postgres(pool) = &self.backend {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANGED_CHANNEL)
+                .bind(table.to_string())
+                .execute(pool)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// On PostgreSQL, a task that calls `seen` with each table another process announces
+    /// (`notify_changed`), and with None after its connection was lost and made again (changes
+    /// may have been missed meanwhile). None on SQLite.
+    pub fn listen_changes(
+        &self,
+        seen: impl Fn(Option<i64>) + Send + Sync + 'static,
+    ) -> Option<tokio::task::JoinHandle<()>> {
+        let Backend::Postgres(pool) = &self.backend else {
+            return None;
+        };
+        let pool = pool.clone();
+        Some(tokio::spawn(async move {
+            loop {
+                let listener = async {
+                    let mut l = sqlx::postgres::PgListener::connect_with(&pool).await?;
+                    l.listen(CHANGED_CHANNEL).await?;
+                    Ok::<_, sqlx::Error>(l)
+                };
+                match listener.await {
+                    Ok(mut l) => {
+                        seen(None);
+                        loop {
+                            match l.try_recv().await {
+                                Ok(Some(n)) => seen(n.payload().parse().ok()),
+                                // The connection was lost; PgListener connects again.
+                                Ok(None) => seen(None),
+                                Err(e) => {
+                                    tracing::warn!(error = %e, "listening for other processes' table changes failed");
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    Err(e) => tracing::warn!(error = %e, "cannot listen for other processes' table changes"),
+                }
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            }
         }))
     }
 

@@ -1,0 +1,309 @@
+//! What one person sees of a table, as data: for the live table (the web adapter's `/play`
+//! pages). A seated person sees their own hand and the decisions the chat would offer them,
+//! with the same tokens as the chat's buttons (so a tap sent twice is applied once); anybody
+//! else sees exactly what the group sees. Nothing here ever holds another seat's card or a
+//! card still in the talon: the view is built from the public table text, the played tricks
+//! and the viewer's own hand only.
+//!
+//! The host also says when a table changed (`Host::changes`): every outbox that shows a
+//! table's public message names the table, and on PostgreSQL the change is told to the other
+//! processes with `NOTIFY` (see `Store::notify_changed`).
+
+use stikis_core::cards::{Card, CardSet};
+use stikis_core::Seat;
+
+use crate::games::DealReport;
+use crate::i18n::Lang;
+use crate::outbox::{Button, Out, Outbox};
+use crate::store::{Occupant, Platform, TableStatus};
+use crate::table::{HostError, Live};
+use crate::Host;
+
+/// A card of the viewer's hand: with the token that plays (or picks) it when it may be
+/// tapped now, and whether it is the half-made pick of a burial.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandCard {
+    pub card: Card,
+    pub token: Option<String>,
+    pub picked: bool,
+}
+
+/// A seat as everyone sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatView {
+    pub seat: Seat,
+    pub name: String,
+    pub computer: bool,
+    /// A computer player holds the seat for its away owner.
+    pub away: bool,
+}
+
+/// One person's view of a table (`Host::table_view`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableView {
+    pub table: i64,
+    /// The table's last action number: a view with a higher one is newer.
+    pub version: i64,
+    pub lang: Lang,
+    pub platform: Platform,
+    pub game: String,
+    /// The game's name as people read it in `lang`.
+    pub title: String,
+    pub status: TableStatus,
+    pub seats: Vec<SeatView>,
+    /// The viewer's seat, if they sit at the table.
+    pub me: Option<Seat>,
+    pub deal_no: usize,
+    pub in_deal: bool,
+    pub to_act: Option<Seat>,
+    /// When the turn of `to_act` runs out (Unix ms), if the chat has a turn limit.
+    pub turn_ends_ms: Option<i64>,
+    /// The group's table message, as the chat shows it.
+    pub public_text: String,
+    /// The trick being played, in playing order.
+    pub trick: Vec<(Seat, Card)>,
+    /// The last finished trick of the deal and who took it.
+    pub last_trick: Option<(Vec<(Seat, Card)>, Seat)>,
+    /// The deal's trumps, where they are known.
+    pub trumps: CardSet,
+    /// The viewer's cards, in the order players of the game sort them.
+    pub hand: Vec<HandCard>,
+    /// The viewer's private text (their hand and what they may do), as the chat shows it.
+    pub hand_text: Option<String>,
+    /// Every other decision the chat offers the viewer now (bids, surrender, levels, ...).
+    pub buttons: Vec<Vec<Button>>,
+    /// The running totals by seat.
+    pub totals: Vec<i32>,
+    /// The result of the last deal that ended, as the chat posted it.
+    pub result: Option<String>,
+}
+
+impl TableView {
+    /// Every card this view shows: the tests check it against the cards no one else may see.
+    pub fn cards(&self) -> Vec<Card> {
+        let mut v: Vec<Card> = self.hand.iter().map(|h| h.card).collect();
+        v.extend(self.trick.iter().map(|(_, c)| *c));
+        if let Some((t, _)) = &self.last_trick {
+            v.extend(t.iter().map(|(_, c)| *c));
+        }
+        v
+    }
+}
+
+/// A button code that names a card (`p:QC`, `y:9S`, `n:JH`): the card.
+fn card_of(code: &str) -> Option<Card> {
+    code.split_once(':').and_then(|(_, c)| c.parse().ok())
+}
+
+impl Live {
+    /// What `viewer` (a user id, or None for a spectator) sees of this table, in `lang`.
+    pub fn view(&self, viewer: Option<&str>, lang: Lang, now_ms: i64) -> TableView {
+        let me = viewer.and_then(|u| self.seat_of(u));
+        let names = self.names_in(lang);
+        let seats = self
+            .seats
+            .iter()
+            .map(|s| SeatView {
+                seat: s.seat,
+                name: names
+                    .get(s.seat as usize)
+                    .cloned()
+                    .unwrap_or_else(|| s.name.clone()),
+                computer: matches!(s.occupant, Occupant::Computer { .. }),
+                away: s.away,
+            })
+            .collect();
+        let mut v = TableView {
+            table: self.id(),
+            version: self.seq,
+            lang,
+            platform: self.row.chat.platform,
+            game: self.row.game.clone(),
+            title: crate::games::game_title(lang, &self.row.game),
+            status: self.row.status,
+            seats,
+            me,
+            deal_no: 0,
+            in_deal: false,
+            to_act: None,
+            turn_ends_ms: None,
+            public_text: String::new(),
+            trick: Vec::new(),
+            last_trick: None,
+            trumps: CardSet::EMPTY,
+            hand: Vec::new(),
+            hand_text: None,
+            buttons: Vec::new(),
+            totals: Vec::new(),
+            result: None,
+        };
+        let Some(game) = &self.game else {
+            return v;
+        };
+        v.deal_no = game.deal_no();
+        v.in_deal = game.in_deal();
+        v.to_act = game.to_act();
+        v.public_text = game.public_text(lang, &names);
+        v.totals = game.totals();
+        if let (Some(limit), Some(_)) = (self.settings.turn_limit_secs, v.to_act) {
+            let spent = self.turn_since.elapsed().as_millis() as i64;
+            v.turn_ends_ms = Some(now_ms - spent + i64::from(limit) * 1000);
+        }
+        // Only what the group has seen of the open view: the tricks on the table.
+        let open = game.open_view();
+        v.trick = open.trick;
+        v.last_trick = open.tricks.last().cloned();
+        v.trumps = open.trumps;
+        if let Some(report) = &self.last_report {
+            v.result = Some(self.result_text(report, lang));
+        }
+        let Some(seat) = me else {
+            return v;
+        };
+        let mut cards: Vec<HandCard> = game
+            .hand(seat)
+            .into_iter()
+            .map(|card| HandCard {
+                card,
+                token: None,
+                picked: false,
+            })
+            .collect();
+        for row in game.buttons(seat, lang) {
+            let mut others = Vec::new();
+            for b in row {
+                match card_of(&b.code).and_then(|c| cards.iter_mut().find(|h| h.card == c)) {
+                    Some(h) => {
+                        h.token = Some(self.token(&b.code));
+                        h.picked = b.code.starts_with("n:");
+                    }
+                    None => others.push(Button {
+                        label: b.label,
+                        token: self.token(&b.code),
+                    }),
+                }
+            }
+            if !others.is_empty() {
+                v.buttons.push(others);
+            }
+        }
+        v.hand = cards;
+        v.hand_text = Some(game.hand_text(seat, lang, &names));
+        v
+    }
+
+    fn result_text(&self, report: &DealReport, lang: Lang) -> String {
+        let game = self.game.as_ref().expect("a report has a game");
+        game.result_text(report, lang, &self.names_in(lang))
+    }
+}
+
+/// The tables an outbox shows the public message of (`t<id>.…` keys).
+pub(crate) fn tables_shown(out: &Outbox) -> Vec<i64> {
+    let mut ids: Vec<i64> = out
+        .0
+        .iter()
+        .filter_map(|o| match o {
+            Out::Public { key, .. } => key
+                .strip_prefix('t')
+                .and_then(|k| k.split('.').next())
+                .and_then(|id| id.parse().ok()),
+            _ => None,
+        })
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+impl Host {
+    /// What `viewer` sees of table `id` now (None: no such open table). A copy this process
+    /// holds that another process has moved on since is read again first.
+    pub async fn table_view(&self, id: i64, viewer: Option<&str>) -> Result<Option<TableView>, HostError> {
+        let Some(row) = self.store.table(id).await? else {
+            return Ok(None);
+        };
+        if !row.status.is_open() {
+            return Ok(None);
+        }
+        let lang = match viewer {
+            Some(u) => self.user_lang(&row.chat, u).await,
+            None => self.community_lang(&row.chat).await,
+        };
+        let Some(shared) = self.fresh_table(&row).await? else {
+            return Ok(None);
+        };
+        let live = shared.lock().await;
+        Ok(Some(live.view(viewer, lang, self.now_ms())))
+    }
+
+    /// Table changes as they happen, in this process and (on PostgreSQL) in the others: the
+    /// id of each table whose state changed.
+    pub fn changes(&self) -> tokio::sync::broadcast::Receiver<i64> {
+        self.changed.subscribe()
+    }
+
+    /// Tells the live pages that the tables `out` shows have changed.
+    pub(crate) fn announce(&self, out: &Outbox) {
+        for id in tables_shown(out) {
+            let _ = self.changed.send(id);
+            if self.store.is_postgres() {
+                let store = self.store.clone();
+                tokio::spawn(async move {
+                    if let Err(e) = store.notify_changed(id).await {
+                        tracing::debug!(error = %e, table = id, "a table change was not told to the other processes");
+                    }
+                });
+            }
+        }
+    }
+
+    /// A change another process told of (PostgreSQL `NOTIFY`): passed on to this process's
+    /// live pages.
+    pub fn changed_elsewhere(&self, id: i64) {
+        let _ = self.changed.send(id);
+    }
+
+    /// Shows an outbox that no chat update asked for (a move made on the live table): the
+    /// chat adapter shows it with the timers' outboxes.
+    pub fn publish(&self, out: Outbox) {
+        self.announce(&out);
+        let _ = self.events.send(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn card_codes_name_their_card_and_other_codes_none() {
+        assert_eq!(card_of("p:QC"), "QC".parse().ok());
+        assert_eq!(card_of("n:JH"), "JH".parse().ok());
+        assert_eq!(card_of("b:take"), None);
+        assert_eq!(card_of("s"), None);
+    }
+
+    #[test]
+    fn only_public_table_messages_name_tables() {
+        let chat = crate::store::ChatRef::new(Platform::Telegram, "1", "1");
+        let mut out = Outbox::default();
+        for key in ["t7.d2", "t7.d2", "t12.lobby", "T3"] {
+            out.push(Out::Public {
+                chat: chat.clone(),
+                key: key.into(),
+                text: String::new(),
+                buttons: Vec::new(),
+                version: 0,
+            });
+        }
+        out.push(Out::Private {
+            user: "1".into(),
+            chat,
+            key: "t9.d1.s0".into(),
+            text: String::new(),
+            buttons: Vec::new(),
+        });
+        assert_eq!(tables_shown(&out), vec![7, 12]);
+    }
+}
