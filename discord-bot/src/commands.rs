@@ -38,6 +38,7 @@ pub fn all() -> Vec<BotCommand> {
         stats(),
         lang(),
         record(),
+        play(),
         tournament(),
         settings(),
         stop(),
@@ -118,7 +119,7 @@ async fn run(ctx: Ctx<'_>, reqs: Vec<Request>) -> Result<(), Error> {
         let mut rest = Outbox::default();
         for o in out.0 {
             match o {
-                Out::Reply { text } => replies.push(text),
+                Out::Reply { text } | Out::Personal { text, .. } => replies.push(text),
                 Out::File { name, content, .. } => files.push((name, content)),
                 other => rest.push(other),
             }
@@ -430,6 +431,16 @@ pub async fn lang(
 )]
 pub async fn record(ctx: Ctx<'_>) -> Result<(), Error> {
     let req = request(&ctx, Command::Record).await;
+    run(ctx, vec![req]).await
+}
+
+/// My personal link to this channel's live table (only you see it)
+#[poise::command(
+    slash_command,
+    description_localized("ru", "Моя личная ссылка на живой стол этого канала (видна только вам)")
+)]
+pub async fn play(ctx: Ctx<'_>) -> Result<(), Error> {
+    let req = request(&ctx, Command::PlayLink).await;
     run(ctx, vec![req]).await
 }
 

@@ -263,7 +263,12 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         None => None,
     };
     let store = Store::connect(&config.database_url).await?;
-    let (host, mut events) = Host::new(store, config.host.clone());
+    let mut host_config = config.host.clone();
+    // Personal links to the live table are signed with a key made from the bot's token.
+    host_config
+        .play_secret
+        .get_or_insert_with(|| stikis_host::links::play_secret(&config.token));
+    let (host, mut events) = Host::new(store, host_config);
 
     let mut builder = serenity::HttpBuilder::new(&config.token);
     if let Some(url) = &config.api_url {
@@ -397,9 +402,17 @@ pub async fn start(config: Config) -> Result<Running, Error> {
     };
     let web = match config.web_listen {
         Some(listen) => Some(
-            stikis_web::Listening::start(listen, bot.host.store().clone())
-                .await
-                .map_err(|e| format!("cannot serve the web face on {listen}: {e}"))?,
+            stikis_web::Listening::start(
+                listen,
+                bot.host.store().clone(),
+                Some(stikis_web::play::PlayConfig::new(
+                    Arc::clone(&bot.host),
+                    &config.token,
+                    false,
+                )),
+            )
+            .await
+            .map_err(|e| format!("cannot serve the web face on {listen}: {e}"))?,
         ),
         None => None,
     };

@@ -290,7 +290,8 @@ impl Shower {
                         }
                     }
                 }
-                Out::Reply { .. } => {}
+                // Said only as a command's ephemeral reply (commands.rs), never to a channel.
+                Out::Reply { .. } | Out::Personal { .. } => {}
             }
         }
     }

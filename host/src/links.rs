@@ -32,6 +32,9 @@ pub fn play_secret(bot_token: &str) -> Vec<u8> {
     Sha256::digest(format!("stikis live table links\n{bot_token}").as_bytes()).to_vec()
 }
 
+/// How long a personal link to the live table opens it (24 hours).
+pub const PLAY_LINK_SECS: i64 = 24 * 3600;
+
 /// Why a live-table key is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlayKeyError {

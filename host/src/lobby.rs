@@ -34,6 +34,9 @@ pub struct HostConfig {
     /// The web face's public base URL (`--web-url`): when set, `/web` gives the community's
     /// link, and boards, statistics and finished games link to their pages.
     pub web_url: Option<String>,
+    /// The key that signs personal links to the live table (`links::play_secret` of the
+    /// bot's token): with `web_url`, `/play` gives them.
+    pub play_secret: Option<Vec<u8>>,
 }
 
 impl Default for HostConfig {
@@ -42,6 +45,7 @@ impl Default for HostConfig {
             bot_budget_ms: stikis_core::ai::DEFAULT_BUDGET_MS,
             seeds: Arc::new(|_, _| os_seed()),
             web_url: None,
+            play_secret: None,
         }
     }
 }
@@ -717,6 +721,22 @@ impl Host {
                 let hand = live.hand_message(seat, &user.id, lang);
                 out.reply(hand.text().to_string());
                 out.push(hand);
+            }
+            Command::PlayLink => {
+                let (Some(base), Some(secret)) = (&self.config.web_url, &self.config.play_secret) else {
+                    out.reply(t(lang, "play-link-off", &[]));
+                    return Ok(out);
+                };
+                let seated = live.seat_of(&user.id).map(|_| user.id.as_str()).unwrap_or("");
+                let expires = self.now_ms() / 1000 + crate::links::PLAY_LINK_SECS;
+                let key = crate::links::play_key(secret, live.id(), seated, expires);
+                let url = crate::links::play_url(base, live.id(), &key);
+                out.push(Out::Personal {
+                    user: user.id.clone(),
+                    chat: live.row.chat.clone(),
+                    text: t(lang, "play-link", &[("url", url.into())]),
+                    closed: t(lang, "play-link-closed-chat", &[]),
+                });
             }
             Command::Record => {
                 out.push(self.record_file(live).await?);

@@ -43,6 +43,8 @@ pub enum Command {
     Back,
     /// Show my hand again (for players whose private chat is unreachable).
     ShowHand,
+    /// My personal link to the live table of this chat (a spectator's, for one not seated).
+    PlayLink,
     SetUserLang(Lang),
     SetCommunityLang(Lang),
     /// Seconds per move, or None for no limit.
@@ -222,6 +224,15 @@ pub enum Out {
     },
     /// The short answer to the user who gave the command or pressed the button.
     Reply { text: String },
+    /// A message for `user` and nobody else (a personal link to the live table): Discord
+    /// shows it as the ephemeral reply, Telegram in the private chat, or, when that chat is
+    /// closed to the bot, `closed` in `chat` instead (never the message itself).
+    Personal {
+        user: String,
+        chat: ChatRef,
+        text: String,
+        closed: String,
+    },
 }
 
 impl Out {
@@ -231,7 +242,8 @@ impl Out {
             Out::Public { text, .. }
             | Out::Private { text, .. }
             | Out::Post { text, .. }
-            | Out::Reply { text } => text,
+            | Out::Reply { text }
+            | Out::Personal { text, .. } => text,
             Out::File { content, .. } => content,
         }
     }

@@ -258,10 +258,17 @@ impl Host {
         }
     }
 
+    /// Has the chat adapter show what a request made outside the chat returned (a move made
+    /// on the live table): `handle` has told the live pages already.
+    pub fn forward(&self, out: Outbox) {
+        let _ = self.events.send(out);
+    }
+
     /// A change another process told of (PostgreSQL `NOTIFY`): passed on to this process's
-    /// live pages.
-    pub fn changed_elsewhere(&self, id: i64) {
-        let _ = self.changed.send(id);
+    /// live pages; None (the listener lost its connection meanwhile) is told as table 0, "any
+    /// table may have changed".
+    pub fn changed_elsewhere(&self, id: Option<i64>) {
+        let _ = self.changed.send(id.unwrap_or(0));
     }
 
     /// Shows an outbox that no chat update asked for (a move made on the live table): the

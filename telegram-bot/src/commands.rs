@@ -229,6 +229,14 @@ pub const COMMANDS: &[(&str, [&str; 3])] = &[
     ("go", ["Sākt spēli", "Start the game", "Начать игру"]),
     ("stop", ["Beigt spēli", "Stop the game", "Остановить игру"]),
     (
+        "play",
+        [
+            "Mana saite uz dzīvo galdu",
+            "My link to the live table",
+            "Моя ссылка на живой стол",
+        ],
+    ),
+    (
         "record",
         [
             "Spēles ieraksts (JSON)",

@@ -216,7 +216,12 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
     })?;
     let username = me.username().to_string();
     register_commands(&bot).await;
-    let (host, mut events) = Host::new(store.clone(), settings.host.clone());
+    let mut host_config = settings.host.clone();
+    // Personal links to the live table are signed with a key made from the bot's token.
+    host_config
+        .play_secret
+        .get_or_insert_with(|| stikis_host::links::play_secret(&settings.token));
+    let (host, mut events) = Host::new(store.clone(), host_config);
     let shower = Shower::new(
         bot.clone(),
         store,
@@ -302,9 +307,17 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
     };
     let web = match settings.web_listen {
         Some(listen) => Some(
-            stikis_web::Listening::start(listen, app.host.store().clone())
-                .await
-                .map_err(|e| StartError::Listen(listen, e.to_string()))?,
+            stikis_web::Listening::start(
+                listen,
+                app.host.store().clone(),
+                Some(stikis_web::play::PlayConfig::new(
+                    Arc::clone(&app.host),
+                    &settings.token,
+                    true,
+                )),
+            )
+            .await
+            .map_err(|e| StartError::Listen(listen, e.to_string()))?,
         ),
         None => None,
     };
@@ -703,6 +716,7 @@ impl App {
             "go" => Command::Start,
             "stop" => Command::Stop,
             "record" => Command::Record,
+            "play" => Command::PlayLink,
             "top" => match stikis_host::Board::parse(&args) {
                 Some(b) => Command::Leaderboard(b),
                 None => {

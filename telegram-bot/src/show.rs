@@ -725,6 +725,12 @@ impl Shower {
                 }
                 Out::File { chat, name, content } => self.file(chat, name, content).await,
                 Out::Reply { .. } => Ok(()),
+                Out::Personal {
+                    user,
+                    chat,
+                    text,
+                    closed,
+                } => self.personal(user, chat, text, closed).await,
             };
             if let Err(e) = res {
                 tracing::warn!(error = %e, "could not show a message");
@@ -771,6 +777,27 @@ impl Shower {
             req = req.reply_markup(m);
         }
         call(req).await
+    }
+
+    /// A message for one person only (a personal link): in their private chat, or, when it is
+    /// closed to the bot, `closed` in the group instead, never the message itself.
+    async fn personal(
+        &self,
+        user: &str,
+        chat: &ChatRef,
+        text: &str,
+        closed: &str,
+    ) -> Result<(), RequestError> {
+        let sent = match user.parse::<i64>() {
+            Ok(id) if !self.is_unreachable(user) => {
+                call(self.bot.send_message(ChatId(id), text)).await.is_ok()
+            }
+            _ => false,
+        };
+        if sent || chat_id(chat).is_some_and(|g| user.parse::<i64>() == Ok(g.0)) {
+            return Ok(());
+        }
+        self.post(chat, closed, None).await.map(|_| ())
     }
 
     async fn file(&self, chat: &ChatRef, name: &str, content: &str) -> Result<(), RequestError> {

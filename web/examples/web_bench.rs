@@ -280,7 +280,7 @@ async fn main() {
         });
     }
 
-    let web = stikis_web::Listening::start("127.0.0.1:0".parse().unwrap(), store.clone())
+    let web = stikis_web::Listening::start("127.0.0.1:0".parse().unwrap(), store.clone(), None)
         .await
         .unwrap();
     let client: Client<_, Body> = Client::builder(TokioExecutor::new()).build_http();

@@ -23,6 +23,7 @@
 //! deal in play never is. Anything else is a 404 page, never a panic.
 
 mod page;
+pub mod play;
 mod players;
 pub mod probe;
 mod tournaments;
@@ -135,14 +136,23 @@ impl<S: Send + Sync> FromRequestParts<S> for Asked {
     }
 }
 
-/// The web face's routes over `store`.
+/// The web face's routes over `store`: the read-only pages.
 pub fn router(store: Store) -> Router {
+    router_with(store, None)
+}
+
+/// The web face's routes over `store`, with the live table (`play`) when it is set up.
+pub fn router_with(store: Store, play: Option<play::PlayConfig>) -> Router {
     let web = Web {
         store,
         cache: Arc::new(Mutex::new(HashMap::new())),
         analysing: Arc::new(Mutex::new(HashSet::new())),
         boards: Arc::new(Mutex::new(HashMap::new())),
         solver: Arc::new(tokio::sync::Semaphore::new(1)),
+    };
+    let live = match play {
+        Some(config) => play::routes(config),
+        None => Router::new(),
     };
     Router::new()
         .route("/", get(home))
@@ -157,6 +167,7 @@ pub fn router(store: Store) -> Router {
         .route("/c/{token}/p/{key}", get(player))
         .fallback(not_found_page)
         .with_state(web)
+        .merge(live)
         .layer(middleware::from_fn(etag))
         .layer(CompressionLayer::new())
         .layer(SetResponseHeaderLayer::if_not_present(
@@ -187,7 +198,11 @@ const ETAG_MAX: usize = 8 << 20;
 async fn etag(req: axum::extract::Request, next: Next) -> Response {
     let asked = req.headers().get(header::IF_NONE_MATCH).cloned();
     let res = next.run(req).await;
-    if res.status() != StatusCode::OK || res.headers().contains_key(header::ETAG) {
+    let streamed = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
+    if res.status() != StatusCode::OK || res.headers().contains_key(header::ETAG) || streamed {
         return res;
     }
     let (mut parts, body) = res.into_parts();
@@ -223,11 +238,15 @@ pub struct Listening {
 
 impl Listening {
     /// Serves the web face on `listen` (port 0 picks a free one).
-    pub async fn start(listen: SocketAddr, store: Store) -> std::io::Result<Listening> {
+    pub async fn start(
+        listen: SocketAddr,
+        store: Store,
+        play: Option<play::PlayConfig>,
+    ) -> std::io::Result<Listening> {
         let listener = tokio::net::TcpListener::bind(listen).await?;
         let addr = listener.local_addr()?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let app = router(store);
+        let app = router_with(store, play);
         let task = tokio::spawn(async move {
             let shutdown = async move {
                 let _ = stopped.await;

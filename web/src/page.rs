@@ -371,7 +371,7 @@ pub fn card_text(c: Card) -> String {
 }
 
 /// The SVG symbols of every card the page shows, defined once.
-fn card_symbols(cards: CardSet) -> Markup {
+pub(super) fn card_symbols(cards: CardSet) -> Markup {
     html! {
         svg.defs xmlns="http://www.w3.org/2000/svg" aria-hidden="true" {
             @for c in cards.iter() {
@@ -392,7 +392,7 @@ fn card_symbols(cards: CardSet) -> Markup {
     }
 }
 
-fn card(c: Card, trumps: CardSet) -> Markup {
+pub(super) fn card(c: Card, trumps: CardSet) -> Markup {
     let class = if trumps.contains(c) { "card trump" } else { "card" };
     html! {
         svg class=(class) role="img" aria-label=(card_text(c)) data-card=(c.to_string()) {

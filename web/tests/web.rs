@@ -1216,7 +1216,7 @@ async fn in_chromium_the_pages_open_and_the_viewer_steps_through_a_deal_with_the
     // The analysis, started by a first view, is ready before the browser looks.
     get(&store, &format!("{community}g/{}", t.table)).await;
     let analysis = analysed(&store, t.table, 2).await;
-    let web = stikis_web::Listening::start("127.0.0.1:0".parse().unwrap(), store.clone())
+    let web = stikis_web::Listening::start("127.0.0.1:0".parse().unwrap(), store.clone(), None)
         .await
         .unwrap();
     let base = format!("http://{}", web.addr);

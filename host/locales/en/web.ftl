@@ -110,3 +110,26 @@ web-player-stats = { $game }: { $points ->
 web-rating-chart = { $game }: rating over time
 web-no-history = No rated game yet.
 web-recent = Recent games
+
+## The live table (/play)
+play-title = { $game }, table { $table }
+play-deal = Deal { $deal }
+play-your-turn = Your turn
+play-turn-of = { $name } to play
+play-spectator = You are watching: the table as the group sees it.
+play-last-trick = Last trick, taken by { $name }
+play-trick = On the table
+play-result = Last deal
+play-table-message = The table message
+play-totals = Totals
+play-connecting = Connecting…
+play-lost = Connection lost: reconnecting…
+play-over = This table is closed.
+play-denied-title = This link does not open the table
+play-forged = This link is not one the bot gave, or it was changed. Ask the bot for your link again (/play in the table's chat).
+play-expired = This link has expired. Ask the bot for a new one (/play in the table's chat).
+play-other-table = This link is for another table. Ask the bot for a link to this one (/play in its chat).
+play-link = Your seat at the live table (a personal link: do not share it; valid for 24 hours): { $url }
+play-link-off = The live table is not set up on this bot (its operator gives --web-url).
+play-link-closed-chat = Open a private chat with me and press Start first: your link is personal, so I send it only there.
+play-open = Open the table

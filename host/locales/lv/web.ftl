@@ -118,3 +118,26 @@ web-player-stats = { $game }: { $points ->
 web-rating-chart = { $game }: reitings laika gaitā
 web-no-history = Vēl nav nevienas reitinga spēles.
 web-recent = Pēdējās spēles
+
+## The live table (/play)
+play-title = { $game }, galds { $table }
+play-deal = { $deal }. partija
+play-your-turn = Jūsu gājiens
+play-turn-of = Gājiens: { $name }
+play-spectator = Jūs skatāties: galds tāds, kādu to redz grupa.
+play-last-trick = Pēdējais stiķis, paņēma { $name }
+play-trick = Uz galda
+play-result = Pēdējā partija
+play-table-message = Galda ziņa
+play-totals = Kopā
+play-connecting = Savienojas…
+play-lost = Savienojums pārtrūka: savienojas no jauna…
+play-over = Šis galds ir slēgts.
+play-denied-title = Šī saite neatver galdu
+play-forged = Šo saiti nav devis bots, vai tā ir mainīta. Palūdziet botam savu saiti vēlreiz (/play galda tērzēšanā).
+play-expired = Šīs saites laiks ir beidzies. Palūdziet botam jaunu (/play galda tērzēšanā).
+play-other-table = Šī saite ir citam galdam. Palūdziet botam saiti uz šo (/play tā tērzēšanā).
+play-link = Jūsu vieta pie dzīvā galda (personīga saite: nedodiet to citiem; derīga 24 stundas): { $url }
+play-link-off = Šim botam dzīvais galds nav iestatīts (tā uzturētājs norāda --web-url).
+play-link-closed-chat = Atveriet privātu tērzēšanu ar mani un nospiediet Start: saite ir personīga, tāpēc sūtu to tikai tur.
+play-open = Atvērt galdu

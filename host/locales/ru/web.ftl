@@ -124,3 +124,26 @@ web-player-stats = { $game }: { $points ->
 web-rating-chart = { $game }: рейтинг во времени
 web-no-history = Ещё нет ни одной рейтинговой игры.
 web-recent = Последние игры
+
+## The live table (/play)
+play-title = { $game }, стол { $table }
+play-deal = Раздача { $deal }
+play-your-turn = Ваш ход
+play-turn-of = Ходит { $name }
+play-spectator = Вы наблюдаете: стол таким, каким его видит группа.
+play-last-trick = Последняя взятка, взял(а) { $name }
+play-trick = На столе
+play-result = Последняя раздача
+play-table-message = Сообщение стола
+play-totals = Итого
+play-connecting = Подключение…
+play-lost = Связь потеряна: переподключение…
+play-over = Этот стол закрыт.
+play-denied-title = Эта ссылка не открывает стол
+play-forged = Эту ссылку дал не бот, или она изменена. Попросите у бота свою ссылку снова (/play в чате стола).
+play-expired = Срок этой ссылки истёк. Попросите у бота новую (/play в чате стола).
+play-other-table = Эта ссылка для другого стола. Попросите у бота ссылку на этот (/play в его чате).
+play-link = Ваше место за живым столом (личная ссылка: не передавайте её; действует 24 часа): { $url }
+play-link-off = Живой стол у этого бота не настроен (оператор указывает --web-url).
+play-link-closed-chat = Откройте личный чат со мной и нажмите Start: ссылка личная, поэтому я отправляю её только туда.
+play-open = Открыть стол

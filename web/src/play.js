@@ -1,0 +1,80 @@
+// The live table: the table is redrawn from the server's feed (server-sent events; the
+// browser reconnects by itself and is sent the table as it is then); a tap on a card or a
+// button sends that button's token. In Telegram (Mini App) the page takes Telegram's colours,
+// shows the back button and gives a haptic tap on a play.
+(function () {
+  var tg = window.Telegram && window.Telegram.WebApp;
+  if (tg) {
+    tg.ready();
+    if (tg.expand) tg.expand();
+    var th = tg.themeParams || {};
+    var css = document.documentElement.style;
+    if (th.bg_color) css.setProperty("--bg", th.bg_color);
+    if (th.text_color) css.setProperty("--fg", th.text_color);
+    if (th.hint_color) css.setProperty("--muted", th.hint_color);
+    if (th.button_color) css.setProperty("--accent", th.button_color);
+  }
+  function form(o) {
+    return {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(o).toString()
+    };
+  }
+  var app = document.getElementById("miniapp");
+  if (app) {
+    var said = document.getElementById("status");
+    fetch("/play/app/session", form({ init_data: tg ? tg.initData : "" }))
+      .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+      .then(function (a) {
+        if (a.ok) location.replace(a.j.url);
+        else said.textContent = a.j.error;
+      })
+      .catch(function () { said.textContent = app.dataset.lost; });
+    return;
+  }
+  var root = document.getElementById("play");
+  if (!root) return;
+  var view = document.getElementById("view");
+  var status = document.getElementById("status");
+  var table = root.dataset.table, k = root.dataset.k;
+  if (tg && tg.BackButton) {
+    tg.BackButton.show();
+    tg.BackButton.onClick(function () { tg.close(); });
+  }
+  function tick() {
+    var els = document.querySelectorAll(".timer[data-ends]");
+    for (var i = 0; i < els.length; i++) {
+      var s = Math.max(0, Math.round((+els[i].dataset.ends - Date.now()) / 1000));
+      els[i].textContent = s + " s";
+    }
+  }
+  var feed = new EventSource("/play/" + table + "/events?k=" + encodeURIComponent(k));
+  feed.addEventListener("view", function (e) {
+    view.innerHTML = e.data;
+    status.textContent = "";
+    root.dataset.version = e.lastEventId;
+    tick();
+  });
+  feed.addEventListener("over", function (e) {
+    status.textContent = e.data;
+    feed.close();
+  });
+  feed.onerror = function () {
+    if (feed.readyState !== EventSource.CLOSED) status.textContent = root.dataset.lost;
+  };
+  view.addEventListener("click", function (ev) {
+    var b = ev.target.closest("[data-token]");
+    if (!b || b.disabled) return;
+    b.disabled = true;
+    if (tg && tg.HapticFeedback) tg.HapticFeedback.impactOccurred("light");
+    fetch("/play/" + table + "/press", form({ k: k, token: b.dataset.token }))
+      .then(function (r) { return r.json(); })
+      .then(function (j) { if (j.reply) status.textContent = j.reply; })
+      .catch(function () {
+        b.disabled = false;
+        status.textContent = root.dataset.lost;
+      });
+  });
+  setInterval(tick, 1000);
+})();
