@@ -2,8 +2,9 @@
 //! pane shows the table message (seats, the trick being played with who played what, the last
 //! trick and who took it), the score-sheet pane the chat's running totals and open pules, the
 //! hand pane your cards (coloured by suit, trumps marked, the cards you may play bright and the
-//! others dim) with the buttons, and the message pane what the table posted. Keys are in the
-//! footer. Pipes and tests get the line mode of `play.rs` instead.
+//! others dim) with the buttons (the pane grows to hold them all), and the message pane what
+//! the table posted. Keys are in the footer. Pipes and tests get the line mode of `play.rs`
+//! instead.
 
 use std::collections::HashSet;
 
@@ -265,24 +266,37 @@ impl Screen {
     }
 
     fn draw(&self, f: &mut Frame) {
-        // The table and the sheet as tall as they need (at least 9 rows), the hand 6, and
-        // the messages the rest, so that a deal's result stays in sight.
-        let sheet_rows = self.sheet_lines().len();
-        let top_rows = self.table.lines().count().max(sheet_rows).max(7) as u16 + 2;
-        let [top, hand, log, status, footer] = Layout::vertical([
-            Constraint::Length(top_rows),
-            Constraint::Length(6),
-            Constraint::Min(6),
-            Constraint::Length(1),
-            Constraint::Length(1),
-        ])
-        .areas(f.area());
-        let [table, sheet] =
-            Layout::horizontal([Constraint::Percentage(64), Constraint::Percentage(36)]).areas(top);
+        let area = f.area();
+        let [table_w, sheet_w] = split_top(area.width);
         let trumps = Trumps::of(&self.game, &self.table);
         let plain = |text: &str| -> Vec<Line<'static>> {
             text.lines().map(|l| cards_line(l, &trumps, None)).collect()
         };
+        // The table and the sheet as tall as they need (wrapped), the hand as tall as it
+        // needs (every button in sight), the messages the rest but never fewer than a few
+        // rows; the footer may wrap onto a second row on a narrow screen.
+        let footer_rows = wrapped_rows(&[Line::from(self.footer())], area.width).min(2) as u16;
+        let top_need = wrapped_rows(&plain(&self.table), table_w.saturating_sub(2))
+            .max(wrapped_rows(&self.sheet_lines(), sheet_w.saturating_sub(2)))
+            .max(7)
+            + 2;
+        let hand_lines = self.hand_lines(&trumps, area.width.saturating_sub(2));
+        let hand_need = wrapped_rows(&hand_lines, area.width.saturating_sub(2)) + 2;
+        let (top_rows, hand_rows) = heights(
+            area.height.saturating_sub(1 + footer_rows),
+            top_need.min(u16::MAX as usize) as u16,
+            hand_need.min(u16::MAX as usize) as u16,
+        );
+        let [top, hand, log, status, footer] = Layout::vertical([
+            Constraint::Length(top_rows),
+            Constraint::Length(hand_rows),
+            Constraint::Fill(1),
+            Constraint::Length(1),
+            Constraint::Length(footer_rows),
+        ])
+        .areas(area);
+        let [table, sheet] =
+            Layout::horizontal([Constraint::Length(table_w), Constraint::Length(sheet_w)]).areas(top);
         f.render_widget(
             Paragraph::new(plain(&self.table))
                 .block(Block::bordered().title(" Table "))
@@ -295,10 +309,13 @@ impl Screen {
                 .wrap(Wrap { trim: false }),
             sheet,
         );
+        // Too little room for the whole hand: its end (the buttons) stays in sight.
+        let hidden = hand_need.saturating_sub(hand.height as usize);
         f.render_widget(
-            Paragraph::new(self.hand_lines(&trumps))
+            Paragraph::new(hand_lines)
                 .block(Block::bordered().title(" Your hand "))
-                .wrap(Wrap { trim: false }),
+                .wrap(Wrap { trim: false })
+                .scroll((hidden.min(u16::MAX as usize) as u16, 0)),
             hand,
         );
         let log_lines: Vec<Line> = self.log.iter().flat_map(|n| plain(n)).collect();
@@ -316,7 +333,9 @@ impl Screen {
             status,
         );
         f.render_widget(
-            Paragraph::new(self.footer()).style(Style::new().add_modifier(Modifier::REVERSED)),
+            Paragraph::new(self.footer())
+                .style(Style::new().add_modifier(Modifier::REVERSED))
+                .wrap(Wrap { trim: true }),
             footer,
         );
     }
@@ -364,7 +383,9 @@ impl Screen {
         lines
     }
 
-    fn hand_lines(&self, trumps: &Trumps) -> Vec<Line<'static>> {
+    /// Your hand's text and its buttons, laid out in rows of `width` columns (a button is
+    /// never broken over two rows, so that every number the footer offers is in sight).
+    fn hand_lines(&self, trumps: &Trumps, width: u16) -> Vec<Line<'static>> {
         let labels: HashSet<&str> = self.buttons.iter().map(|(l, _)| l.as_str()).collect();
         let cards_are_buttons = self.buttons.iter().any(|(l, _)| is_card(l));
         let mut lines: Vec<Line> = self
@@ -376,19 +397,29 @@ impl Screen {
             lines.push(Line::from("Your cards come when the deal starts."));
         }
         let mut row: Vec<Span> = Vec::new();
+        let mut used = 0;
         for (i, (label, _)) in self.buttons.iter().enumerate() {
             let style = if i == self.selected {
                 Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
             } else {
                 Style::new()
             };
-            row.push(Span::styled(format!("[{}] ", i + 1), style));
-            let mut spans = cards_line(label, trumps, None).spans;
-            for s in &mut spans {
+            let mut spans = vec![Span::styled(format!("[{}] ", i + 1), style)];
+            spans.extend(cards_line(label, trumps, None).spans);
+            for s in &mut spans[1..] {
                 s.style = s.style.patch(style);
             }
+            let w: usize = spans.iter().map(|s| s.width()).sum();
+            if used > 0 && used + 2 + w > width as usize {
+                lines.push(Line::from(std::mem::take(&mut row)));
+                used = 0;
+            }
+            if used > 0 {
+                row.push(Span::raw("  "));
+                used += 2;
+            }
             row.extend(spans);
-            row.push(Span::raw("  "));
+            used += w;
         }
         if !row.is_empty() {
             lines.push(Line::from(row));
@@ -397,10 +428,32 @@ impl Screen {
     }
 }
 
-/// How many screen rows lines take when wrapped at `width` (close enough for scrolling).
+/// The widths of the table pane and the score-sheet pane side by side.
+fn split_top(width: u16) -> [u16; 2] {
+    let table = (width as u32 * 64 / 100) as u16;
+    [table, width - table]
+}
+
+/// The fewest rows the message pane keeps (borders included), and the table pane.
+const LOG_MIN: u16 = 5;
+const TOP_MIN: u16 = 6;
+
+/// The heights of the table pane and the hand pane in `rows` (the message pane gets the
+/// rest): the hand as tall as it needs, then the table, while the messages keep `LOG_MIN`
+/// rows; when even that is too much the table gives way down to `TOP_MIN` rows.
+fn heights(rows: u16, top_need: u16, hand_need: u16) -> (u16, u16) {
+    let free = rows.saturating_sub(LOG_MIN);
+    let hand = hand_need.min(free.saturating_sub(top_need.min(TOP_MIN)));
+    let top = top_need.min(free - hand);
+    (top, hand)
+}
+
+/// How many screen rows lines take when wrapped at `width`, as a wrapping `Paragraph`
+/// draws them.
 fn wrapped_rows(lines: &[Line], width: u16) -> usize {
-    let w = width.max(1) as usize;
-    lines.iter().map(|l| l.width().max(1).div_ceil(w)).sum()
+    Paragraph::new(lines.to_vec())
+        .wrap(Wrap { trim: false })
+        .line_count(width.max(1))
 }
 
 /// Which cards are trumps now.
@@ -517,6 +570,18 @@ mod tests {
         let seven = l.spans.iter().find(|s| s.content == "7♥").unwrap();
         assert_eq!(seven.style.fg, Some(Color::DarkGray));
         assert_eq!(text(&l), "Your cards: A♣ 7♥*");
+    }
+
+    #[test]
+    fn the_hand_grows_into_the_messages_and_the_table_gives_way_last() {
+        // Room for all: each pane as tall as it needs, the messages the rest.
+        assert_eq!(heights(38, 9, 8), (9, 8));
+        // The hand takes the messages' rows down to their least.
+        assert_eq!(heights(22, 9, 8), (9, 8));
+        assert_eq!(heights(22, 9, 10), (7, 10));
+        // Then the table gives way down to its least; the hand gets what remains.
+        assert_eq!(heights(22, 12, 20), (TOP_MIN, 22 - LOG_MIN - TOP_MIN));
+        assert_eq!(heights(3, 9, 8), (0, 0));
     }
 
     #[test]

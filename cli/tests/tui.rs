@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
 
-const ROWS: u16 = 40;
-const COLS: u16 = 160;
+/// The screen sizes the games are played at: (columns, rows).
+const WIDE: (u16, u16) = (160, 40);
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 
 /// A `stikis play` running in a pseudo-terminal, and the screen it has drawn.
 struct Term {
@@ -19,11 +20,12 @@ struct Term {
 }
 
 impl Term {
-    fn start(dir: &std::path::Path, args: &[&str]) -> Term {
+    /// Starts `stikis play ARGS` in `dir` on a screen of `cols` × `rows`.
+    fn start(dir: &std::path::Path, (cols, rows): (u16, u16), args: &[&str]) -> Term {
         let pair = native_pty_system()
             .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
+                rows,
+                cols,
                 pixel_width: 0,
                 pixel_height: 0,
             })
@@ -38,7 +40,7 @@ impl Term {
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().unwrap();
         let writer = pair.master.take_writer().unwrap();
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
         let s = screen.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
@@ -189,10 +191,79 @@ fn check_screen(screen: &str, held: &mut std::collections::HashSet<String>) {
     }
 }
 
+/// How many buttons the footer offers ("1-N"; none when it offers no number).
+fn offered(screen: &str) -> usize {
+    let Some(i) = screen.find("Enter press · 1-") else {
+        return 0;
+    };
+    let rest = &screen[i + "Enter press · 1-".len()..];
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no number in the footer:\n{screen}"))
+}
+
+/// Checks that every button number the footer offers is in the hand pane, and that the
+/// message pane keeps a few rows.
+fn check_buttons(screen: &str) {
+    let (_, hand, log) = panes(screen);
+    let hand = hand.join("\n");
+    for n in 1..=offered(screen) {
+        assert!(
+            hand.contains(&format!("[{n}]")),
+            "button {n} is offered but not in sight:\n{screen}"
+        );
+    }
+    // The message pane's frame and a row of messages at least, then the status and footer.
+    assert!(log.len() >= 5, "the message pane is too small:\n{screen}");
+}
+
+/// Plays `args` at every size by pressing the first button, checking every screen's
+/// buttons, until `enough` screens were seen and `seen` held on one of them.
+fn buttons_in_sight(args: &[&str], what: &str, seen: impl Fn(&str) -> bool) {
+    for size in SIZES {
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = Term::start(dir.path(), size, args);
+        let mut screen = t.wait("the first buttons", |c| offered(c) > 0);
+        let mut found = false;
+        for _ in 0..400 {
+            check_buttons(&screen);
+            found |= offered(&screen) > 0 && seen(&screen);
+            if found {
+                break;
+            }
+            screen = t.keys("\r");
+        }
+        assert!(found, "never saw {what} at {size:?}:\n{screen}");
+        t.kill();
+    }
+}
+
+#[test]
+fn bazar_bids_are_all_in_sight() {
+    // The bids (up to thirteen buttons) and later the cards.
+    buttons_in_sight(&["belote", "--db", "t.db"], "the bids", |c| offered(c) >= 10);
+}
+
+#[test]
+fn polt_buttons_stay_in_sight_after_an_exchange() {
+    buttons_in_sight(
+        &["polt", "--db", "t.db"],
+        "a card to play after an exchange",
+        |c| {
+            let (_, hand, _) = panes(c);
+            hand.iter()
+                .any(|r| r.contains("You returned") || r.contains("You gave"))
+                && hand.iter().any(|r| r.contains("Your turn"))
+                && c.contains("Trumps:")
+        },
+    );
+}
+
 #[test]
 fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
     let dir = tempfile::tempdir().unwrap();
-    let mut t = Term::start(dir.path(), &["zole", "--db", "t.db"]);
+    let mut t = Term::start(dir.path(), WIDE, &["zole", "--db", "t.db"]);
     let mut screen = t.wait("the first bid", |c| {
         c.contains("Your cards:") && c.contains("[1]")
     });
@@ -260,7 +331,7 @@ fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
     });
     let before = hand_line(&screen).unwrap();
     t.kill();
-    let mut t = Term::start(dir.path(), &["zole", "--db", "t.db"]);
+    let mut t = Term::start(dir.path(), WIDE, &["zole", "--db", "t.db"]);
     let screen = t.wait("the resumed game", |c| c.contains("Resuming your game."));
     assert_eq!(hand_line(&screen).unwrap(), before, "{screen}");
 
@@ -283,7 +354,7 @@ fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
     t.exits();
 
     // The sheet is closed: the next run starts a new game on a fresh sheet.
-    let mut t = Term::start(dir.path(), &["zole", "--db", "t.db"]);
+    let mut t = Term::start(dir.path(), WIDE, &["zole", "--db", "t.db"]);
     let screen = t.wait("a new game", |c| c.contains("Deal 1 begins"));
     assert!(!screen.contains("Resuming"), "{screen}");
     assert!(screen.contains("No deal finished yet."), "{screen}");
