@@ -3,9 +3,10 @@
 //! trick and who took it), the score-sheet pane the chat's running totals and open pules, the
 //! hand pane your cards (coloured by suit, trumps marked, the cards you may play bright and the
 //! others dim) with the buttons (the pane grows to hold them all), and the message pane what
-//! the table posted. Keys are in the footer. Pipes and tests get the line mode of `play.rs`
+//! the table posted (newest at the bottom; PgUp and PgDn scroll back). Keys are in the footer. Pipes and tests get the line mode of `play.rs`
 //! instead.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -45,6 +46,11 @@ struct Screen {
     mode: Mode,
     /// The answer to the last key, if it needs one (a bad key names the valid ones).
     status: String,
+    /// How many rows the message pane is scrolled back from the newest (PgUp, PgDn).
+    back: usize,
+    /// What the last drawing knew of the message pane: (the most rows it can scroll back,
+    /// the rows it shows).
+    log_rows: Cell<(usize, usize)>,
 }
 
 /// What a key asks of the game.
@@ -68,6 +74,8 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
         sheet: None,
         mode: Mode::Playing,
         status: String::new(),
+        back: 0,
+        log_rows: Cell::new((0, 0)),
     };
     screen.absorb(session.view(&out));
     screen.refresh(rt, session);
@@ -165,6 +173,24 @@ impl Screen {
             return Act::Quit;
         }
         self.status.clear();
+        // PgUp and PgDn scroll the messages; End or any other key goes back to the newest.
+        let (most, page) = self.log_rows.get();
+        let page = page.saturating_sub(1).max(1);
+        match k.code {
+            KeyCode::PageUp => {
+                self.back = (self.back + page).min(most);
+                return Act::Nothing;
+            }
+            KeyCode::PageDown => {
+                self.back = self.back.saturating_sub(page);
+                return Act::Nothing;
+            }
+            KeyCode::End => {
+                self.back = 0;
+                return Act::Nothing;
+            }
+            _ => self.back = 0,
+        }
         if self.mode == Mode::ConfirmStop {
             return match k.code {
                 KeyCode::Char('y') | KeyCode::Char('Y') => Act::Host(Command::Stop),
@@ -251,7 +277,7 @@ impl Screen {
         } else {
             " · * trump (Q, J, ♦)"
         };
-        match self.mode {
+        let keys = match self.mode {
             Mode::Playing if self.buttons.is_empty() => {
                 format!("r save the record · s stop the table · q quit{trump}")
             }
@@ -259,10 +285,11 @@ impl Screen {
                 "←/→ choose · Enter press · 1-{} · r save the record · s stop the table · q quit{trump}",
                 self.buttons.len()
             ),
-            Mode::ConfirmStop => format!("{STOP_QUESTION} y / n"),
+            Mode::ConfirmStop => return format!("{STOP_QUESTION} y / n"),
             Mode::Stopped => "The table is stopped. c close the score sheet (settling open pules) · n new table · r save the record · q quit".into(),
             Mode::Over => "No table is open. n new game · r save the record · q quit".into(),
-        }
+        };
+        format!("{keys} · PgUp/PgDn messages")
     }
 
     fn draw(&self, f: &mut Frame) {
@@ -319,11 +346,20 @@ impl Screen {
             hand,
         );
         let log_lines: Vec<Line> = self.log.iter().flat_map(|n| plain(n)).collect();
+        // The newest line at the bottom, unless PgUp scrolled back.
         let inner = log.height.saturating_sub(2) as usize;
-        let skip = wrapped_rows(&log_lines, log.width.saturating_sub(2)).saturating_sub(inner);
+        let most = wrapped_rows(&log_lines, log.width.saturating_sub(2)).saturating_sub(inner);
+        self.log_rows.set((most, inner));
+        let back = self.back.min(most);
+        let skip = most - back;
+        let title = if back > 0 {
+            " Messages (older; PgDn newer, End newest) ".to_string()
+        } else {
+            " Messages ".to_string()
+        };
         f.render_widget(
             Paragraph::new(log_lines)
-                .block(Block::bordered().title(" Messages "))
+                .block(Block::bordered().title(title))
                 .wrap(Wrap { trim: false })
                 .scroll((skip.min(u16::MAX as usize) as u16, 0)),
             log,

@@ -261,6 +261,44 @@ fn polt_buttons_stay_in_sight_after_an_exchange() {
 }
 
 #[test]
+fn the_newest_message_is_in_sight_and_pgup_shows_older_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Term::start(dir.path(), (80, 24), &["belote", "--db", "t.db"]);
+    let first = "The game of Bazar belote begins.";
+    t.wait("the first message", |c| c.contains(first));
+    // The record's note is the newest message and long enough to push the first out.
+    let messages = |c: &str| -> String {
+        let rows: Vec<&str> = panes(c)
+            .2
+            .iter()
+            .map(|r| r.trim_matches(|c: char| c == '│' || c.is_whitespace()))
+            .collect();
+        rows.join(" ")
+    };
+    t.keys("r");
+    let screen = t.wait("the record's note", |c| messages(c).contains("revealed seed."));
+    assert!(!messages(&screen).contains(first), "{screen}");
+    let screen = t.keys("\x1b[5~"); // PgUp
+    assert!(screen.contains("Messages (older"), "{screen}");
+    let mut screen = screen;
+    for _ in 0..10 {
+        if messages(&screen).contains(first) {
+            break;
+        }
+        screen = t.keys("\x1b[5~");
+    }
+    assert!(
+        messages(&screen).contains(first),
+        "PgUp shows the oldest:\n{screen}"
+    );
+    assert!(!messages(&screen).contains("revealed seed"), "{screen}");
+    let screen = t.keys("\x1b[F"); // End
+    assert!(messages(&screen).contains("revealed seed"), "{screen}");
+    assert!(!screen.contains("Messages (older"), "{screen}");
+    t.kill();
+}
+
+#[test]
 fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
     let dir = tempfile::tempdir().unwrap();
     let mut t = Term::start(dir.path(), WIDE, &["zole", "--db", "t.db"]);
