@@ -3,8 +3,9 @@
 //! trick and who took it), the score-sheet pane the chat's running totals and open pules, the
 //! hand pane your cards (coloured by suit, trumps marked, the cards you may play bright and the
 //! others dim) with the buttons (the pane grows to hold them all), and the message pane what
-//! the table posted (newest at the bottom; PgUp and PgDn scroll back). Keys are in the footer. Pipes and tests get the line mode of `play.rs`
-//! instead.
+//! the table posted (newest at the bottom; PgUp and PgDn scroll back). Keys are in the footer.
+//! A deal's end stays on the screen (its last trick and result) until you press Enter.
+//! Pipes and tests get the line mode of `play.rs` instead.
 
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -48,9 +49,15 @@ struct Screen {
     status: String,
     /// How many rows the message pane is scrolled back from the newest (PgUp, PgDn).
     back: usize,
+    /// What came after a deal's end (the next deal's table, hand and notes), shown when
+    /// you press Enter, so that the last trick and the result stay in sight until then.
+    held: Vec<Shown>,
+    /// While a deal's end is held: the result's message, shown from its first line (the
+    /// message pane scrolled back to it unless PgUp, PgDn or End moved it).
+    anchor: Option<usize>,
     /// What the last drawing knew of the message pane: (the most rows it can scroll back,
-    /// the rows it shows).
-    log_rows: Cell<(usize, usize)>,
+    /// the rows it shows, the rows it was scrolled back).
+    log_rows: Cell<(usize, usize, usize)>,
 }
 
 /// What a key asks of the game.
@@ -75,7 +82,9 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
         mode: Mode::Playing,
         status: String::new(),
         back: 0,
-        log_rows: Cell::new((0, 0)),
+        held: Vec::new(),
+        anchor: None,
+        log_rows: Cell::new((0, 0, 0)),
     };
     screen.absorb(session.view(&out));
     screen.refresh(rt, session);
@@ -92,6 +101,10 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
                 Act::Quit => return Ok(screen.mode != Mode::Over),
                 Act::Host(c) => {
                     let stop = c == Command::Stop;
+                    if stop {
+                        // The next deal held back is the one stopped: show it first.
+                        screen.release();
+                    }
                     let out = rt.block_on(session.handle(c));
                     screen.absorb(session.view(&out));
                     if stop {
@@ -120,8 +133,19 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
 
 impl Screen {
     /// Takes in what an outbox shows.
+    /// After a deal's result, what follows it (the next deal's notes, table and hand) is
+    /// held back until Enter, so that the last trick and the result stay in sight; notes
+    /// that come while something is held (a saved record's) are shown at once.
     fn absorb(&mut self, shown: Vec<Shown>) {
-        for s in shown {
+        let mut shown = shown.into_iter();
+        while let Some(s) = shown.next() {
+            if !self.held.is_empty() {
+                match s {
+                    Shown::Note(text) | Shown::Saved(text) => self.log.push(text),
+                    other => self.held.push(other),
+                }
+                continue;
+            }
             match s {
                 Shown::Table(text) => self.table = text,
                 Shown::Hand(text, buttons) => {
@@ -131,9 +155,32 @@ impl Screen {
                     }
                     self.buttons = buttons;
                 }
-                Shown::Note(text) | Shown::Saved(text) => self.log.push(text),
+                Shown::Note(text) => {
+                    let result = text.starts_with(RESULT);
+                    self.log.push(text);
+                    let rest: Vec<Shown> = shown.by_ref().collect();
+                    // A next deal follows (not on a resumed game's first screen, which
+                    // shows no deal's end): hold it back.
+                    let next = rest.iter().any(|s| matches!(s, Shown::Table(_)));
+                    if result && next && !self.table.is_empty() {
+                        self.held = rest;
+                        self.anchor = Some(self.log.len() - 1);
+                        self.buttons.clear();
+                        self.status = "The deal is over. Press Enter for the next one.".into();
+                        return;
+                    }
+                    shown = rest.into_iter();
+                }
+                Shown::Saved(text) => self.log.push(text),
             }
         }
+    }
+
+    /// Shows what was held back (Enter after a deal's end).
+    fn release(&mut self) {
+        let held = std::mem::take(&mut self.held);
+        self.anchor = None;
+        self.absorb(held);
     }
 
     /// Reads the score sheet and whether the table still runs.
@@ -151,6 +198,9 @@ impl Screen {
 
     fn valid_keys(&self) -> String {
         match self.mode {
+            Mode::Playing if !self.held.is_empty() => {
+                "Type Enter (the next deal), r (save the record), s (stop the table), q (quit).".into()
+            }
             Mode::Playing => {
                 let numbers = match self.buttons.len() {
                     0 => String::new(),
@@ -174,18 +224,21 @@ impl Screen {
         }
         self.status.clear();
         // PgUp and PgDn scroll the messages; End or any other key goes back to the newest.
-        let (most, page) = self.log_rows.get();
+        let (most, page, back) = self.log_rows.get();
         let page = page.saturating_sub(1).max(1);
         match k.code {
             KeyCode::PageUp => {
-                self.back = (self.back + page).min(most);
+                self.anchor = None;
+                self.back = (back + page).min(most);
                 return Act::Nothing;
             }
             KeyCode::PageDown => {
-                self.back = self.back.saturating_sub(page);
+                self.anchor = None;
+                self.back = back.saturating_sub(page);
                 return Act::Nothing;
             }
             KeyCode::End => {
+                self.anchor = None;
                 self.back = 0;
                 return Act::Nothing;
             }
@@ -203,6 +256,22 @@ impl Screen {
         }
         match (k.code, self.mode) {
             (KeyCode::Char('q'), _) => Act::Quit,
+            (KeyCode::Enter | KeyCode::Char(' '), Mode::Playing) if !self.held.is_empty() => {
+                self.release();
+                Act::Nothing
+            }
+            (KeyCode::Char('r' | 's'), _) | (_, Mode::Stopped | Mode::Over) => self.act(k),
+            _ if !self.held.is_empty() => {
+                self.status = self.valid_keys();
+                Act::Nothing
+            }
+            _ => self.act(k),
+        }
+    }
+
+    /// What a key does (on no held deal).
+    fn act(&mut self, k: KeyEvent) -> Act {
+        match (k.code, self.mode) {
             (KeyCode::Char('r'), _) => Act::Host(Command::Record),
             (KeyCode::Char('s'), Mode::Playing) => {
                 self.mode = Mode::ConfirmStop;
@@ -278,6 +347,9 @@ impl Screen {
             " · * trump (Q, J, ♦)"
         };
         let keys = match self.mode {
+            Mode::Playing if !self.held.is_empty() => {
+                "Enter next deal · r save the record · s stop the table · q quit".into()
+            }
             Mode::Playing if self.buttons.is_empty() => {
                 format!("r save the record · s stop the table · q quit{trump}")
             }
@@ -348,9 +420,17 @@ impl Screen {
         let log_lines: Vec<Line> = self.log.iter().flat_map(|n| plain(n)).collect();
         // The newest line at the bottom, unless PgUp scrolled back.
         let inner = log.height.saturating_sub(2) as usize;
-        let most = wrapped_rows(&log_lines, log.width.saturating_sub(2)).saturating_sub(inner);
-        self.log_rows.set((most, inner));
-        let back = self.back.min(most);
+        let width = log.width.saturating_sub(2);
+        let most = wrapped_rows(&log_lines, width).saturating_sub(inner);
+        let back = match self.anchor {
+            // A deal's end: its result from the first line.
+            Some(a) if self.back == 0 => {
+                let before: Vec<Line> = self.log[..a].iter().flat_map(|n| plain(n)).collect();
+                most - wrapped_rows(&before, width).min(most)
+            }
+            _ => self.back.min(most),
+        };
+        self.log_rows.set((most, inner, back));
         let skip = most - back;
         let title = if back > 0 {
             " Messages (older; PgDn newer, End newest) ".to_string()
@@ -463,6 +543,9 @@ impl Screen {
         lines
     }
 }
+
+/// How a deal's result begins (the host's English, which the terminal's chat speaks).
+const RESULT: &str = "Result of ";
 
 /// The widths of the table pane and the score-sheet pane side by side.
 fn split_top(width: u16) -> [u16; 2] {

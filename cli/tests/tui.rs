@@ -178,7 +178,10 @@ fn check_screen(screen: &str, held: &mut std::collections::HashSet<String>) {
     for r in &hand {
         held.extend(cards_in(r));
     }
-    for r in top.iter().chain(&log) {
+    // A deal's result (shown until Enter) names the talon and what was buried.
+    let ended = screen.contains("Enter next deal");
+    let log = if ended { &[][..] } else { &log[..] };
+    for r in top.iter().chain(log) {
         if r.contains("rick") {
             continue;
         }
@@ -296,6 +299,65 @@ fn the_newest_message_is_in_sight_and_pgup_shows_older_ones() {
     assert!(messages(&screen).contains("revealed seed"), "{screen}");
     assert!(!screen.contains("Messages (older"), "{screen}");
     t.kill();
+}
+
+#[test]
+fn a_deals_last_trick_and_result_stay_until_enter() {
+    for size in SIZES {
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = Term::start(dir.path(), size, &["zole", "--db", "t.db"]);
+        let mut screen = t.wait("the first bid", |c| offered(c) > 0);
+        let title = |c: &str| -> String {
+            let row = c.lines().find(|l| l.contains("Zole · deal ")).expect("a title");
+            row.split('│').nth(1).unwrap().trim().to_string()
+        };
+        // Your last card: the only one left in your hand when you press it.
+        let mut last = None;
+        let mut checked = false;
+        for _ in 0..400 {
+            if screen.contains("Enter next deal") {
+                let (top, _, _) = panes(&screen);
+                let table: Vec<&str> = top.iter().map(|r| r.split('│').nth(1).unwrap_or("")).collect();
+                if let Some(card) = last.take() {
+                    assert!(table.iter().any(|r| r.contains("Last trick")), "{screen}");
+                    assert!(
+                        table.iter().any(|r| cards_in(r).contains(&card)),
+                        "the last trick shows your last card {card}:\n{screen}"
+                    );
+                    // The result from its first line (all of it on a tall screen).
+                    assert!(screen.contains("Result of deal"), "{screen}");
+                    if size.1 >= 40 {
+                        assert!(screen.contains("Totals: "), "{screen}");
+                    }
+                    let before = title(&screen);
+                    screen = t.keys("\r");
+                    let screen = t.wait("the next deal", |c| title(c) != before && offered(c) > 0);
+                    assert!(!screen.contains("Enter next deal"), "{screen}");
+                    checked = true;
+                    break;
+                }
+                screen = t.keys("\r");
+                continue;
+            }
+            if let Some(cards) = hand_line(&screen).map(|h| cards_in(&h)) {
+                if cards.len() == 1 && offered(&screen) == 1 {
+                    last = cards.into_iter().next();
+                }
+            }
+            let chosen = panes(&screen).1.iter().any(|r| r.contains("[1] ✓"));
+            let key = match button(&screen, "Take") {
+                Some(n) => n,
+                None if chosen => "\x1b[C\r".to_string(),
+                None => "\r".to_string(),
+            };
+            screen = t.keys(&key);
+        }
+        assert!(
+            checked,
+            "no deal was played to its last card at {size:?}:\n{screen}"
+        );
+        t.kill();
+    }
 }
 
 #[test]
