@@ -198,13 +198,14 @@ impl Live {
     }
 }
 
-/// The tables an outbox shows the public message of (`t<id>.…` keys).
+/// The tables an outbox shows the public message or a hand of (`t<id>.…` keys): a pick of a
+/// burial changes only a hand.
 pub(crate) fn tables_shown(out: &Outbox) -> Vec<i64> {
     let mut ids: Vec<i64> = out
         .0
         .iter()
         .filter_map(|o| match o {
-            Out::Public { key, .. } => key
+            Out::Public { key, .. } | Out::Private { key, .. } => key
                 .strip_prefix('t')
                 .and_then(|k| k.split('.').next())
                 .and_then(|id| id.parse().ok()),
@@ -292,7 +293,7 @@ mod tests {
     }
 
     #[test]
-    fn only_public_table_messages_name_tables() {
+    fn table_messages_and_hands_name_their_tables() {
         let chat = crate::store::ChatRef::new(Platform::Telegram, "1", "1");
         let mut out = Outbox::default();
         for key in ["t7.d2", "t7.d2", "t12.lobby", "T3"] {
@@ -311,6 +312,6 @@ mod tests {
             text: String::new(),
             buttons: Vec::new(),
         });
-        assert_eq!(tables_shown(&out), vec![7, 12]);
+        assert_eq!(tables_shown(&out), vec![7, 9, 12]);
     }
 }

@@ -138,11 +138,16 @@ impl<S: Send + Sync> FromRequestParts<S> for Asked {
 
 /// The web face's routes over `store`: the read-only pages.
 pub fn router(store: Store) -> Router {
-    router_with(store, None)
+    router_with(store, None, tokio::sync::watch::channel(false).1)
 }
 
 /// The web face's routes over `store`, with the live table (`play`) when it is set up.
-pub fn router_with(store: Store, play: Option<play::PlayConfig>) -> Router {
+/// Its feeds end when `closing` turns true.
+pub fn router_with(
+    store: Store,
+    play: Option<play::PlayConfig>,
+    closing: tokio::sync::watch::Receiver<bool>,
+) -> Router {
     let web = Web {
         store,
         cache: Arc::new(Mutex::new(HashMap::new())),
@@ -151,7 +156,7 @@ pub fn router_with(store: Store, play: Option<play::PlayConfig>) -> Router {
         solver: Arc::new(tokio::sync::Semaphore::new(1)),
     };
     let live = match play {
-        Some(config) => play::routes(config),
+        Some(config) => play::routes(config, closing),
         None => Router::new(),
     };
     Router::new()
@@ -246,10 +251,13 @@ impl Listening {
         let listener = tokio::net::TcpListener::bind(listen).await?;
         let addr = listener.local_addr()?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let app = router_with(store, play);
+        let (closing, closed) = tokio::sync::watch::channel(false);
+        let app = router_with(store, play, closed);
         let task = tokio::spawn(async move {
             let shutdown = async move {
                 let _ = stopped.await;
+                // The live table's feeds end, so the connections they hold can close.
+                let _ = closing.send(true);
             };
             if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
                 tracing::warn!(error = %e, "the web listener stopped");

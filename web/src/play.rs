@@ -77,8 +77,9 @@ impl PlayConfig {
 
 pub(crate) const JS: &str = include_str!("play.js");
 
-/// The live table's routes.
-pub(crate) fn routes(config: PlayConfig) -> Router {
+/// The live table's routes. The feeds end when `closing` turns true (the web face stops: a
+/// graceful shutdown waits for every connection, and a feed would never end by itself).
+pub(crate) fn routes(config: PlayConfig, closing: tokio::sync::watch::Receiver<bool>) -> Router {
     if let Some(task) = config.host.store().listen_changes({
         let host = config.host.clone();
         move |id| host.changed_elsewhere(id)
@@ -93,10 +94,22 @@ pub(crate) fn routes(config: PlayConfig) -> Router {
         .route("/play/{table}", get(table_page))
         .route("/play/{table}/events", get(events))
         .route("/play/{table}/press", post(press))
-        .with_state(Arc::new(config))
+        .with_state(Arc::new(Live { config, closing }))
 }
 
-type Play = Arc<PlayConfig>;
+struct Live {
+    config: PlayConfig,
+    closing: tokio::sync::watch::Receiver<bool>,
+}
+
+impl std::ops::Deref for Live {
+    type Target = PlayConfig;
+    fn deref(&self) -> &PlayConfig {
+        &self.config
+    }
+}
+
+type Play = Arc<Live>;
 
 async fn js() -> Response {
     (
@@ -139,7 +152,7 @@ fn now_s() -> i64 {
 }
 
 /// The person a key names at `table` (None: a spectator). Refusals are logged without the key.
-fn who(p: &PlayConfig, table: i64, key: &str) -> Result<Option<String>, Denied> {
+fn who(p: &Live, table: i64, key: &str) -> Result<Option<String>, Denied> {
     let denied = match check_play_key(&p.secret, key, now_s()) {
         Ok((t, user)) if t == table => return Ok((!user.is_empty()).then_some(user)),
         Ok(_) => Denied::OtherTable,
@@ -241,6 +254,7 @@ struct Feed {
     table: i64,
     user: Option<String>,
     changes: tokio::sync::broadcast::Receiver<i64>,
+    closing: tokio::sync::watch::Receiver<bool>,
     last: Option<[u8; 16]>,
     first: bool,
     over: bool,
@@ -253,6 +267,7 @@ async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<K
     };
     let feed = Feed {
         changes: p.host.changes(),
+        closing: p.closing.clone(),
         p,
         table,
         user,
@@ -266,7 +281,11 @@ async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<K
                 return None;
             }
             if !f.first {
-                match f.changes.recv().await {
+                let changed = tokio::select! {
+                    c = f.changes.recv() => c,
+                    _ = f.closing.wait_for(|c| *c) => return None,
+                };
+                match changed {
                     // 0: any table may have changed (the listener lost its connection).
                     Ok(id) if id != f.table && id != 0 => continue,
                     Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}

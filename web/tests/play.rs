@@ -1,0 +1,696 @@
+//! The live table (`/play`) over real HTTP: three people play Zole through their pages alone,
+//! reading the server-sent-events feed and tapping what it draws; the bot restarts mid-deal
+//! and the pages go on; then a deal is played with one seat in the chat and two on the page.
+//! Every event each page is sent is checked against the cards it must never hold. Keys and
+//! Telegram `initData` are checked: forged, expired, altered and other-table credentials are
+//! refused and change nothing.
+
+#[path = "../../host/tests/common/mod.rs"]
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::*;
+use hmac::{Hmac, Mac};
+use http_body_util::BodyExt;
+use sha2::Sha256;
+use stikis_host::links::{play_key, play_secret};
+use stikis_host::store::{ChatRef, Platform, Store};
+use stikis_host::{Command, Host, Outbox, User};
+use stikis_web::play::PlayConfig;
+use tokio::sync::mpsc;
+
+const BOT_TOKEN: &str = "4242:test-token";
+
+fn now_s() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+}
+
+/// The bot's process: a host on the store, its web face with the live table, and the
+/// outboxes the host gives the chat adapter (moves made on the page among them).
+struct Bot {
+    host: Arc<Host>,
+    web: stikis_web::Listening,
+    events: mpsc::UnboundedReceiver<Outbox>,
+}
+
+async fn start_bot(store: &Store) -> Bot {
+    let (host, events) = Host::new(store.clone(), config());
+    host.recover().await.expect("recover");
+    let mut play = PlayConfig::new(host.clone(), BOT_TOKEN, true);
+    play.telegram_script = "/static/telegram-stub.js".into();
+    let web = stikis_web::Listening::start("127.0.0.1:0".parse().unwrap(), store.clone(), Some(play))
+        .await
+        .unwrap();
+    Bot { host, web, events }
+}
+
+fn client() -> hyper_util::client::legacy::Client<hyper_util::client::legacy::connect::HttpConnector, String>
+{
+    hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new()).build_http()
+}
+
+/// One event of a feed: its name, id (the table's version) and data.
+#[derive(Debug, Clone)]
+struct Sent {
+    event: String,
+    id: i64,
+    data: String,
+}
+
+/// A page's feed, read in a task of its own: every event it is sent, in order.
+struct Feed {
+    rx: mpsc::UnboundedReceiver<Sent>,
+    last: Option<Sent>,
+    all: Vec<Sent>,
+}
+
+async fn open_feed(bot: &Bot, table: i64, key: &str) -> Feed {
+    let uri = format!("http://{}/play/{table}/events?k={key}", bot.web.addr);
+    let res = client()
+        .request(
+            axum::http::Request::get(uri)
+                .header("accept", "text/event-stream")
+                .body(String::new())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "the feed opens");
+    let (tx, rx) = mpsc::unbounded_channel();
+    let mut body = res.into_body();
+    tokio::spawn(async move {
+        let mut buf = String::new();
+        while let Some(Ok(frame)) = body.frame().await {
+            let Ok(bytes) = frame.into_data() else { continue };
+            buf.push_str(&String::from_utf8_lossy(&bytes));
+            while let Some(end) = buf.find("\n\n") {
+                let block: String = buf.drain(..end + 2).collect();
+                let mut sent = Sent {
+                    event: String::new(),
+                    id: -1,
+                    data: String::new(),
+                };
+                let mut data = Vec::new();
+                for line in block.lines() {
+                    if let Some(e) = line.strip_prefix("event: ") {
+                        sent.event = e.to_string();
+                    } else if let Some(i) = line.strip_prefix("id: ") {
+                        sent.id = i.parse().unwrap_or(-1);
+                    } else if let Some(d) = line.strip_prefix("data: ").or(line.strip_prefix("data:")) {
+                        data.push(d.to_string());
+                    }
+                }
+                sent.data = data.join("\n");
+                if !sent.event.is_empty() && tx.send(sent).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    Feed {
+        rx,
+        last: None,
+        all: Vec::new(),
+    }
+}
+
+impl Feed {
+    /// Waits for the feed to show version `v` or newer; returns its page.
+    async fn at_least(&mut self, v: i64) -> String {
+        loop {
+            if let Some(s) = &self.last {
+                if s.id >= v {
+                    return s.data.clone();
+                }
+            }
+            let s = tokio::time::timeout(Duration::from_secs(20), self.rx.recv())
+                .await
+                .unwrap_or_else(|_| {
+                    panic!(
+                        "the feed did not show version {v} (last {:?})",
+                        self.last.as_ref().map(|s| s.id)
+                    )
+                })
+                .expect("the feed is open");
+            self.all.push(s.clone());
+            if s.event == "view" {
+                self.last = Some(s);
+            }
+        }
+    }
+}
+
+/// What a button's token does (`b:take`, `p:QC`).
+fn action(token: &str) -> String {
+    stikis_host::token::Token::decode(token)
+        .map(|t| t.action)
+        .unwrap_or_default()
+}
+
+impl Feed {
+    /// Waits for the next page the feed is sent (a change that is not a move: a pick).
+    async fn next_page(&mut self) -> String {
+        loop {
+            let s = tokio::time::timeout(Duration::from_secs(20), self.rx.recv())
+                .await
+                .expect("the feed redraws the page")
+                .expect("the feed is open");
+            self.all.push(s.clone());
+            if s.event == "view" {
+                self.last = Some(s.clone());
+                return s.data;
+            }
+        }
+    }
+}
+
+/// The attributes of every `<button>` of a page: (class, data-token).
+fn buttons(html: &str) -> Vec<(String, String)> {
+    let attr = |tag: &str, name: &str| -> String {
+        tag.split(&format!("{name}=\""))
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap_or_default()
+            .replace("&amp;", "&")
+    };
+    html.split("<button")
+        .skip(1)
+        .map(|b| {
+            let tag = b.split('>').next().unwrap_or_default();
+            (attr(tag, "class"), attr(tag, "data-token"))
+        })
+        .filter(|(_, t)| !t.is_empty())
+        .collect()
+}
+
+/// What `html` (seat `viewer`'s page, or a spectator's) may not hold: the cards of the deal no
+/// one else may see now, less the viewer's own (their hand and what their private text names).
+async fn check_page(host: &Arc<Host>, table: i64, viewer: Option<&str>, html: &str) -> usize {
+    let own = host.table_view(table, viewer).await.unwrap().expect("the table");
+    let mine: Vec<String> = own.hand.iter().map(|h| stikis_web::card_text(h.card)).collect();
+    let private = own.hand_text.clone().unwrap_or_default();
+    // The result shown during a deal is the last deal's, posted to the group when it ended
+    // (its talon and burial are public then): its cards are another deal's.
+    let html = match (own.in_deal, html.find("<details class=\"result\"")) {
+        (true, Some(start)) => {
+            let end = start + html[start..].find("</details>").expect("the result ends");
+            format!("{}{}", &html[..start], &html[end..])
+        }
+        _ => html.to_string(),
+    };
+    let html = html.as_str();
+    let mut checked = 0;
+    for label in host.hidden_cards(table, own.deal_no).await {
+        if mine.contains(&label) || (viewer.is_some() && private.contains(&label)) {
+            continue;
+        }
+        checked += 1;
+        assert!(
+            !html.contains(&label),
+            "{viewer:?}'s page holds the hidden card {label}:\n{html}"
+        );
+    }
+    // Cards drawn as pictures are named by code (`data-card`, the symbols' ids).
+    for code in html
+        .split("data-card=\"")
+        .skip(1)
+        .chain(html.split("id=\"c").skip(1))
+        .filter_map(|r| r.split('"').next())
+    {
+        let card: stikis_core::cards::Card = code.parse().unwrap_or_else(|_| panic!("a card code {code}"));
+        let label = stikis_web::card_text(card);
+        assert!(
+            mine.contains(&label) || !host.hidden_cards(table, own.deal_no).await.contains(&label),
+            "{viewer:?}'s page draws the hidden card {label}"
+        );
+    }
+    checked
+}
+
+/// Drains the outboxes the host gave the chat adapter into the chat's screen.
+fn to_chat(bot: &mut Bot, screen: &mut Screen) -> usize {
+    let mut n = 0;
+    while let Ok(out) = bot.events.try_recv() {
+        screen.show(&out);
+        n += 1;
+    }
+    n
+}
+
+async fn press(bot: &Bot, table: i64, key: &str, token: &str) -> (u16, serde_json::Value) {
+    let body = serde_urlencoded::to_string([("k", key), ("token", token)]).unwrap();
+    let res = client()
+        .request(
+            axum::http::Request::post(format!("http://{}/play/{table}/press", bot.web.addr))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(body)
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+async fn get(bot: &Bot, path: &str) -> (u16, String, axum::http::HeaderMap) {
+    let res = client()
+        .request(
+            axum::http::Request::get(format!("http://{}{path}", bot.web.addr))
+                .body(String::new())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    let headers = res.headers().clone();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).to_string(), headers)
+}
+
+/// A Zole table of three people in a Telegram group, started.
+async fn zole_table(host: &Arc<Host>, screen: &mut Screen, g: &ChatRef, people: &[User]) -> i64 {
+    send(host, screen, g.clone(), &people[0], Command::SetTurnLimit(None)).await;
+    send(
+        host,
+        screen,
+        g.clone(),
+        &people[0],
+        Command::NewTable {
+            game: "zole".into(),
+            rules: None,
+            seats: Some(3),
+        },
+    )
+    .await;
+    let table = table_id(screen);
+    for p in &people[1..] {
+        let join = screen.lobby_token("join");
+        send(host, screen, g.clone(), p, Command::Press { token: join }).await;
+    }
+    send(host, screen, g.clone(), &people[0], Command::Start).await;
+    table
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_pages_play_zole_through_a_restart_and_beside_the_chat_and_never_see_a_hidden_card() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "play.db").await;
+    let mut bot = start_bot(&store).await;
+    let g = ChatRef::new(Platform::Telegram, "group-1", "-100");
+    let people = vec![user("101", true), user("102", false), user("103", false)];
+    let mut screen = Screen::default();
+    let table = zole_table(&bot.host, &mut screen, &g, &people).await;
+    let secret = play_secret(BOT_TOKEN);
+    let keys: Vec<String> = people
+        .iter()
+        .map(|p| play_key(&secret, table, &p.id, now_s() + 3600))
+        .collect();
+    let spectator = play_key(&secret, table, "", now_s() + 3600);
+
+    // The page itself: the seat's hand is drawn in it at once, the feed's address in it.
+    let first = bot
+        .host
+        .table_view(table, None)
+        .await
+        .unwrap()
+        .unwrap()
+        .to_act
+        .unwrap() as usize;
+    let (status, html, _) = get(&bot, &format!("/play/{table}?k={}", keys[first])).await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("id=\"view\"") && html.contains("/static/play.js"),
+        "{html}"
+    );
+    assert!(
+        !buttons(&html).is_empty(),
+        "the first bidder's page offers the bids:\n{html}"
+    );
+
+    let mut feeds = Vec::new();
+    for k in keys.iter().chain([&spectator]) {
+        feeds.push(open_feed(&bot, table, k).await);
+    }
+    let viewers: Vec<Option<&str>> = people.iter().map(|p| Some(p.id.as_str())).chain([None]).collect();
+    let mut checked = 0;
+    let mut moves = 0;
+    let mut restarted = false;
+    let mut chat_moves = 0;
+    let mut seen_deals: HashMap<usize, usize> = HashMap::new();
+    let mut last = (-1, 0);
+    loop {
+        let view = bot.host.table_view(table, None).await.unwrap().expect("running");
+        // A pick of a burial does not move the table; anything else that does not is stuck.
+        last = if view.version == last.0 {
+            (last.0, last.1 + 1)
+        } else {
+            (view.version, 0)
+        };
+        assert!(
+            last.1 < 4,
+            "the table does not move from version {}: {:?}",
+            view.version,
+            screen.posts.last()
+        );
+        if view.deal_no == 3 {
+            break;
+        }
+        *seen_deals.entry(view.deal_no).or_default() += 1;
+        // Every page shows this state, and none holds a card it may not.
+        let mut pages = Vec::new();
+        for (f, who) in feeds.iter_mut().zip(&viewers) {
+            let html = f.at_least(view.version).await;
+            checked += check_page(&bot.host, table, *who, &html).await;
+            pages.push(html);
+        }
+        let seat = view.to_act.expect("someone is to act") as usize;
+        // In deal 2 the first seat plays from the chat, with the chat's own buttons.
+        if view.deal_no == 2 && seat == 0 {
+            to_chat(&mut bot, &mut screen);
+            let offered = screen.my_buttons(&people[0].id);
+            let token = offered
+                .iter()
+                .find(|(_, t)| action(t) == "b:pass")
+                .or_else(|| offered.iter().find(|(l, _)| !l.starts_with('✓')))
+                .expect("the chat's hand has buttons")
+                .1
+                .clone();
+            let out = send(
+                &bot.host,
+                &mut screen,
+                g.clone(),
+                &people[0],
+                Command::Press { token },
+            )
+            .await;
+            eprintln!("chat press: {:?}", out.reply_text());
+            chat_moves += 1;
+        } else {
+            let offered = buttons(&pages[seat]);
+            // A card when the hand offers one (never a picked one: that takes the pick back),
+            // else the first decision (a bid).
+            // Whoever bids first takes, so that every deal is played out.
+            let token = offered
+                .iter()
+                .find(|(c, _)| c.contains("play") && !c.contains("picked"))
+                .or_else(|| offered.iter().find(|(_, t)| action(t) == "b:take"))
+                .or_else(|| offered.iter().find(|(c, _)| c.contains("act")))
+                .unwrap_or_else(|| panic!("seat {seat} to act has nothing to tap:\n{}", pages[seat]))
+                .1
+                .clone();
+            let (status, reply) = press(&bot, table, &keys[seat], &token).await;
+            assert_eq!(status, 200, "{reply}");
+            eprintln!("page press by seat {seat} ({}): {reply}", action(&token));
+            // The same tap again is the stale button it now is: applied once.
+            let before = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+            if before == view.version {
+                // A pick of a burial: the page shows it picked.
+                let page = feeds[seat].next_page().await;
+                assert!(
+                    buttons(&page)
+                        .iter()
+                        .any(|(c, t)| c.contains("picked") && action(t).starts_with("n:")),
+                    "the picked card is marked and takes the pick back:\n{page}"
+                );
+            }
+            if before > view.version {
+                let (status, again) = press(&bot, table, &keys[seat], &token).await;
+                assert_eq!(status, 200);
+                assert!(again["reply"].is_string(), "a stale tap is answered: {again}");
+                let after = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+                assert_eq!(after, before, "a tap sent twice is applied once");
+            }
+            // The chat is shown the move made on the page.
+            assert!(
+                to_chat(&mut bot, &mut screen) > 0,
+                "the chat adapter is given the page's move"
+            );
+        }
+        moves += 1;
+        // The bot restarts in the middle of the first deal: the pages connect again and are
+        // sent the table as it is.
+        if !restarted && moves == 12 {
+            restarted = true;
+            let Bot { host, web, events } = bot;
+            web.stop().await;
+            drop((host, events));
+            bot = start_bot(&store).await;
+            let mut again = Vec::new();
+            for k in keys.iter().chain([&spectator]) {
+                again.push(open_feed(&bot, table, k).await);
+            }
+            feeds = again;
+        }
+    }
+    assert!(
+        restarted && chat_moves >= 3,
+        "restarted {restarted}, chat moves {chat_moves}"
+    );
+    assert!(checked > 100, "only {checked} hidden cards were checked");
+    // The totals the pages show are the record's replay.
+    let rec = record_of(&bot.host, &mut screen, g.clone(), &people[0]).await;
+    let replayed = stikis_core::record::replay(rec.to_string().as_bytes()).expect("the record replays");
+    let view = bot.host.table_view(table, Some("101")).await.unwrap().unwrap();
+    let totals: Vec<i64> = replayed["totals"]
+        .as_array()
+        .expect("totals")
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        totals,
+        view.totals.iter().map(|&n| i64::from(n)).collect::<Vec<_>>()
+    );
+    let spectator_page = feeds[3].at_least(view.version).await;
+    for n in &view.totals {
+        let shown = if *n > 0 { format!("+{n}") } else { n.to_string() };
+        assert!(spectator_page.contains(&shown), "the totals {shown} on the page");
+    }
+}
+
+/// Telegram's `initData` for `user`, signed with `token` as Telegram signs it.
+fn init_data(token: &str, user: i64, auth_date: i64, start: &str) -> String {
+    let user_json = format!("{{\"id\":{user},\"first_name\":\"Ilze\",\"language_code\":\"lv\"}}");
+    let mut fields = vec![
+        ("auth_date".to_string(), auth_date.to_string()),
+        ("query_id".to_string(), "AAH-test".to_string()),
+        ("start_param".to_string(), start.to_string()),
+        ("user".to_string(), user_json),
+    ];
+    fields.sort();
+    let check = fields
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut secret = Hmac::<Sha256>::new_from_slice(b"WebAppData").unwrap();
+    secret.update(token.as_bytes());
+    let secret = secret.finalize().into_bytes();
+    let mut mac = Hmac::<Sha256>::new_from_slice(&secret).unwrap();
+    mac.update(check.as_bytes());
+    let hash: String = mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    fields.push(("hash".into(), hash));
+    serde_urlencoded::to_string(&fields).unwrap()
+}
+
+async fn session(bot: &Bot, init: &str) -> (u16, serde_json::Value) {
+    let body = serde_urlencoded::to_string([("init_data", init)]).unwrap();
+    let res = client()
+        .request(
+            axum::http::Request::post(format!("http://{}/play/app/session", bot.web.addr))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(body)
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "keys.db").await;
+    let mut bot = start_bot(&store).await;
+    let g = ChatRef::new(Platform::Telegram, "group-1", "-100");
+    let people = vec![user("101", true), user("102", false), user("103", false)];
+    let mut screen = Screen::default();
+    let table = zole_table(&bot.host, &mut screen, &g, &people).await;
+    let secret = play_secret(BOT_TOKEN);
+    let view = bot.host.table_view(table, None).await.unwrap().unwrap();
+    let (version, first) = (view.version, people[view.to_act.unwrap() as usize].id.clone());
+    let good = play_key(&secret, table, &first, now_s() + 3600);
+    let (_, page, _) = get(&bot, &format!("/play/{table}?k={good}")).await;
+    let token = buttons(&page).first().expect("the first bidder's bids").1.clone();
+
+    let forged = play_key(&play_secret("9999:other-bot"), table, &first, now_s() + 3600);
+    let expired = play_key(&secret, table, &first, now_s() - 1);
+    let altered = good.replacen(&format!("{table}."), &format!("{}.", table + 1), 1);
+    let other_table = play_key(&secret, table + 1, &first, now_s() + 3600);
+    for (key, status) in [
+        (&forged, 401),
+        (&expired, 401),
+        (&altered, 401),
+        (&other_table, 403),
+    ] {
+        assert_eq!(
+            get(&bot, &format!("/play/{table}?k={key}")).await.0,
+            status,
+            "page, {key}"
+        );
+        assert_eq!(
+            get(&bot, &format!("/play/{table}/events?k={key}")).await.0,
+            status,
+            "feed, {key}"
+        );
+        assert_eq!(press(&bot, table, key, &token).await.0, status, "press, {key}");
+    }
+    assert_eq!(get(&bot, &format!("/play/{table}")).await.0, 401, "no key at all");
+    // A spectator may watch, not play; a token of another table is refused.
+    let watcher = play_key(&secret, table, "", now_s() + 3600);
+    let (status, html, _) = get(&bot, &format!("/play/{table}?k={watcher}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        buttons(&html).is_empty(),
+        "a spectator's page has nothing to tap:\n{html}"
+    );
+    assert_eq!(press(&bot, table, &watcher, &token).await.0, 403);
+    let foreign = stikis_host::token::Token::new(table + 7, version, "b:take")
+        .encode()
+        .unwrap();
+    assert_eq!(press(&bot, table, &good, &foreign).await.0, 403);
+    let after = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+    assert_eq!(after, version, "no refused credential moved the table");
+    assert_eq!(to_chat(&mut bot, &mut screen), 0, "nor showed the chat anything");
+
+    // The Mini App: its page loads Telegram's script (stubbed here) under a policy that allows it.
+    let (status, app, headers) = get(&bot, "/play/app").await;
+    assert_eq!(status, 200);
+    assert!(
+        app.contains("/static/telegram-stub.js") && app.contains("/static/play.js"),
+        "{app}"
+    );
+    assert!(headers["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .contains("script-src 'self'"));
+    // initData signed as Telegram signs it opens the person's seat.
+    let (status, s) = session(&bot, &init_data(BOT_TOKEN, 102, now_s() - 60, &table.to_string())).await;
+    assert_eq!(status, 200, "{s}");
+    let url = s["url"].as_str().unwrap().to_string();
+    let (status, seat_page, _) = get(&bot, &url).await;
+    assert_eq!(status, 200);
+    assert!(
+        seat_page.contains("class=\"hand\""),
+        "the Mini App opens Bruno's seat:\n{seat_page}"
+    );
+    assert!(
+        seat_page.contains("/static/telegram-stub.js"),
+        "inside Telegram the page loads its script"
+    );
+    // Forged, expired, another bot's, altered and other-table initData are refused.
+    let fresh = init_data(BOT_TOKEN, 102, now_s() - 60, &table.to_string());
+    for (init, status) in [
+        (
+            init_data("9999:other-bot", 102, now_s() - 60, &table.to_string()),
+            401,
+        ),
+        (
+            init_data(BOT_TOKEN, 102, now_s() - 2 * 86_400, &table.to_string()),
+            401,
+        ),
+        (fresh.replacen("102", "101", 1), 401),
+        (fresh.replacen("hash=", "hash=00", 1), 401),
+        ("user=%7B%7D".to_string(), 401),
+        (init_data(BOT_TOKEN, 102, now_s() - 60, "99999"), 403),
+    ] {
+        let (got, body) = session(&bot, &init).await;
+        assert_eq!(got, status, "{init}: {body}");
+        assert!(body.get("url").is_none());
+    }
+    let after = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+    assert_eq!(after, version);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_gives_a_personal_link_privately_and_never_to_the_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "link.db").await;
+    let (host, _events) = Host::new(
+        store.clone(),
+        stikis_host::HostConfig {
+            web_url: Some("https://cards.example.org".into()),
+            play_secret: Some(play_secret(BOT_TOKEN)),
+            ..config()
+        },
+    );
+    let g = ChatRef::new(Platform::Telegram, "group-1", "-100");
+    let people = vec![user("101", true), user("102", false), user("103", false)];
+    let mut screen = Screen::default();
+    let table = zole_table(&host, &mut screen, &g, &people).await;
+    let out = send(&host, &mut screen, g.clone(), &people[1], Command::PlayLink).await;
+    let (text, to) = out
+        .0
+        .iter()
+        .find_map(|o| match o {
+            stikis_host::Out::Personal { text, user, .. } => Some((text.clone(), user.clone())),
+            _ => None,
+        })
+        .expect("a personal message");
+    assert_eq!(to, "102");
+    assert!(
+        out.0.iter().all(|o| !o.is_public()),
+        "nothing of it is public: {out:?}"
+    );
+    let key = text
+        .split("?k=")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .expect("the link");
+    let (t, u) = stikis_host::links::check_play_key(&play_secret(BOT_TOKEN), key, now_s()).unwrap();
+    assert_eq!((t, u.as_str()), (table, "102"));
+    // One not seated gets a spectator's link.
+    let out = send(
+        &host,
+        &mut screen,
+        g.clone(),
+        &user("555", false),
+        Command::PlayLink,
+    )
+    .await;
+    let text = out.0.iter().find_map(|o| match o {
+        stikis_host::Out::Personal { text, .. } => Some(text.clone()),
+        _ => None,
+    });
+    let key = text.as_deref().and_then(|t| t.split("?k=").nth(1)).unwrap();
+    assert_eq!(
+        stikis_host::links::check_play_key(
+            &play_secret(BOT_TOKEN),
+            key.split_whitespace().next().unwrap(),
+            now_s()
+        )
+        .unwrap()
+        .1,
+        ""
+    );
+}
