@@ -21,8 +21,9 @@ use tokio::io::{AsyncBufReadExt, BufReader};
     long_about = "Plays in this terminal against computer players, through the same host the chat \
 bots use: Zole (3 players), Bazar belote (default), French classic, head-to-head or Coinche, or \
 Polt to Tzar (5 to 7 players). On a terminal one screen shows the table, the score sheet, your \
-hand and the messages; pick a button with the arrow keys and Enter or type its number. `r` saves \
-the game record to a file, `s` stops the table (its totals stay on the score sheet), `c` closes \
+hand and the messages (PgUp and PgDn scroll them); pick a button with the arrow keys and Enter or \
+type its number; after a deal's last trick, Enter shows the next deal. `r` saves the game record \
+(or the last table's, once it is closed) to a file, `s` stops the table (its totals stay on the score sheet), `c` closes \
 the score sheet (settling open pules; after a stop), `n` opens a new table (after a stop), `q` \
 quits (the game is kept and resumes next time). Without a terminal (pipes, scripts) or with \
 --plain it prints lines and reads a button's number per line. A belote game ends at its target, \
@@ -162,6 +163,25 @@ fn record_path(opts: &Opts, name: &str) -> std::path::PathBuf {
     dir.join(format!("{stem}-{stamp}.json"))
 }
 
+/// Writes a record file beside the database: what it says about it.
+fn save(opts: &Opts, name: &str, content: &str) -> String {
+    let path = record_path(opts, name);
+    match std::fs::write(&path, content) {
+        Ok(()) => format!(
+            "The game record is saved in {}. `stikis replay {}` re-plays it and checks every revealed seed.",
+            path.display(),
+            path.display()
+        ),
+        Err(e) => format!("The record could not be saved in {}: {e}", path.display()),
+    }
+}
+
+/// What `r` says when no table is open and none was played since the program started.
+pub(crate) const NO_RECORD: &str = "There is no record to save here: no table was played since you started this program (the last one's record could be saved with r before it was stopped). n starts a new table.";
+
+/// Said when the program starts on a score sheet that no table goes on.
+pub(crate) const SHEET_OPEN: &str = "No table is open, but the last one's score sheet is (its totals and open pules are on it): c closes it and settles the pules, n starts a new table that goes on from it.";
+
 /// One thing an outbox shows in the terminal's chat.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Shown {
@@ -203,15 +223,7 @@ pub(crate) fn view(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts) -> Vec<S
                 chat: c,
                 name,
             } if c == chat => {
-                let path = record_path(opts, name);
-                shown.push(Shown::Saved(match std::fs::write(&path, content) {
-                    Ok(()) => format!(
-                        "The game record is saved in {}. `stikis replay {}` re-plays it and checks every revealed seed.",
-                        path.display(),
-                        path.display()
-                    ),
-                    Err(e) => format!("The record could not be saved in {}: {e}", path.display()),
-                }));
+                shown.push(Shown::Saved(save(opts, name, content)));
             }
             _ => {}
         }
@@ -316,7 +328,43 @@ impl Session {
 
     /// True while the chat has a table open.
     pub async fn running(&self) -> bool {
-        matches!(self.store.open_table(&self.chat).await, Ok(Some(_)))
+        self.table_id().await.is_some()
+    }
+
+    /// The chat's open table.
+    pub async fn table_id(&self) -> Option<i64> {
+        self.store
+            .open_table(&self.chat)
+            .await
+            .ok()
+            .flatten()
+            .map(|t| t.id)
+    }
+
+    /// Saves the record of table `id` (closed, stopped or finished) as `r` saves an open
+    /// table's: its finished deals with their seeds. What it says about the file.
+    pub async fn save_record(&self, id: i64) -> String {
+        let record = async {
+            let log = self.store.table_log(id).await?;
+            let mut env = log.record()?;
+            for (d, row) in env.deals.iter_mut().zip(&log.deals) {
+                d["seed"] = Value::String(row.seed_hex.clone());
+            }
+            Ok::<_, stikis_host::store::StoreError>((log.table.game.clone(), env))
+        };
+        let (game, mut env) = match record.await {
+            Ok(r) => r,
+            Err(e) => return format!("The record of the last table could not be read: {e}"),
+        };
+        // A deal cut short by the stop is left out, as the host leaves out a deal in play.
+        let text =
+            |env: &stikis_core::record::Envelope| serde_json::to_string_pretty(env).unwrap_or_default();
+        if let Err(e) = stikis_core::record::replay(text(&env).as_bytes()) {
+            if e.deal > 0 && e.deal == env.deals.len() {
+                env.deals.pop();
+            }
+        }
+        save(&self.opts, &format!("stikis-{game}-{id}.json"), &text(&env))
     }
 
     /// The chat's open score sheet of this game.
@@ -355,6 +403,11 @@ impl Session {
         if open.is_some() {
             // A table left in its lobby (the program ended before it started): close it.
             self.handle(Command::Stop).await;
+        }
+        if self.sheet().await.is_some() {
+            // The last table was stopped (or ended) and its sheet is open: say so, and let
+            // c close the sheet or n go on from it, rather than open a table on it unasked.
+            return Ok((Outbox::default(), vec![SHEET_OPEN.to_string()]));
         }
         Ok((self.new_table().await?, Vec::new()))
     }
@@ -395,10 +448,15 @@ async fn play(session: &Session, args: &PlayArgs) -> Result<(), String> {
     }
     show(&out, chat, me, opts, &mut buttons);
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
-    // True once you stopped the table here: then c closes the score sheet, n opens a new table.
-    let mut stopped = false;
+    // True once you stopped the table here (or it starts on an open sheet with no table):
+    // then c closes the score sheet, n opens a new table.
+    let mut stopped = !session.running().await && session.sheet().await.is_some();
+    // The last table open here: r saves its record once it is closed.
+    let mut last = None;
     loop {
-        let running = !stopped && session.running().await;
+        let open = session.table_id().await;
+        last = open.or(last);
+        let running = !stopped && open.is_some();
         if !running && !stopped {
             println!("\nThe game is over. Run the same command again for a new one.");
             return Ok(());
@@ -418,7 +476,14 @@ async fn play(session: &Session, args: &PlayArgs) -> Result<(), String> {
                 println!("{KEPT}");
                 return Ok(());
             }
-            ("r", _) => session.handle(Command::Record).await,
+            ("r", true) => session.handle(Command::Record).await,
+            ("r", false) => {
+                match last {
+                    Some(id) => println!("\n{}", session.save_record(id).await),
+                    None => println!("{NO_RECORD}"),
+                }
+                continue;
+            }
             ("c", false) => {
                 let out = session.handle(Command::CloseSheet).await;
                 show(&out, chat, me, opts, &mut buttons);

@@ -19,7 +19,7 @@ use ratatui::Frame;
 use stikis_host::store::ScoreSheetRow;
 use stikis_host::Command;
 
-use crate::play::{PlayArgs, Session, Shown, KEPT, STOP_QUESTION};
+use crate::play::{PlayArgs, Session, Shown, KEPT, NO_RECORD, STOP_QUESTION};
 
 /// Where the screen is in the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +52,9 @@ struct Screen {
     /// What came after a deal's end (the next deal's table, hand and notes), shown when
     /// you press Enter, so that the last trick and the result stay in sight until then.
     held: Vec<Shown>,
+    /// The last table open since the program started: `r` saves its record once it is
+    /// closed (stopped, ended, or its sheet closed).
+    last_table: Option<i64>,
     /// While a deal's end is held: the result's message, shown from its first line (the
     /// message pane scrolled back to it unless PgUp, PgDn or End moved it).
     anchor: Option<usize>,
@@ -64,6 +67,8 @@ struct Screen {
 enum Act {
     Nothing,
     Host(Command),
+    /// Save the record of a table no longer open.
+    SaveRecord(i64),
     NewTable,
     Quit,
 }
@@ -83,11 +88,16 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
         status: String::new(),
         back: 0,
         held: Vec::new(),
+        last_table: None,
         anchor: None,
         log_rows: Cell::new((0, 0, 0)),
     };
     screen.absorb(session.view(&out));
     screen.refresh(rt, session);
+    if screen.mode == Mode::Over && screen.sheet.is_some() {
+        // No table, but the last one's score sheet is open: c closes it, n goes on from it.
+        screen.mode = Mode::Stopped;
+    }
     let mut terminal = ratatui::init();
     let result = (|| -> Result<bool, String> {
         loop {
@@ -111,6 +121,10 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
                         screen.mode = Mode::Stopped;
                     }
                     screen.refresh(rt, session);
+                }
+                Act::SaveRecord(id) => {
+                    let text = rt.block_on(session.save_record(id));
+                    screen.log.push(text);
                 }
                 Act::NewTable => {
                     let out = rt.block_on(session.new_table())?;
@@ -186,7 +200,9 @@ impl Screen {
     /// Reads the score sheet and whether the table still runs.
     fn refresh(&mut self, rt: &tokio::runtime::Runtime, session: &Session) {
         self.sheet = rt.block_on(session.sheet());
-        let running = rt.block_on(session.running());
+        let open = rt.block_on(session.table_id());
+        let running = open.is_some();
+        self.last_table = open.or(self.last_table);
         if !running && self.mode != Mode::Stopped {
             self.mode = Mode::Over;
             self.buttons.clear();
@@ -210,10 +226,24 @@ impl Screen {
                 format!("Type {numbers}r (save the record), s (stop the table), q (quit).")
             }
             Mode::ConfirmStop => "Type y to stop the table, n to go on.".into(),
-            Mode::Stopped => {
-                "Type c (close the score sheet), n (new table), r (save the record) or q (quit).".into()
-            }
-            Mode::Over => "Type n (new game), r (save the record) or q (quit).".into(),
+            Mode::Stopped => format!(
+                "Type c (close the score sheet), n (new table), {}or q (quit).",
+                self.r_key("r (save the record), ")
+            ),
+            Mode::Over => format!(
+                "Type n (new game), {}or q (quit).",
+                self.r_key("r (save the record), ")
+            ),
+        }
+    }
+
+    /// `text` when `r` has a record to save: no table is open and none was played since the
+    /// program started, `r` has none.
+    fn r_key(&self, text: &'static str) -> &'static str {
+        if self.mode == Mode::Playing || self.last_table.is_some() {
+            text
+        } else {
+            ""
         }
     }
 
@@ -272,7 +302,15 @@ impl Screen {
     /// What a key does (on no held deal).
     fn act(&mut self, k: KeyEvent) -> Act {
         match (k.code, self.mode) {
-            (KeyCode::Char('r'), _) => Act::Host(Command::Record),
+            (KeyCode::Char('r'), Mode::Playing) => Act::Host(Command::Record),
+            // No table is open: the last one's record, if one was played here.
+            (KeyCode::Char('r'), _) => match self.last_table {
+                Some(id) => Act::SaveRecord(id),
+                None => {
+                    self.status = NO_RECORD.into();
+                    Act::Nothing
+                }
+            },
             (KeyCode::Char('s'), Mode::Playing) => {
                 self.mode = Mode::ConfirmStop;
                 Act::Nothing
@@ -358,8 +396,19 @@ impl Screen {
                 self.buttons.len()
             ),
             Mode::ConfirmStop => return format!("{STOP_QUESTION} y / n"),
-            Mode::Stopped => "The table is stopped. c close the score sheet (settling open pules) · n new table · r save the record · q quit".into(),
-            Mode::Over => "No table is open. n new game · r save the record · q quit".into(),
+            Mode::Stopped => format!(
+                "{} c close the score sheet (settling open pules) · n new table · {}q quit",
+                if self.last_table.is_some() {
+                    "The table is stopped."
+                } else {
+                    "The score sheet is open."
+                },
+                self.r_key("r save the record · ")
+            ),
+            Mode::Over => format!(
+                "No table is open. n new game · {}q quit",
+                self.r_key("r save the record · ")
+            ),
         };
         format!("{keys} · PgUp/PgDn messages")
     }

@@ -360,6 +360,80 @@ fn a_deals_last_trick_and_result_stay_until_enter() {
     }
 }
 
+/// The record files in `dir`.
+fn records(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".json")
+        })
+        .count()
+}
+
+#[test]
+fn r_saves_the_last_tables_record_and_a_rerun_offers_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Term::start(dir.path(), (120, 40), &["zole", "--db", "t.db"]);
+    t.wait("the first bid", |c| offered(c) > 0);
+    t.keys("s");
+    let screen = t.keys("y");
+    assert!(screen.contains("The table is stopped."), "{screen}");
+    // After the stop and after c, r saves the last table's record.
+    t.keys("r");
+    let screen = t.wait("the saved record", |c| c.contains("The game record is saved in"));
+    assert!(!screen.contains("no open table"), "{screen}");
+    assert_eq!(records(dir.path()), 1);
+    std::thread::sleep(Duration::from_millis(1100)); // a new file name (by the second)
+    let screen = t.keys("c");
+    assert!(screen.contains("No table is open."), "{screen}");
+    assert!(screen.contains("r save the record"), "{screen}");
+    t.keys("r");
+    t.wait("the second record", |_| records(dir.path()) == 2);
+    assert!(!t.contents().contains("no open table"), "{}", t.contents());
+    t.keys("q");
+    t.exits();
+    for e in std::fs::read_dir(dir.path()).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "json") {
+            let replay = std::process::Command::new(env!("CARGO_BIN_EXE_stikis"))
+                .arg("replay")
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(replay.status.success(), "{path:?}: {replay:?}");
+        }
+    }
+
+    // A new game on a fresh sheet; stopped, then quit: the rerun says the sheet is open
+    // and offers c, with no table opened unasked and no record to save.
+    let mut t = Term::start(dir.path(), (120, 40), &["zole", "--db", "t.db"]);
+    t.wait("a new game", |c| c.contains("Deal 1 begins") && offered(c) > 0);
+    t.keys("s");
+    t.keys("y");
+    t.keys("q");
+    t.exits();
+    let mut t = Term::start(dir.path(), (120, 40), &["zole", "--db", "t.db"]);
+    let screen = t.wait("the open sheet", |c| c.contains("score sheet is (its totals"));
+    assert!(!screen.contains("Deal 1 begins"), "{screen}");
+    assert!(screen.contains("c close the score sheet"), "{screen}");
+    assert!(!screen.contains("r save the record"), "{screen}");
+    let screen = t.keys("r");
+    assert!(screen.contains("There is no record to save here"), "{screen}");
+    let screen = t.keys("c");
+    assert!(screen.contains("No table is open."), "{screen}");
+    t.keys("q");
+    t.exits();
+    let mut t = Term::start(dir.path(), (120, 40), &["zole", "--db", "t.db"]);
+    t.wait("a new game on a fresh sheet", |c| {
+        c.contains("Deal 1 begins") && c.contains("No deal finished yet.")
+    });
+    t.kill();
+}
+
 #[test]
 fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
     let dir = tempfile::tempdir().unwrap();
