@@ -89,7 +89,7 @@ pub fn check_play_key(secret: &[u8], key: &str, now_s: i64) -> Result<(i64, Stri
 }
 
 fn from_hex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())

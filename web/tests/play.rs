@@ -277,8 +277,8 @@ async fn get(bot: &Bot, path: &str) -> (u16, String, axum::http::HeaderMap) {
     (status, String::from_utf8_lossy(&bytes).to_string(), headers)
 }
 
-/// A Zole table of three people in a Telegram group, started.
-async fn zole_table(host: &Arc<Host>, screen: &mut Screen, g: &ChatRef, people: &[User]) -> i64 {
+/// A table of `game` for `people` in a Telegram group, started.
+async fn open_table(host: &Arc<Host>, screen: &mut Screen, g: &ChatRef, people: &[User], game: &str) -> i64 {
     send(host, screen, g.clone(), &people[0], Command::SetTurnLimit(None)).await;
     send(
         host,
@@ -286,9 +286,9 @@ async fn zole_table(host: &Arc<Host>, screen: &mut Screen, g: &ChatRef, people: 
         g.clone(),
         &people[0],
         Command::NewTable {
-            game: "zole".into(),
+            game: game.into(),
             rules: None,
-            seats: Some(3),
+            seats: Some(people.len()),
         },
     )
     .await;
@@ -301,24 +301,224 @@ async fn zole_table(host: &Arc<Host>, screen: &mut Screen, g: &ChatRef, people: 
     table
 }
 
+async fn zole_table(host: &Arc<Host>, screen: &mut Screen, g: &ChatRef, people: &[User]) -> i64 {
+    open_table(host, screen, g, people, "zole").await
+}
+
+/// People at one table, each with a page (and a spectator's page last), and the chat.
+struct Game {
+    bot: Bot,
+    store: Store,
+    g: ChatRef,
+    people: Vec<User>,
+    screen: Screen,
+    table: i64,
+    keys: Vec<String>,
+    feeds: Vec<Feed>,
+    _dir: tempfile::TempDir,
+}
+
+/// What playing through pages counted.
+#[derive(Default)]
+struct Played {
+    checked: usize,
+    chat_moves: usize,
+    page_moves: usize,
+    restarted: bool,
+    /// Every action a page tapped, by kind (`b`, `p`, `y`, `g`, `r`, `t`, `l`, ...).
+    kinds: HashMap<String, usize>,
+}
+
+impl Game {
+    async fn new(game: &str, seats: usize) -> Game {
+        let dir = tempfile::tempdir().unwrap();
+        let store = sqlite(&dir, "play.db").await;
+        let bot = start_bot(&store).await;
+        let g = ChatRef::new(Platform::Telegram, "group-1", "-100");
+        let people: Vec<User> = (0..seats)
+            .map(|i| user(&format!("{}", 101 + i), i == 0))
+            .collect();
+        let mut screen = Screen::default();
+        let table = open_table(&bot.host, &mut screen, &g, &people, game).await;
+        let secret = play_secret(BOT_TOKEN);
+        let keys: Vec<String> = people
+            .iter()
+            .map(|p| p.id.clone())
+            .chain([String::new()])
+            .map(|u| play_key(&secret, table, &u, now_s() + 3600))
+            .collect();
+        let mut feeds = Vec::new();
+        for k in &keys {
+            feeds.push(open_feed(&bot, table, k).await);
+        }
+        Game {
+            bot,
+            store,
+            g,
+            people,
+            screen,
+            table,
+            keys,
+            feeds,
+            _dir: dir,
+        }
+    }
+
+    /// Plays until deal `until` begins: each person taps on their page what it offers (a card
+    /// first, else a bid that is not a pass, else a level, else the first decision), except
+    /// the first seat in deal `chat_deal`, who plays from the chat; the bot restarts after
+    /// `restart_at` moves. Every page is checked at every state.
+    async fn play(&mut self, until: usize, restart_at: Option<usize>, chat_deal: Option<usize>) -> Played {
+        let mut played = Played::default();
+        let table = self.table;
+        let viewers: Vec<Option<String>> = self
+            .people
+            .iter()
+            .map(|p| Some(p.id.clone()))
+            .chain([None])
+            .collect();
+        let mut last = (-1, 0);
+        loop {
+            let view = self
+                .bot
+                .host
+                .table_view(table, None)
+                .await
+                .unwrap()
+                .expect("running");
+            if view.deal_no >= until {
+                break;
+            }
+            // A pick does not move the table; anything else that does not is stuck.
+            last = if view.version == last.0 {
+                (last.0, last.1 + 1)
+            } else {
+                (view.version, 0)
+            };
+            assert!(
+                last.1 < 4,
+                "the table does not move from version {}",
+                view.version
+            );
+            let mut pages = Vec::new();
+            for (f, who) in self.feeds.iter_mut().zip(&viewers) {
+                let html = f.at_least(view.version).await;
+                played.checked += check_page(&self.bot.host, table, who.as_deref(), &html).await;
+                pages.push(html);
+            }
+            let seat = view.to_act.expect("someone is to act") as usize;
+            if chat_deal == Some(view.deal_no) && seat == 0 {
+                to_chat(&mut self.bot, &mut self.screen);
+                let offered = self.screen.my_buttons(&self.people[0].id);
+                let token = offered
+                    .iter()
+                    .find(|(_, t)| action(t) == "b:pass")
+                    .or_else(|| offered.iter().find(|(l, _)| !l.starts_with('✓')))
+                    .expect("the chat's hand has buttons")
+                    .1
+                    .clone();
+                let who = self.people[0].clone();
+                send(
+                    &self.bot.host,
+                    &mut self.screen,
+                    self.g.clone(),
+                    &who,
+                    Command::Press { token },
+                )
+                .await;
+                played.chat_moves += 1;
+            } else {
+                let offered = buttons(&pages[seat]);
+                let token = offered
+                    .iter()
+                    .find(|(c, _)| c.contains("play") && !c.contains("picked"))
+                    .or_else(|| {
+                        offered
+                            .iter()
+                            .find(|(_, t)| action(t).starts_with("b:") && action(t) != "b:pass")
+                    })
+                    .or_else(|| {
+                        offered.iter().find(|(_, t)| {
+                            action(t)
+                                .strip_prefix("l:")
+                                .is_some_and(|l| l.chars().all(|c| c.is_ascii_digit()))
+                        })
+                    })
+                    .or_else(|| offered.iter().find(|(c, _)| c.contains("act")))
+                    .unwrap_or_else(|| panic!("seat {seat} to act has nothing to tap:\n{}", pages[seat]))
+                    .1
+                    .clone();
+                let kind = action(&token).split(':').next().unwrap_or_default().to_string();
+                *played.kinds.entry(kind.clone()).or_default() += 1;
+                let (status, reply) = press(&self.bot, table, &self.keys[seat], &token).await;
+                assert_eq!(status, 200, "{reply}");
+                let now = self
+                    .bot
+                    .host
+                    .table_view(table, None)
+                    .await
+                    .unwrap()
+                    .unwrap()
+                    .version;
+                if now == view.version {
+                    // A choice that is not a move (the first card of a burial, Belote's bid
+                    // level): the page is redrawn with it.
+                    let page = self.feeds[seat].next_page().await;
+                    assert_ne!(page, pages[seat], "the page shows the choice");
+                    if kind == "y" {
+                        assert!(
+                            buttons(&page)
+                                .iter()
+                                .any(|(c, t)| c.contains("picked") && action(t).starts_with("n:")),
+                            "the picked card is marked and takes the pick back:\n{page}"
+                        );
+                    }
+                } else {
+                    // The same tap again is the stale button it now is: applied once.
+                    let (status, again) = press(&self.bot, table, &self.keys[seat], &token).await;
+                    assert_eq!(status, 200);
+                    assert!(again["reply"].is_string(), "a stale tap is answered: {again}");
+                    let after = self
+                        .bot
+                        .host
+                        .table_view(table, None)
+                        .await
+                        .unwrap()
+                        .unwrap()
+                        .version;
+                    assert_eq!(after, now, "a tap sent twice is applied once");
+                }
+                // The chat is shown the move made on the page.
+                assert!(
+                    to_chat(&mut self.bot, &mut self.screen) > 0,
+                    "the chat adapter is given the page's move"
+                );
+                played.page_moves += 1;
+            }
+            if restart_at == Some(played.page_moves + played.chat_moves) && !played.restarted {
+                // The bot restarts: the pages connect again (as a browser's EventSource does)
+                // and are sent the table as it is.
+                played.restarted = true;
+                let old = std::mem::replace(&mut self.bot, start_bot(&self.store).await);
+                old.web.stop().await;
+                let mut again = Vec::new();
+                for k in &self.keys {
+                    again.push(open_feed(&self.bot, table, k).await);
+                }
+                self.feeds = again;
+            }
+        }
+        played
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_pages_play_zole_through_a_restart_and_beside_the_chat_and_never_see_a_hidden_card() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = sqlite(&dir, "play.db").await;
-    let mut bot = start_bot(&store).await;
-    let g = ChatRef::new(Platform::Telegram, "group-1", "-100");
-    let people = vec![user("101", true), user("102", false), user("103", false)];
-    let mut screen = Screen::default();
-    let table = zole_table(&bot.host, &mut screen, &g, &people).await;
-    let secret = play_secret(BOT_TOKEN);
-    let keys: Vec<String> = people
-        .iter()
-        .map(|p| play_key(&secret, table, &p.id, now_s() + 3600))
-        .collect();
-    let spectator = play_key(&secret, table, "", now_s() + 3600);
-
+    let mut game = Game::new("zole", 3).await;
+    let table = game.table;
     // The page itself: the seat's hand is drawn in it at once, the feed's address in it.
-    let first = bot
+    let first = game
+        .bot
         .host
         .table_view(table, None)
         .await
@@ -326,7 +526,7 @@ async fn three_pages_play_zole_through_a_restart_and_beside_the_chat_and_never_s
         .unwrap()
         .to_act
         .unwrap() as usize;
-    let (status, html, _) = get(&bot, &format!("/play/{table}?k={}", keys[first])).await;
+    let (status, html, _) = get(&game.bot, &format!("/play/{table}?k={}", game.keys[first])).await;
     assert_eq!(status, 200);
     assert!(
         html.contains("id=\"view\"") && html.contains("/static/play.js"),
@@ -337,130 +537,34 @@ async fn three_pages_play_zole_through_a_restart_and_beside_the_chat_and_never_s
         "the first bidder's page offers the bids:\n{html}"
     );
 
-    let mut feeds = Vec::new();
-    for k in keys.iter().chain([&spectator]) {
-        feeds.push(open_feed(&bot, table, k).await);
-    }
-    let viewers: Vec<Option<&str>> = people.iter().map(|p| Some(p.id.as_str())).chain([None]).collect();
-    let mut checked = 0;
-    let mut moves = 0;
-    let mut restarted = false;
-    let mut chat_moves = 0;
-    let mut seen_deals: HashMap<usize, usize> = HashMap::new();
-    let mut last = (-1, 0);
-    loop {
-        let view = bot.host.table_view(table, None).await.unwrap().expect("running");
-        // A pick of a burial does not move the table; anything else that does not is stuck.
-        last = if view.version == last.0 {
-            (last.0, last.1 + 1)
-        } else {
-            (view.version, 0)
-        };
-        assert!(
-            last.1 < 4,
-            "the table does not move from version {}: {:?}",
-            view.version,
-            screen.posts.last()
-        );
-        if view.deal_no == 3 {
-            break;
-        }
-        *seen_deals.entry(view.deal_no).or_default() += 1;
-        // Every page shows this state, and none holds a card it may not.
-        let mut pages = Vec::new();
-        for (f, who) in feeds.iter_mut().zip(&viewers) {
-            let html = f.at_least(view.version).await;
-            checked += check_page(&bot.host, table, *who, &html).await;
-            pages.push(html);
-        }
-        let seat = view.to_act.expect("someone is to act") as usize;
-        // In deal 2 the first seat plays from the chat, with the chat's own buttons.
-        if view.deal_no == 2 && seat == 0 {
-            to_chat(&mut bot, &mut screen);
-            let offered = screen.my_buttons(&people[0].id);
-            let token = offered
-                .iter()
-                .find(|(_, t)| action(t) == "b:pass")
-                .or_else(|| offered.iter().find(|(l, _)| !l.starts_with('✓')))
-                .expect("the chat's hand has buttons")
-                .1
-                .clone();
-            let out = send(
-                &bot.host,
-                &mut screen,
-                g.clone(),
-                &people[0],
-                Command::Press { token },
-            )
-            .await;
-            eprintln!("chat press: {:?}", out.reply_text());
-            chat_moves += 1;
-        } else {
-            let offered = buttons(&pages[seat]);
-            // A card when the hand offers one (never a picked one: that takes the pick back),
-            // else the first decision (a bid).
-            // Whoever bids first takes, so that every deal is played out.
-            let token = offered
-                .iter()
-                .find(|(c, _)| c.contains("play") && !c.contains("picked"))
-                .or_else(|| offered.iter().find(|(_, t)| action(t) == "b:take"))
-                .or_else(|| offered.iter().find(|(c, _)| c.contains("act")))
-                .unwrap_or_else(|| panic!("seat {seat} to act has nothing to tap:\n{}", pages[seat]))
-                .1
-                .clone();
-            let (status, reply) = press(&bot, table, &keys[seat], &token).await;
-            assert_eq!(status, 200, "{reply}");
-            eprintln!("page press by seat {seat} ({}): {reply}", action(&token));
-            // The same tap again is the stale button it now is: applied once.
-            let before = bot.host.table_view(table, None).await.unwrap().unwrap().version;
-            if before == view.version {
-                // A pick of a burial: the page shows it picked.
-                let page = feeds[seat].next_page().await;
-                assert!(
-                    buttons(&page)
-                        .iter()
-                        .any(|(c, t)| c.contains("picked") && action(t).starts_with("n:")),
-                    "the picked card is marked and takes the pick back:\n{page}"
-                );
-            }
-            if before > view.version {
-                let (status, again) = press(&bot, table, &keys[seat], &token).await;
-                assert_eq!(status, 200);
-                assert!(again["reply"].is_string(), "a stale tap is answered: {again}");
-                let after = bot.host.table_view(table, None).await.unwrap().unwrap().version;
-                assert_eq!(after, before, "a tap sent twice is applied once");
-            }
-            // The chat is shown the move made on the page.
-            assert!(
-                to_chat(&mut bot, &mut screen) > 0,
-                "the chat adapter is given the page's move"
-            );
-        }
-        moves += 1;
-        // The bot restarts in the middle of the first deal: the pages connect again and are
-        // sent the table as it is.
-        if !restarted && moves == 12 {
-            restarted = true;
-            let Bot { host, web, events } = bot;
-            web.stop().await;
-            drop((host, events));
-            bot = start_bot(&store).await;
-            let mut again = Vec::new();
-            for k in keys.iter().chain([&spectator]) {
-                again.push(open_feed(&bot, table, k).await);
-            }
-            feeds = again;
-        }
-    }
+    let played = game.play(3, Some(12), Some(2)).await;
     assert!(
-        restarted && chat_moves >= 3,
-        "restarted {restarted}, chat moves {chat_moves}"
+        played.restarted && played.chat_moves >= 3,
+        "chat moves {}",
+        played.chat_moves
     );
-    assert!(checked > 100, "only {checked} hidden cards were checked");
+    assert!(
+        played.checked > 100,
+        "only {} hidden cards were checked",
+        played.checked
+    );
+    for kind in ["b", "y", "p"] {
+        assert!(
+            played.kinds.contains_key(kind),
+            "no {kind} tap in {:?}",
+            played.kinds
+        );
+    }
     // The totals the pages show are the record's replay.
-    let rec = record_of(&bot.host, &mut screen, g.clone(), &people[0]).await;
+    let rec = record_of(&game.bot.host, &mut game.screen, game.g.clone(), &game.people[0]).await;
     let replayed = stikis_core::record::replay(rec.to_string().as_bytes()).expect("the record replays");
-    let view = bot.host.table_view(table, Some("101")).await.unwrap().unwrap();
+    let view = game
+        .bot
+        .host
+        .table_view(table, Some("101"))
+        .await
+        .unwrap()
+        .unwrap();
     let totals: Vec<i64> = replayed["totals"]
         .as_array()
         .expect("totals")
@@ -471,11 +575,47 @@ async fn three_pages_play_zole_through_a_restart_and_beside_the_chat_and_never_s
         totals,
         view.totals.iter().map(|&n| i64::from(n)).collect::<Vec<_>>()
     );
-    let spectator_page = feeds[3].at_least(view.version).await;
+    let spectator_page = game.feeds[3].at_least(view.version).await;
     for n in &view.totals {
         let shown = if *n > 0 { format!("+{n}") } else { n.to_string() };
         assert!(spectator_page.contains(&shown), "the totals {shown} on the page");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_belote_deal_is_bid_and_played_through_the_pages() {
+    let mut game = Game::new("belote-bazar", 4).await;
+    let played = game.play(2, None, None).await;
+    assert!(
+        played.kinds.contains_key("l")
+            && played.kinds.contains_key("b")
+            && played.kinds.get("p") >= Some(&32),
+        "{:?}",
+        played.kinds
+    );
+    assert!(
+        played.checked > 100,
+        "only {} hidden cards were checked",
+        played.checked
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_polt_hand_with_its_exchanges_is_played_through_the_pages() {
+    let mut game = Game::new("polt", 5).await;
+    let played = game.play(2, None, None).await;
+    for kind in ["g", "r", "p"] {
+        assert!(
+            played.kinds.contains_key(kind),
+            "no {kind} tap in {:?}",
+            played.kinds
+        );
+    }
+    assert!(
+        played.checked > 100,
+        "only {} hidden cards were checked",
+        played.checked
+    );
 }
 
 /// Telegram's `initData` for `user`, signed with `token` as Telegram signs it.
