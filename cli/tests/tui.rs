@@ -206,11 +206,13 @@ fn offered(screen: &str) -> usize {
         .unwrap_or_else(|_| panic!("no number in the footer:\n{screen}"))
 }
 
-/// Checks that every button number the footer offers is in the hand pane, and that the
-/// message pane keeps a few rows.
+/// Checks that your cards and every button number the footer offers are in the hand pane,
+/// and that the message pane keeps a few rows.
 fn check_buttons(screen: &str) {
     let (_, hand, log) = panes(screen);
     let hand = hand.join("\n");
+    // All of the hand: your cards as well as the buttons below them.
+    assert!(hand.contains("Your cards:"), "the hand is cut off:\n{screen}");
     for n in 1..=offered(screen) {
         assert!(
             hand.contains(&format!("[{n}]")),
