@@ -5,6 +5,7 @@
 //! Telegram `initData` are checked: forged, expired, altered and other-table credentials are
 //! refused and change nothing.
 
+mod browser;
 #[path = "../../host/tests/common/mod.rs"]
 mod common;
 
@@ -40,11 +41,16 @@ struct Bot {
 }
 
 async fn start_bot(store: &Store) -> Bot {
+    start_bot_at(store, "127.0.0.1:0", "/static/telegram-stub.js").await
+}
+
+/// The bot listening on `addr`, its Mini App pages loading Telegram's script from `script`.
+async fn start_bot_at(store: &Store, addr: &str, script: &str) -> Bot {
     let (host, events) = Host::new(store.clone(), config());
     host.recover().await.expect("recover");
     let mut play = PlayConfig::new(host.clone(), BOT_TOKEN, true);
-    play.telegram_script = "/static/telegram-stub.js".into();
-    let web = stikis_web::Listening::start("127.0.0.1:0".parse().unwrap(), store.clone(), Some(play))
+    play.telegram_script = script.into();
+    let web = stikis_web::Listening::start(addr.parse().unwrap(), store.clone(), Some(play))
         .await
         .unwrap();
     Bot { host, web, events }
@@ -833,4 +839,222 @@ async fn play_gives_a_personal_link_privately_and_never_to_the_group() {
         .1,
         ""
     );
+}
+
+/// Telegram's web-app script as a test stands it in: `initData` signed for `user` and
+/// `table`, theme colours, and the back button and haptic taps counted where the test reads
+/// them.
+fn telegram_stub(user: i64, table: i64) -> String {
+    let init = init_data(BOT_TOKEN, user, now_s() - 5, &table.to_string());
+    format!(
+        "window.__back = 0; window.__haptic = 0;\n\
+         window.Telegram = {{ WebApp: {{ initData: {init:?}, ready: function () {{}}, expand: function () {{}},\n\
+           themeParams: {{ bg_color: '#102030', text_color: '#f0f0f0', button_color: '#3390ec' }},\n\
+           BackButton: {{ show: function () {{ window.__back = 1; }}, onClick: function () {{}} }},\n\
+           HapticFeedback: {{ impactOccurred: function () {{ window.__haptic += 1; }} }} }} }};\n"
+    )
+}
+
+/// Serves `script` at `/telegram-web-app.js` on a port of its own (Telegram's origin).
+async fn serve_stub(script: Arc<std::sync::Mutex<String>>) -> std::net::SocketAddr {
+    let app = axum::Router::new().route(
+        "/telegram-web-app.js",
+        axum::routing::get(move || {
+            let js = script.lock().unwrap().clone();
+            async move { ([("content-type", "text/javascript")], js) }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    addr
+}
+
+/// In headless Chromium on a phone's screen (390×844): the Mini App opened with `initData`
+/// (Telegram's script stubbed) seats the person, takes Telegram's colours and back button; a
+/// tap on the page plays, with a haptic tap; nothing is wider than the screen and every
+/// control is on it; the bot restarts and the page reconnects by itself and shows the move
+/// made meanwhile in the chat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tapping() {
+    let Some(path) = browser::chromedriver() else {
+        assert!(
+            std::env::var_os("STIKIS_REQUIRE_BROWSER").is_none(),
+            "STIKIS_REQUIRE_BROWSER is set, but there is no chromedriver (apt-get install chromium-driver)"
+        );
+        eprintln!("no chromedriver (Debian: apt-get install chromium chromium-driver): browser not tested");
+        return;
+    };
+    let stub = Arc::new(std::sync::Mutex::new(String::new()));
+    let stub_addr = serve_stub(stub.clone()).await;
+    let script = format!("http://{stub_addr}/telegram-web-app.js");
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "phone.db").await;
+    let mut bot = start_bot_at(&store, "127.0.0.1:0", &script).await;
+    let addr = bot.web.addr;
+    let g = ChatRef::new(Platform::Telegram, "group-1", "-100");
+    let people = vec![user("101", true), user("102", false), user("103", false)];
+    let mut screen = Screen::default();
+    let table = zole_table(&bot.host, &mut screen, &g, &people).await;
+    let first = bot
+        .host
+        .table_view(table, None)
+        .await
+        .unwrap()
+        .unwrap()
+        .to_act
+        .unwrap() as usize;
+    *stub.lock().unwrap() = telegram_stub(people[first].id.parse().unwrap(), table);
+
+    let driver = browser::start_driver(&path).await;
+    let c = browser::browser_sized(&driver, 390, 844).await;
+    c.goto(&format!("http://{addr}/play/app")).await.unwrap();
+    // The session is made and the page of the person's seat opens, with its feed.
+    let hand = c
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(fantoccini::Locator::Css("#view .hand"))
+        .await
+        .expect("the Mini App opens the seat's hand");
+    drop(hand);
+    assert!(c.current_url().await.unwrap().as_str().contains("tg=1"));
+    let theme = c
+        .execute(
+            "return [getComputedStyle(document.documentElement).getPropertyValue('--bg').trim(), window.__back];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        theme,
+        serde_json::json!(["#102030", 1]),
+        "Telegram's colours and back button"
+    );
+    // Every control is on the screen, and nothing is wider than it.
+    let fits = c
+        .execute(
+            "var w = window.innerWidth; var out = [];\n\
+             document.querySelectorAll('#view button').forEach(function (b) {\n\
+               var r = b.getBoundingClientRect(); if (r.left < 0 || r.right > w + 0.5) out.push(b.textContent || b.getAttribute('aria-label')); });\n\
+             return [document.documentElement.scrollWidth, w, document.querySelectorAll('#view button').length, out];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (width, screen_w, controls) = (
+        fits[0].as_f64().unwrap(),
+        fits[1].as_f64().unwrap(),
+        fits[2].as_u64().unwrap(),
+    );
+    assert!(
+        width <= screen_w,
+        "the page is {width} px wide on a {screen_w} px screen"
+    );
+    assert!(
+        controls > 0 && fits[3].as_array().unwrap().is_empty(),
+        "controls off the screen: {fits}"
+    );
+    browser::shot(&c, "play-phone-bids.png").await;
+
+    // A tap on the page plays: a bid that takes, the table moves, the phone gives a haptic tap.
+    let before = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+    let offered = c
+        .find_all(fantoccini::Locator::Css("#view button[data-token]"))
+        .await
+        .unwrap();
+    let mut tapped = false;
+    for b in offered {
+        let token = b.attr("data-token").await.unwrap().unwrap_or_default();
+        if action(&token) == "b:take" {
+            b.click().await.unwrap();
+            tapped = true;
+            break;
+        }
+    }
+    assert!(tapped, "the first bidder is offered to take");
+    let mut moved = false;
+    for _ in 0..100 {
+        if bot.host.table_view(table, None).await.unwrap().unwrap().version > before {
+            moved = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(moved, "the tap moved the table");
+    assert_eq!(
+        c.execute("return window.__haptic;", vec![]).await.unwrap(),
+        serde_json::json!(1)
+    );
+    // The page is redrawn from its feed: the declarer now buries, two cards picked by taps.
+    for _ in 0..2 {
+        let version = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+        let card = c
+            .wait()
+            .at_most(Duration::from_secs(20))
+            .for_element(fantoccini::Locator::Css("#view .hand button.play:not(.picked)"))
+            .await
+            .expect("a card to bury");
+        card.click().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let _ = version;
+    }
+    browser::shot(&c, "play-phone-buried.png").await;
+
+    // The bot restarts on the same address; meanwhile a move is made in the chat. The page
+    // reconnects by itself and shows it.
+    let Bot { host, web, events } = bot;
+    web.stop().await;
+    drop((host, events));
+    bot = start_bot_at(&store, &addr.to_string(), &script).await;
+    let view = bot.host.table_view(table, None).await.unwrap().unwrap();
+    assert!(view.in_deal);
+    let seat = view.to_act.unwrap() as usize;
+    let mine = bot
+        .host
+        .table_view(table, Some(&people[seat].id))
+        .await
+        .unwrap()
+        .unwrap();
+    let token = mine
+        .hand
+        .iter()
+        .find_map(|h| h.token.clone())
+        .or_else(|| {
+            mine.buttons
+                .first()
+                .and_then(|r| r.first())
+                .map(|b| b.token.clone())
+        })
+        .expect("the seat to act may do something");
+    send(
+        &bot.host,
+        &mut screen,
+        g.clone(),
+        &people[seat],
+        Command::Press { token },
+    )
+    .await;
+    let now = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+    let mut shown = 0;
+    for _ in 0..200 {
+        shown = c
+            .execute(
+                "var h = document.querySelector('#view .playhead'); return h ? +h.dataset.version : -1;",
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_i64()
+            .unwrap_or(-1);
+        if shown >= now {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        shown, now,
+        "the page reconnected by itself and shows the table as it is"
+    );
+    browser::shot(&c, "play-phone-after-restart.png").await;
+    c.close().await.unwrap();
 }

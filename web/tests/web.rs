@@ -3,6 +3,7 @@
 //! given (`/web`) and its rotation, and 404s for everything else: bad tokens, another
 //! community's tables, running tables, a deal still in play, malformed paths.
 
+mod browser;
 #[path = "../../host/tests/common/mod.rs"]
 mod common;
 
@@ -10,6 +11,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request as HttpRequest, StatusCode};
+use browser::*;
 use common::*;
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
@@ -1100,78 +1102,6 @@ async fn a_tournament_page_shows_the_seating_while_it_plays_and_the_recounted_st
     ] {
         assert_eq!(get(&store, &bad).await.status, StatusCode::NOT_FOUND, "{bad}");
     }
-}
-
-/// Debian's chromedriver (package chromium-driver), or the one STIKIS_CHROMEDRIVER names.
-fn chromedriver() -> Option<std::path::PathBuf> {
-    if let Some(p) = std::env::var_os("STIKIS_CHROMEDRIVER") {
-        return Some(p.into());
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join("chromedriver"))
-            .find(|p| p.is_file())
-    })
-}
-
-/// chromedriver on a free port, killed when dropped.
-struct Driver(std::process::Child, u16);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-async fn start_driver(path: &std::path::Path) -> Driver {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = std::process::Command::new(path)
-        .arg(format!("--port={port}"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let driver = Driver(child, port);
-    for _ in 0..100 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            return driver;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("chromedriver does not listen on {port}");
-}
-
-async fn browser(driver: &Driver) -> fantoccini::Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({"args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,1400"]}),
-    );
-    fantoccini::ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{}", driver.1))
-        .await
-        .expect("a Chromium session")
-}
-
-/// Where the browser test leaves its screenshots.
-fn shots() -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-async fn shot(c: &fantoccini::Client, name: &str) {
-    let png = c.screenshot().await.unwrap();
-    assert!(png.starts_with(b"\x89PNG"), "{name}: not a PNG");
-    let path = shots().join(name);
-    std::fs::write(&path, png).unwrap();
-    eprintln!("screenshot: {}", path.display());
 }
 
 async fn visible(c: &fantoccini::Client, css: &str) -> fantoccini::elements::Element {
