@@ -64,6 +64,9 @@ pub struct Settings {
     pub metrics_listen: Option<SocketAddr>,
     /// Where to serve the web face (None: not served); its public URL is `host.web_url`.
     pub web_listen: Option<SocketAddr>,
+    /// The Mini App's short name as registered with @BotFather (`/newapp`): each running
+    /// table's message then carries "Open the table" (`t.me/<bot>/<app>?startapp=<table>`).
+    pub mini_app: Option<String>,
 }
 
 impl Settings {
@@ -79,6 +82,7 @@ impl Settings {
             host: HostConfig::default(),
             metrics_listen: None,
             web_listen: None,
+            mini_app: None,
         }
     }
 }
@@ -229,6 +233,9 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
         settings.edit_interval,
         settings.hand_delay,
     );
+    if let Some(name) = settings.mini_app.as_deref().filter(|n| !n.trim().is_empty()) {
+        shower.open_in_mini_app(name);
+    }
     let app = Arc::new(App {
         host,
         shower,

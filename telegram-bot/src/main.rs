@@ -55,6 +55,10 @@ struct Args {
     /// /web and the boards give links under it. Default: http://<--web-listen>.
     #[arg(long, env = "STIKIS_WEB_URL")]
     web_url: Option<String>,
+    /// The Mini App's short name, as registered with @BotFather (/newapp, its URL
+    /// <--web-url>/play/app): each running table's message gets an "Open the table" button.
+    #[arg(long, env = "STIKIS_MINI_APP")]
+    mini_app: Option<String>,
     /// Milliseconds a computer player may think over one move (more: stronger and more CPU).
     #[arg(long, env = "STIKIS_COMPUTER_THINK_MS", default_value_t = stikis_core::ai::DEFAULT_BUDGET_MS)]
     computer_think_ms: u64,
@@ -80,6 +84,7 @@ async fn main() -> ExitCode {
     settings.hand_delay = std::time::Duration::from_millis(args.hand_delay_ms);
     settings.metrics_listen = args.metrics_listen;
     settings.web_listen = args.web_listen;
+    settings.mini_app = args.mini_app;
     settings.host.web_url = args
         .web_url
         .filter(|u| !u.trim().is_empty())

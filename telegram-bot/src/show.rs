@@ -148,6 +148,8 @@ pub struct Shower {
     /// sending), by (key, recipient): shown again once the claim lapses, unless a newer
     /// showing of the same message came meanwhile (its number here then changed).
     retries: Mutex<HashMap<(String, String), u64>>,
+    /// The Mini App's short name (`--mini-app`): a running table's message opens it.
+    mini_app: std::sync::OnceLock<String>,
 }
 
 /// The error of a first post another process claimed and has not sent yet.
@@ -391,6 +393,7 @@ impl Shower {
             dms: Mutex::default(),
             in_reply: Mutex::default(),
             retries: Mutex::default(),
+            mini_app: std::sync::OnceLock::new(),
         })
     }
 
@@ -682,7 +685,10 @@ impl Shower {
                         i += 1;
                         continue;
                     }
-                    let buttons = self.with_choices(key, buttons, &out);
+                    let mut buttons = self.with_choices(key, buttons, &out);
+                    if let Some(row) = self.open_row(chat, key).await {
+                        buttons.push(row);
+                    }
                     self.public(chat, key, text, &buttons, *version).await
                 }
                 Out::Private {
@@ -777,6 +783,25 @@ impl Shower {
             req = req.reply_markup(m);
         }
         call(req).await
+    }
+
+    /// From now on, a running table's message carries a button that opens the table in the
+    /// Mini App `name`.
+    pub fn open_in_mini_app(&self, name: &str) {
+        let _ = self.mini_app.set(name.trim().to_string());
+    }
+
+    /// The "Open the table" row of a running table's message (key `t<id>.d<n>`), when the
+    /// bot has a Mini App: a direct link `t.me/<bot>/<app>?startapp=<table>`.
+    async fn open_row(&self, chat: &ChatRef, key: &str) -> Option<Vec<Button>> {
+        let app = self.mini_app.get()?;
+        let table =
+            table_of_key(key).filter(|_| deal_of_key(key).is_some() && key.matches('.').count() == 1)?;
+        let lang = self.community_lang(chat).await;
+        Some(vec![Button {
+            label: format!("🃏 {}", t(lang, "play-open", &[])),
+            token: format!("{LINK}https://t.me/{}/{app}?startapp={table}", self.username),
+        }])
     }
 
     /// A message for one person only (a personal link): in their private chat, or, when it is

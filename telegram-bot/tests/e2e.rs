@@ -1432,3 +1432,70 @@ async fn a_busy_table_message_does_not_starve_the_finished_deals_one() {
     assert!(!last.text.contains("Turn:"), "{}", last.text);
     running.shutdown().await;
 }
+
+/// With a Mini App (`--mini-app`), a running table's message opens it with a direct link;
+/// `/play` sends the asker's personal link to their private chat, never to the group, and
+/// tells one whose private chat is closed to open it, without the link.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_table_message_opens_the_mini_app_and_play_links_go_only_to_private_chats() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let mut s = settings(&fake, &dir.path().join("app.db"));
+    s.mini_app = Some("table".into());
+    s.host.web_url = Some("https://cards.example.org".into());
+    let _running = start(s).await.expect("the bot starts");
+    let table = open_table(&fake).await;
+    let want = format!("https://t.me/{}/table?startapp={table}", fake::BOT_NAME);
+    fake.until("the table message's Open button", |f| {
+        f.messages(GROUP)
+            .iter()
+            .any(|m| {
+                m.buttons
+                    .iter()
+                    .flatten()
+                    .any(|(l, u)| *u == want && l.contains("Open the table"))
+            })
+            .then_some(())
+    })
+    .await;
+    fake.say(GROUP, BRUNO, "/play", None);
+    let link = fake
+        .until("Bruno's personal link", |f| {
+            f.messages(BRUNO)
+                .into_iter()
+                .find(|m| {
+                    m.text
+                        .contains(&format!("https://cards.example.org/play/{table}?k="))
+                })
+                .map(|m| m.text)
+        })
+        .await;
+    let key = link
+        .split("?k=")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let (t, user) = stikis_host::links::check_play_key(
+        &stikis_host::links::play_secret("123:TEST"),
+        key,
+        stikis_host::store::now_ms() / 1000,
+    )
+    .expect("a key the bot signed");
+    assert_eq!((t, user), (table, BRUNO.to_string()));
+    // Cilda's private chat is closed: the group is told to open it, and sees no link.
+    fake.state.lock().unwrap().forbidden.insert(CILDA);
+    fake.say(GROUP, CILDA, "/play", None);
+    fake.until("the group told to open a private chat", |f| {
+        f.messages(GROUP)
+            .iter()
+            .any(|m| m.text.contains("Open a private chat with me"))
+            .then_some(())
+    })
+    .await;
+    assert!(
+        group_texts(&fake).iter().all(|t| !t.contains("?k=")),
+        "a personal link reached the group"
+    );
+}
