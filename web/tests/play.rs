@@ -1058,3 +1058,71 @@ async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tappi
     browser::shot(&c, "play-phone-after-restart.png").await;
     c.close().await.unwrap();
 }
+
+/// Two processes on one PostgreSQL database: moves made through the first (its chat) reach the
+/// pages the second serves, told by `NOTIFY`. Skipped without STIKIS_TEST_POSTGRES_URL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_move_made_in_one_process_reaches_the_pages_of_another() {
+    let Some(url) = std::env::var("STIKIS_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return;
+    };
+    let schema = format!("play_{}_{}", std::process::id(), now_s());
+    let one = Store::connect_postgres(&url, Some(&schema)).await.unwrap();
+    let two = Store::connect_postgres(&url, Some(&schema)).await.unwrap();
+    let (host, _events) = Host::new(one, config());
+    let bot = start_bot(&two).await;
+    let g = ChatRef::new(Platform::Telegram, "group-1", "-100");
+    let people = vec![user("101", true), user("102", false), user("103", false)];
+    let mut screen = Screen::default();
+    let table = zole_table(&host, &mut screen, &g, &people).await;
+    let secret = play_secret(BOT_TOKEN);
+    let mut feeds = Vec::new();
+    for u in ["101", "102", "103", ""] {
+        feeds.push(open_feed(&bot, table, &play_key(&secret, table, u, now_s() + 600)).await);
+    }
+    let mut moves = 0;
+    while moves < 8 {
+        let view = host.table_view(table, None).await.unwrap().unwrap();
+        for f in &mut feeds {
+            let page = f.at_least(view.version).await;
+            assert!(page.contains(&format!("data-version=\"{}\"", view.version)));
+        }
+        let seat = view.to_act.unwrap() as usize;
+        let mine = host
+            .table_view(table, Some(&people[seat].id))
+            .await
+            .unwrap()
+            .unwrap();
+        let token = mine
+            .hand
+            .iter()
+            .find(|h| h.token.is_some() && !h.picked)
+            .and_then(|h| h.token.clone())
+            .or_else(|| {
+                mine.buttons
+                    .iter()
+                    .flatten()
+                    .find(|b| action(&b.token) == "b:take")
+                    .map(|b| b.token.clone())
+            })
+            .expect("something to do");
+        send(
+            &host,
+            &mut screen,
+            g.clone(),
+            &people[seat],
+            Command::Press { token },
+        )
+        .await;
+        moves += 1;
+    }
+    let last = host.table_view(table, None).await.unwrap().unwrap().version;
+    assert!(last >= 5, "the table moved ({last})");
+    for f in &mut feeds {
+        f.at_least(last).await;
+    }
+}
