@@ -94,12 +94,70 @@ pub(crate) fn routes(config: PlayConfig, closing: tokio::sync::watch::Receiver<b
         .route("/play/{table}", get(table_page))
         .route("/play/{table}/events", get(events))
         .route("/play/{table}/press", post(press))
-        .with_state(Arc::new(Live { config, closing }))
+        .with_state(Arc::new(Live {
+            hub: Hub::start(&config.host),
+            config,
+            closing,
+        }))
 }
 
 struct Live {
     config: PlayConfig,
     closing: tokio::sync::watch::Receiver<bool>,
+    hub: Arc<Hub>,
+}
+
+/// The host's changes, handed to the feeds of the table that changed only: a move wakes the
+/// pages of its table, not every page connected.
+struct Hub {
+    tables: std::sync::Mutex<std::collections::HashMap<i64, tokio::sync::broadcast::Sender<()>>>,
+}
+
+impl Hub {
+    fn start(host: &Arc<Host>) -> Arc<Hub> {
+        let hub = Arc::new(Hub {
+            tables: Default::default(),
+        });
+        let mut changes = host.changes();
+        let weak = Arc::downgrade(&hub);
+        tokio::spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                let changed = changes.recv().await;
+                let Some(hub) = weak.upgrade() else { return };
+                let tables = hub.tables.lock().expect("feeds by table");
+                match changed {
+                    Ok(id) if id != 0 => {
+                        if let Some(tx) = tables.get(&id) {
+                            let _ = tx.send(());
+                        }
+                    }
+                    // Any table may have changed (another process's notices were lost, or
+                    // this task fell behind): every page is redrawn.
+                    Ok(_) | Err(RecvError::Lagged(_)) => {
+                        for tx in tables.values() {
+                            let _ = tx.send(());
+                        }
+                    }
+                    Err(RecvError::Closed) => return,
+                }
+            }
+        });
+        hub
+    }
+
+    /// The changes of `table`, for one feed.
+    fn subscribe(&self, table: i64) -> tokio::sync::broadcast::Receiver<()> {
+        let mut tables = self.tables.lock().expect("feeds by table");
+        // Tables no page follows any more are forgotten.
+        if tables.len() > 64 {
+            tables.retain(|_, tx| tx.receiver_count() > 0);
+        }
+        tables
+            .entry(table)
+            .or_insert_with(|| tokio::sync::broadcast::channel(16).0)
+            .subscribe()
+    }
 }
 
 impl std::ops::Deref for Live {
@@ -253,7 +311,7 @@ struct Feed {
     p: Play,
     table: i64,
     user: Option<String>,
-    changes: tokio::sync::broadcast::Receiver<i64>,
+    changes: tokio::sync::broadcast::Receiver<()>,
     closing: tokio::sync::watch::Receiver<bool>,
     last: Option<[u8; 16]>,
     first: bool,
@@ -266,7 +324,7 @@ async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<K
         Err(d) => return d.status().into_response(),
     };
     let feed = Feed {
-        changes: p.host.changes(),
+        changes: p.hub.subscribe(table),
         closing: p.closing.clone(),
         p,
         table,
@@ -286,9 +344,7 @@ async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<K
                     _ = f.closing.wait_for(|c| *c) => return None,
                 };
                 match changed {
-                    // 0: any table may have changed (the listener lost its connection).
-                    Ok(id) if id != f.table && id != 0 => continue,
-                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
                 }
             }
