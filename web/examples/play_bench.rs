@@ -118,9 +118,10 @@ fn resident_kib() -> u64 {
 fn cpu() -> Duration {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<u64> = after.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+    let f: Vec<&str> = after.split_whitespace().collect();
     // Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the name.
-    let ticks = f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0);
+    let field = |i: usize| f.get(i).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
+    let ticks = field(11) + field(12);
     Duration::from_millis(ticks * 10)
 }
 
