@@ -249,13 +249,32 @@ fn to_chat(bot: &mut Bot, screen: &mut Screen) -> usize {
     n
 }
 
-async fn press(bot: &Bot, table: i64, key: &str, token: &str) -> (u16, serde_json::Value) {
-    let body = serde_urlencoded::to_string([("k", key), ("token", token)]).unwrap();
+/// The table's version (its last action's number).
+async fn version_of(host: &Arc<Host>, table: i64) -> i64 {
+    host.table_view(table, None)
+        .await
+        .unwrap()
+        .expect("an open table")
+        .version
+}
+
+/// The seat to act at the table.
+async fn to_act(host: &Arc<Host>, table: i64) -> usize {
+    let view = host
+        .table_view(table, None)
+        .await
+        .unwrap()
+        .expect("an open table");
+    view.to_act.expect("someone to act") as usize
+}
+
+/// POSTs a form to the bot's web face; its status and JSON answer.
+async fn post_form(bot: &Bot, path: &str, form: &[(&str, &str)]) -> (u16, serde_json::Value) {
     let res = client()
         .request(
-            axum::http::Request::post(format!("http://{}/play/{table}/press", bot.web.addr))
+            axum::http::Request::post(format!("http://{}{path}", bot.web.addr))
                 .header("content-type", "application/x-www-form-urlencoded")
-                .body(body)
+                .body(serde_urlencoded::to_string(form).unwrap())
                 .unwrap(),
         )
         .await
@@ -266,6 +285,15 @@ async fn press(bot: &Bot, table: i64, key: &str, token: &str) -> (u16, serde_jso
         status,
         serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
     )
+}
+
+async fn press(bot: &Bot, table: i64, key: &str, token: &str) -> (u16, serde_json::Value) {
+    post_form(
+        bot,
+        &format!("/play/{table}/press"),
+        &[("k", key), ("token", token)],
+    )
+    .await
 }
 
 async fn get(bot: &Bot, path: &str) -> (u16, String, axum::http::HeaderMap) {
@@ -458,14 +486,7 @@ impl Game {
                 *played.kinds.entry(kind.clone()).or_default() += 1;
                 let (status, reply) = press(&self.bot, table, &self.keys[seat], &token).await;
                 assert_eq!(status, 200, "{reply}");
-                let now = self
-                    .bot
-                    .host
-                    .table_view(table, None)
-                    .await
-                    .unwrap()
-                    .unwrap()
-                    .version;
+                let now = version_of(&self.bot.host, table).await;
                 if now == view.version {
                     // A choice that is not a move (the first card of a burial, Belote's bid
                     // level): the page is redrawn with it.
@@ -484,14 +505,7 @@ impl Game {
                     let (status, again) = press(&self.bot, table, &self.keys[seat], &token).await;
                     assert_eq!(status, 200);
                     assert!(again["reply"].is_string(), "a stale tap is answered: {again}");
-                    let after = self
-                        .bot
-                        .host
-                        .table_view(table, None)
-                        .await
-                        .unwrap()
-                        .unwrap()
-                        .version;
+                    let after = version_of(&self.bot.host, table).await;
                     assert_eq!(after, now, "a tap sent twice is applied once");
                 }
                 // The chat is shown the move made on the page.
@@ -523,15 +537,7 @@ async fn three_pages_play_zole_through_a_restart_and_beside_the_chat_and_never_s
     let mut game = Game::new("zole", 3).await;
     let table = game.table;
     // The page itself: the seat's hand is drawn in it at once, the feed's address in it.
-    let first = game
-        .bot
-        .host
-        .table_view(table, None)
-        .await
-        .unwrap()
-        .unwrap()
-        .to_act
-        .unwrap() as usize;
+    let first = to_act(&game.bot.host, table).await;
     let (status, html, _) = get(&game.bot, &format!("/play/{table}?k={}", game.keys[first])).await;
     assert_eq!(status, 200);
     assert!(
@@ -655,22 +661,7 @@ fn init_data(token: &str, user: i64, auth_date: i64, start: &str) -> String {
 }
 
 async fn session(bot: &Bot, init: &str) -> (u16, serde_json::Value) {
-    let body = serde_urlencoded::to_string([("init_data", init)]).unwrap();
-    let res = client()
-        .request(
-            axum::http::Request::post(format!("http://{}/play/app/session", bot.web.addr))
-                .header("content-type", "application/x-www-form-urlencoded")
-                .body(body)
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    let status = res.status().as_u16();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
-    )
+    post_form(bot, "/play/app/session", &[("init_data", init)]).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -725,7 +716,7 @@ async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothin
         .encode()
         .unwrap();
     assert_eq!(press(&bot, table, &good, &foreign).await.0, 403);
-    let after = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+    let after = version_of(&bot.host, table).await;
     assert_eq!(after, version, "no refused credential moved the table");
     assert_eq!(to_chat(&mut bot, &mut screen), 0, "nor showed the chat anything");
 
@@ -774,7 +765,7 @@ async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothin
         assert_eq!(got, status, "{init}: {body}");
         assert!(body.get("url").is_none());
     }
-    let after = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+    let after = version_of(&bot.host, table).await;
     assert_eq!(after, version);
 }
 
@@ -896,14 +887,7 @@ async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tappi
     let people = vec![user("101", true), user("102", false), user("103", false)];
     let mut screen = Screen::default();
     let table = zole_table(&bot.host, &mut screen, &g, &people).await;
-    let first = bot
-        .host
-        .table_view(table, None)
-        .await
-        .unwrap()
-        .unwrap()
-        .to_act
-        .unwrap() as usize;
+    let first = to_act(&bot.host, table).await;
     *stub.lock().unwrap() = telegram_stub(people[first].id.parse().unwrap(), table);
 
     let driver = browser::start_driver(&path).await;
@@ -957,7 +941,7 @@ async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tappi
     browser::shot(&c, "play-phone-bids.png").await;
 
     // A tap on the page plays: a bid that takes, the table moves, the phone gives a haptic tap.
-    let before = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+    let before = version_of(&bot.host, table).await;
     let offered = c
         .find_all(fantoccini::Locator::Css("#view button[data-token]"))
         .await
@@ -974,7 +958,7 @@ async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tappi
     assert!(tapped, "the first bidder is offered to take");
     let mut moved = false;
     for _ in 0..100 {
-        if bot.host.table_view(table, None).await.unwrap().unwrap().version > before {
+        if version_of(&bot.host, table).await > before {
             moved = true;
             break;
         }
@@ -987,7 +971,6 @@ async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tappi
     );
     // The page is redrawn from its feed: the declarer now buries, two cards picked by taps.
     for _ in 0..2 {
-        let version = bot.host.table_view(table, None).await.unwrap().unwrap().version;
         let card = c
             .wait()
             .at_most(Duration::from_secs(20))
@@ -996,7 +979,6 @@ async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tappi
             .expect("a card to bury");
         card.click().await.unwrap();
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let _ = version;
     }
     browser::shot(&c, "play-phone-buried.png").await;
 
@@ -1034,7 +1016,7 @@ async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tappi
         Command::Press { token },
     )
     .await;
-    let now = bot.host.table_view(table, None).await.unwrap().unwrap().version;
+    let now = version_of(&bot.host, table).await;
     let mut shown = 0;
     for _ in 0..200 {
         shown = c
@@ -1120,7 +1102,7 @@ async fn on_postgres_a_move_made_in_one_process_reaches_the_pages_of_another() {
         .await;
         moves += 1;
     }
-    let last = host.table_view(table, None).await.unwrap().unwrap().version;
+    let last = version_of(&host, table).await;
     assert!(last >= 5, "the table moved ({last})");
     for f in &mut feeds {
         f.at_least(last).await;
