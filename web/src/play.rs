@@ -80,13 +80,13 @@ pub(crate) const JS: &str = include_str!("play.js");
 /// The live table's routes. The feeds end when `closing` turns true (the web face stops: a
 /// graceful shutdown waits for every connection, and a feed would never end by itself).
 pub(crate) fn routes(config: PlayConfig, closing: tokio::sync::watch::Receiver<bool>) -> Router {
-    if let Some(task) = config.host.store().listen_changes({
-        let host = config.host.clone();
-        move |id| host.changed_elsewhere(id)
-    }) {
-        // Lives as long as the process: the listener follows the database.
-        drop(task);
-    }
+    // On PostgreSQL, other processes' changes are passed on for as long as the process lives
+    // (the task is detached); nothing on SQLite.
+    let host = config.host.clone();
+    let _ = config
+        .host
+        .store()
+        .listen_changes(move |id| host.changed_elsewhere(id));
     Router::new()
         .route("/play/app", get(app_page))
         .route("/play/app/session", post(app_session))
