@@ -10,8 +10,8 @@ use crate::arena::{self, ArenaArgs};
 #[derive(clap::Args, Debug, Clone)]
 #[command(
     about = "Time complete deals of random legal play through the rules engine",
-    long_about = "Plays complete deals of a game with random legal moves on one thread (each deal \\
-under every rotation of the seats, as `stikis arena` does) and prints deals per second. For \\
+    long_about = "Plays complete deals of a game with random legal moves on one thread (each deal \
+under every rotation of the seats, as `stikis arena` does) and prints deals per second. For \
 profiles and the computer players' think times, see `cargo bench -p stikis-core`."
 )]
 pub struct BenchArgs {

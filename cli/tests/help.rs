@@ -33,6 +33,8 @@ fn help_and_version_go_to_stdout_with_exit_0() {
             "{args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        // A doc string's line continuation written `\\` shows as a stray backslash.
+        assert!(!stdout.contains('\\'), "{args:?} prints a backslash:\n{stdout}");
         if args == ["--version"] {
             assert!(stdout.starts_with("stikis "), "{stdout}");
         } else {
@@ -74,4 +76,15 @@ fn bench_reports_deals_per_second() {
         "{text}"
     );
     assert!(text.contains("deals/s"), "{text}");
+}
+
+#[test]
+fn bench_help_reads_as_prose_without_backslashes() {
+    let out = stikis(&["bench", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Plays complete deals of a game"), "{text}");
+    assert!(!text.contains('\\'), "{text}");
+    // The source lines are joined: no line ends where the source line did.
+    assert!(text.contains("(each deal under every rotation"), "{text}");
 }
