@@ -67,7 +67,7 @@ fn usage_errors_go_to_stderr_with_exit_2() {
 }
 
 #[test]
-fn bench_reports_deals_per_second() {
+fn bench_reports_cpu_time() {
     let out = stikis(&["bench", "--game", "polt", "--deals", "20"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -75,7 +75,28 @@ fn bench_reports_deals_per_second() {
         text.starts_with("polt: 100 complete deals (20 x 5 rotations)"),
         "{text}"
     );
-    assert!(text.contains("deals/s"), "{text}");
+    assert!(text.contains("CPU time"), "{text}");
+    assert!(text.contains(" s wall"), "{text}");
+}
+
+#[test]
+fn bench_rates_deals_per_second_of_cpu_time() {
+    // Enough deals for many ticks (10 ms) of CPU time, so there is a rate.
+    let out = stikis(&["bench", "--game", "zole", "--deals", "10000"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("zole: 30000 complete deals (10000 x 3 rotations) of random legal play in "),
+        "{text}"
+    );
+    let cpu: f64 = text
+        .split(" s of CPU time")
+        .next()
+        .and_then(|t| t.rsplit(' ').next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("no CPU seconds in {text}"));
+    assert!(cpu > 0.0, "{text}");
+    assert!(text.contains("deals per CPU second on one thread"), "{text}");
 }
 
 #[test]
