@@ -83,12 +83,17 @@ async fn post(State(st): State<Arc<EndpointState>>, headers: HeaderMap, body: By
         Interaction::Component(c) => {
             let (responder, answer) = Responder::reply();
             let bot = st.bot.clone();
+            let id = c.id;
             tokio::spawn(async move { on_press(&bot, &c, &responder).await });
             match tokio::time::timeout(REPLY_WAIT, answer).await {
                 Ok(Ok(r)) => Json(r).into_response(),
-                // No answer in time: acknowledged here; the press's own answer, when it
-                // comes, is a call (which Discord then refuses, and it is logged).
-                Ok(Err(_)) | Err(_) => Json(CreateInteractionResponse::Acknowledge).into_response(),
+                // No answer in time (the process is starved): acknowledged here, as the press
+                // defers itself, and said the same way. The press sees that its post stopped
+                // waiting and answers as a deferred press does, never with a second response.
+                Ok(Err(_)) | Err(_) => {
+                    tracing::warn!(interaction = %id, "press deferred: not answered within the time Discord waits");
+                    Json(CreateInteractionResponse::Acknowledge).into_response()
+                }
             }
         }
         other => {

@@ -35,6 +35,19 @@ impl Responder {
         (Responder::Reply(std::sync::Mutex::new(Some(tx))), rx)
     }
 
+    /// Whether the post this press came in stopped waiting for its answer: the endpoint then
+    /// acknowledged it (`endpoint::REPLY_WAIT`), and the press is answered as a deferred one.
+    fn lapsed(&self) -> bool {
+        match self {
+            Responder::Call => false,
+            Responder::Reply(tx) => tx
+                .lock()
+                .expect("responder")
+                .as_ref()
+                .is_some_and(|t| t.is_closed()),
+        }
+    }
+
     async fn respond(
         &self,
         c: &ComponentInteraction,
@@ -101,6 +114,9 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
         },
     )
     .await;
+    if responder.lapsed() {
+        deferred = true;
+    }
     let (out, turn) = joined.unwrap_or_else(|| {
         let mut out = Outbox::default();
         out.reply("⚠");

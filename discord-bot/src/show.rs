@@ -258,7 +258,7 @@ impl Shower {
                                 for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
                                     let r = self
                                         .store
-                                        .set_message_ref(
+                                        .remember_message_ref(
                                             Platform::Discord,
                                             k,
                                             &channel.to_string(),
@@ -649,17 +649,30 @@ impl Shower {
                     match sent {
                         Ok(m) => {
                             st.message = Some(m.id);
-                            if let Err(e) = self
+                            let kept = self
                                 .store
-                                .set_message_ref(
+                                .keep_first_post(
                                     Platform::Discord,
                                     &slot.key,
                                     &slot.recipient,
                                     &m.id.to_string(),
                                 )
-                                .await
-                            {
-                                tracing::warn!(error = %e, "could not remember a message id");
+                                .await;
+                            match kept.map(|k| k.parse().ok().map(MessageId::new)) {
+                                Ok(Some(other)) if other != m.id => {
+                                    // Another process sent it too while the store was away,
+                                    // and its copy stands: this one goes, and this version is
+                                    // shown on that one.
+                                    let r = channel.delete_message(&self.http, m.id).await;
+                                    crate::counted("deleteMessage", &r);
+                                    st.message = Some(other);
+                                    st.pending.get_or_insert(content);
+                                    continue;
+                                }
+                                Ok(_) => {}
+                                Err(e) => {
+                                    tracing::warn!(error = %e, key = %slot.key, "could not remember a message id")
+                                }
                             }
                             Ok(())
                         }

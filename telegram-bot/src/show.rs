@@ -879,11 +879,40 @@ impl Shower {
             .insert((key.to_string(), recipient.to_string()), id);
         if let Err(e) = self
             .store
-            .set_message_ref(Platform::Telegram, key, recipient, &id.0.to_string())
+            .remember_message_ref(Platform::Telegram, key, recipient, &id.0.to_string())
             .await
         {
-            tracing::warn!(error = %e, "could not remember a message id");
+            tracing::warn!(error = %e, key, "could not remember a message id");
         }
+    }
+
+    /// Remembers the first message sent for `key` (`Store::keep_first_post`) and returns the
+    /// one that stands: if another process's copy was remembered first (both sent while the
+    /// store was away), this copy is deleted and that one is edited from then on.
+    async fn keep_first(&self, chat: &ChatRef, key: &str, recipient: &str, id: MessageId) -> MessageId {
+        let kept = self
+            .store
+            .keep_first_post(Platform::Telegram, key, recipient, &id.0.to_string())
+            .await;
+        let stands = match kept {
+            Ok(k) => k.parse().map(MessageId).unwrap_or(id),
+            Err(e) => {
+                tracing::warn!(error = %e, key, "could not remember a message id");
+                id
+            }
+        };
+        if stands != id {
+            if let Some(cid) = chat_id(chat) {
+                if let Err(e) = call(self.bot.delete_message(cid, id)).await {
+                    tracing::debug!(error = %e, "could not delete a second copy of a message");
+                }
+            }
+        }
+        self.ids
+            .lock()
+            .expect("ids")
+            .insert((key.to_string(), recipient.to_string()), stands);
+        stands
     }
 
     /// Sends the keyed message the first time, edits it afterwards.
@@ -954,7 +983,7 @@ impl Shower {
                 Err(e) => return Err(e),
             }
         }
-        let m = match self.post(chat, text, Some(markup)).await {
+        let m = match self.post(chat, text, Some(markup.clone())).await {
             Ok(m) => m,
             Err(e) => {
                 if mid.is_none() {
@@ -966,7 +995,21 @@ impl Shower {
                 return Err(e);
             }
         };
-        self.remember(key, recipient, m.id).await;
+        if mid.is_some() {
+            // The message was deleted by someone: the new one replaces it.
+            self.remember(key, recipient, m.id).await;
+            return Ok(());
+        }
+        let stands = self.keep_first(chat, key, recipient, m.id).await;
+        if stands != m.id {
+            // Another process's copy stands: it shows this version too.
+            if let Some(cid) = chat_id(chat) {
+                match call(self.bot.edit_message_text(cid, stands, text).reply_markup(markup)).await {
+                    Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
         Ok(())
     }
 

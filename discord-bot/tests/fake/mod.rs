@@ -74,6 +74,9 @@ pub struct State {
     pub identifies: AtomicU64,
     pub registered: AtomicBool,
     pub callbacks: Mutex<HashMap<u64, Value>>,
+    /// Interactions answered (their one response taken), and the second answers refused.
+    acknowledged: Mutex<HashSet<u64>>,
+    pub refused_acks: AtomicU64,
     /// Interaction token → the message its original response shows, and its user.
     originals: Mutex<HashMap<String, Original>>,
     /// Direct-message refusals (50007) sent.
@@ -428,6 +431,23 @@ async fn edit_message(
     }
 }
 
+/// Deletes a message of the channel: 204, or Discord's "Unknown Message" for one that is not
+/// there (deleted already, or in another channel).
+async fn delete_message(AxState(st): St, Path((channel, id)): Path<(u64, u64)>) -> Response {
+    count(
+        &st,
+        &format!("DELETE {} message", place(channel)),
+        format!("DELETE message {channel}"),
+    );
+    let mut ids = st.by_channel.lock().unwrap();
+    let Some(pos) = ids.get(&channel).and_then(|v| v.iter().position(|&m| m == id)) else {
+        return error(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+    };
+    ids.get_mut(&channel).expect("found above").remove(pos);
+    st.msgs.lock().unwrap().remove(&id);
+    StatusCode::NO_CONTENT.into_response()
+}
+
 async fn create_thread(AxState(st): St, Path(channel): Path<u64>, Json(body): Json<Value>) -> Json<Value> {
     count(&st, "POST thread", format!("POST thread {channel}"));
     let id = st.id();
@@ -454,12 +474,24 @@ async fn callback(
         &format!("POST interaction callback type {}", v["type"]),
         "POST callback".into(),
     );
-    apply_callback(&st, iid, token, v, file);
+    if !apply_callback(&st, iid, token, v, file) {
+        return error(
+            StatusCode::BAD_REQUEST,
+            40060,
+            "Interaction has already been acknowledged.",
+        );
+    }
     StatusCode::NO_CONTENT.into_response()
 }
 
-/// An interaction's response, from a callback call or from the reply to its post.
-fn apply_callback(st: &State, iid: u64, token: String, v: Value, file: Option<String>) {
+/// An interaction's response, from a callback call or from the reply to its post. False (and
+/// nothing shown) if it was answered already: Discord takes one response per interaction and
+/// refuses a second call with 40060.
+fn apply_callback(st: &State, iid: u64, token: String, v: Value, file: Option<String>) -> bool {
+    if !st.acknowledged.lock().unwrap().insert(iid) {
+        st.refused_acks.fetch_add(1, Ordering::Relaxed);
+        return false;
+    }
     let (pressed, channel, user) = st
         .originals
         .lock()
@@ -489,6 +521,7 @@ fn apply_callback(st: &State, iid: u64, token: String, v: Value, file: Option<St
     };
     st.originals.lock().unwrap().insert(token, (shown, channel, user));
     st.callbacks.lock().unwrap().insert(iid, v);
+    true
 }
 
 /// The key the fake signs its posts with, and the public key the bot is given.
@@ -648,7 +681,10 @@ impl Fake {
             .route("/api/v10/applications/{app}/commands", put(register))
             .route("/api/v10/users/@me/channels", post(open_dm))
             .route("/api/v10/channels/{c}/messages", post(send_message))
-            .route("/api/v10/channels/{c}/messages/{m}", patch(edit_message))
+            .route(
+                "/api/v10/channels/{c}/messages/{m}",
+                patch(edit_message).delete(delete_message),
+            )
             .route("/api/v10/channels/{c}/threads", post(create_thread))
             .route("/api/v10/interactions/{i}/{t}/callback", post(callback))
             .route("/api/v10/webhooks/{a}/{t}/messages/{m}", patch(edit_original))

@@ -27,6 +27,32 @@ pub enum FirstPost {
     Sending,
 }
 
+/// How long `Store::remember_message_ref` and `Store::keep_first_post` try while the store
+/// is away: longer than a database restart takes, shorter than a stop's grace period.
+pub const REMEMBER_WAIT: Duration = Duration::from_secs(20);
+
+/// Runs `attempt` until it succeeds or `REMEMBER_WAIT` has passed, waiting longer after each
+/// failure (from 100 ms, doubling, at most 2 s).
+async fn retry_remember<T, F, Fut>(mut attempt: F) -> Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T>>,
+{
+    let until = tokio::time::Instant::now() + REMEMBER_WAIT;
+    let mut pause = Duration::from_millis(100);
+    loop {
+        match attempt().await {
+            Ok(v) => return Ok(v),
+            Err(e) if tokio::time::Instant::now() + pause >= until => return Err(e),
+            Err(e) => {
+                tracing::debug!(error = %e, "could not remember a message id yet; trying again");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(2));
+            }
+        }
+    }
+}
+
 impl Store {
     /// The platform's id of the message that shows outbox message `key` to `recipient`.
     pub async fn message_ref(
@@ -79,6 +105,54 @@ impl Store {
                 .await?;
         });
         Ok(())
+    }
+
+    /// `set_message_ref`, tried again while the store is away (a database restart): a
+    /// message sent and never remembered is a copy that no process edits any more, which its
+    /// reader takes for the newest. Gives up after `REMEMBER_WAIT` with the last error.
+    pub async fn remember_message_ref(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        message_id: &str,
+    ) -> Result<()> {
+        retry_remember(|| self.set_message_ref(platform, key, recipient, message_id)).await
+    }
+
+    /// Remembers `message_id` as the first message showing `key` to `recipient`, which this
+    /// process sent after `claim_first_post` said `Mine`, and returns the id that stands:
+    /// this one, or the one another process remembered first. Two processes both send a
+    /// first version when the store could not tell them apart (it was away while they
+    /// claimed); the first id remembered stands, and the other sender deletes its copy and
+    /// shows its version on the standing one, so the reader is left with one message that
+    /// every process edits. Tried again while the store is away, like `remember_message_ref`.
+    pub async fn keep_first_post(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        message_id: &str,
+    ) -> Result<String> {
+        let sql = "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
+                   ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id \
+                   WHERE messages.message_id LIKE 'sending:%'";
+        retry_remember(|| async {
+            on_write!(self, pool => {
+                sqlx::query(sql)
+                    .bind(platform.as_str())
+                    .bind(key)
+                    .bind(recipient)
+                    .bind(message_id)
+                    .execute(pool)
+                    .await?;
+            });
+            Ok(self
+                .stored_message_id(platform, key, recipient)
+                .await?
+                .unwrap_or_else(|| message_id.to_string()))
+        })
+        .await
     }
 
     /// Claims sending the first message that shows `key` to `recipient`, so that two

@@ -440,6 +440,24 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                         text.replace('\n', " | ")
                     );
                 }
+                // Every message in each person's private chat as it stands (a second hand
+                // message that no process edits any more would leave its owner stuck).
+                for chat in &chats {
+                    let mut last: Vec<(&String, &String, i64)> = Vec::new();
+                    for (_, m, text, when) in seen.history.iter().filter(|h| &h.0 == chat) {
+                        match last.iter_mut().find(|l| l.0 == m) {
+                            Some(l) => *l = (m, text, *when),
+                            None => last.push((m, text, *when)),
+                        }
+                    }
+                    for (m, text, when) in last.iter().rev().take(4).rev() {
+                        println!(
+                            "  chat {chat} has msg {m} (last shown +{}): {}",
+                            when - start_ms,
+                            text.replace('\n', " | ")
+                        );
+                    }
+                }
                 for p in log.iter().filter(|p| t.users.contains(&p.user)).rev().take(6) {
                     println!(
                         "  press {} by {} {:?}: {:?}",
@@ -450,6 +468,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                     );
                 }
             }
+            // The players' tasks still log their presses: the lock is not taken into the panic.
+            drop(log);
             let groups: Vec<&str> = stuck.iter().map(|t| t.group.as_str()).collect();
             panic!(
                 "{} tables did not finish a deal after the chaos (groups {groups:?}); {failure_note}",

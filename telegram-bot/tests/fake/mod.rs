@@ -657,9 +657,14 @@ impl Fake {
                     );
                 };
                 let Some(pos) = c.iter().position(|m| m.id == id) else {
+                    let description = if method == "deleteMessage" {
+                        "Bad Request: message to delete not found"
+                    } else {
+                        "Bad Request: message to edit not found"
+                    };
                     return (
                         400,
-                        json!({"ok": false, "error_code": 400, "description": "Bad Request: message to edit not found"}),
+                        json!({"ok": false, "error_code": 400, "description": description}),
                     );
                 };
                 if method == "deleteMessage" {
