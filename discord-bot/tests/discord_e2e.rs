@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use stikis_discord::Running;
 
 const TABLE: i64 = 1;
+const WEB_URL: &str = "https://cards.example.org";
 
 struct Play {
     fake: Fake,
@@ -87,6 +88,19 @@ impl Play {
         config.shards = Some("1-1/2".parse().unwrap());
         let n = g.fake.state.identifies.load(Ordering::Acquire);
         g.other = Some(stikis_discord::start(config).await.unwrap());
+        g.fake.wait_ready(n + 1).await;
+        g
+    }
+
+    /// With the web face's address given, so that `/play` gives links to the live table.
+    async fn start_web(db: &str) -> Play {
+        let mut g = Play::start(db).await;
+        g.bot.take().unwrap().shutdown().await;
+        g.fake.disconnect();
+        let n = g.fake.state.identifies.load(Ordering::Acquire);
+        let mut config = g.fake.config(db);
+        config.host.web_url = Some(WEB_URL.into());
+        g.bot = Some(stikis_discord::start(config).await.unwrap());
         g.fake.wait_ready(n + 1).await;
         g
     }
@@ -1175,4 +1189,53 @@ async fn web_gives_the_link_and_an_admin_makes_the_pages_public_and_private_agai
     assert!(store.public_communities(10).await.unwrap().is_empty());
     assert!(!off.contains(&listed[0].1), "a new link: {off}");
     running.shutdown().await;
+}
+
+/// `/play` answers with a link to the live table that only the asker sees (an ephemeral
+/// answer), signed for the asker's seat; someone without a seat gets a link to watch; no link
+/// reaches the channel or anyone's direct messages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_gives_a_personal_link_that_only_the_asker_sees() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db(&dir, "play.db");
+    let mut g = Play::start_web(&db).await;
+    g.open().await;
+    let secret = stikis_host::links::play_secret("fake-token");
+    let now_s = stikis_host::store::now_ms() / 1000;
+    let prefix = format!("{WEB_URL}/play/{TABLE}?k=");
+    for (who, seat, words) in [
+        (g.anna.clone(), "1001", "Your seat at the live table"),
+        (g.dora.clone(), "", "The live table, to watch"),
+    ] {
+        let v = g.fake.slash(&who, CHANNEL, "play", json!([])).await;
+        assert_eq!(v["data"]["flags"], 64, "only the asker sees it: {v}");
+        let text = callback_text(&v);
+        assert!(text.starts_with(words), "{text}");
+        let at = text
+            .find(&prefix)
+            .unwrap_or_else(|| panic!("no link in {text:?}"));
+        let key: String = text[at + prefix.len()..]
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .collect();
+        let (table, user) =
+            stikis_host::links::check_play_key(&secret, &key, now_s).expect("a key the bot signed");
+        assert_eq!((table, user.as_str()), (TABLE, seat), "{}'s key", who.name);
+    }
+    g.settle().await;
+    let leaked: Vec<fake::Msg> = g
+        .fake
+        .state
+        .msgs
+        .lock()
+        .unwrap()
+        .values()
+        .filter(|m| m.ephemeral_for.is_none() && m.versions.iter().any(|t| t.contains("/play/")))
+        .cloned()
+        .collect();
+    assert!(
+        leaked.is_empty(),
+        "a live-table link outside an ephemeral answer: {leaked:#?}"
+    );
+    g.bot.take().unwrap().shutdown().await;
 }

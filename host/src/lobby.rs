@@ -734,7 +734,15 @@ impl Host {
                 out.push(Out::Personal {
                     user: user.id.clone(),
                     chat: live.row.chat.clone(),
-                    text: t(lang, "play-link", &[("url", url.into())]),
+                    text: t(
+                        lang,
+                        if seated.is_empty() {
+                            "play-link-watch"
+                        } else {
+                            "play-link"
+                        },
+                        &[("url", url.into())],
+                    ),
                     closed: t(lang, "play-link-closed-chat", &[]),
                 });
             }
@@ -998,6 +1006,8 @@ impl Host {
         }
         live.new_turn();
         self.evict(live.id());
+        // Its live pages say that it is over.
+        self.announce_table(live.id());
         out.push(Out::Post {
             chat: live.row.chat.clone(),
             text,

@@ -221,15 +221,28 @@ impl Host {
     /// What `viewer` sees of table `id` now (None: no such open table). A copy this process
     /// holds that another process has moved on since is read again first.
     pub async fn table_view(&self, id: i64, viewer: Option<&str>) -> Result<Option<TableView>, HostError> {
+        self.table_view_in(id, viewer, None).await
+    }
+
+    /// `table_view` in language `lang` when one is asked for (a page's own choice), else in
+    /// the viewer's (a spectator: the community's). The group's table text stays in the
+    /// community's language, as the group sees it.
+    pub async fn table_view_in(
+        &self,
+        id: i64,
+        viewer: Option<&str>,
+        lang: Option<Lang>,
+    ) -> Result<Option<TableView>, HostError> {
         let Some(row) = self.store.table(id).await? else {
             return Ok(None);
         };
         if !row.status.is_open() {
             return Ok(None);
         }
-        let lang = match viewer {
-            Some(u) => self.user_lang(&row.chat, u).await,
-            None => self.community_lang(&row.chat).await,
+        let lang = match (lang, viewer) {
+            (Some(l), _) => l,
+            (None, Some(u)) => self.user_lang(&row.chat, u).await,
+            (None, None) => self.community_lang(&row.chat).await,
         };
         let Some(shared) = self.fresh_table(&row).await? else {
             return Ok(None);
@@ -247,15 +260,21 @@ impl Host {
     /// Tells the live pages that the tables `out` shows have changed.
     pub(crate) fn announce(&self, out: &Outbox) {
         for id in tables_shown(out) {
-            let _ = self.changed.send(id);
-            if self.store.is_postgres() {
-                let store = self.store.clone();
-                tokio::spawn(async move {
-                    if let Err(e) = store.notify_changed(id).await {
-                        tracing::debug!(error = %e, table = id, "a table change was not told to the other processes");
-                    }
-                });
-            }
+            self.announce_table(id);
+        }
+    }
+
+    /// Tells the live pages that table `id` has changed (here, and on PostgreSQL in the other
+    /// processes): a change no table message shows, such as the table's end.
+    pub(crate) fn announce_table(&self, id: i64) {
+        let _ = self.changed.send(id);
+        if self.store.is_postgres() {
+            let store = self.store.clone();
+            tokio::spawn(async move {
+                if let Err(e) = store.notify_changed(id).await {
+                    tracing::debug!(error = %e, table = id, "a table change was not told to the other processes");
+                }
+            });
         }
     }
 

@@ -24,7 +24,9 @@
   var app = document.getElementById("miniapp");
   if (app) {
     var said = document.getElementById("status");
-    fetch("/play/app/session", form({ init_data: tg ? tg.initData : "" }))
+    var user = (tg && tg.initDataUnsafe && tg.initDataUnsafe.user) || {};
+    var asked = user.language_code || navigator.language || "";
+    fetch("/play/app/session", form({ init_data: tg ? tg.initData : "", lang: asked }))
       .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
       .then(function (a) {
         if (a.ok) location.replace(a.j.url);
@@ -38,6 +40,7 @@
   var view = document.getElementById("view");
   var status = document.getElementById("status");
   var table = root.dataset.table, k = root.dataset.k;
+  var lang = document.documentElement.lang || "";
   if (tg && tg.BackButton) {
     tg.BackButton.show();
     tg.BackButton.onClick(function () { tg.close(); });
@@ -49,7 +52,9 @@
       els[i].textContent = s + " s";
     }
   }
-  var feed = new EventSource("/play/" + table + "/events?k=" + encodeURIComponent(k));
+  var feed = new EventSource(
+    "/play/" + table + "/events?k=" + encodeURIComponent(k) + "&lang=" + encodeURIComponent(lang)
+  );
   feed.addEventListener("view", function (e) {
     view.innerHTML = e.data;
     status.textContent = "";
@@ -68,7 +73,7 @@
     if (!b || b.disabled) return;
     b.disabled = true;
     if (tg && tg.HapticFeedback) tg.HapticFeedback.impactOccurred("light");
-    fetch("/play/" + table + "/press", form({ k: k, token: b.dataset.token }))
+    fetch("/play/" + table + "/press", form({ k: k, token: b.dataset.token, lang: lang }))
       .then(function (r) { return r.json(); })
       .then(function (j) { if (j.reply) status.textContent = j.reply; })
       .catch(function () {

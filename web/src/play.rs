@@ -248,7 +248,13 @@ fn denied_page(d: Denied, lang: Lang) -> Response {
 }
 
 fn ask_lang(q: &KeyQuery) -> Option<Lang> {
-    q.lang.as_deref().and_then(|l| l.parse().ok())
+    lang_named(q.lang.as_deref())
+}
+
+/// The language a page or a browser names ("ru", "en-GB"), if it is one of ours.
+fn lang_named(tag: Option<&str>) -> Option<Lang> {
+    let tag = tag?.get(..2)?.to_ascii_lowercase();
+    tag.parse().ok()
 }
 
 /// The content security policy of a page that loads Telegram's script.
@@ -270,7 +276,7 @@ async fn table_page(State(p): State<Play>, Path(table): Path<String>, Query(q): 
         Ok(u) => u,
         Err(d) => return denied_page(d, lang),
     };
-    let view = match p.host.table_view(table, user.as_deref()).await {
+    let view = match p.host.table_view_in(table, user.as_deref(), ask_lang(&q)).await {
         Ok(Some(v)) => v,
         Ok(None) => return crate::not_found(lang),
         Err(e) => {
@@ -278,7 +284,7 @@ async fn table_page(State(p): State<Play>, Path(table): Path<String>, Query(q): 
             return (StatusCode::SERVICE_UNAVAILABLE, Html(page::unavailable(lang))).into_response();
         }
     };
-    let lang = ask_lang(&q).unwrap_or(view.lang);
+    let lang = view.lang;
     let tg = q.tg.is_some() && p.telegram_token.is_some();
     let title = t(
         lang,
@@ -316,6 +322,10 @@ struct Feed {
     last: Option<[u8; 16]>,
     first: bool,
     over: bool,
+    /// The language the page asked for (else the viewer's own), and the one its last view
+    /// was in, for the word that the table is over.
+    asked: Option<Lang>,
+    lang: Option<Lang>,
 }
 
 async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<KeyQuery>) -> Response {
@@ -332,6 +342,8 @@ async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<K
         last: None,
         first: true,
         over: false,
+        lang: ask_lang(&q),
+        asked: ask_lang(&q),
     };
     let stream = futures_util::stream::unfold(feed, |mut f| async move {
         loop {
@@ -349,8 +361,9 @@ async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<K
                 }
             }
             f.first = false;
-            match f.p.host.table_view(f.table, f.user.as_deref()).await {
+            match f.p.host.table_view_in(f.table, f.user.as_deref(), f.asked).await {
                 Ok(Some(v)) => {
+                    f.lang = Some(v.lang);
                     let html = fragment(&v).into_string();
                     let digest: [u8; 16] = Sha256::digest(html.as_bytes())[..16]
                         .try_into()
@@ -367,7 +380,7 @@ async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<K
                 }
                 Ok(None) => {
                     f.over = true;
-                    let lang = Lang::Lv;
+                    let lang = f.lang.unwrap_or(Lang::Lv);
                     let ev = Event::default().event("over").data(t(lang, "play-over", &[]));
                     return Some((Ok(ev), f));
                 }
@@ -389,28 +402,30 @@ async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<K
 struct PressForm {
     k: String,
     token: String,
+    /// The page's language, for a refusal (the host answers a tap in the player's own).
+    #[serde(default)]
+    lang: Option<String>,
 }
 
 async fn press(State(p): State<Play>, Path(table): Path<i64>, Form(f): Form<PressForm>) -> Response {
-    let refuse = |status: StatusCode, text: String| (status, Json(json!({ "reply": text }))).into_response();
+    let lang = lang_named(f.lang.as_deref()).unwrap_or(Lang::Lv);
+    let refuse =
+        |status: StatusCode, key: &str| (status, Json(json!({ "reply": t(lang, key, &[]) }))).into_response();
     let user = match who(&p, table, &f.k) {
         Ok(Some(u)) => u,
-        Ok(None) => return refuse(StatusCode::FORBIDDEN, t(Lang::Lv, "not-at-table", &[])),
-        Err(d) => return refuse(d.status(), t(Lang::Lv, d.key(), &[])),
+        Ok(None) => return refuse(StatusCode::FORBIDDEN, "not-at-table"),
+        Err(d) => return refuse(d.status(), d.key()),
     };
     if Token::decode(&f.token).map(|tok| tok.table) != Ok(table) {
         tracing::info!(table, "a live-table tap named another table");
-        return refuse(StatusCode::FORBIDDEN, t(Lang::Lv, "play-other-table", &[]));
+        return refuse(StatusCode::FORBIDDEN, "play-other-table");
     }
     let row = match p.host.store().table(table).await {
         Ok(Some(row)) => row,
-        Ok(None) => return refuse(StatusCode::NOT_FOUND, t(Lang::Lv, "play-over", &[])),
+        Ok(None) => return refuse(StatusCode::NOT_FOUND, "play-over"),
         Err(e) => {
             tracing::warn!(error = %e, table, "a live-table tap could not read its table");
-            return refuse(
-                StatusCode::SERVICE_UNAVAILABLE,
-                t(Lang::Lv, "store-unavailable", &[]),
-            );
+            return refuse(StatusCode::SERVICE_UNAVAILABLE, "store-unavailable");
         }
     };
     let mut out = p
@@ -631,15 +646,18 @@ async fn app_page(State(p): State<Play>, Query(q): Query<KeyQuery>) -> Response 
 struct SessionForm {
     #[serde(default)]
     init_data: String,
+    /// The language of the person's Telegram (or browser), for a refusal.
+    #[serde(default)]
+    lang: Option<String>,
 }
 
 async fn app_session(State(p): State<Play>, Form(f): Form<SessionForm>) -> Response {
     let Some(bot_token) = &p.telegram_token else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let error = |status: StatusCode, key: &str| {
-        (status, Json(json!({ "error": t(Lang::Lv, key, &[]) }))).into_response()
-    };
+    let lang = lang_named(f.lang.as_deref()).unwrap_or(Lang::Lv);
+    let error =
+        |status: StatusCode, key: &str| (status, Json(json!({ "error": t(lang, key, &[]) }))).into_response();
     let data = match check_init_data(bot_token, &f.init_data, now_s(), p.init_data_max_age_s) {
         Ok(d) => d,
         Err(e) => {

@@ -17,6 +17,7 @@ use common::*;
 use hmac::{Hmac, Mac};
 use http_body_util::BodyExt;
 use sha2::Sha256;
+use stikis_host::i18n::{t, Lang};
 use stikis_host::links::{play_key, play_secret};
 use stikis_host::store::{ChatRef, Platform, Store};
 use stikis_host::{Command, Host, Outbox, User};
@@ -77,7 +78,12 @@ struct Feed {
 }
 
 async fn open_feed(bot: &Bot, table: i64, key: &str) -> Feed {
-    let uri = format!("http://{}/play/{table}/events?k={key}", bot.web.addr);
+    open_feed_in(bot, table, key, "").await
+}
+
+/// The feed of a page in language `lang` (as the page asks for it; empty: the viewer's own).
+async fn open_feed_in(bot: &Bot, table: i64, key: &str, lang: &str) -> Feed {
+    let uri = format!("http://{}/play/{table}/events?k={key}&lang={lang}", bot.web.addr);
     let res = client()
         .request(
             axum::http::Request::get(uri)
@@ -160,6 +166,23 @@ fn action(token: &str) -> String {
 }
 
 impl Feed {
+    /// Waits for the word that the table is over; returns it.
+    async fn over(&mut self) -> String {
+        loop {
+            let s = tokio::time::timeout(Duration::from_secs(20), self.rx.recv())
+                .await
+                .expect("the feed says the table is over")
+                .unwrap_or_else(|| {
+                    let got: Vec<&str> = self.all.iter().map(|s| s.event.as_str()).collect();
+                    panic!("the feed ended without saying the table is over (it sent {got:?})")
+                });
+            self.all.push(s.clone());
+            if s.event == "over" {
+                return s.data;
+            }
+        }
+    }
+
     /// Waits for the next page the feed is sent (a change that is not a move: a pick).
     async fn next_page(&mut self) -> String {
         loop {
@@ -767,6 +790,36 @@ async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothin
     }
     let after = version_of(&bot.host, table).await;
     assert_eq!(after, version);
+
+    // A refusal is worded in the page's language (the page sends it), Latvian by default.
+    for (lang, code) in [(Lang::En, "en"), (Lang::Ru, "ru-RU"), (Lang::Lv, "")] {
+        let (status, body) = post_form(
+            &bot,
+            &format!("/play/{table}/press"),
+            &[("k", forged.as_str()), ("token", token.as_str()), ("lang", code)],
+        )
+        .await;
+        assert_eq!(status, 401);
+        assert_eq!(body["reply"], t(lang, "play-forged", &[]), "{code}");
+        let (status, body) = post_form(
+            &bot,
+            "/play/app/session",
+            &[("init_data", "user=%7B%7D"), ("lang", code)],
+        )
+        .await;
+        assert_eq!(status, 401);
+        assert_eq!(body["error"], t(lang, "play-forged", &[]), "{code}");
+    }
+    // A page asked for in English gets its feed in English, down to the word that the table
+    // is over.
+    let mut feed = open_feed_in(&bot, table, &good, "en").await;
+    let page = feed.at_least(version).await;
+    assert!(
+        page.contains(&t(Lang::En, "play-your-turn", &[])),
+        "the bidder's page in English:\n{page}"
+    );
+    send(&bot.host, &mut screen, g.clone(), &people[0], Command::Stop).await;
+    assert_eq!(feed.over().await, t(Lang::En, "play-over", &[]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -130,6 +130,7 @@ play-forged = This link is not one the bot gave, or it was changed. Ask the bot 
 play-expired = This link has expired. Ask the bot for a new one (/play in the table's chat).
 play-other-table = This link is for another table. Ask the bot for a link to this one (/play in its chat).
 play-link = Your seat at the live table (a personal link: do not share it; valid for 24 hours): { $url }
+play-link-watch = The live table, to watch (you have no seat at it; valid for 24 hours): { $url }
 play-link-off = The live table is not set up on this bot (its operator gives --web-url).
 play-link-closed-chat = Open a private chat with me and press Start first: your link is personal, so I send it only there.
 play-open = Open the table

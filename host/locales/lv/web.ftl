@@ -138,6 +138,7 @@ play-forged = Šo saiti nav devis bots, vai tā ir mainīta. Palūdziet botam sa
 play-expired = Šīs saites laiks ir beidzies. Palūdziet botam jaunu (/play galda tērzēšanā).
 play-other-table = Šī saite ir citam galdam. Palūdziet botam saiti uz šo (/play tā tērzēšanā).
 play-link = Jūsu vieta pie dzīvā galda (personīga saite: nedodiet to citiem; derīga 24 stundas): { $url }
+play-link-watch = Dzīvais galds skatīšanās režīmā (jums pie tā nav vietas; derīgs 24 stundas): { $url }
 play-link-off = Šim botam dzīvais galds nav iestatīts (tā uzturētājs norāda --web-url).
 play-link-closed-chat = Atveriet privātu tērzēšanu ar mani un nospiediet Start: saite ir personīga, tāpēc sūtu to tikai tur.
 play-open = Atvērt galdu

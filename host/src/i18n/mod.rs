@@ -239,6 +239,7 @@ pub const KEYS: &[&str] = &[
     "play-expired",
     "play-other-table",
     "play-link",
+    "play-link-watch",
     "play-link-off",
     "play-link-closed-chat",
     "play-open",
