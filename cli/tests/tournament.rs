@@ -46,3 +46,52 @@ fn a_tournament_record_verifies_and_a_changed_one_does_not() {
     assert_eq!(code, Some(2));
     assert!(err.starts_with("the tournament record is malformed"), "{err}");
 }
+
+/// A record's `replaced` lists players who left their table during a round; a name that is
+/// not at that table (or listed twice) is refused with one line naming the round and table.
+#[test]
+fn replaced_must_name_players_of_that_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let players: Vec<String> = (1..=8).map(|i| format!("Player {i}")).collect();
+    let t = simulate(&players, &"lv".into(), 2, 1, Level::Random, Seed::from_u64(9)).unwrap();
+    let path = dir.path().join("t.json");
+
+    // A player of the table who left: accepted, the standings are the same.
+    let mut ok = t.clone();
+    let at_table_2 = ok.rounds[1].tables[1].players[2].clone();
+    ok.rounds[1].tables[1].replaced = vec![at_table_2];
+    std::fs::write(&path, serde_json::to_string(&ok).unwrap()).unwrap();
+    let (code, out, err) = verify(&path);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("2 rounds, 8 players"), "{out}");
+
+    // A player of another table, and a name nobody entered: refused.
+    let elsewhere = t.rounds[1].tables[0].players[0].clone();
+    for name in [elsewhere.as_str(), "Nobody"] {
+        let mut bad = t.clone();
+        bad.rounds[1].tables[1].replaced = vec![name.to_string()];
+        std::fs::write(&path, serde_json::to_string(&bad).unwrap()).unwrap();
+        let (code, out, err) = verify(&path);
+        assert_eq!(code, Some(2), "{name}: {out}");
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!(
+                "round 2, table 2: {name} is listed as replaced, but does not sit at this table ("
+            )),
+            "{err}"
+        );
+    }
+
+    // The same player twice.
+    let mut bad = t.clone();
+    let p = bad.rounds[0].tables[0].players[1].clone();
+    bad.rounds[0].tables[0].replaced = vec![p.clone(), p.clone()];
+    std::fs::write(&path, serde_json::to_string(&bad).unwrap()).unwrap();
+    let (code, _, err) = verify(&path);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err.trim_end(),
+        format!("round 1, table 1: {p} is listed as replaced twice")
+    );
+}

@@ -376,6 +376,19 @@ pub fn recount(t: &TournamentRecord) -> Result<Vec<Standing>, VerifyError> {
                     want.join(", ")
                 )));
             }
+            // Only a player of this table can have left it; a stranger in `replaced` would
+            // claim a computer finished for somebody who never sat here.
+            for (k, gone) in table.replaced.iter().enumerate() {
+                if !table.players.contains(gone) {
+                    return Err(fail(format!(
+                        "{gone} is listed as replaced, but does not sit at this table ({})",
+                        table.players.join(", ")
+                    )));
+                }
+                if table.replaced[..k].contains(gone) {
+                    return Err(fail(format!("{gone} is listed as replaced twice")));
+                }
+            }
             let rec = &table.record;
             if rec.game != t.game || rec.rules != t.rules || rec.players != table.players {
                 return Err(fail(
