@@ -1187,6 +1187,7 @@ async fn in_chromium_the_pages_open_and_the_viewer_steps_through_a_deal_with_the
     let h1 = c.find(fantoccini::Locator::Css("h1")).await.unwrap();
     assert_eq!(h1.text().await.unwrap(), "ANNA");
     let url = c.current_url().await.unwrap();
+    let anna_page = url.path().to_string();
     assert!(!url.path().contains("anna"), "{url}");
     let chart = c
         .find(fantoccini::Locator::Css("svg.chart.big"))
@@ -1341,6 +1342,35 @@ async fn in_chromium_the_pages_open_and_the_viewer_steps_through_a_deal_with_the
         .unwrap();
     assert_eq!(title, "Not found");
     shot(&c, "not-found.png").await;
+
+    // On a phone (390 px wide) no page is wider than the screen, in any language: the score
+    // table with its pules, the boards, a player's page and the tournament's 64-digit hash.
+    c.set_window_size(390, 844).await.unwrap();
+    let pages = [
+        format!("{community}g/{}", t.table),
+        community.clone(),
+        format!("{community}t/{}", tour.id),
+        anna_page.clone(),
+    ];
+    for lang in ["lv", "en", "ru"] {
+        for page in &pages {
+            c.goto(&format!("{base}{page}?lang={lang}")).await.unwrap();
+            let w = c
+                .execute(
+                    "return [document.documentElement.scrollWidth, window.innerWidth];",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            let (wide, screen) = (w[0].as_f64().unwrap(), w[1].as_f64().unwrap());
+            assert!(
+                screen <= 400.0 && wide <= screen,
+                "{page} in {lang} is {wide} px wide on a {screen} px screen"
+            );
+        }
+    }
+    c.goto(&format!("{base}{}?lang=ru", pages[0])).await.unwrap();
+    shot(&c, "viewer-phone-ru.png").await;
     c.close().await.unwrap();
     web.stop().await;
 }
