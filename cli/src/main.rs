@@ -1,8 +1,8 @@
 //! `stikis`: the command line. `stikis play zole|belote|polt` plays in the terminal through the
 //! host (`play.rs`); `stikis replay FILE|-` replays a game record (docs/record-format.md);
 //! `stikis arena` plays computer players against each other (`arena.rs`); `stikis bench` times
-//! the engine (`bench.rs`); `stikis tournament verify FILE` re-counts a tournament record
-//! (`tournament.rs`).
+//! the engine (`bench.rs`); `stikis tournament verify FILE` re-counts a tournament record and
+//! `stikis tournament play FILE` plays a small one of computer players (`tournament.rs`).
 
 mod arena;
 mod bench;
@@ -50,7 +50,12 @@ checked to be the one the seed deals."
     },
     Arena(arena::ArenaArgs),
     Bench(bench::BenchArgs),
-    /// Tournament records: check one.
+    /// Tournament records: check one, or play a small tournament of computer players.
+    #[command(long_about = "Latvian-format Zole tournaments as one record file \
+(docs/tournament-record.md). `verify FILE` re-counts a record from its game records and prints \
+the standings; `play FILE` runs a small tournament of computer players here (the draw, rounds, \
+big points, re-seating) and writes its record, e.g. `stikis tournament play --players 8 \
+--rounds 2 --deals 3 t.json`. examples/tournaments/ has one.")]
     Tournament {
         #[command(subcommand)]
         command: TournamentCmd,
@@ -70,6 +75,7 @@ status 2 and one line naming the first disagreement."
         /// The tournament record file.
         file: String,
     },
+    Play(tournament::PlayArgs),
 }
 
 fn replay(path: &str) -> ExitCode {
@@ -131,8 +137,9 @@ fn main() -> ExitCode {
         Cmd::Replay { file } => replay(&file),
         Cmd::Arena(args) => report(arena::run(&args), "arena"),
         Cmd::Bench(args) => report(bench::run(&args), "bench"),
-        Cmd::Tournament {
-            command: TournamentCmd::Verify { file },
-        } => tournament::verify_file(&file),
+        Cmd::Tournament { command } => match command {
+            TournamentCmd::Verify { file } => tournament::verify_file(&file),
+            TournamentCmd::Play(args) => report(tournament::play(&args), "tournament play"),
+        },
     }
 }

@@ -1,6 +1,8 @@
 //! Every record in examples/ replays with `stikis replay` to the output stored beside it in
 //! examples/expected/, so a change of scoring shows here; there is one for every game and
-//! Zole preset. And the repository's docs stand on their own: nothing points outside it.
+//! Zole preset. The tournament records in examples/tournaments/ verify, and are what
+//! `stikis tournament play` writes. And the repository's docs stand on their own: nothing
+//! points outside it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -77,6 +79,67 @@ fn every_example_replays_to_its_expected_output() {
     .collect();
     want.sort();
     assert_eq!(seen, want, "one example per game and Zole preset");
+}
+
+/// Every tournament record in examples/tournaments/ verifies with `stikis tournament verify`
+/// to the standings stored in examples/expected/tournaments/, and is exactly what
+/// `stikis tournament play` writes with the options the table below gives for it.
+#[test]
+fn every_tournament_example_verifies_and_is_what_the_program_writes() {
+    // The file and the options that made it.
+    let made_by: &[(&str, &[&str])] = &[(
+        "zole-lv-8-players.json",
+        &["--players", "8", "--rounds", "2", "--deals", "3", "--seed", "1"],
+    )];
+    let dir = repo().join("examples/tournaments");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    let listed: Vec<String> = made_by.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(names, listed, "each tournament example says how it was made");
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, options) in made_by {
+        let path = dir.join(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_stikis"))
+            .args(["tournament", "verify"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stem = name.strip_suffix(".json").unwrap();
+        let want = std::fs::read_to_string(repo().join(format!("examples/expected/tournaments/{stem}.txt")))
+            .unwrap_or_else(|e| panic!("examples/expected/tournaments/{stem}.txt: {e}"));
+        assert_eq!(stdout, want, "{name} verifies to other standings than expected");
+
+        let again = tmp.path().join(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_stikis"))
+            .args(["tournament", "play"])
+            .args(*options)
+            .arg(&again)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            std::fs::read(&again).unwrap() == std::fs::read(&path).unwrap(),
+            "{name} is not what `stikis tournament play {} {name}` writes now (after a change \
+             of the computer players or the rules, write it again with that command)",
+            options.join(" ")
+        );
+    }
 }
 
 #[test]

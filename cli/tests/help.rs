@@ -24,6 +24,7 @@ fn help_and_version_go_to_stdout_with_exit_0() {
         &["bench", "--help"],
         &["tournament", "--help"],
         &["tournament", "verify", "--help"],
+        &["tournament", "play", "--help"],
     ] {
         let out = stikis(args);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -45,6 +46,11 @@ fn help_and_version_go_to_stdout_with_exit_0() {
     let text = String::from_utf8_lossy(&out.stdout);
     for sub in ["play", "replay", "arena", "bench", "tournament"] {
         assert!(text.contains(sub), "{sub} is listed:\n{text}");
+    }
+    let out = stikis(&["tournament", "--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for sub in ["verify", "play", "stikis tournament play --players 8"] {
+        assert!(text.contains(sub), "{sub} is in tournament --help:\n{text}");
     }
 }
 

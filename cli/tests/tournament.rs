@@ -95,3 +95,99 @@ fn replaced_must_name_players_of_that_table() {
         format!("round 1, table 1: {p} is listed as replaced twice")
     );
 }
+
+/// `stikis tournament play` runs a small tournament of computer players, writes its record
+/// and prints the standings; `verify` accepts the record, and the same seed gives the same
+/// file.
+#[test]
+fn play_writes_a_record_that_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("club.json");
+    let play = |path: &std::path::Path, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_stikis"))
+            .args([
+                "tournament",
+                "play",
+                "--players",
+                "9",
+                "--rounds",
+                "2",
+                "--deals",
+                "2",
+            ])
+            .args(extra)
+            .arg(path)
+            .output()
+            .unwrap()
+    };
+    let out = play(&path, &["--level", "random", "--seed", "4"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.starts_with("computer players: 2 rounds, 9 players; the standings:\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with(&format!(
+            "The tournament record is saved in {p}. `stikis tournament verify {p}` re-counts it.\n",
+            p = path.display()
+        )),
+        "{stdout}"
+    );
+    let record: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(record["deals_per_round"], 2);
+    // 9 players: a table of 4 and one of 5, in both rounds.
+    for round in record["rounds"].as_array().unwrap() {
+        let sizes: Vec<usize> = round["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["players"].as_array().unwrap().len())
+            .collect();
+        assert_eq!(sizes, [4, 5]);
+    }
+    let (code, out, err) = verify(&path);
+    assert_eq!(code, Some(0), "{err}");
+    // The standings it printed are the ones verify re-counts.
+    let lines = |s: &str| s.lines().skip(1).take(9).map(String::from).collect::<Vec<_>>();
+    assert_eq!(lines(&out), lines(&stdout));
+
+    let again = dir.path().join("again.json");
+    assert_eq!(
+        play(&again, &["--level", "random", "--seed", "4"]).status.code(),
+        Some(0)
+    );
+    assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&path).unwrap());
+    assert_eq!(
+        play(&again, &["--level", "random", "--seed", "5"]).status.code(),
+        Some(0)
+    );
+    assert_ne!(std::fs::read(&again).unwrap(), std::fs::read(&path).unwrap());
+
+    // Bad options write nothing and say why.
+    let none = dir.path().join("none.json");
+    for (extra, why) in [
+        (&["--players", "2"][..], "--players is 3 to 1000, not 2"),
+        (&["--rules", "skat"], "unknown zole preset \"skat\""),
+        (&["--level", "great"], "unknown level"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_stikis"))
+            .args(["tournament", "play"])
+            .args(extra)
+            .arg(&none)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(
+            err.starts_with(&format!("stikis tournament play: {why}")),
+            "{err}"
+        );
+        assert!(!none.exists(), "{extra:?}");
+    }
+}
