@@ -14,11 +14,36 @@ use stikis_host::table::HostError;
 /// How often a page of a tournament in play reloads itself, in seconds.
 pub const REFRESH_SECS: u32 = 30;
 
-/// One table of a round: the names seated there, and the table once it was opened with the
-/// number of deals dealt at it.
+/// One table of a round: the names seated there, the table once it was opened with the
+/// number of deals dealt at it, and while it plays each player's points so far.
 pub struct RoundTable {
     pub names: Vec<String>,
     pub table: Option<(TableRow, usize)>,
+    pub running: Vec<(String, i64)>,
+}
+
+/// Each player's points over the finished deals of a table in play, as `stikis replay` counts
+/// them from its record (empty if there is nothing to count yet).
+async fn running_totals(store: &Store, table: i64) -> Result<Vec<(String, i64)>, HostError> {
+    let record = store.table_log(table).await?.record()?;
+    let players = record.players.clone();
+    let Ok(bytes) = serde_json::to_vec(&record) else {
+        return Ok(Vec::new());
+    };
+    let totals = match stikis_core::record::replay(&bytes) {
+        Ok(v) => v["totals"].clone(),
+        Err(e) => {
+            tracing::warn!(table, error = %e, "a tournament table's record did not replay");
+            return Ok(Vec::new());
+        }
+    };
+    let Some(totals) = totals.as_array() else {
+        return Ok(Vec::new());
+    };
+    Ok(players
+        .into_iter()
+        .zip(totals.iter().map(|v| v.as_i64().unwrap_or(0)))
+        .collect())
 }
 
 /// What a tournament's page shows, read in one go.
@@ -51,7 +76,17 @@ impl TournamentData {
                     Some(row) => Some((row.clone(), store.deals(row.id).await?.len())),
                     None => None,
                 };
-                tables.push(RoundTable { names, table });
+                let running = match &table {
+                    Some((row, deals)) if row.status.is_open() && *deals > 1 => {
+                        running_totals(store, row.id).await?
+                    }
+                    _ => Vec::new(),
+                };
+                tables.push(RoundTable {
+                    names,
+                    table,
+                    running,
+                });
             }
             rounds.push((round, tables));
         }
@@ -158,6 +193,11 @@ pub fn tournament(lang: Lang, token: &str, data: &TournamentData) -> String {
                                 }
                                 Some((_, deals)) if *deals > 0 => {
                                     span.playing { (t(lang, "web-table-playing", &[("deal", Arg::from(*deals))])) }
+                                    @if !rt.running.is_empty() {
+                                        " · " span.running {
+                                            (rt.running.iter().map(|(who, p)| format!("{} {p:+}", marked(who))).collect::<Vec<_>>().join(", "))
+                                        }
+                                    }
                                 }
                                 _ => { span.playing { (t(lang, "web-table-waiting", &[])) } }
                             }

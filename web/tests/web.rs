@@ -946,7 +946,7 @@ async fn a_tournament_page_shows_the_seating_while_it_plays_and_the_recounted_st
     let admin = user("admin", true);
     let people = [user("anna", false), user("bruno", false)];
     let mut screen = Screen::default();
-    // One round of one deal: Anna, Bruno and a computer player.
+    // One round of two deals: Anna, Bruno and a computer player.
     send(
         &host,
         &mut screen,
@@ -955,7 +955,7 @@ async fn a_tournament_page_shows_the_seating_while_it_plays_and_the_recounted_st
         Command::NewTournament {
             rules: None,
             rounds: 1,
-            deals: Some(1),
+            deals: Some(2),
             minutes: None,
             turn: None,
             computers: true,
@@ -1023,9 +1023,34 @@ async fn a_tournament_page_shows_the_seating_while_it_plays_and_the_recounted_st
     // Play it out: whoever has buttons presses one; the computer player comes as events.
     let mut rng = 7u64;
     let mut presses = 0;
+    let mut running_seen = false;
     loop {
         while let Ok(out) = events.try_recv() {
             screen.show(&out);
+        }
+        // In deal 2 the table's line gives each player's points so far, as the record's
+        // replay counts them.
+        let playing = store.tournament_tables(tour.id).await.unwrap();
+        if !running_seen && store.deals(playing[0].id).await.unwrap().len() == 2 {
+            let log = log_of(&host, playing[0].id).await;
+            let replayed = stikis_core::record::replay(log.to_string().as_bytes()).unwrap();
+            let players: Vec<String> = serde_json::from_value(log["players"].clone()).unwrap();
+            let page = get(&store, &path).await;
+            let seated = page.body.find("Table 1</b>: ").expect("table 1's seating");
+            let line = &page.body[seated..seated + page.body[seated..].find("</li>").unwrap()];
+            let so_far: Vec<String> = players
+                .iter()
+                .zip(replayed["totals"].as_array().unwrap())
+                .map(|(who, p)| format!("{who} {:+}", p.as_i64().unwrap()))
+                .collect();
+            assert!(
+                line.contains(&format!(
+                    "playing, deal 2</span> · <span class=\"running\">{}</span>",
+                    so_far.join(", ")
+                )),
+                "{line}"
+            );
+            running_seen = true;
         }
         if store.tournament(tour.id).await.unwrap().unwrap().status
             == stikis_host::store::TournamentStatus::Finished
@@ -1052,6 +1077,8 @@ async fn a_tournament_page_shows_the_seating_while_it_plays_and_the_recounted_st
         presses += 1;
         assert!(presses < 500, "the tournament does not progress");
     }
+
+    assert!(running_seen, "the page was never read during deal 2");
 
     // Finished: the standings are the recount of the records, in order; the table's game is
     // linked; the page no longer reloads itself and may be cached.
