@@ -38,11 +38,9 @@ enum Cmd {
     #[command(
         long_about = "Re-plays a game record (docs/record-format.md) through the rules \
 engine and prints the result of every deal and the totals as one JSON object. A broken record \
-exits with status 2 and one line on standard error: a fault in a deal names the deal and the \
-action (action 0 is the deal itself), e.g. `deal 3, action 14: seat 2 must follow hearts (has \
-KH)`; a fault of the record as a whole (not JSON, a missing field, an unknown game or rules) \
-names no position, e.g. `the record is not valid JSON (...)`. A deal that carries its seed is \
-checked to be the one the seed deals."
+exits with status 2 and one line on standard error naming the deal and the action \
+(`deal 0, action 0` is the record as a whole), e.g. `deal 3, action 14: seat 2 must follow \
+hearts (has KH)`. A deal that carries its seed is checked to be the one the seed deals."
     )]
     Replay {
         /// The record file, or `-` for standard input.
@@ -96,19 +94,9 @@ fn replay(path: &str) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{}", replay_error(&e));
+            eprintln!("{e}");
             ExitCode::from(2)
         }
-    }
-}
-
-/// The line a broken record prints: a fault at a deal names its deal and action; a fault of
-/// the record as a whole (the library's deal 0, action 0) is at no position, so only its reason.
-fn replay_error(e: &stikis_core::record::ReplayError) -> String {
-    if e.deal == 0 {
-        e.reason.clone()
-    } else {
-        e.to_string()
     }
 }
 

@@ -49,15 +49,8 @@ fn check(stem: &str, out: &Output) {
     } else {
         assert_eq!(out.status.code(), Some(2), "{stem}");
         assert!(out.stdout.is_empty(), "{stem}: nothing on stdout");
-        // The pinned line is the library's error; a fault of the whole record (its deal 0,
-        // action 0) prints its reason alone.
-        let pinned = std::fs::read_to_string(err).unwrap();
-        let want = pinned.strip_prefix("deal 0, action 0: ").unwrap_or(&pinned);
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr).trim_end(),
-            want.trim_end(),
-            "{stem}"
-        );
+        let want = std::fs::read_to_string(err).unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stderr), want, "{stem}");
     }
 }
 
