@@ -23,7 +23,8 @@ bots use: Zole (3 players), Bazar belote (default), French classic, head-to-head
 Polt to Tzar (5 to 7 players). On a terminal one screen shows the table, the score sheet, your \
 hand and the messages (PgUp and PgDn scroll them); pick a button with the arrow keys and Enter or \
 type its number; after a deal's last trick, Enter shows the next deal. `r` saves the game record \
-(or the last table's, once it is closed) to a file, `s` stops the table (its totals stay on the score sheet), `c` closes \
+(or the last table's, once it is closed) to a file beside the SQLite database file (the current \
+directory for PostgreSQL) and says where, `s` stops the table (its totals stay on the score sheet), `c` closes \
 the score sheet (settling open pules; after a stop), `n` opens a new table (after a stop), `q` \
 quits (the game is kept and resumes next time). Without a terminal (pipes, scripts) or with \
 --plain it prints lines and reads a button's number per line. A belote game ends at its target, \
@@ -147,14 +148,40 @@ fn chat_of(game: &str) -> ChatRef {
     ChatRef::new(Platform::Local, "terminal", id)
 }
 
-/// Where `r` and a finished game put the record: beside the database file (or in the
-/// current directory for a database URL), named by game and time.
+/// The SQLite file a database setting names: `--db PATH`, or a `sqlite:` URL in DATABASE_URL
+/// (`sqlite://PATH?mode=rwc`, `sqlite:PATH`, as the store reads them). None for a database
+/// server (PostgreSQL) and for an in-memory database.
+fn sqlite_file(db: &str) -> Option<&std::path::Path> {
+    if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        return None;
+    }
+    let path = match db
+        .strip_prefix("sqlite://")
+        .or_else(|| db.strip_prefix("sqlite:"))
+    {
+        Some(rest) => rest.split('?').next().unwrap_or_default(),
+        None => db,
+    };
+    (!path.is_empty() && path != ":memory:").then(|| std::path::Path::new(path))
+}
+
+/// The directory records are saved in: the SQLite file's, whether it came from --db or from
+/// DATABASE_URL, else (PostgreSQL, in memory) the current directory. Absolute, so that the
+/// message names the very place.
+fn record_dir(db: &str) -> std::path::PathBuf {
+    let dir = sqlite_file(db)
+        .and_then(std::path::Path::parent)
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    // `a/./b.db` and a bare `.` read better without the dot.
+    dir.components().collect()
+}
+
+/// Where `r` and a finished game put the record: beside the database file (`record_dir`),
+/// named by game and time.
 fn record_path(opts: &Opts, name: &str) -> std::path::PathBuf {
-    let dir = std::path::Path::new(&opts.db)
-        .parent()
-        .filter(|_| !opts.db.contains("://"))
-        .map(|p| p.to_path_buf())
-        .unwrap_or_default();
+    let dir = record_dir(&opts.db);
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())

@@ -182,3 +182,96 @@ fn polt_plays_its_hands_and_resumes() {
     let (ok, out) = run_game(&["polt", "--players", "9"], &db, "");
     assert!(!ok && out.is_empty());
 }
+
+/// Runs `stikis play zole` in `cwd` with `args` and DATABASE_URL as given, pressing `r` then
+/// `q`; returns the path the record was saved at, as printed.
+fn save_record_in(cwd: &std::path::Path, args: &[&str], url: Option<&str>) -> String {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_stikis"));
+    cmd.args(["play", "zole"]).args(args).current_dir(cwd);
+    match url {
+        Some(u) => cmd.env("DATABASE_URL", u),
+        None => cmd.env_remove("DATABASE_URL"),
+    };
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"r\nq\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("The game record is saved in "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    line.trim_start_matches("The game record is saved in ")
+        .split(". `stikis replay")
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+/// Saved records land beside the SQLite file in use, not in the current directory: for a
+/// relative --db, and for a `sqlite:` DATABASE_URL; the message names the absolute path.
+#[test]
+fn records_are_saved_beside_the_database_file_in_use() {
+    let cwd = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let cwd_path = cwd.path().canonicalize().unwrap();
+    let files_in = |d: &std::path::Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".json"))
+            .collect()
+    };
+
+    // --db games/club.db, run in cwd: the record goes to cwd/games.
+    std::fs::create_dir(cwd.path().join("games")).unwrap();
+    let saved = save_record_in(cwd.path(), &["--db", "games/club.db"], None);
+    let saved = std::path::Path::new(&saved);
+    assert!(saved.is_absolute(), "{}", saved.display());
+    assert_eq!(
+        saved.parent().unwrap().canonicalize().unwrap(),
+        cwd_path.join("games"),
+        "{}",
+        saved.display()
+    );
+    assert!(saved.is_file(), "{}", saved.display());
+    assert!(
+        files_in(cwd.path()).is_empty(),
+        "nothing in the current directory"
+    );
+
+    // DATABASE_URL=sqlite://…/other/play.db?mode=rwc: beside that file, not in cwd, and not
+    // beside --db (which DATABASE_URL overrides).
+    let other = elsewhere.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let url = format!("sqlite://{}?mode=rwc", other.join("play.db").display());
+    let saved = save_record_in(cwd.path(), &["--db", "games/club.db"], Some(&url));
+    let saved = std::path::Path::new(&saved);
+    assert!(other.join("play.db").is_file(), "the URL's database is used");
+    assert_eq!(
+        saved.parent().unwrap().canonicalize().unwrap(),
+        other.canonicalize().unwrap(),
+        "{}",
+        saved.display()
+    );
+    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    assert_eq!(record["game"], "zole");
+    assert!(
+        files_in(cwd.path()).is_empty(),
+        "nothing in the current directory"
+    );
+    assert_eq!(
+        files_in(&cwd_path.join("games")).len(),
+        1,
+        "only the first record there"
+    );
+}
