@@ -308,6 +308,9 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
     }
 }
 
+/// How long the terminal waits for its database before it gives up and says so.
+const CONNECT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 pub(crate) const KEPT: &str = "Your game is kept: run the same command again to resume it.";
 
 /// The terminal's seat at the host: you, in this game's terminal chat.
@@ -321,9 +324,22 @@ pub(crate) struct Session {
 
 impl Session {
     async fn open(opts: Opts) -> Result<Session, String> {
-        let store = Store::connect(&opts.db)
-            .await
-            .map_err(|e| format!("cannot open {}: {e}", opts.db))?;
+        // Named without its password; a server is said before it is tried, and one that
+        // does not answer is given up after CONNECT_WAIT rather than the pool's 30 s.
+        let named = stikis_host::store::database_named(&opts.db);
+        if named.starts_with("PostgreSQL") {
+            eprintln!("Connecting to {named} …");
+        }
+        let store = match tokio::time::timeout(CONNECT_WAIT, Store::connect(&opts.db)).await {
+            Ok(Ok(store)) => store,
+            Ok(Err(e)) => return Err(format!("cannot open {named}: {e}")),
+            Err(_) => {
+                return Err(format!(
+                    "{named} did not answer within {} s: is it running, and is the address right?",
+                    CONNECT_WAIT.as_secs()
+                ))
+            }
+        };
         let (host, _timers) = Host::new(store.clone(), HostConfig::default());
         Ok(Session {
             host,

@@ -275,3 +275,35 @@ fn records_are_saved_beside_the_database_file_in_use() {
         "only the first record there"
     );
 }
+
+/// A PostgreSQL server that is not there: the terminal says what it tries, then one line that
+/// names the server (never the password) and why, and gives up after 10 s (it used to wait
+/// the pool's 30 s without a word and print the URL with its password).
+#[test]
+fn an_unreachable_postgresql_is_named_without_its_password() {
+    // A port nothing listens on: the connection is refused at once.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://stikis:s3cret@127.0.0.1:{port}/cards");
+    let out = Command::new(env!("CARGO_BIN_EXE_stikis"))
+        .args(["play", "zole", "--plain", "--db", &url])
+        .env_remove("DATABASE_URL")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let server = format!("PostgreSQL at 127.0.0.1:{port}/cards");
+    assert!(err.contains(&format!("Connecting to {server}")), "{err}");
+    // Refused connections are tried again until the wait is up (or the driver gives up
+    // first): either way one line names the server and what went wrong.
+    assert!(
+        err.contains(&format!("{server} did not answer within 10 s"))
+            || err.contains(&format!("cannot open {server}:")),
+        "{err}"
+    );
+    assert!(!err.contains("s3cret"), "{err}");
+}

@@ -262,7 +262,12 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         Some(ep) => Some(endpoint::verifier(&ep.public_key)?),
         None => None,
     };
-    let store = Store::connect(&config.database_url).await?;
+    let store = Store::connect(&config.database_url).await.map_err(|e| {
+        format!(
+            "cannot open the database ({}): {e}",
+            stikis_host::store::database_named(&config.database_url)
+        )
+    })?;
     let mut host_config = config.host.clone();
     // Personal links to the live table are signed with a key made from the bot's token.
     host_config

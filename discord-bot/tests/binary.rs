@@ -163,3 +163,26 @@ async fn the_binary_connects_to_the_fake_and_stops_on_sigterm() {
         "DATABASE_URL names the SQLite file"
     );
 }
+
+/// A database that cannot be opened is named in the one line the bot says, so the operator
+/// sees which path it tried.
+#[test]
+fn a_database_that_cannot_be_opened_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("no-such-dir").join("cards.db");
+    let out = Command::new(BIN)
+        .env("DISCORD_TOKEN", "x")
+        .env("DATABASE_URL", bad.to_str().unwrap())
+        .env_remove("DISCORD_INTERACTIONS_LISTEN")
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "cannot open the database (the SQLite file {})",
+            bad.display()
+        )),
+        "{err}"
+    );
+}

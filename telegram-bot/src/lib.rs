@@ -189,7 +189,8 @@ impl Running {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
-    #[error("cannot open the database: {0}")]
+    /// What the database is (`store::database_named`) and why it did not open.
+    #[error("cannot open the database {0}")]
     Store(String),
     #[error("Telegram refused the token: check TELEGRAM_BOT_TOKEN or --token (from @BotFather)")]
     Token,
@@ -204,9 +205,12 @@ pub enum StartError {
 /// Connects the store, checks the token (getMe), registers the commands, recovers running
 /// tables and starts taking updates.
 pub async fn start(settings: Settings) -> Result<Running, StartError> {
-    let store = Store::connect(&settings.database_url)
-        .await
-        .map_err(|e| StartError::Store(e.to_string()))?;
+    let store = Store::connect(&settings.database_url).await.map_err(|e| {
+        StartError::Store(format!(
+            "({}): {e}",
+            stikis_host::store::database_named(&settings.database_url)
+        ))
+    })?;
     let mut bot = Bot::new(settings.token.clone());
     if let Some(url) = settings.api_url.clone() {
         bot = bot.set_api_url(url);

@@ -116,3 +116,25 @@ fn json_logs_are_one_object_a_line() {
         assert!(v["level"].is_string() && v["timestamp"].is_string(), "{line}");
     }
 }
+
+/// A database that cannot be opened is named in the one line the bot says, so the operator
+/// sees which path it tried.
+#[test]
+fn a_database_that_cannot_be_opened_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("no-such-dir").join("cards.db");
+    let out = Command::new(BIN)
+        .args(["--token", "1:x", "--api-url", "http://127.0.0.1:9"])
+        .env("DATABASE_URL", bad.to_str().unwrap())
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "cannot open the database (the SQLite file {})",
+            bad.display()
+        )),
+        "{err}"
+    );
+}

@@ -1338,6 +1338,23 @@ fn is_postgres_url(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
+/// The database `url` names, for a message a person reads: `the SQLite file PATH` or
+/// `PostgreSQL at HOST:PORT/DB`, never the password.
+pub fn database_named(url: &str) -> String {
+    if is_postgres_url(url) {
+        let rest = url.split_once("://").map_or(url, |(_, r)| r);
+        let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+        let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+        return format!("PostgreSQL at {rest}");
+    }
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    let path = path.split('?').next().unwrap_or(path);
+    format!("the SQLite file {path}")
+}
+
 /// Everything stored about one table: enough to rebuild it after a restart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableLog {
@@ -1405,3 +1422,24 @@ mod web;
 pub use boards::{civil_date, period_start, BoardRow, Period, RatingRow};
 pub use shown::{FirstPost, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
 pub use tournament::EntryRefused;
+
+#[cfg(test)]
+mod tests {
+    use super::database_named;
+
+    #[test]
+    fn a_database_is_named_by_its_file_or_server_never_its_password() {
+        assert_eq!(
+            database_named("/var/lib/stikis/x.db"),
+            "the SQLite file /var/lib/stikis/x.db"
+        );
+        assert_eq!(
+            database_named("sqlite://data/x.db?mode=rwc"),
+            "the SQLite file data/x.db"
+        );
+        assert_eq!(database_named("sqlite:x.db"), "the SQLite file x.db");
+        let pg = database_named("postgres://stikis:s3cret@db.example:5433/cards?sslmode=require");
+        assert_eq!(pg, "PostgreSQL at db.example:5433/cards");
+        assert!(!database_named("postgresql://u:p%40ss@h/d").contains("p%40ss"));
+    }
+}
