@@ -15,7 +15,10 @@ use stikis_core::{Game, Seed, Suit};
 /// there is), under two minutes on a 2-core machine; 400 took six minutes of every CI run.
 /// `STIKIS_PROP_GAMES=2000` runs a long search by hand.
 fn games() -> u64 {
-    if let Some(n) = std::env::var("STIKIS_PROP_GAMES").ok().and_then(|n| n.parse().ok()) {
+    if let Some(n) = std::env::var("STIKIS_PROP_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
         return n;
     }
     if cfg!(debug_assertions) {
