@@ -1148,6 +1148,25 @@ async fn one_process_sends_the_first_version_of_a_message() {
             .await
             .unwrap();
         assert_eq!(claim().await, FirstPost::Sent("42".into()));
+        // Two first sends of one message (the store was away while both claimed): the first
+        // id kept stands over the claim, the second is told it, and nothing replaces it but a
+        // deliberate re-send.
+        let keep = |id: &'static str| async move {
+            s.keep_first_post(Platform::Telegram, "t1.d3.s0", "user-1", id)
+                .await
+                .unwrap()
+        };
+        let claimed = s
+            .claim_first_post(Platform::Telegram, "t1.d3.s0", "user-1")
+            .await
+            .unwrap();
+        assert_eq!(claimed, FirstPost::Mine);
+        assert_eq!(keep("70").await, "70");
+        assert_eq!(keep("71").await, "70", "the first id kept stands");
+        s.remember_message_ref(Platform::Telegram, "t1.d3.s0", "user-1", "72")
+            .await
+            .unwrap();
+        assert_eq!(keep("73").await, "72");
     }
 }
 

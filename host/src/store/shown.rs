@@ -93,8 +93,28 @@ impl Store {
         recipient: &str,
         message_id: &str,
     ) -> Result<()> {
-        let sql = "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
-                   ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id";
+        self.write_message_ref(platform, key, recipient, message_id, false)
+            .await
+    }
+
+    /// Stores `message_id` for `key` to `recipient`: over whatever was there, or with
+    /// `over_claim_only` only over nothing or a first-post claim (never over another id).
+    async fn write_message_ref(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        message_id: &str,
+        over_claim_only: bool,
+    ) -> Result<()> {
+        let sql = if over_claim_only {
+            "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id \
+             WHERE messages.message_id LIKE 'sending:%'"
+        } else {
+            "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id"
+        };
         on_write!(self, pool => {
             sqlx::query(sql)
                 .bind(platform.as_str())
@@ -134,19 +154,9 @@ impl Store {
         recipient: &str,
         message_id: &str,
     ) -> Result<String> {
-        let sql = "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
-                   ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id \
-                   WHERE messages.message_id LIKE 'sending:%'";
         retry_remember(|| async {
-            on_write!(self, pool => {
-                sqlx::query(sql)
-                    .bind(platform.as_str())
-                    .bind(key)
-                    .bind(recipient)
-                    .bind(message_id)
-                    .execute(pool)
-                    .await?;
-            });
+            self.write_message_ref(platform, key, recipient, message_id, true)
+                .await?;
             Ok(self
                 .stored_message_id(platform, key, recipient)
                 .await?
@@ -157,7 +167,7 @@ impl Store {
 
     /// Claims sending the first message that shows `key` to `recipient`, so that two
     /// processes showing it at once do not both send one (a hand shown twice): `Mine` if
-    /// this caller sends it (and then remembers its id with `set_message_ref`), `Sent(id)`
+    /// this caller sends it (and then remembers its id with `keep_first_post`), `Sent(id)`
     /// if it was sent, `Sending` while another process sends it. A claim not followed by an
     /// id within `FIRST_POST_CLAIM_MS` (its process died) may be taken over.
     pub async fn claim_first_post(
@@ -295,7 +305,7 @@ impl Store {
 
     /// Who sends the first version of message `key` to `recipient`, which two processes may
     /// show at once: `Mine` if this process does (it must then remember the id with
-    /// `set_message_ref`, or `release_first_post` if sending failed), `Sent(id)` if another
+    /// `keep_first_post`, or `release_first_post` if sending failed), `Sent(id)` if another
     /// did, waited for while it sends (up to `FIRST_POST_WAITS` × 100 ms), `Sending` if it
     /// is still being sent after that (show it again later). Without the store this process
     /// sends it: a message shown twice is better than none.
