@@ -9,7 +9,7 @@ use stikis_core::Seat;
 
 use crate::players::{chart, SPARK_POINTS};
 use crate::viewer::{DealAnalysis, DealStory, Judged, Step, Story};
-use stikis_host::games::{game_title, GAMES};
+use stikis_host::games::{game_title, zole, GAMES};
 use stikis_host::i18n::{t, Arg, Lang};
 use stikis_host::store::{
     BoardRow, CommunityRef, Period, RatingRow, Store, StoreError, TableRow, TournamentRow,
@@ -424,6 +424,7 @@ fn caption(lang: Lang, players: &[String], step: &Step, before: Option<&Step>) -
                 &[("name", who.into()), ("card", shown.into())],
             )
         }
+        Some(_) if step.told_in(lang).is_some() => step.told_in(lang).unwrap_or_default().to_string(),
         Some((k, v)) if k == "bid" => t(
             lang,
             "web-act-bid",
@@ -457,7 +458,73 @@ fn words(v: &Value) -> String {
     }
 }
 
-fn step_view(lang: Lang, players: &[String], deal: &DealStory, k: usize, judged: Option<&Judged>) -> Markup {
+/// The cards of a record deal's field `key` (a list, or one card).
+fn record_cards(deal: &Value, key: &str) -> Vec<Card> {
+    match &deal[key] {
+        Value::Array(a) => a.iter().filter_map(|c| c.as_str()?.parse().ok()).collect(),
+        Value::String(c) => c.parse().into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// What lies beside the hands after step `k`, as the players at the table see it: Zole's
+/// talon until its declarer picks it up, then what he buried; Belote's turned card until
+/// someone takes it.
+fn aside(
+    lang: Lang,
+    players: &[String],
+    dealt: &Value,
+    deal: &DealStory,
+    k: usize,
+    trumps: CardSet,
+) -> Markup {
+    let done: Vec<&Value> = deal.steps[1..=k]
+        .iter()
+        .filter_map(|s| s.action.as_ref())
+        .collect();
+    let seat_of = |a: &Value| a["seat"].as_u64().and_then(|s| Seat::try_from(s).ok());
+    let talon = record_cards(dealt, "talon");
+    let turned = record_cards(dealt, "turned");
+    let shown = |label: String, cards: Vec<Card>| {
+        html! {
+            div.aside {
+                span.label { (label) }
+                @for c in cards { (card(c, trumps)) }
+            }
+        }
+    };
+    if !talon.is_empty() {
+        if let Some(b) = done.iter().find(|a| a.get("bury").is_some()) {
+            let who = seat_of(b).map(|s| name(players, s)).unwrap_or_default();
+            let buried: CardSet = record_cards(b, "bury").into_iter().collect();
+            return shown(
+                t(lang, "web-buried", &[("name", who.into())]),
+                zole::sorted(buried),
+            );
+        }
+        if let Some(b) = done.iter().find(|a| a["bid"] == "take") {
+            let who = seat_of(b).map(|s| name(players, s)).unwrap_or_default();
+            return html! { div.aside { span.label { (t(lang, "web-talon-taken", &[("name", who.into())])) } } };
+        }
+        return shown(
+            t(lang, "web-talon", &[]),
+            zole::sorted(talon.into_iter().collect()),
+        );
+    }
+    if !turned.is_empty() && done.iter().all(|a| a["bid"] == "pass") {
+        return shown(t(lang, "web-turned", &[]), turned);
+    }
+    html! {}
+}
+
+fn step_view(
+    lang: Lang,
+    players: &[String],
+    (dealt, declarer): (&Value, Option<Seat>),
+    deal: &DealStory,
+    k: usize,
+    judged: Option<&Judged>,
+) -> Markup {
     let step = &deal.steps[k];
     let before = k.checked_sub(1).map(|i| &deal.steps[i]);
     let v = &step.view;
@@ -468,28 +535,48 @@ fn step_view(lang: Lang, players: &[String], deal: &DealStory, k: usize, judged:
         _ => (v.trick.clone(), None),
     };
     let to_act = deal.steps.get(k + 1).and_then(|s| s.seat);
+    let dealt_in = |seat: usize| deal.steps[0].hands.get(seat).is_some_and(|h| !h.is_empty());
     html! {
         div.step data-step=(k) hidden[k != 0] {
             p.caption { (caption(lang, players, step, before)) }
             @if let Some(j) = judged { (dd_line(lang, j)) }
             div.trick {
                 @for (seat, c) in &trick {
-                    figure class=(if Some(*seat) == winner { "won" } else { "" }) {
-                        (card(*c, v.trumps))
-                        figcaption { (name(players, *seat)) }
+                    @if Some(*seat) == winner {
+                        figure.won {
+                            (card(*c, v.trumps))
+                            figcaption { (name(players, *seat)) " " span.took { "✔" } }
+                        }
+                    } @else {
+                        figure {
+                            (card(*c, v.trumps))
+                            figcaption { (name(players, *seat)) }
+                        }
                     }
                 }
             }
+            (aside(lang, players, dealt, deal, k, v.trumps))
             div.hands {
-                @for (seat, hand) in v.hands.iter().enumerate() {
-                    @let seat = seat as Seat;
-                    div class=(if Some(seat) == to_act { "seat next" } else { "seat" }) {
+                @for (seat, hand) in step.hands.iter().enumerate() {
+                    @let seat_no = seat as Seat;
+                    @let class = match (Some(seat_no) == to_act, Some(seat_no) == declarer) {
+                        (true, true) => "seat next declarer",
+                        (true, false) => "seat next",
+                        (false, true) => "seat declarer",
+                        (false, false) => "seat",
+                    };
+                    div class=(class) data-seat=(seat) {
                         div.who {
-                            (name(players, seat))
+                            (name(players, seat_no))
                             " "
-                            span.taken { (v.tricks.iter().filter(|t| t.1 == seat).count()) }
+                            span.taken { (v.tricks.iter().filter(|t| t.1 == seat_no).count()) }
+                            @if Some(seat_no) == declarer { " " span.badge { (t(lang, "web-declarer", &[])) } }
                         }
-                        div.hand { @for c in hand.iter() { (card(c, v.trumps)) } }
+                        @if dealt_in(seat) {
+                            div.hand { @for c in hand { (card(*c, v.trumps)) } }
+                        } @else {
+                            div.out { (t(lang, "web-sits-out", &[])) }
+                        }
                     }
                 }
             }
@@ -616,7 +703,7 @@ fn score(lang: Lang, story: &Story, token: &str, table: i64, current: usize) -> 
                     @let r = d.result.clone().unwrap_or(Value::Null);
                     tr class=(if d.no == current { "current" } else { "" }) {
                         td { a href=(format!("/c/{token}/g/{table}/{}?lang={}", d.no, lang.code())) { (d.no) } }
-                        td { (r["contract"].as_str().unwrap_or("")) }
+                        td { (contract_words(lang, &r)) }
                         td { (r["declarer"].as_u64().and_then(|s| Seat::try_from(s).ok()).map(|s| name(players, s)).unwrap_or_default()) }
                         @for (i, x) in row.iter().enumerate() {
                             td.n {
@@ -630,6 +717,56 @@ fn score(lang: Lang, story: &Story, token: &str, table: i64, current: usize) -> 
             }
         }
     }
+}
+
+/// A replay's contract as the table says it: Zole's words in the page's language, Belote's
+/// suits as symbols, a doubled contract with its word, a surrender said.
+fn contract_words(lang: Lang, r: &Value) -> String {
+    let Some(c) = r["contract"].as_str() else {
+        return String::new();
+    };
+    let word = |key: &str| t(lang, key, &[]);
+    let suit = |w: &str| -> Option<&'static str> {
+        let s = match w {
+            "C" => Suit::Clubs,
+            "D" => Suit::Diamonds,
+            "H" => Suit::Hearts,
+            "S" => Suit::Spades,
+            _ => return None,
+        };
+        Some(suit_glyph(s))
+    };
+    let mut out = match c {
+        "take" => word("contract-take"),
+        "zole" => word("contract-zole"),
+        "small_zole" => word("contract-small-zole"),
+        "galdins" => word("contract-galdins"),
+        "pule" => word("contract-pule"),
+        "tie" => word("web-contract-tie"),
+        "redeal" => word("web-contract-redeal"),
+        _ => match c.strip_prefix("take ") {
+            Some(s) => t(lang, "belote-take", &[("suit", suit(s).unwrap_or(s).into())]),
+            None => c
+                .split(' ')
+                .map(|w| match w {
+                    "NT" => word("belote-no-trumps"),
+                    "AT" => word("belote-all-trumps"),
+                    "capot" => word("belote-capot"),
+                    w => suit(w).map_or_else(|| w.to_string(), str::to_string),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        },
+    };
+    if let Some(d) = r["doubled"].as_str() {
+        out.push_str(" · ");
+        out.push_str(&word(&format!("belote-{d}")));
+    }
+    if r["surrendered"] == true {
+        out.push_str(" · ");
+        out.push_str(&word("web-surrendered"));
+    }
+    out
 }
 
 /// The pules on the sheet: the common ones, and each player's own.
@@ -686,7 +823,16 @@ pub fn viewer(
 ) -> String {
     let deal = &story.deals[deal_no - 1];
     let players = story.players();
-    let mut shown = CardSet::EMPTY;
+    let dealt = story.record.deals.get(deal_no - 1).unwrap_or(&Value::Null);
+    let declarer = deal
+        .result
+        .as_ref()
+        .and_then(|r| r["declarer"].as_u64())
+        .and_then(|s| Seat::try_from(s).ok());
+    let mut shown: CardSet = ["talon", "turned"]
+        .iter()
+        .flat_map(|k| record_cards(dealt, k))
+        .collect();
     for step in &deal.steps {
         for h in &step.view.hands {
             shown |= *h;
@@ -723,9 +869,15 @@ pub fn viewer(
             }
             @for k in 0..deal.steps.len() {
                 @let judged = k.checked_sub(1).and_then(|a| analysis.and_then(|x| x.get(a))).and_then(Option::as_ref);
-                (step_view(lang, players, deal, k, judged))
+                (step_view(lang, players, (dealt, declarer), deal, k, judged))
             }
             p.hint { (t(lang, "web-keys", &[])) " " (t(lang, "web-trumps", &[])) }
+        }
+        @if let Some(told) = deal.told_in(lang) {
+            section.told {
+                h2 { (t(lang, "web-told", &[])) }
+                @for line in told.lines().filter(|l| !l.trim().is_empty()) { p { (line) } }
+            }
         }
         @match analysis {
             None => p.pending { (t(lang, "web-dd-pending", &[])) },

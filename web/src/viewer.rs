@@ -4,10 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use stikis_core::cards::Card;
 use stikis_core::record::{replay, Envelope};
 use stikis_core::Seat;
 
-use stikis_host::games::{new_game, OpenView};
+use stikis_host::games::{new_game, HostedGame, OpenView};
+use stikis_host::i18n::Lang;
 use stikis_host::store::TableLog;
 
 /// A card played, judged double dummy: every card the player could have played with its
@@ -30,6 +32,11 @@ pub struct Step {
     /// The record action (with its `seat`).
     pub action: Option<Value>,
     pub view: OpenView,
+    /// Each seat's cards now, in the order its players hold them (Zole: trumps first).
+    pub hands: Vec<Vec<Card>>,
+    /// The action told as the table says it, in each language of `Lang::ALL` (None for a
+    /// card played and for the deal as dealt: the viewer tells those itself).
+    pub told: Option<Vec<String>>,
     /// The card played at this step, judged (only when asked for: it takes a solver).
     pub judged: Option<Judged>,
 }
@@ -44,6 +51,32 @@ pub struct DealStory {
     pub steps: Vec<Step>,
     /// The deal's entry of `stikis replay`'s output (contract, deltas, totals, ...).
     pub result: Option<Value>,
+    /// The deal's result as the chat tells it, in each language of `Lang::ALL`.
+    pub told: Vec<String>,
+}
+
+impl Step {
+    /// The action told in `lang`, when the game tells it.
+    pub fn told_in(&self, lang: Lang) -> Option<&str> {
+        in_lang(self.told.as_deref()?, lang)
+    }
+}
+
+impl DealStory {
+    /// The deal's result as the chat tells it, in `lang`.
+    pub fn told_in(&self, lang: Lang) -> Option<&str> {
+        in_lang(&self.told, lang)
+    }
+}
+
+fn in_lang(told: &[String], lang: Lang) -> Option<&str> {
+    let i = Lang::ALL.iter().position(|&l| l == lang)?;
+    told.get(i).map(String::as_str)
+}
+
+/// Something told in every language, the same way.
+fn in_every_lang(tell: impl Fn(Lang) -> Option<String>) -> Option<Vec<String>> {
+    Lang::ALL.iter().map(|&l| tell(l)).collect()
 }
 
 #[derive(Debug, Clone)]
@@ -87,7 +120,7 @@ pub fn story(log: &TableLog) -> Story {
     }
     let mut deals: Vec<DealStory> = finished
         .into_iter()
-        .map(|(i, steps)| {
+        .map(|(i, steps, told)| {
             let row = log.deals.get(i);
             DealStory {
                 no: i + 1,
@@ -98,6 +131,7 @@ pub fn story(log: &TableLog) -> Story {
                 commitment: row.map(|r| r.commitment_hex.clone()).unwrap_or_default(),
                 steps,
                 result: None,
+                told,
             }
         })
         .collect();
@@ -122,7 +156,15 @@ pub fn story(log: &TableLog) -> Story {
 /// Replays a record's deals through the game's host face while they finish: each finished
 /// deal's number (from 0) and steps. With `judge`, every card played is judged double dummy
 /// first (slow: for the background analysis only).
-fn replay_finished(record: &Envelope, judge: bool) -> (Vec<(usize, Vec<Step>)>, Option<Envelope>) {
+/// A finished deal replayed: its index, its steps and its result as the chat tells it.
+type Replayed = (usize, Vec<Step>, Vec<String>);
+
+/// Each seat's cards now, as its players hold them.
+fn sorted_hands(game: &dyn HostedGame) -> Vec<Vec<Card>> {
+    (0..game.seats() as Seat).map(|s| game.hand(s)).collect()
+}
+
+fn replay_finished(record: &Envelope, judge: bool) -> (Vec<Replayed>, Option<Envelope>) {
     let mut deals = Vec::new();
     let Ok(mut game) = new_game(&record.game, &record.rules, record.players.len()) else {
         return (deals, None);
@@ -138,9 +180,11 @@ fn replay_finished(record: &Envelope, judge: bool) -> (Vec<(usize, Vec<Step>)>, 
             seat: None,
             action: None,
             view: game.open_view(),
+            hands: sorted_hands(game.as_ref()),
+            told: None,
             judged: None,
         }];
-        let mut finished = false;
+        let mut finished = None;
         for a in deal["actions"].as_array().into_iter().flatten() {
             let seat = a["seat"].as_u64().and_then(|s| Seat::try_from(s).ok());
             let judged = match (judge, seat, a["play"].as_str()) {
@@ -149,21 +193,28 @@ fn replay_finished(record: &Envelope, judge: bool) -> (Vec<(usize, Vec<Step>)>, 
                     .and_then(|values| judge_card(seat, card, values)),
                 _ => None,
             };
+            let told = in_every_lang(|l| game.action_text(a, l, &record.players));
             match game.apply(a) {
-                Ok(report) => finished = report.is_some(),
+                Ok(report) => finished = report,
                 Err(_) => return (deals, None),
             }
             steps.push(Step {
                 seat,
                 action: Some(a.clone()),
                 view: game.open_view(),
+                hands: sorted_hands(game.as_ref()),
+                told,
                 judged,
             });
         }
-        if !finished {
+        let Some(report) = finished else {
             break;
-        }
-        deals.push((i, steps));
+        };
+        let told = Lang::ALL
+            .iter()
+            .map(|&l| game.result_text(&report, l, &record.players))
+            .collect();
+        deals.push((i, steps, told));
     }
     let own = game.record(&record.players);
     (deals, Some(own))
@@ -192,6 +243,6 @@ pub fn analyse(log: &TableLog) -> Vec<DealAnalysis> {
     replay_finished(&record, true)
         .0
         .into_iter()
-        .map(|(_, steps)| steps.into_iter().skip(1).map(|s| s.judged).collect())
+        .map(|(_, steps, _)| steps.into_iter().skip(1).map(|s| s.judged).collect())
         .collect()
 }

@@ -181,6 +181,164 @@ fn check_viewer(body: &str, deal: &Value, players: &[String], active: usize) {
     }
 }
 
+/// The cards of one seat's hand in a viewer step, in the order the page shows them.
+fn hand_shown(body: &str, step: usize, seat: usize) -> Vec<String> {
+    let from = body.find(&format!("data-step=\"{step}\"")).unwrap();
+    let to = body[from..].find("data-step=\"").map_or(body.len(), |_| {
+        body[from + 1..]
+            .find("data-step=\"")
+            .map_or(body.len(), |i| from + 1 + i)
+    });
+    let step_html = &body[from..to];
+    let at = step_html
+        .find(&format!("data-seat=\"{seat}\""))
+        .unwrap_or_else(|| panic!("no seat {seat} in step {step}"));
+    let seat_html = &step_html[at..];
+    let seat_html = &seat_html[..seat_html[1..]
+        .find("data-seat=")
+        .map_or(seat_html.len(), |i| i + 1)];
+    seat_html
+        .split("data-card=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap().to_string())
+        .collect()
+}
+
+/// A viewer page tells the deal as a player would: hands in the order the game's players hold
+/// them, a seat that sits the deal out said so, the declarer marked, Zole's talon and burial
+/// (Belote's turned card) beside the hands, every bid and exchange in words, and the deal's
+/// result told with its points.
+fn check_told(game: &str, body: &str, deal: &Value, result: &Value, players: &[String]) {
+    use stikis_core::cards::{Card, CardSet};
+    let hands = deal["hands"].as_array().unwrap();
+    for (seat, hand) in hands.iter().enumerate() {
+        let cards: Vec<String> = hand
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect();
+        let shown = hand_shown(body, 0, seat);
+        if cards.is_empty() {
+            assert!(
+                shown.is_empty(),
+                "{game}: seat {seat} sits out but shows {shown:?}"
+            );
+            let at = body.find(&format!("data-seat=\"{seat}\"")).unwrap();
+            assert!(
+                body[at..]
+                    .split("</div></div>")
+                    .next()
+                    .unwrap()
+                    .contains("sits this deal out"),
+                "{game}: seat {seat}"
+            );
+            continue;
+        }
+        let mut expected = cards.clone();
+        expected.sort();
+        let mut got = shown.clone();
+        got.sort();
+        assert_eq!(got, expected, "{game}: seat {seat}'s hand");
+        if game == "zole" {
+            let set: CardSet = cards.iter().map(|c| c.parse::<Card>().unwrap()).collect();
+            let order: Vec<String> = stikis_host::games::zole::sorted(set)
+                .iter()
+                .map(Card::to_string)
+                .collect();
+            assert_eq!(shown, order, "zole: seat {seat}'s hand is not trumps first");
+        }
+    }
+    if let Some(d) = result["declarer"].as_u64() {
+        assert!(
+            body.contains(&format!("declarer\" data-seat=\"{d}\"")),
+            "{game}: the declarer {d} is not marked"
+        );
+    }
+    let talon = deal["talon"].as_array().cloned().unwrap_or_default();
+    if !talon.is_empty() {
+        assert!(
+            body.contains("<span class=\"label\">Talon</span>"),
+            "zole: no talon"
+        );
+        for c in &talon {
+            assert!(body.contains(&format!("data-card=\"{}\"", c.as_str().unwrap())));
+        }
+        for a in deal["actions"].as_array().unwrap() {
+            if let Some(b) = a["bury"].as_array() {
+                let who = &players[a["seat"].as_u64().unwrap() as usize];
+                assert!(body.contains(&format!("Buried by {who}")), "zole: no burial");
+                let cards: Vec<String> = b
+                    .iter()
+                    .map(|c| stikis_web::card_text(c.as_str().unwrap().parse().unwrap()))
+                    .collect();
+                assert!(
+                    captions(body)
+                        .iter()
+                        .any(|c| c.starts_with(&format!("{who} buries "))
+                            && cards.iter().all(|x| c.contains(x.as_str()))),
+                    "zole: the burial is not told"
+                );
+            }
+        }
+    }
+    if deal.get("turned").is_some() {
+        assert!(
+            body.contains("<span class=\"label\">Turned card</span>"),
+            "{game}: no turned card"
+        );
+    }
+    // Every action that is not a card is told in words, never as the record's raw field.
+    for (a, cap) in deal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&captions(body)[1..])
+    {
+        let Some((key, value)) = a.as_object().unwrap().iter().find(|(k, _)| *k != "seat") else {
+            continue;
+        };
+        if key == "play" {
+            continue;
+        }
+        // Card codes (`4H`), bids with a level or a suit letter (`9 H`, `small_zole`) and
+        // lists (`["AH","10H"]`) read as the table says them: cards as J♥, suits as ♥.
+        let raw: Vec<String> = match value {
+            Value::Array(a) => a.iter().filter_map(|c| c.as_str().map(str::to_string)).collect(),
+            Value::String(v) if v.chars().any(|c| c.is_ascii_digit() || c == '_') || v.len() == 1 => {
+                vec![v.clone()]
+            }
+            _ => Vec::new(),
+        };
+        for r in raw {
+            let spaced = format!(" {r}");
+            assert!(
+                !cap.contains(&spaced) && !cap.contains(&format!("{key} ")),
+                "{game}: {cap:?} tells {a} raw"
+            );
+        }
+    }
+    let told = body
+        .split("<section class=\"told\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{game}: the deal's result is not told"));
+    let told = told.split("</section>").next().unwrap();
+    if let Some(d) = result["declarer"].as_u64() {
+        assert!(told.contains(players[d as usize].as_str()), "{game}: {told}");
+    }
+    for key in ["card_points", "team_points"] {
+        if let Some(points) = result[key].as_array() {
+            assert!(
+                points
+                    .iter()
+                    .filter(|p| p.as_i64() != Some(0))
+                    .all(|p| told.contains(&p.to_string())),
+                "{game}: {key} {points:?} are not told in {told}"
+            );
+        }
+    }
+}
+
 /// Waits (up to two minutes) until the background analysis of a table's `deals` deals is
 /// stored; returns it.
 async fn analysed(store: &Store, table: i64, deals: usize) -> Vec<Value> {
@@ -717,6 +875,7 @@ async fn the_viewer_follows_every_game() {
             let page = get(&store, &format!("{game_path}/{}", k + 1)).await;
             assert_eq!(page.status, StatusCode::OK, "{game}");
             check_viewer(&page.body, d, &players, active);
+            check_told(game, &page.body, d, &replayed["deals"][k], &players);
             check_analysis(&page.body, d, &analysis[k], &players);
             let plays = d["actions"]
                 .as_array()
@@ -1260,6 +1419,25 @@ async fn in_chromium_the_pages_open_and_the_viewer_steps_through_a_deal_with_the
         visible(&c, ".caption").await.text().await.unwrap(),
         "The cards as dealt."
     );
+    // Told as a player: the talon beside the hands, drawn; the deal's result in words.
+    let aside = visible(&c, ".aside").await;
+    assert!(aside.text().await.unwrap().starts_with("Talon"));
+    let (_, _, w, _) = aside
+        .find(fantoccini::Locator::Css("svg"))
+        .await
+        .unwrap()
+        .rectangle()
+        .await
+        .unwrap();
+    assert!(w >= 20.0, "the talon's card is {w} px wide");
+    let told = c
+        .find(fantoccini::Locator::Css(".told"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(told.starts_with("How the deal went"), "{told}");
     let body = c.find(fantoccini::Locator::Css("body")).await.unwrap();
     for (k, a) in actions.iter().enumerate() {
         body.send_keys(&fantoccini::key::Key::Right).await.unwrap();

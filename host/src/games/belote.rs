@@ -829,6 +829,25 @@ impl HostedGame for BeloteGame {
         }
     }
 
+    fn action_text(&self, action: &Value, lang: Lang, names: &[String]) -> Option<String> {
+        let v = self.variant();
+        let rec = ActionRecord::deserialize(action).ok()?;
+        match rec.action(v).ok()? {
+            Action::Bid(b) => {
+                let turned = self.deal().and_then(Deal::turned);
+                Some(t(
+                    lang,
+                    "web-act-bid",
+                    &[
+                        ("name", name(names, rec.seat).into()),
+                        ("what", bid_word(lang, v, turned, b).into()),
+                    ],
+                ))
+            }
+            Action::Play(_) => None,
+        }
+    }
+
     fn card_values(&self) -> Option<Vec<(Card, i32)>> {
         use stikis_core::ai::belote::dd::{index, open_position, Goal, Solver};
         let d = self.deal().filter(|d| d.phase() == Phase::Play)?;

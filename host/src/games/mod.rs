@@ -123,6 +123,12 @@ pub trait HostedGame: Send + Sync {
     /// The last deal (in progress or just ended) with every hand open: for the viewer of
     /// finished deals only.
     fn open_view(&self) -> OpenView;
+    /// A record action told in words as the table says it ("Anna bids: Take", "Anna buries
+    /// J♥ 9♠"), for the viewer of finished deals; asked before the action is applied. None
+    /// for a card played (the viewer tells plays itself) and for an action it cannot read.
+    fn action_text(&self, _action: &Value, _lang: Lang, _names: &[String]) -> Option<String> {
+        None
+    }
     /// For the viewer's analysis of a finished deal, before a card is played: the
     /// double-dummy value of every card the seat to act may play, for that seat (higher is
     /// better; in the contract's units: card points, or tricks in small zole). None where

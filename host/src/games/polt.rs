@@ -562,6 +562,29 @@ impl HostedGame for PoltGame {
 
     /// The cards in hands and the cards nobody was dealt (the joker may be among them): none
     /// is ever shown to the table.
+    fn action_text(&self, action: &Value, lang: Lang, names: &[String]) -> Option<String> {
+        let (seat, a) = action_from_json(action).ok()?;
+        let who = Arg::from(name(names, seat));
+        Some(match a {
+            Action::Give(c) => t(
+                lang,
+                "web-act-give",
+                &[("name", who), ("card", labels([c]).into())],
+            ),
+            Action::Return(c) => t(
+                lang,
+                "web-act-return",
+                &[("name", who), ("card", labels([c]).into())],
+            ),
+            Action::Trump(s) => t(
+                lang,
+                "web-act-trump",
+                &[("name", who), ("suit", suit_symbol(s).into())],
+            ),
+            Action::Play(_) => return None,
+        })
+    }
+
     fn hidden_cards(&self, deal_no: usize) -> Vec<String> {
         let Some(d) = self.deal_at(deal_no) else {
             return Vec::new();

@@ -735,6 +735,25 @@ impl HostedGame for ZoleGame {
         }
     }
 
+    fn action_text(&self, action: &Value, lang: Lang, names: &[String]) -> Option<String> {
+        let (seat, a) = parse_action(action).ok()?;
+        let who = Arg::from(name(names, seat));
+        Some(match a {
+            Action::Bid(b) => t(
+                lang,
+                "web-act-bid",
+                &[("name", who), ("what", bid_word(lang, b).into())],
+            ),
+            Action::Bury(..) => t(
+                lang,
+                "web-act-bury",
+                &[("name", who), ("cards", labels(sorted(a.bury_set())).into())],
+            ),
+            Action::Surrender => t(lang, "web-act-surrender", &[("name", who)]),
+            Action::Play(_) => return None,
+        })
+    }
+
     fn card_values(&self) -> Option<Vec<(Card, i32)>> {
         use stikis_core::ai::zole::dd::{card_of, open_position, Goal, Solver};
         let d = self.deal().filter(|d| d.phase() == Phase::Play)?;
