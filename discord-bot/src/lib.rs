@@ -292,7 +292,9 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         .initialize_owners(false)
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
-                poise::builtins::register_globally(ctx, &framework.options().commands).await?;
+                let registered = poise::builtins::register_globally(ctx, &framework.options().commands).await;
+                crate::counted("bulkOverwriteGlobalApplicationCommands", &registered);
+                registered?;
                 let bot = setup_slot
                     .get()
                     .expect("the bot is built before the gateway starts")
@@ -306,7 +308,9 @@ pub async fn start(config: Config) -> Result<Running, Error> {
     // The token and the connection are checked once, before anything runs, so that a wrong
     // token or no network is one clear line rather than a gateway that keeps failing.
     let http = builder.build();
-    if let Err(e) = http.get_bot_gateway().await {
+    let gateway = http.get_bot_gateway().await;
+    counted("getGatewayBot", &gateway);
+    if let Err(e) = gateway {
         let refused = matches!(
             &e,
             serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r))

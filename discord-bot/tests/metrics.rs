@@ -72,10 +72,26 @@ async fn healthz_follows_the_gateway_and_the_database_and_calls_are_counted() {
         "{page}"
     );
     assert_eq!(
-        sample(&page, "stikis_tables_running"),
+        sample(&page, "stikis_db_tables_running"),
         0.0,
         "a lobby is not running: {page}"
     );
+    // The start's calls are counted.
+    assert_eq!(
+        sample(
+            &page,
+            "stikis_platform_calls_total{platform=\"discord\",method=\"getGatewayBot\",status=\"ok\"}"
+        ),
+        1.0,
+        "{page}"
+    );
+    for line in page.lines().filter(|l| l.starts_with("# TYPE ")) {
+        let name = line.split_whitespace().nth(2).unwrap();
+        assert!(
+            page.contains(&format!("# HELP {name} ")),
+            "{name} has no HELP:\n{page}"
+        );
+    }
     // Without its database the bot is not ready, and says why.
     bot.bot.host.store().close().await;
     let (status, body) = get(addr, "/healthz").await;

@@ -189,14 +189,10 @@ impl Host {
             TableStatus::Finished | TableStatus::Stopped => return Ok(None),
         };
         let shared = Arc::new(AsyncMutex::new(live));
-        Ok(Some(
-            self.tables
-                .lock()
-                .expect("table map")
-                .entry(id)
-                .or_insert(shared)
-                .clone(),
-        ))
+        let mut tables = self.tables.lock().expect("table map");
+        let shared = tables.entry(id).or_insert(shared).clone();
+        crate::observe::tables_in_memory(tables.len());
+        Ok(Some(shared))
     }
 
     /// The table as the database has it now (`row` was just read): a copy here that another
@@ -217,6 +213,7 @@ impl Host {
                 (true, TableStatus::Running) if self.store.next_seq(row.id).await? - 1 == live.seq => {
                     return Ok(Some(shared.clone()));
                 }
+                (true, TableStatus::Running) => crate::observe::takeover("moved_elsewhere"),
                 _ => {}
             }
         }
@@ -279,7 +276,9 @@ impl Host {
 
     /// Forgets the in-memory table so the next use reloads it (after another process moved).
     pub(crate) fn evict(&self, id: i64) {
-        self.tables.lock().expect("table map").remove(&id);
+        let mut tables = self.tables.lock().expect("table map");
+        tables.remove(&id);
+        crate::observe::tables_in_memory(tables.len());
     }
 
     /// A community's new language for its open tables in this process: each keeps the
@@ -300,10 +299,10 @@ impl Host {
     pub async fn handle(self: &Arc<Self>, req: Request) -> Outbox {
         let timer = crate::observe::Timer::start();
         let press = matches!(req.command, Command::Press { .. });
-        let mut out = self.handle_timed(req).await;
+        let (mut out, outcome) = crate::observe::with_move_outcome(self.handle_timed(req)).await;
         self.announce(&out);
         if press {
-            metrics::histogram!("stikis_move_seconds").record(timer.elapsed());
+            crate::observe::move_seconds(outcome, timer.elapsed());
         } else {
             drop_lone_ack(&mut out);
         }
@@ -315,11 +314,13 @@ impl Host {
         match self.dispatch(&req, lang).await {
             Ok(out) => out,
             Err(HostError::Conflict) => {
+                crate::observe::move_outcome("stale");
                 let mut out = Outbox::default();
                 out.reply(t(lang, "button-stale", &[]));
                 out
             }
             Err(HostError::Rule(r)) => {
+                crate::observe::move_outcome("refused");
                 let mut out = Outbox::default();
                 out.reply(r.0);
                 out
@@ -328,6 +329,8 @@ impl Host {
                 // Nothing was committed: the press can simply be made again, and the table is
                 // read afresh once the database answers.
                 tracing::error!(error = %e, "store error while handling a request");
+                crate::observe::move_outcome("error");
+                crate::observe::store_error("request", &e);
                 let mut out = Outbox::default();
                 out.reply(t(lang, "store-unavailable", &[]));
                 out
@@ -1019,6 +1022,7 @@ impl Host {
     async fn press(self: &Arc<Self>, req: &Request, token: &str, lang: Lang) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
         let Ok(tok) = Token::decode(token) else {
+            crate::observe::move_outcome("refused");
             out.reply(t(lang, "button-bad", &[]));
             return Ok(out);
         };
@@ -1027,10 +1031,12 @@ impl Host {
             .strip_prefix("T:")
             .and_then(crate::outbox::TournamentVerb::from_code)
         {
+            crate::observe::move_outcome("lobby");
             return self.tournament_command(req, Some(tok.table), verb, lang).await;
         }
         let add_seat = tok.action == ADD_SEAT;
         if let Some(cmd) = lobby_verb(&tok.action).or(add_seat.then_some(Command::Join)) {
+            crate::observe::move_outcome("lobby");
             let row = self.store.table(tok.table).await?;
             let shared = match &row {
                 Some(row) if row.status.is_open() => self.fresh_table(row).await?,
@@ -1047,6 +1053,7 @@ impl Host {
             return self.table_command(&mut live, &req.user, &cmd, lang).await;
         }
         let Some(shared) = self.table(tok.table).await? else {
+            crate::observe::move_outcome("stale");
             out.reply(t(lang, "button-stale", &[]));
             return Ok(out);
         };
@@ -1060,7 +1067,9 @@ impl Host {
             // not from the stale copy.
             drop(live);
             self.evict(tok.table);
+            crate::observe::takeover("moved_elsewhere");
             let Some(fresh) = self.table(tok.table).await? else {
+                crate::observe::move_outcome("stale");
                 out.reply(t(lang, "button-stale", &[]));
                 return Ok(out);
             };
@@ -1098,10 +1107,12 @@ impl Host {
         let mut out = Outbox::default();
         let mut live = shared.lock().await;
         if tok.seq != live.seq || live.game.is_none() {
+            crate::observe::move_outcome("stale");
             out.reply(t(lang, "button-stale", &[]));
             return Ok(out);
         }
         let Some(seat) = live.seat_of(&req.user.id) else {
+            crate::observe::move_outcome("refused");
             out.reply(t(lang, "not-at-table", &[]));
             return Ok(out);
         };
@@ -1116,6 +1127,7 @@ impl Host {
                     .await?;
                 out.push(live.hand_message(seat, &req.user.id, lang));
                 out.reply("✓");
+                crate::observe::move_outcome("selected");
             }
             Pressed::Action(action) => {
                 if let Some(x) = live.timeouts.get_mut(seat as usize) {
@@ -1125,6 +1137,7 @@ impl Host {
                 match self.play(&mut live, &action).await {
                     Ok(o) => out.extend(o),
                     Err(HostError::Conflict) => {
+                        crate::observe::takeover("conflict");
                         // Another process committed first. If it was this very move, it is
                         // not applied here: the press is stale. If this move was committed
                         // and another process then moved on (computer players, the next
@@ -1133,6 +1146,7 @@ impl Host {
                         drop(live);
                         self.evict(tok.table);
                         if !applied {
+                            crate::observe::move_outcome("stale");
                             out.reply(t(lang, "button-stale", &[]));
                             return Ok(out);
                         }
@@ -1143,6 +1157,7 @@ impl Host {
                     }
                     Err(e) => return Err(e),
                 }
+                crate::observe::move_outcome("applied");
                 out.reply("✓");
             }
         }
@@ -1232,6 +1247,7 @@ impl Host {
         match self.commit_and_follow(&mut live, &action, &mut out).await {
             Ok(()) => {}
             Err(HostError::Conflict) => {
+                crate::observe::takeover("conflict");
                 drop(live);
                 self.evict(id);
                 return Err(HostError::Conflict);
@@ -1288,6 +1304,7 @@ impl Host {
         match self.store.next_seq(id).await {
             Ok(next) if next - 1 == live.seq => {}
             Ok(_) => {
+                crate::observe::takeover("moved_elsewhere");
                 drop(live);
                 self.evict(id);
                 return;
@@ -1295,6 +1312,7 @@ impl Host {
             Err(e) => {
                 // Given up here; a sweep takes the quiet table over and arms the timer anew.
                 tracing::warn!(table = id, error = %e, "could not check a timed table");
+                crate::observe::store_error("timer", &e);
                 drop(live);
                 self.evict(id);
                 return;
@@ -1307,6 +1325,7 @@ impl Host {
             Ok(false) => return,
             Err(e) => {
                 tracing::warn!(table = id, error = %e, "could not claim a turn timer");
+                crate::observe::store_error("timer", &e);
                 drop(live);
                 self.evict(id);
                 return;
@@ -1338,11 +1357,13 @@ impl Host {
             Ok(o) => out.extend(o),
             Err(HostError::Conflict) => {
                 // Another process moved first; the next use reloads the table.
+                crate::observe::takeover("conflict");
                 drop(live);
                 self.evict(id);
             }
             Err(e) => {
                 tracing::warn!(table = id, error = %e, "a timeout move failed");
+                crate::observe::host_error("timer", &e);
                 drop(live);
                 self.evict(id);
             }
@@ -1455,18 +1476,22 @@ impl Host {
                         }
                     };
                     self.restore_selection(&mut live).await?;
-                    self.tables
-                        .lock()
-                        .expect("table map")
+                    let mut tables = self.tables.lock().expect("table map");
+                    let shared = tables
                         .entry(id)
                         .or_insert_with(|| Arc::new(AsyncMutex::new(live)))
-                        .clone()
+                        .clone();
+                    crate::observe::tables_in_memory(tables.len());
+                    shared
                 }
             };
             match self.resume_loaded(id, shared).await {
                 Ok(o) => out.extend(o),
                 // A sweep takes it over once the database answers again.
-                Err(e) => tracing::warn!(table = id, error = %e, "could not resume a table"),
+                Err(e) => {
+                    tracing::warn!(table = id, error = %e, "could not resume a table");
+                    crate::observe::host_error("recover", &e);
+                }
             }
         }
         out.extend(self.recover_tournaments().await?);
@@ -1486,10 +1511,19 @@ impl Host {
     /// `SWEEP_EVERY`.
     pub async fn sweep(self: &Arc<Self>, quiet: Duration) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
-        self.store.beat().await?;
+        let beat = self.store.beat().await;
+        crate::observe::heartbeat(&beat);
+        crate::observe::refresh();
+        self.store.observe_pool();
+        beat?;
         let before = self.now_ms() - quiet.as_millis() as i64;
         let dead_before = crate::store::now_ms() - BEAT_STALE_MS;
-        for (id, last_ms, orphaned) in self.store.tables_to_take_over(before, dead_before).await? {
+        let to_take = self
+            .store
+            .tables_to_take_over(before, dead_before)
+            .await
+            .inspect_err(|e| crate::observe::store_error("sweep", e))?;
+        for (id, last_ms, orphaned) in to_take {
             // Once per quiet spell, and once more if its last mover dies meanwhile (a
             // person's choice of cards to bury is no action: a process may take one, die
             // before showing it, and leave the last action and its time as they were).
@@ -1501,17 +1535,25 @@ impl Host {
             // database went away) is tried again at the next sweep.
             match self.take_over(id).await {
                 Ok(o) => {
+                    crate::observe::takeover(if orphaned { "dead_process" } else { "quiet" });
                     out.extend(o);
                     self.swept
                         .lock()
                         .expect("swept map")
                         .insert(id, (last_ms, orphaned));
                 }
-                Err(e) => tracing::warn!(table = id, error = %e, "could not take over a table; trying again"),
+                Err(e) => {
+                    tracing::warn!(table = id, error = %e, "could not take over a table; trying again");
+                    crate::observe::host_error("takeover", &e);
+                }
             }
         }
         // A tournament whose round ended in a process that died moves on here.
-        out.extend(self.recover_tournaments().await?);
+        out.extend(
+            self.recover_tournaments()
+                .await
+                .inspect_err(|e| crate::observe::host_error("sweep", e))?,
+        );
         self.announce(&out);
         Ok(out)
     }
@@ -1550,7 +1592,10 @@ impl Host {
         drop(live);
         match moved {
             Ok(o) => out.extend(o),
-            Err(HostError::Conflict) => self.evict(id),
+            Err(HostError::Conflict) => {
+                crate::observe::takeover("conflict");
+                self.evict(id);
+            }
             Err(e) => {
                 self.evict(id);
                 return Err(e);

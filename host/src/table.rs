@@ -353,6 +353,7 @@ impl Live {
         match appended {
             Ok(()) => {
                 metrics::counter!("stikis_actions_total", "game" => self.row.game.clone()).increment(1);
+                crate::observe::moved_here(self.id());
             }
             Err(StoreError::SeqTaken { .. }) => return Err(HostError::Conflict),
             Err(e) => return Err(e.into()),

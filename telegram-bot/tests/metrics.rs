@@ -147,12 +147,37 @@ async fn metrics_count_a_deal_and_healthz_follows_the_database() {
         results,
         "{page}"
     );
-    assert_eq!(sample(&page, "stikis_tables_running"), 1.0, "{page}");
+    assert_eq!(sample(&page, "stikis_db_tables_running"), 1.0, "{page}");
+    assert_eq!(sample(&page, "stikis_tables_moved_here"), 1.0, "{page}");
+    assert!(sample(&page, "stikis_tables_in_memory") >= 1.0, "{page}");
     assert_eq!(
-        sample(&page, "stikis_move_seconds_count") as usize,
+        sample(&page, "stikis_move_seconds_count{outcome=\"applied\"}") as usize,
         presses,
-        "one latency per press:\n{page}"
+        "one latency per press, each applied:\n{page}"
     );
+    // The start's calls are counted (the recorder is there before the first call).
+    for method in ["getMe", "setMyCommands"] {
+        let made = fake.calls().iter().filter(|c| c.method == method).count();
+        assert!(made >= 1, "{method}");
+        assert_eq!(
+            sample(
+                &page,
+                &format!(
+                    "stikis_platform_calls_total{{platform=\"telegram\",method=\"{method}\",status=\"ok\"}}"
+                )
+            ) as usize,
+            made,
+            "{page}"
+        );
+    }
+    // Every metric shown says what it is.
+    for line in page.lines().filter(|l| l.starts_with("# TYPE ")) {
+        let name = line.split_whitespace().nth(2).unwrap();
+        assert!(
+            page.contains(&format!("# HELP {name} ")),
+            "{name} has no HELP:\n{page}"
+        );
+    }
     assert!(
         sample(&page, "stikis_computer_think_seconds_count") >= 1.0,
         "{page}"

@@ -1,5 +1,6 @@
 //! The bots' probe listener (`--metrics-listen`): `/metrics` in the Prometheus text format
-//! (recorded through `stikis_host::observe`) and `/healthz`, which answers 200 when the
+//! (recorded through `stikis_host::observe`, whose `METRICS` lists them; the database-wide
+//! gauges and the pool's are read at each scrape) and `/healthz`, which answers 200 when the
 //! database answers and the platform connection is up, and 503 naming what is not.
 
 use std::future::Future;
@@ -11,7 +12,7 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::Router;
 use metrics_exporter_prometheus::PrometheusHandle;
-use stikis_host::observe::{recorder, PlatformUp};
+use stikis_host::observe::{self, recorder, PlatformUp};
 use stikis_host::store::Store;
 
 #[derive(Clone)]
@@ -25,8 +26,20 @@ async fn metrics_page(State(p): State<Probe>) -> (StatusCode, String) {
     let Some(handle) = &p.handle else {
         return (StatusCode::SERVICE_UNAVAILABLE, "no metrics recorder\n".into());
     };
-    if let Ok(n) = p.store.running_table_count().await {
-        metrics::gauge!("stikis_tables_running").set(n as f64);
+    observe::refresh();
+    p.store.observe_pool();
+    // The database-wide gauges; a database that does not answer leaves them as they were.
+    let alive_since = stikis_host::store::now_ms() - stikis_host::lobby::BEAT_STALE_MS;
+    let read = async {
+        Ok::<_, stikis_host::store::StoreError>((
+            p.store.running_table_count().await?,
+            p.store.live_processes(alive_since).await?,
+        ))
+    };
+    match tokio::time::timeout(Duration::from_secs(2), read).await {
+        Ok(Ok((tables, processes))) => observe::database(tables, processes),
+        Ok(Err(e)) => observe::store_error("scrape", &e),
+        Err(_) => {}
     }
     (StatusCode::OK, handle.render())
 }

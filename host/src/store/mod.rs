@@ -334,6 +334,9 @@ impl Store {
     /// `postgresql://` URLs open PostgreSQL; anything else is a SQLite file (`sqlite:path`,
     /// `sqlite://path` or a plain path), created on first run.
     pub async fn connect(url: &str) -> Result<Store> {
+        // The process's metrics recorder, installed before anything is recorded: a bot opens
+        // its store before its first platform call, so the start's calls are counted too.
+        let _ = crate::observe::recorder();
         if is_postgres_url(url) {
             Store::connect_postgres(url, None).await
         } else {
@@ -361,6 +364,7 @@ impl Store {
         loop {
             match Self::open_sqlite_once(&options).await {
                 Err(StoreError::Db(e)) if attempt < 10 && is_sqlite_busy(&e) => {
+                    crate::observe::store_retry("open");
                     attempt += 1;
                     tokio::time::sleep(Duration::from_millis(20 * attempt)).await;
                 }
@@ -385,6 +389,7 @@ impl Store {
                     sqlx::migrate::MigrateError::Execute(_)
                     | sqlx::migrate::MigrateError::ExecuteMigration(..),
                 ) if attempt < 5 => {
+                    crate::observe::store_retry("migrate");
                     attempt += 1;
                     tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
                 }
@@ -446,6 +451,24 @@ impl Store {
         };
         store.beat().await?;
         Ok(store)
+    }
+
+    /// Sets the pool gauges (`observe::pool`): connections open and idle now, and the most.
+    pub fn observe_pool(&self) {
+        on_pool!(self, pool => crate::observe::pool(
+            "main",
+            pool.size(),
+            pool.num_idle(),
+            pool.options().get_max_connections()
+        ));
+        if let Some(w) = &self.writer {
+            crate::observe::pool(
+                "writer",
+                w.size(),
+                w.num_idle(),
+                w.options().get_max_connections(),
+            );
+        }
     }
 
     /// `sqlite` or `postgres`, for logs and benchmark reports.
@@ -883,14 +906,19 @@ impl Store {
                                 Ok(None) => seen(None),
                                 Err(e) => {
                                     tracing::warn!(error = %e, "listening for other processes' table changes failed");
+                                    crate::observe::store_error("listen", &StoreError::Db(e));
                                     break;
                                 }
                             }
                         }
                     }
-                    Err(e) => tracing::warn!(error = %e, "cannot listen for other processes' table changes"),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "cannot listen for other processes' table changes");
+                        crate::observe::store_error("listen", &StoreError::Db(e));
+                    }
                 }
                 tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                crate::observe::store_retry("listen");
             }
         }))
     }

@@ -83,13 +83,16 @@ async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i
     let seqs: Vec<i64> = jobs.iter().map(|j| j.seq).collect();
     let payloads: Vec<&str> = jobs.iter().map(|j| j.payload.as_str()).collect();
     let ats: Vec<i64> = jobs.iter().map(|j| j.at_ms).collect();
+    let timer = crate::observe::Timer::start();
+    let mut conn = pool.acquire().await.map_err(|e| e.to_string())?;
+    crate::observe::pool_acquire("append", timer.elapsed());
     let rows = sqlx::query(BATCH_SQL)
         .bind(&tables)
         .bind(&seqs)
         .bind(&payloads)
         .bind(&ats)
         .bind(process)
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await
         .map_err(|e| e.to_string())?;
     rows.iter()

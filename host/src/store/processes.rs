@@ -78,10 +78,14 @@ impl Store {
         let sql = "INSERT INTO processes (id, started_ms, beat_ms) VALUES ($1, $2, $2) \
                    ON CONFLICT (id) DO UPDATE SET beat_ms = excluded.beat_ms";
         on_write!(self, pool => {
-            sqlx::query(sql).bind(&*self.process).bind(now).execute(pool).await?;
+            // How long the pool made it wait is measured here, every few seconds.
+            let timer = crate::observe::Timer::start();
+            let mut conn = pool.acquire().await?;
+            crate::observe::pool_acquire("heartbeat", timer.elapsed());
+            sqlx::query(sql).bind(&*self.process).bind(now).execute(&mut *conn).await?;
             sqlx::query("DELETE FROM processes WHERE beat_ms < $1")
                 .bind(now - 86_400_000)
-                .execute(pool)
+                .execute(&mut *conn)
                 .await?;
         });
         Ok(())

@@ -43,9 +43,13 @@ where
     loop {
         match attempt().await {
             Ok(v) => return Ok(v),
-            Err(e) if tokio::time::Instant::now() + pause >= until => return Err(e),
+            Err(e) if tokio::time::Instant::now() + pause >= until => {
+                crate::observe::store_error("remember", &e);
+                return Err(e);
+            }
             Err(e) => {
                 tracing::debug!(error = %e, "could not remember a message id yet; trying again");
+                crate::observe::store_retry("remember");
                 tokio::time::sleep(pause).await;
                 pause = (pause * 2).min(Duration::from_secs(2));
             }
