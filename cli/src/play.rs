@@ -10,7 +10,7 @@ use std::io::Write;
 
 use serde_json::{json, Value};
 use stikis_core::ai::Level;
-use stikis_host::store::{ChatRef, Platform, ScoreSheetRow, Store, TableStatus};
+use stikis_host::store::{ChatRef, Platform, ScoreSheetRow, SheetTotal, Store, TableStatus};
 use stikis_host::{Command, Host, HostConfig, Out, Outbox, Request, User};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
@@ -419,6 +419,28 @@ impl Session {
             .flatten()
     }
 
+    /// The score sheet's totals a table started from (empty when it started on a fresh
+    /// sheet): the sheet goes on from them, while the table's own "Totals" start at 0.
+    pub async fn carried(&self, table: i64) -> Vec<SheetTotal> {
+        self.store
+            .sheet_carry(table)
+            .await
+            .ok()
+            .flatten()
+            .and_then(|v| serde_json::from_value(v["totals"].clone()).ok())
+            .unwrap_or_default()
+    }
+
+    /// The game and its rules as the screen's title names them: the open table's (a
+    /// resumed game keeps the rules it was started with), else those given to this run.
+    pub async fn rules_title(&self) -> String {
+        let rules = match self.store.open_table(&self.chat).await.ok().flatten() {
+            Some(t) => t.rules,
+            None => self.opts.rules.clone(),
+        };
+        rules_title(&self.opts.game, &rules)
+    }
+
     /// Resumes the running game, or opens a new one: what to show, and notes before it.
     pub async fn begin(&self, args: &PlayArgs) -> Result<(Outbox, Vec<String>), String> {
         let open = self.store.open_table(&self.chat).await.ok().flatten();
@@ -481,11 +503,44 @@ impl Session {
     }
 }
 
+/// A game's name and its rules, short enough for a pane's title: "Zole · preset lv",
+/// "Bazar belote · rules default · target 501", "Polt to Tzar · rules default · 3 hands".
+pub(crate) fn rules_title(game: &str, rules: &Value) -> String {
+    let name = match game {
+        "zole" => "Zole",
+        "belote-bazar" => "Bazar belote",
+        "belote-classic" => "French classic belote",
+        "belote-h2h" => "Head-to-head belote",
+        "coinche" => "Coinche",
+        "polt" => "Polt to Tzar",
+        other => other,
+    };
+    let word = if game == "zole" { "preset" } else { "rules" };
+    let preset = match rules {
+        Value::String(p) => Some(p.as_str()),
+        v => v.get("preset").and_then(Value::as_str),
+    };
+    let default = if game == "zole" { "lv" } else { "default" };
+    let mut parts = vec![name.to_string(), format!("{word} {}", preset.unwrap_or(default))];
+    if let Some(map) = rules.as_object() {
+        for (k, v) in map.iter().filter(|(k, _)| *k != "preset") {
+            let v = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+            parts.push(match k.as_str() {
+                "target" => format!("target {v}"),
+                "hands" => format!("{v} hands"),
+                _ => format!("{k} {v}"),
+            });
+        }
+    }
+    parts.join(" · ")
+}
+
 /// Line mode, for pipes and tests: everything prints as lines, a button is its number.
 async fn play(session: &Session, args: &PlayArgs) -> Result<(), String> {
     let (chat, me, opts) = (&session.chat, &session.me.id, &session.opts);
     let mut buttons = Vec::new();
     let (out, notes) = session.begin(args).await?;
+    println!("{}", session.rules_title().await);
     for n in notes {
         println!("{n}");
     }

@@ -16,7 +16,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
-use stikis_host::store::ScoreSheetRow;
+use stikis_host::store::{ScoreSheetRow, SheetTotal};
 use stikis_host::Command;
 
 use crate::play::{PlayArgs, Session, Shown, KEPT, NO_RECORD, STOP_QUESTION};
@@ -44,6 +44,11 @@ struct Screen {
     typed: String,
     log: Vec<String>,
     sheet: Option<ScoreSheetRow>,
+    /// The sheet's totals the last table started from (`n` after a stop goes on from the
+    /// sheet): the sheet pane shows the table's own totals beside the sheet's.
+    carried: Vec<SheetTotal>,
+    /// The game and its rules (the Zole preset), in the table pane's title.
+    title: String,
     mode: Mode,
     /// The answer to the last key, if it needs one (a bad key names the valid ones).
     status: String,
@@ -84,6 +89,8 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
         typed: String::new(),
         log: notes,
         sheet: None,
+        carried: Vec::new(),
+        title: String::new(),
         mode: Mode::Playing,
         status: String::new(),
         back: 0,
@@ -203,6 +210,11 @@ impl Screen {
         let open = rt.block_on(session.table_id());
         let running = open.is_some();
         self.last_table = open.or(self.last_table);
+        self.carried = match self.last_table {
+            Some(id) => rt.block_on(session.carried(id)),
+            None => Vec::new(),
+        };
+        self.title = rt.block_on(session.rules_title());
         if !running && self.mode != Mode::Stopped {
             self.mode = Mode::Over;
             self.buttons.clear();
@@ -447,7 +459,7 @@ impl Screen {
             Layout::horizontal([Constraint::Length(table_w), Constraint::Length(sheet_w)]).areas(top);
         f.render_widget(
             Paragraph::new(plain(&self.table))
-                .block(Block::bordered().title(" Table "))
+                .block(Block::bordered().title(format!(" Table · {} ", self.title)))
                 .wrap(Wrap { trim: false }),
             table,
         );
@@ -509,43 +521,11 @@ impl Screen {
         let Some(sheet) = &self.sheet else {
             return vec![Line::from("No deal finished yet.")];
         };
-        let width = sheet
-            .totals
-            .iter()
-            .map(|t| t.name.chars().count())
-            .max()
-            .unwrap_or(0);
-        let mut lines: Vec<Line> = sheet
-            .totals
-            .iter()
-            .map(|t| Line::from(format!("{:<width$}  {:>+5}", t.name, t.points)))
-            .collect();
-        let p = &sheet.pules;
-        let name_of = |key: &str| {
-            sheet
-                .totals
-                .iter()
-                .find(|t| t.player == key)
-                .map(|t| t.name.clone())
-                .unwrap_or_else(|| key.to_string())
-        };
-        if let Some(common) = p.get("common").and_then(|v| v.as_u64()) {
-            let mut open = vec![format!("{common} common")];
-            if let Some(tree) = p.get("tree").and_then(|v| v.as_u64()).filter(|&t| t > 0) {
-                open.push(format!("{tree} on the tree"));
-            }
-            let personal: Vec<String> = p
-                .get("personal")
-                .and_then(|v| v.as_array())
-                .map(|a| a.iter().filter_map(|k| k.as_str()).map(name_of).collect())
-                .unwrap_or_default();
-            if !personal.is_empty() {
-                open.push(format!("personal: {}", personal.join(", ")));
-            }
-            lines.push(Line::from(""));
-            lines.push(Line::from(format!("Open pules: {}", open.join("; "))));
-        }
-        lines
+        sheet_totals(sheet, &self.carried)
+            .into_iter()
+            .map(Line::from)
+            .chain(pules_lines(sheet))
+            .collect()
     }
 
     /// Your hand's text and its buttons, laid out in rows of `width` columns (a button is
@@ -591,6 +571,68 @@ impl Screen {
         }
         lines
     }
+}
+
+/// The sheet's totals, a row per player. When the table went on from a sheet (`n` after a
+/// stop), the sheet's totals are no longer the table's own "Totals" (which, like its record,
+/// start at 0): then each row shows both, the table's first, and says which is which.
+fn sheet_totals(sheet: &ScoreSheetRow, carried: &[SheetTotal]) -> Vec<String> {
+    let width = sheet
+        .totals
+        .iter()
+        .map(|t| t.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let before = |key: &str| carried.iter().find(|c| c.player == key).map_or(0, |c| c.points);
+    if carried.iter().all(|c| c.points == 0) {
+        return sheet
+            .totals
+            .iter()
+            .map(|t| format!("{:<width$}  {:>+5}", t.name, t.points))
+            .collect();
+    }
+    let mut lines = vec![format!("{:<width$}  {:>5}  {:>5}", "", "table", "sheet")];
+    lines.extend(sheet.totals.iter().map(|t| {
+        format!(
+            "{:<width$}  {:>+5}  {:>+5}",
+            t.name,
+            t.points - before(&t.player),
+            t.points
+        )
+    }));
+    lines.push("table: this table's Totals; sheet: with the tables before it".into());
+    lines
+}
+
+/// The open pules of a Zole sheet, after a blank line.
+fn pules_lines(sheet: &ScoreSheetRow) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let p = &sheet.pules;
+    let name_of = |key: &str| {
+        sheet
+            .totals
+            .iter()
+            .find(|t| t.player == key)
+            .map(|t| t.name.clone())
+            .unwrap_or_else(|| key.to_string())
+    };
+    if let Some(common) = p.get("common").and_then(|v| v.as_u64()) {
+        let mut open = vec![format!("{common} common")];
+        if let Some(tree) = p.get("tree").and_then(|v| v.as_u64()).filter(|&t| t > 0) {
+            open.push(format!("{tree} on the tree"));
+        }
+        let personal: Vec<String> = p
+            .get("personal")
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|k| k.as_str()).map(name_of).collect())
+            .unwrap_or_default();
+        if !personal.is_empty() {
+            open.push(format!("personal: {}", personal.join(", ")));
+        }
+        lines.push(Line::from(""));
+        lines.push(Line::from(format!("Open pules: {}", open.join("; "))));
+    }
+    lines
 }
 
 /// How a deal's result begins (the host's English, which the terminal's chat speaks).

@@ -538,3 +538,180 @@ fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
     t.exits();
     assert!(t.contents().contains("Your game is kept"), "{}", t.contents());
 }
+
+/// Plays (taking when offered, else the chosen button) until a deal's end is held on the
+/// screen and `ok` holds for it; a deal's end it does not want is passed with Enter.
+fn play_to_result(t: &mut Term, mut screen: String, ok: impl Fn(&str) -> bool) -> String {
+    for _ in 0..1500 {
+        if screen.contains("Enter next deal") {
+            if ok(&screen) {
+                return screen;
+            }
+            screen = t.keys("\r");
+            continue;
+        }
+        let chosen = panes(&screen).1.iter().any(|r| r.contains("[1] ✓"));
+        let key = match button(&screen, "Take") {
+            Some(n) => n,
+            None if chosen => "\x1b[C\r".to_string(),
+            None => "\r".to_string(),
+        };
+        screen = t.keys(&key);
+    }
+    panic!("no such deal's end was played:\n{screen}");
+}
+
+/// The messages on the screen as lines, without the pane's frame.
+fn message_lines(screen: &str) -> Vec<String> {
+    panes(screen)
+        .2
+        .iter()
+        .map(|r| {
+            r.trim_matches(|c: char| c == '│' || c.is_whitespace())
+                .to_string()
+        })
+        .collect()
+}
+
+/// The newest "Totals: " line's (name, points) pairs.
+fn totals_line(screen: &str) -> Vec<(String, i64)> {
+    let line = message_lines(screen)
+        .into_iter()
+        .rev()
+        .find(|l| l.starts_with("Totals: "))
+        .unwrap_or_else(|| panic!("no Totals line:\n{screen}"));
+    line["Totals: ".len()..]
+        .split(" · ")
+        .map(|e| {
+            let (name, points) = e.rsplit_once(' ').unwrap();
+            (name.to_string(), points.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_zole_deals_end_says_how_its_score_came_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Term::start(dir.path(), WIDE, &["zole", "--db", "t.db"]);
+    let screen = t.wait("the first bid", |c| offered(c) > 0);
+    assert!(
+        screen.contains("Table · Zole · preset lv"),
+        "the preset is named:\n{screen}"
+    );
+    // A contract played out (not a pule redeal).
+    let screen = play_to_result(&mut t, screen, |c| c.contains("Declarer: "));
+    let said = message_lines(&screen).join("\n");
+    assert!(
+        said.contains("card points ("),
+        "the declarer's card points:\n{screen}"
+    );
+    let bands = [
+        "A plain win.",
+        "A plain loss.",
+        "Jaņi (schneider): 91 card points or more.",
+        "Lost in jaņi (schneider): 30 card points or fewer.",
+        "Bezstiķis: the opponents took no trick.",
+        "Bezstiķis: the declarer took no trick.",
+    ];
+    assert!(
+        bands.iter().any(|b| said.contains(b)),
+        "the reason of the score is named:\n{screen}"
+    );
+    assert!(
+        said.contains("Each opponent pays the declarer ")
+            || said.contains("The declarer pays each opponent "),
+        "{screen}"
+    );
+    // The deal's points per seat, apart from the running totals.
+    let this: Vec<&str> = said.lines().filter(|l| l.starts_with("This deal: ")).collect();
+    assert_eq!(this.len(), 1, "{screen}");
+    assert!(this[0].contains("You ") && this[0].contains('+'), "{screen}");
+    assert!(said.contains("Totals: You "), "{screen}");
+    t.kill();
+}
+
+#[test]
+fn a_belote_deals_end_says_how_its_score_came_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Term::start(dir.path(), WIDE, &["belote", "--db", "t.db"]);
+    let screen = t.wait("the first bid", |c| offered(c) > 0);
+    assert!(
+        screen.contains("Table · Bazar belote · rules default"),
+        "the rules are named:\n{screen}"
+    );
+    let screen = play_to_result(&mut t, screen, |c| c.contains("Declarer: "));
+    let said = message_lines(&screen).join("\n");
+    assert!(
+        said.contains("The contract is made.") || said.contains("The contract fails."),
+        "{screen}"
+    );
+    assert!(said.contains("for combinations and belote"), "{screen}");
+    // The deal's score (a signed delta per team) and the totals (plain numbers), each on a
+    // line of its own: no "+16 (16)".
+    let this = said
+        .lines()
+        .find(|l| l.starts_with("This deal: "))
+        .unwrap_or_else(|| panic!("no deal's score:\n{screen}"));
+    assert!(this.contains('+') || this.contains('-'), "{screen}");
+    let totals = said.lines().find(|l| l.starts_with("Totals: ")).unwrap();
+    assert!(!totals.contains('(') && !totals.contains('+'), "{screen}");
+    assert_eq!(totals_line(&screen).len(), 2, "{screen}");
+    t.kill();
+}
+
+/// The points the score sheet pane shows for `name`: its first column (the table's own
+/// when the table went on from a sheet).
+fn sheet_points(screen: &str, name: &str) -> i64 {
+    let (top, _, _) = panes(screen);
+    top.iter()
+        .find_map(|r| {
+            let sheet = r.rsplit('│').nth(1)?.trim();
+            sheet.strip_prefix(name)?.split_whitespace().next()?.parse().ok()
+        })
+        .unwrap_or_else(|| panic!("no total of {name} in the score sheet pane:\n{screen}"))
+}
+
+#[test]
+fn after_a_stop_and_a_new_table_the_sheet_pane_agrees_with_the_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Term::start(dir.path(), WIDE, &["zole", "--db", "t.db", "--preset", "rondo"]);
+    let screen = t.wait("the first bid", |c| offered(c) > 0);
+    assert!(screen.contains("Table · Zole · preset rondo"), "{screen}");
+    // A deal that moved the totals, so that the sheet the next table goes on from has some.
+    let screen = play_to_result(&mut t, screen, |c| totals_line(c).iter().any(|(_, p)| *p != 0));
+    let before = totals_line(&screen);
+    t.keys("s");
+    let screen = t.keys("y");
+    assert!(screen.contains("The table is stopped."), "{screen}");
+    let screen = t.keys("n");
+    let screen = if offered(&screen) > 0 {
+        screen
+    } else {
+        t.wait("the new table's first bid", |c| offered(c) > 0)
+    };
+    assert!(screen.contains("Table · Zole · preset rondo"), "{screen}");
+    let screen = play_to_result(&mut t, screen, |c| c.contains("Result of deal 1"));
+    let totals = totals_line(&screen);
+    assert_eq!(totals.len(), 3, "{screen}");
+    for (name, points) in &totals {
+        assert_eq!(
+            sheet_points(&screen, name),
+            *points,
+            "{name}: the sheet pane's table column against the Totals line:\n{screen}"
+        );
+    }
+    // Beside it, the sheet: the stopped table's totals and this one's.
+    assert!(screen.contains("table  sheet"), "{screen}");
+    for (name, points) in &totals {
+        let was = before.iter().find(|(n, _)| n == name).map_or(0, |(_, p)| *p);
+        let (top, _, _) = panes(&screen);
+        let row = top
+            .iter()
+            .filter_map(|r| r.rsplit('│').nth(1))
+            .find_map(|s| s.trim().strip_prefix(name.as_str()).map(str::to_string))
+            .unwrap();
+        let sheet: i64 = row.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert_eq!(sheet, was + points, "{name}:\n{screen}");
+    }
+    t.kill();
+}

@@ -49,6 +49,8 @@ belote-redeal = Everybody passed: the next dealer deals again.
 belote-made = The contract is made.
 belote-failed = The contract fails.
 belote-capot-taken = Capot: every trick to { $name }.
+belote-rebelote-held = Belote-rebelote (the king and queen of trumps in one hand): { $name }, { $points }.
+belote-deal-scores = This deal: { $list }
 belote-team-result = { $name }: { $points ->
     [one] { $points } card point
    *[other] { $points } card points

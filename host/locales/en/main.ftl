@@ -195,3 +195,23 @@ zole-talon-picked-up = Talon picked up by { $name }: { $cards }
 zole-buried-by = Buried by { $name }: { $cards }
 zole-talon-untouched = Talon (not picked up): { $cards }
 zole-deal-points = This deal: { $list }
+zole-score-why = { $band ->
+    [jani-won] Jaņi (schneider): 91 card points or more.
+    [bezstikis-won] Bezstiķis: the opponents took no trick.
+    [all-won] All 120 card points.
+    [jani-lost] Lost in jaņi (schneider): { $limit } card points or fewer.
+    [bezstikis-lost] Bezstiķis: the declarer took no trick.
+    [none-lost] Not a single card point.
+    [surrender] A surrender scores the contract's basic loss.
+    [small] Small zole.
+    [plain-won] A plain win.
+   *[plain-lost] A plain loss.
+} { $won ->
+    [yes] Each opponent pays the declarer { $unit }.
+   *[no] The declarer pays each opponent { $unit }.
+}
+zole-pule-bonus = { $name } removes a common pule: each other player pays { $name } 1 more.
+zole-pule-own-removed = { $name } removes his own personal pule (nothing is paid for it).
+zole-pule-personal-paid = { $name } removes { $owner }'s personal pule: { $owner } pays { $name } { $points }.
+zole-pule-personal-written = A personal pule is written for { $name } (a lost take while pules are open).
+zole-tree-paid = The tree pays out: each winner gets { $branches } from each loser.

@@ -48,6 +48,8 @@ belote-redeal = Visi garām: nākamais dalītājs dala no jauna.
 belote-made = Līgums izpildīts.
 belote-failed = Līgums neizpildīts.
 belote-capot-taken = Kapots: visi stiķi — { $name }.
+belote-rebelote-held = Belote-rebelote (trumpu kungs un dāma vienā rokā): { $name }, { $points }.
+belote-deal-scores = Šajā dalījumā: { $list }
 belote-team-result = { $name }: { $points ->
     [zero] { $points } kāršu punktu
     [one] { $points } kāršu punkts

@@ -211,3 +211,23 @@ zole-talon-picked-up = Galdu paņēma { $name }: { $cards }
 zole-buried-by = { $name } noraka: { $cards }
 zole-talon-untouched = Galds (nepaņemts): { $cards }
 zole-deal-points = Šajā dalījumā: { $list }
+zole-score-why = { $band ->
+    [jani-won] Jaņos: 91 acs vai vairāk.
+    [bezstikis-won] Bezstiķis: pretinieki nepaņēma nevienu stiķi.
+    [all-won] Visas 120 acis.
+    [jani-lost] Zaudēts jaņos: { $limit } acis vai mazāk.
+    [bezstikis-lost] Bezstiķis: lielais nepaņēma nevienu stiķi.
+    [none-lost] Neviena acs.
+    [surrender] Padošanās: līguma pamata zaudējums.
+    [small] Mazā zole.
+    [plain-won] Vienkāršs vinnests.
+   *[plain-lost] Vienkāršs zaudējums.
+} { $won ->
+    [yes] Katrs pretinieks maksā lielajam { $unit }.
+   *[no] Lielais maksā katram pretiniekam { $unit }.
+}
+zole-pule-bonus = { $name } noņem kopējo puli: katrs cits spēlētājs maksā { $name } vēl 1.
+zole-pule-own-removed = { $name } noņem savu personīgo puli (par to nemaksā).
+zole-pule-personal-paid = { $name } noņem personīgo puli, kas bija { $owner }: { $owner } maksā { $name } { $points }.
+zole-pule-personal-written = { $name } ieraksta personīgo puli (zaudēts lielais, kamēr ir atvērtas pules).
+zole-tree-paid = Koks izmaksā: katrs uzvarētājs saņem { $branches } no katra zaudētāja.

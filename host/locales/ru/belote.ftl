@@ -48,6 +48,8 @@ belote-redeal = Все спасовали: следующий сдающий с�
 belote-made = Контракт выполнен.
 belote-failed = Контракт не выполнен.
 belote-capot-taken = Капот: все взятки — { $name }.
+belote-rebelote-held = Белот-ребелот (король и дама козырей в одной руке): { $name }, { $points }.
+belote-deal-scores = За раздачу: { $list }
 belote-team-result = { $name }: { $points ->
     [one] { $points } очко в картах
     [few] { $points } очка в картах

@@ -219,3 +219,23 @@ zole-talon-picked-up = Прикуп взял { $name }: { $cards }
 zole-buried-by = { $name } снёс: { $cards }
 zole-talon-untouched = Прикуп (не взят): { $cards }
 zole-deal-points = За раздачу: { $list }
+zole-score-why = { $band ->
+    [jani-won] Яни (шнайдер): 91 очко или больше.
+    [bezstikis-won] Безстикис: противники не взяли ни одной взятки.
+    [all-won] Все 120 очков.
+    [jani-lost] Проигрыш в яни (шнайдер): { $limit } очков или меньше.
+    [bezstikis-lost] Безстикис: разыгрывающий не взял ни одной взятки.
+    [none-lost] Ни одного очка.
+    [surrender] Сдача: базовый проигрыш контракта.
+    [small] Малая золе.
+    [plain-won] Простой выигрыш.
+   *[plain-lost] Простой проигрыш.
+} { $won ->
+    [yes] Каждый противник платит разыгрывающему { $unit }.
+   *[no] Разыгрывающий платит каждому противнику { $unit }.
+}
+zole-pule-bonus = { $name } снимает общую пулю: каждый другой игрок платит { $name } ещё 1.
+zole-pule-own-removed = { $name } снимает свою личную пулю (за неё не платят).
+zole-pule-personal-paid = { $name } снимает личную пулю игрока { $owner }: { $owner } платит { $name } { $points }.
+zole-pule-personal-written = { $name }: записана личная пуля (проигран большой при открытых пулях).
+zole-tree-paid = Дерево выплачивается: каждый победитель получает { $branches } от каждого проигравшего.

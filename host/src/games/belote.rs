@@ -714,6 +714,23 @@ impl HostedGame for BeloteGame {
                     },
                     &[],
                 ));
+                // Belote-rebelote, known while the deal just ended is the last one dealt.
+                let declared = self
+                    .last_deal()
+                    .filter(|d| d.phase() == Phase::Done && report.deal_no == self.deal_no())
+                    .map(Deal::declared);
+                for team in 0..2 {
+                    if let Some(points) = declared.map(|x| x.belote[team]).filter(|&p| p > 0) {
+                        lines.push(t(
+                            lang,
+                            "belote-rebelote-held",
+                            &[
+                                ("name", self.team_name(names, team).into()),
+                                ("points", Arg::from(points)),
+                            ],
+                        ));
+                    }
+                }
                 if let Some(team) = (0..2).find(|&x| r.tricks[x] as usize == v.hand_size()) {
                     lines.push(t(
                         lang,
@@ -735,18 +752,24 @@ impl HostedGame for BeloteGame {
                 }
             }
         }
+        // The deal's score and the running totals on lines of their own, labelled.
         let totals = self.session.totals();
-        let scores: Vec<String> = (0..2)
-            .map(|team| {
-                format!(
-                    "{} {:+} ({})",
-                    self.team_name(names, team),
-                    r.deltas[team],
-                    totals[team]
-                )
-            })
-            .collect();
-        lines.push(t(lang, "deal-totals", &[("totals", scores.join(" · ").into())]));
+        let list = |of: &dyn Fn(usize) -> String| -> String {
+            (0..2)
+                .map(|team| format!("{} {}", self.team_name(names, team), of(team)))
+                .collect::<Vec<_>>()
+                .join(" · ")
+        };
+        lines.push(t(
+            lang,
+            "belote-deal-scores",
+            &[("list", list(&|team| format!("{:+}", r.deltas[team])).into())],
+        ));
+        lines.push(t(
+            lang,
+            "deal-totals",
+            &[("totals", list(&|team| totals[team].to_string()).into())],
+        ));
         if let Some(w) = self.session.winner().filter(|_| report.deal_no == self.deal_no()) {
             lines.push(t(
                 lang,

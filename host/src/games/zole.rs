@@ -10,7 +10,8 @@ use stikis_core::cards::{Card, CardSet, Suit};
 use stikis_core::games::zole::record::{action_json, deal_json, parse_action, start_deal, to_record};
 use stikis_core::games::zole::tables::{category, trick_winner, Category, PLAIN_ORDER, TRUMPS, TRUMP_ORDER};
 use stikis_core::games::zole::{
-    Action, AllPass, Bid, Contract, Deal, Kind, Options, Phase, Session, ZoleError,
+    Action, AllPass, Bands, Bid, Contract, Deal, Kind, Options, Outcome, Phase, PuleEvents, Session,
+    Surrender, ZoleError,
 };
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
@@ -178,6 +179,85 @@ impl ZoleGame {
         probe.apply(seat, a).map_err(|e| refused(d, &e).refusal(lang))?;
         Ok(action_json(seat, a))
     }
+}
+
+/// Why a contract scored what it did: the band it fell in by the rules (jaņi, bezstiķis, …)
+/// and what each opponent pays or is paid, before pules and the tree.
+fn score_why(lang: Lang, deal: &Deal, o: &Outcome, d: Seat) -> String {
+    let opts = deal.options();
+    let pts = o.card_points[d as usize];
+    let mine = o.tricks[d as usize];
+    let theirs = o.tricks().iter().map(|&x| u32::from(x)).sum::<u32>() - u32::from(mine);
+    let conceded = o.surrendered && opts.surrender == Surrender::ConcedeRest;
+    let won = o.declarer_won == Some(true);
+    let band = match (opts.bands, pts >= 61) {
+        _ if o.kind == Kind::SmallZole => "small",
+        _ if o.surrendered && opts.surrender == Surrender::BasicLoss => "surrender",
+        (Bands::Tricks, true) if theirs == 0 && !conceded => "bezstikis-won",
+        (Bands::Tricks, true) if pts >= 91 => "jani-won",
+        (Bands::Tricks, false) if mine == 0 => "bezstikis-lost",
+        (Bands::Tricks, false) if pts <= 30 => "jani-lost",
+        (Bands::Points, true) if pts >= 120 => "all-won",
+        (Bands::Points, true) if pts >= 91 => "jani-won",
+        (Bands::Points, false) if pts == 0 => "none-lost",
+        (Bands::Points, false) if pts < 30 => "jani-lost",
+        (_, true) => "plain-won",
+        (_, false) => "plain-lost",
+    };
+    let other = (0..o.players).find(|&s| s != d).unwrap_or(0);
+    t(
+        lang,
+        "zole-score-why",
+        &[
+            ("band", band.into()),
+            (
+                "limit",
+                Arg::from(if opts.bands == Bands::Points { 29 } else { 30 }),
+            ),
+            ("won", if won { "yes" } else { "no" }.into()),
+            ("unit", Arg::from(i64::from(o.deltas[other as usize].abs()))),
+        ],
+    )
+}
+
+/// What the pules and the tree did in a deal, with what was paid for them.
+fn pule_events(lang: Lang, ev: &PuleEvents, names: &[String], opts: &Options) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(d) = ev.common_removed_by {
+        lines.push(t(lang, "zole-pule-bonus", &[("name", name(names, d).into())]));
+    }
+    match ev.personal_removed {
+        Some((owner, by)) if owner == by => lines.push(t(
+            lang,
+            "zole-pule-own-removed",
+            &[("name", name(names, by).into())],
+        )),
+        Some((owner, by)) => lines.push(t(
+            lang,
+            "zole-pule-personal-paid",
+            &[
+                ("name", name(names, by).into()),
+                ("owner", name(names, owner).into()),
+                ("points", Arg::from(i64::from(opts.personal_pule_payment))),
+            ],
+        )),
+        None => {}
+    }
+    if let Some(s) = ev.personal_written_to {
+        lines.push(t(
+            lang,
+            "zole-pule-personal-written",
+            &[("name", name(names, s).into())],
+        ));
+    }
+    if ev.tree_paid > 0 {
+        lines.push(t(
+            lang,
+            "zole-tree-paid",
+            &[("branches", Arg::from(i64::from(ev.tree_paid)))],
+        ));
+    }
+    lines
 }
 
 impl HostedGame for ZoleGame {
@@ -563,6 +643,7 @@ impl HostedGame for ZoleGame {
                         ("points", Arg::from(o.card_points[d as usize] as i64)),
                     ],
                 ));
+                lines.push(score_why(lang, &entry.deal, o, d));
             }
             _ => {}
         }
@@ -602,6 +683,7 @@ impl HostedGame for ZoleGame {
                 _ => lines.push(t(lang, "zole-talon", &[("cards", talon.into())])),
             }
         }
+        lines.extend(pule_events(lang, &r.events, names, self.session.options()));
         let totals = self.totals();
         let deltas: Vec<String> = (0..self.seats())
             .map(|s| format!("{} {:+}", name(names, s as Seat), report.deltas[s]))

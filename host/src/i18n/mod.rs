@@ -373,6 +373,12 @@ pub const KEYS: &[&str] = &[
     "zole-buried-by",
     "zole-talon-untouched",
     "zole-deal-points",
+    "zole-score-why",
+    "zole-pule-bonus",
+    "zole-pule-own-removed",
+    "zole-pule-personal-paid",
+    "zole-pule-personal-written",
+    "zole-tree-paid",
     "belote-bid-refused",
     "belote-bid-rule-not-this-game",
     "belote-bid-rule-nothing-to-double",
@@ -539,6 +545,8 @@ pub const KEYS: &[&str] = &[
     "belote-rebelote",
     "belote-redeal",
     "belote-made",
+    "belote-rebelote-held",
+    "belote-deal-scores",
     "belote-failed",
     "belote-capot-taken",
     "belote-team-result",
@@ -715,6 +723,11 @@ mod tests {
             ("hands", 10i64.into()),
             ("bot", "stikis_bot".into()),
             ("why", "bids start at 80 points".into()),
+            ("band", "jani-lost".into()),
+            ("limit", 30i64.into()),
+            ("won", "no".into()),
+            ("unit", 3i64.into()),
+            ("owner", "Bruno".into()),
         ]
     }
 
