@@ -25,6 +25,12 @@ VOLUME /var/lib/stikis
 ENV DATABASE_URL=/var/lib/stikis/stikis.db \
     STIKIS_METRICS_LISTEN=0.0.0.0:9187
 EXPOSE 9187
-# SIGTERM (docker stop) lets the updates in hand finish and sends what is held back.
+# SIGTERM (docker stop) lets the updates in hand finish and sends what is held back; give it
+# 30 s (compose.yaml's stop_grace_period; docker stop -t 30).
 STOPSIGNAL SIGTERM
+# Healthy while /healthz answers 200 (the database answers and the platform is connected), on
+# the port of STIKIS_METRICS_LISTEN, at 127.0.0.1 (so that address must be 0.0.0.0 or
+# 127.0.0.1). Bash's /dev/tcp speaks the HTTP: the image needs no curl.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${STIKIS_METRICS_LISTEN##*:} && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && read -r -t 4 status <&3 && [[ $status == *' 200 '* ]]"]
 ENTRYPOINT ["stikis-telegram"]
