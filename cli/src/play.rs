@@ -540,10 +540,10 @@ async fn play(session: &Session, args: &PlayArgs) -> Result<(), String> {
     let (chat, me, opts) = (&session.chat, &session.me.id, &session.opts);
     let mut buttons = Vec::new();
     let (out, notes) = session.begin(args).await?;
-    println!("{}", session.rules_title().await);
     for n in notes {
         println!("{n}");
     }
+    println!("{}", session.rules_title().await);
     show(&out, chat, me, opts, &mut buttons);
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
     // True once you stopped the table here (or it starts on an open sheet with no table):

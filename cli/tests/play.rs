@@ -61,6 +61,28 @@ fn plays_deals_in_the_terminal_and_resumes_after_quitting() {
     assert!(ok, "{out}");
     assert!(out.contains("--preset applies to a new game only"), "{out}");
     assert!(out.contains("Your game is kept"), "{out}");
+    // The rules named are the game's own (lv), not the ones given to the rerun.
+    assert!(out.contains("Zole · preset lv\n"), "{out}");
+}
+
+#[test]
+fn the_rules_are_named_for_every_game() {
+    for (game, said) in [
+        (&["zole", "--preset", "zolite"][..], "Zole · preset zolite"),
+        (
+            &["belote", "coinche", "--target", "501"][..],
+            "Coinche · rules default · target 501",
+        ),
+        (
+            &["polt", "--hands", "3"][..],
+            "Polt to Tzar · rules default · 3 hands",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (ok, out) = run_game(game, &dir.path().join("t.db"), "q\n");
+        assert!(ok, "{out}");
+        assert!(out.lines().any(|l| l == said), "{game:?}:\n{out}");
+    }
 }
 
 #[test]
