@@ -14,7 +14,8 @@
 //!   --secs N        seconds per measured phase (default 15)
 //!   --clients N     HTTP clients asking for pages back to back (default 8)
 //!
-//! Reports, per page (the boards of the current season; a random finished game's deal): pages
+//! Reports, per page (the boards of the current season; the page of a player seated in every
+//! game; a random finished game's deal): pages
 //! per second, latency p50 and p99, and the moves per second the playing tables made then.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -110,7 +111,8 @@ async fn open_table(host: &Arc<Host>, i: usize) -> i64 {
 
 /// Copies the finished `template` table `games` times (ids template+1..), with its seats,
 /// deals, actions and analyses, one game a minute further back each; and six results rows per
-/// copy (two deals, three of 300 players) for the boards.
+/// copy (two deals, three of 300 players) for the boards. Seat 0 of every copy is one person,
+/// `user0`, counted in the stats: a player's page with 100,000 games behind it.
 async fn fill(url: &str, schema: Option<&str>, template: i64, games: usize) {
     let postgres = schema.is_some();
     let n = format!(
@@ -127,8 +129,16 @@ async fn fill(url: &str, schema: Option<&str>, template: i64, games: usize) {
         ),
         format!(
             "{n}INSERT INTO seats (table_id, seat, user_id, display_name, bot_level, away) \
-             SELECT {template} + n.i, seat, user_id, display_name, bot_level, away FROM seats, n \
+             SELECT {template} + n.i, seat, CASE seat WHEN 0 THEN 'user0' ELSE user_id END, \
+             CASE seat WHEN 0 THEN 'Player 0' ELSE display_name END, \
+             CASE seat WHEN 0 THEN NULL ELSE bot_level END, away FROM seats, n \
              WHERE table_id = {template}"
+        ),
+        format!(
+            "INSERT INTO stats (platform, community_id, game, user_id, display_name, games, deals, \
+             declarer_wins, points, pules_written, pules_removed) \
+             SELECT platform, community_id, game, 'user0', 'Player 0', {games}, 2 * {games}, 0, 0, 0, 0 \
+             FROM tables WHERE id = {template}"
         ),
         format!(
             "{n}INSERT INTO deals (table_id, deal_no, first_seq, seed_hex, commitment_hex, deal, at_ms) \
@@ -286,13 +296,15 @@ async fn main() {
     let client: Client<_, Body> = Client::builder(TokioExecutor::new()).build_http();
     let first = template + 1;
     let last = template + a.games as i64;
-    for page in ["boards", "viewer"] {
+    // The person seated in every copy: the dearest player's page.
+    let player = stikis_web::player_key(&token, "user0");
+    for page in ["boards", "player", "viewer"] {
         let before = moves.load(Ordering::Relaxed);
         let start = Instant::now();
         let end = start + Duration::from_secs(a.secs);
         let mut joins = Vec::new();
         for c in 0..a.clients {
-            let (client, token) = (client.clone(), token.clone());
+            let (client, token, player) = (client.clone(), token.clone(), player.clone());
             let addr = web.addr;
             joins.push(tokio::spawn(async move {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(c as u64);
@@ -300,6 +312,7 @@ async fn main() {
                 while Instant::now() < end {
                     let path = match page {
                         "boards" => format!("/c/{token}/"),
+                        "player" => format!("/c/{token}/p/{player}"),
                         _ => format!(
                             "/c/{token}/g/{}/{}",
                             rng.random_range(first..=last),

@@ -22,6 +22,7 @@
 //! Only closed tables (finished or stopped) and only their finished deals are served: a
 //! deal in play never is. Anything else is a 404 page, never a panic.
 
+mod kept;
 mod page;
 pub mod play;
 mod players;
@@ -62,7 +63,9 @@ const BOARDS_FRESH: std::time::Duration = std::time::Duration::from_secs(10);
 /// By (community token, table, deal, language): a page holds its community's link in every
 /// link, so a new link (`/web new`) has pages of its own.
 type PageCache = HashMap<(String, i64, usize, Lang), String>;
-type BoardsCache = HashMap<(CommunityRef, String), (std::time::Instant, Arc<page::CommunityData>)>;
+type BoardsCache = kept::Kept<(CommunityRef, String), page::CommunityData>;
+/// A player's page data by (community, player key); None for a key of nobody.
+type PlayersCache = kept::Kept<(CommunityRef, String), Option<players::PlayerData>>;
 
 #[derive(Clone)]
 struct Web {
@@ -70,7 +73,9 @@ struct Web {
     /// Rendered deal pages (`PageCache`): a closed table's pages never change.
     cache: Arc<Mutex<PageCache>>,
     /// Boards read lately, by community and period.
-    boards: Arc<Mutex<BoardsCache>>,
+    boards: Arc<BoardsCache>,
+    /// Players' pages read lately.
+    players: Arc<PlayersCache>,
     /// Tables whose analysis this process is computing.
     analysing: Arc<Mutex<HashSet<i64>>>,
     /// One analysis at a time, so that the solver never takes both cores from the bots.
@@ -152,7 +157,8 @@ pub fn router_with(
         store,
         cache: Arc::new(Mutex::new(HashMap::new())),
         analysing: Arc::new(Mutex::new(HashSet::new())),
-        boards: Arc::new(Mutex::new(HashMap::new())),
+        boards: kept::Kept::new(BOARDS_FRESH, CACHE_PAGES),
+        players: kept::Kept::new(BOARDS_FRESH, CACHE_PAGES),
         solver: Arc::new(tokio::sync::Semaphore::new(1)),
     };
     let live = match play {
@@ -409,25 +415,13 @@ async fn community(
         return Err(Miss::NotFound(lang));
     };
     let key = (c.clone(), ask.p.clone().unwrap_or_default());
-    let fresh = web
+    let store = web.store.clone();
+    let data = web
         .boards
-        .lock()
-        .expect("boards lock")
-        .get(&key)
-        .filter(|(at, _)| at.elapsed() < BOARDS_FRESH)
-        .map(|(_, data)| data.clone());
-    let data = match fresh {
-        Some(data) => data,
-        None => {
-            let data = Arc::new(page::CommunityData::read(&web.store, &c, period).await?);
-            let mut boards = web.boards.lock().expect("boards lock");
-            if boards.len() >= CACHE_PAGES {
-                boards.clear();
-            }
-            boards.insert(key, (std::time::Instant::now(), data.clone()));
-            data
-        }
-    };
+        .get(key, move || async move {
+            page::CommunityData::read(&store, &c, period).await
+        })
+        .await?;
     Ok((
         cached(10),
         Html(page::community(lang, &token, ask.p.as_deref(), &data)),
@@ -550,16 +544,23 @@ async fn player(
     if key.len() != 16 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(Miss::NotFound(lang));
     }
-    let who = web
-        .store
-        .community_players(&c)
-        .await?
-        .into_iter()
-        .find(|p| player_key(&token, p) == key);
-    let Some(who) = who else {
-        return Err(Miss::NotFound(lang));
-    };
-    let Some(data) = players::PlayerData::read(&web.store, &c, &who).await? else {
+    let store = web.store.clone();
+    let (community, kept_key, token_of) = (c.clone(), key.clone(), token.clone());
+    let data = web
+        .players
+        .get((c, key.clone()), move || async move {
+            let who = store
+                .community_players(&community)
+                .await?
+                .into_iter()
+                .find(|p| player_key(&token_of, p) == kept_key);
+            match who {
+                Some(who) => players::PlayerData::read(&store, &community, &who).await,
+                None => Ok(None),
+            }
+        })
+        .await?;
+    let Some(data) = data.as_ref() else {
         return Err(Miss::NotFound(lang));
     };
     Ok((cached(10), Html(players::player(lang, &token, &key, &data))).into_response())
