@@ -680,6 +680,16 @@ mod tests {
         assert!(parse("zole --players 5").is_err());
         assert!(parse("polt --target 5").is_err());
         assert!(parse("skat").is_err());
+        // The screen's title names the game and its rules.
+        assert_eq!(rules_title("zole", &json!("rondo")), "Zole · preset rondo");
+        assert_eq!(
+            rules_title("belote-h2h", &json!({"preset": "default", "target": 51})),
+            "Head-to-head belote · rules default · target 51"
+        );
+        assert_eq!(
+            rules_title("zole", &json!({"small_zole": true})),
+            "Zole · preset lv · small_zole true"
+        );
         // Rules the game does not know are refused while parsing, before any database file.
         assert!(parse("zole --preset nosuch").is_err());
     }

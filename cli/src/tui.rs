@@ -795,6 +795,36 @@ mod tests {
     }
 
     #[test]
+    fn a_sheet_gone_on_from_shows_the_tables_totals_beside_the_sheets() {
+        use stikis_host::store::{ChatRef, Platform};
+        let total = |player: &str, points| SheetTotal {
+            player: player.into(),
+            name: player.into(),
+            points,
+        };
+        let sheet = ScoreSheetRow {
+            id: 1,
+            chat: ChatRef::new(Platform::Local, "terminal", "terminal"),
+            game: "zole".into(),
+            totals: vec![total("You", 10), total("Ann", -10)],
+            pules: serde_json::Value::Null,
+            created_ms: 0,
+            updated_ms: 0,
+            closed_ms: None,
+        };
+        // A fresh sheet: the table's totals are the sheet's, one column.
+        assert_eq!(sheet_totals(&sheet, &[]), ["You    +10", "Ann    -10"]);
+        assert_eq!(sheet_totals(&sheet, &[total("You", 0)]).len(), 2);
+        // Gone on from a sheet with You +6, Ann -6: the table's own +4 and -4 first.
+        let lines = sheet_totals(&sheet, &[total("You", 6), total("Ann", -6)]);
+        assert_eq!(
+            lines[..3],
+            ["     table  sheet", "You     +4    +10", "Ann     -4    -10"]
+        );
+        assert!(lines[3].starts_with("table: this table's Totals"));
+    }
+
+    #[test]
     fn trumps_come_from_the_contract_or_the_trump_line() {
         assert_eq!(Trumps::of("zole", ""), Trumps::Zole);
         assert_eq!(
