@@ -36,7 +36,8 @@ pub enum Mode {
     /// getUpdates long polling (the default).
     Polling,
     /// Telegram posts updates to `url`; the bot listens on `listen` and accepts only posts
-    /// that carry `secret` (generated when None) in X-Telegram-Bot-Api-Secret-Token.
+    /// that carry `secret` in X-Telegram-Bot-Api-Secret-Token. None: a random one per start,
+    /// on SQLite only (on PostgreSQL `start` refuses: every instance must share one).
     Webhook {
         url: url::Url,
         listen: SocketAddr,
@@ -132,7 +133,8 @@ impl Running {
                 }
                 let _ = dispatch.await;
             }
-            Receiving::Webhook(hook) => hook.stop(&self.app.shower.bot).await,
+            // The webhook stays registered: other instances may share it.
+            Receiving::Webhook(hook) => hook.stop().await,
         }
         self.events.abort();
         self.sweeper.abort();
@@ -200,11 +202,34 @@ pub enum StartError {
     BadSecret,
     #[error("cannot listen for the webhook on {0}: {1}")]
     Listen(SocketAddr, String),
+    #[error(
+        "webhook mode on PostgreSQL needs --webhook-secret or TELEGRAM_WEBHOOK_SECRET: every \
+         instance behind the webhook URL must give the same one"
+    )]
+    WebhookSecretNeeded,
+}
+
+/// Refuses what must not start: webhook mode on PostgreSQL (where several instances may run
+/// behind one webhook URL) without a secret given, since each instance would register a random
+/// secret of its own and Telegram would post with the last one only. On SQLite (one process)
+/// a random secret per start stays. Checked before anything is connected.
+fn check_settings(settings: &Settings) -> Result<(), StartError> {
+    let postgres = ["postgres://", "postgresql://"]
+        .iter()
+        .any(|p| settings.database_url.starts_with(p));
+    match &settings.mode {
+        // An empty one (`TELEGRAM_WEBHOOK_SECRET=` in an environment file) is none.
+        Mode::Webhook { secret, .. } if postgres && secret.as_deref().unwrap_or("").is_empty() => {
+            Err(StartError::WebhookSecretNeeded)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Connects the store, checks the token (getMe), registers the commands, recovers running
 /// tables and starts taking updates.
 pub async fn start(settings: Settings) -> Result<Running, StartError> {
+    check_settings(&settings)?;
     let store = Store::connect(&settings.database_url).await.map_err(|e| {
         StartError::Store(format!(
             "({}): {e}",

@@ -7,8 +7,12 @@
 //! only (a press's answer goes out before its edits), at most `Settings::answer_wait`; after
 //! that it is answered empty and the press's answer is made as a call.
 //!
-//! Shutting down stops taking posts, lets the posts being answered finish and waits for every
-//! update task, then deletes the webhook (Telegram keeps later updates until the next start).
+//! Starting registers the webhook (setWebhook with the URL and secret given; several instances
+//! behind one URL give the same two, so each start sets what is already set). Shutting down
+//! stops taking posts, lets the posts being answered finish and waits for every update task;
+//! it leaves the webhook as it is: it is shared, and the other instances behind the same URL
+//! go on taking its posts (with none left, Telegram keeps the updates and retries until one
+//! starts again). Only a start in long-polling mode deletes it.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -131,20 +135,18 @@ pub(crate) async fn start(
 }
 
 impl Webhook {
-    /// Takes no more posts, finishes the updates in hand and deletes the webhook.
     /// Stops at once, as a killed process would: the server goes, nothing is waited for.
     pub(crate) fn abort(self) {
         self.server.abort();
     }
 
-    pub(crate) async fn stop(self, bot: &Bot) {
+    /// Takes no more posts and finishes the updates in hand. No Bot API call: the webhook
+    /// stays registered for the other instances (see the module's head).
+    pub(crate) async fn stop(self) {
         let _ = self.stop.send(());
         let _ = self.server.await;
         self.tasks.close();
         self.tasks.wait().await;
-        if let Err(e) = call(bot.delete_webhook()).await {
-            tracing::warn!(error = %e, "deleteWebhook failed");
-        }
     }
 }
 
