@@ -18,8 +18,11 @@ pub(crate) struct Kept<K, V> {
     slots: Mutex<HashMap<K, Slot<V>>>,
 }
 
+/// A copy and when it was read.
+type Copy<V> = Option<(Instant, Arc<V>)>;
+
 struct Slot<V> {
-    copy: Option<(Instant, Arc<V>)>,
+    copy: Copy<V>,
     /// Held by the one request reading this key.
     reading: Arc<tokio::sync::Mutex<()>>,
 }
@@ -46,7 +49,7 @@ where
         })
     }
 
-    fn slot(&self, key: &K) -> (Option<(Instant, Arc<V>)>, Arc<tokio::sync::Mutex<()>>) {
+    fn slot(&self, key: &K) -> (Copy<V>, Arc<tokio::sync::Mutex<()>>) {
         let mut slots = self.slots.lock().expect("kept lock");
         if slots.len() >= self.limit && !slots.contains_key(key) {
             slots.clear();

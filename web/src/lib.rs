@@ -563,5 +563,5 @@ async fn player(
     let Some(data) = data.as_ref() else {
         return Err(Miss::NotFound(lang));
     };
-    Ok((cached(10), Html(players::player(lang, &token, &key, &data))).into_response())
+    Ok((cached(10), Html(players::player(lang, &token, &key, data))).into_response())
 }
