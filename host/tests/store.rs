@@ -1372,3 +1372,71 @@ async fn ratings_leave_a_history_once_per_table() {
             .is_empty());
     }
 }
+
+/// A bot started while PostgreSQL is down waits for it: `connect_waiting` tries again, saying
+/// so, until the server answers (here a forwarder to the test server opens on a port where
+/// nothing listened); what waiting does not mend (a missing database) ends it at once.
+#[tokio::test]
+async fn a_start_waits_for_a_database_that_is_down_and_not_for_one_that_is_missing() {
+    let Some(url) = postgres_url() else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return;
+    };
+    let target = url
+        .split_once('@')
+        .map(|(_, r)| r.split('/').next().unwrap().to_string())
+        .unwrap();
+    // A free port, closed again: nothing listens there until the forwarder starts.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let down_url = url.replacen(&target, &format!("127.0.0.1:{port}"), 1);
+    let waits = std::sync::Arc::new(AtomicU32::new(0));
+    let counted = waits.clone();
+    let connecting = tokio::spawn(async move {
+        Store::connect_waiting(&down_url, move |e| {
+            assert!(e.is_unreachable(), "{e}");
+            counted.fetch_add(1, Ordering::SeqCst);
+        })
+        .await
+    });
+    while waits.load(Ordering::SeqCst) < 2 {
+        assert!(!connecting.is_finished(), "it gave up: {:?}", connecting.await);
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // The server "comes back": the port forwards to it.
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.unwrap();
+    let forward = tokio::spawn(async move {
+        loop {
+            let (mut inbound, _) = listener.accept().await.unwrap();
+            let target = target.clone();
+            tokio::spawn(async move {
+                let mut outbound = tokio::net::TcpStream::connect(target).await.unwrap();
+                let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+            });
+        }
+    });
+    let store = connecting
+        .await
+        .unwrap()
+        .expect("connected once the server answered");
+    assert_eq!(store.table(-1).await.unwrap(), None);
+    assert!(waits.load(Ordering::SeqCst) >= 2);
+    forward.abort();
+
+    // A database that does not exist is not waited for.
+    let base = url.rsplit_once('/').unwrap().0;
+    let missing = format!("{base}/stikis_no_such_database");
+    let waited = AtomicU32::new(0);
+    let Err(e) = Store::connect_waiting(&missing, |_| {
+        waited.fetch_add(1, Ordering::SeqCst);
+    })
+    .await
+    else {
+        panic!("a missing database opened");
+    };
+    assert!(!e.is_unreachable(), "{e}");
+    assert_eq!(waited.load(Ordering::SeqCst), 0);
+}

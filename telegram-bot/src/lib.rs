@@ -18,7 +18,7 @@ use serde_json::Value;
 use stikis_core::ai::Level;
 use stikis_host::i18n::{t, Lang};
 use stikis_host::lobby::{SWEEP_EVERY, SWEEP_QUIET};
-use stikis_host::store::{ChatRef, CommunityRef, Platform, Store};
+use stikis_host::store::{ChatRef, CommunityRef, Platform};
 use stikis_host::token::Token;
 use stikis_host::{Command, Host, HostConfig, Outbox, Request, TournamentVerb, User};
 use teloxide::dispatching::{Dispatcher, ShutdownToken};
@@ -230,12 +230,16 @@ fn check_settings(settings: &Settings) -> Result<(), StartError> {
 /// tables and starts taking updates.
 pub async fn start(settings: Settings) -> Result<Running, StartError> {
     check_settings(&settings)?;
-    let store = Store::connect(&settings.database_url).await.map_err(|e| {
-        StartError::Store(format!(
-            "({}): {e}",
-            stikis_host::store::database_named(&settings.database_url)
-        ))
-    })?;
+    // A PostgreSQL server that does not answer yet is waited for (its /healthz says 503).
+    let store = stikis_web::probe::connect_store(&settings.database_url, settings.metrics_listen)
+        .await
+        .map_err(|e| match e {
+            stikis_web::probe::ConnectError::Store(e) => StartError::Store(format!(
+                "({}): {e}",
+                stikis_host::store::database_named(&settings.database_url)
+            )),
+            stikis_web::probe::ConnectError::Listen(listen, e) => StartError::Listen(listen, e.to_string()),
+        })?;
     let mut bot = Bot::new(settings.token.clone());
     if let Some(url) = settings.api_url.clone() {
         bot = bot.set_api_url(url);

@@ -138,3 +138,109 @@ fn a_database_that_cannot_be_opened_is_named() {
         "{err}"
     );
 }
+
+/// `GET path` over HTTP/1.0: (status, body).
+async fn get(addr: std::net::SocketAddr, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(format!("GET {path} HTTP/1.0\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).await.unwrap();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    (
+        head.split_whitespace().nth(1).unwrap().parse().unwrap(),
+        body.to_string(),
+    )
+}
+
+/// A free port on 127.0.0.1, closed again: nothing listens there.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Started while its PostgreSQL does not answer, the bot waits for it instead of exiting:
+/// its `/healthz` answers 503 saying what it waits for; once the server answers (a forwarder
+/// to the test server opens on the port that was closed), the bot starts and is healthy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_started_while_postgres_is_down_waits_for_it_and_healthz_says_so() {
+    let Some(url) = std::env::var("STIKIS_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return;
+    };
+    // The run's own schema, made while the server is reachable.
+    let schema = format!("tg_wait_{}", std::process::id());
+    stikis_host::store::Store::connect_postgres(&url, Some(&schema))
+        .await
+        .unwrap();
+    let target = url
+        .split_once('@')
+        .map(|(_, r)| r.split('/').next().unwrap().to_string())
+        .unwrap();
+    let port = free_port();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let down = format!(
+        "{}{sep}options=-c%20search_path%3D{schema}",
+        url.replacen(&target, &format!("127.0.0.1:{port}"), 1)
+    );
+    let fake = fake::Fake::start().await;
+    let mut s = stikis_telegram::Settings::new("123:TEST", &down);
+    s.api_url = Some(fake.url.clone());
+    let probe: std::net::SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    s.metrics_listen = Some(probe);
+    let starting = tokio::spawn(stikis_telegram::start(s));
+    let mut said = None;
+    for _ in 0..200 {
+        if let Ok(c) = tokio::net::TcpStream::connect(probe).await {
+            drop(c);
+            let (status, body) = get(probe, "/healthz").await;
+            if status == 503 && body.contains("does not answer") {
+                said = Some(body);
+                break;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let said = said.expect("/healthz says 503 while the database is down");
+    assert!(said.contains(&format!("127.0.0.1:{port}")), "{said}");
+    assert!(!said.contains("postgres://"), "the URL is not shown: {said}");
+    if starting.is_finished() {
+        panic!("the bot gave up: {:?}", starting.await.unwrap().err());
+    }
+
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.unwrap();
+    let forward = tokio::spawn(async move {
+        loop {
+            let (mut inbound, _) = listener.accept().await.unwrap();
+            let target = target.clone();
+            tokio::spawn(async move {
+                let mut outbound = tokio::net::TcpStream::connect(target).await.unwrap();
+                let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+            });
+        }
+    });
+    let running = starting
+        .await
+        .unwrap()
+        .expect("the bot starts once the database answers");
+    let addr = running.metrics_addr.expect("a metrics address");
+    let mut healthy = false;
+    for _ in 0..200 {
+        if get(addr, "/healthz").await == (200, "ok\n".to_string()) {
+            healthy = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(healthy, "{:?}", get(addr, "/healthz").await);
+    running.shutdown().await;
+    forward.abort();
+}

@@ -5,6 +5,7 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::State;
@@ -87,4 +88,83 @@ pub async fn serve(
         }
     });
     Ok((addr, task))
+}
+
+/// The probe of a bot still waiting for its database at start: `/healthz` answers 503 saying
+/// what it waits for, `/metrics` answers 503. Stopped, and its port freed, before the bot's
+/// own probe listens there.
+pub struct Waiting {
+    why: Arc<Mutex<String>>,
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Waiting {
+    pub async fn serve(listen: SocketAddr) -> std::io::Result<Waiting> {
+        let why = Arc::new(Mutex::new("starting: connecting to the database".to_string()));
+        let said = why.clone();
+        let health = move || {
+            let said = said.clone();
+            async move {
+                let why = said.lock().expect("probe lock").clone();
+                (StatusCode::SERVICE_UNAVAILABLE, why + "\n")
+            }
+        };
+        let app = Router::new().route("/healthz", get(health)).route(
+            "/metrics",
+            get(|| async { (StatusCode::SERVICE_UNAVAILABLE, "starting\n") }),
+        );
+        let listener = tokio::net::TcpListener::bind(listen).await?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = stopped.await;
+                })
+                .await;
+        });
+        Ok(Waiting { why, stop, task })
+    }
+
+    /// What `/healthz` says from now on.
+    pub fn set(&self, why: String) {
+        *self.why.lock().expect("probe lock") = why;
+    }
+
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.task.await;
+    }
+}
+
+/// Connects the bot's store as `Store::connect_waiting` does: a PostgreSQL server that does
+/// not answer yet is waited for, and meanwhile, when the bot has a probe address, `/healthz`
+/// there answers 503 saying so. A failure to listen there is the caller's start error.
+pub async fn connect_store(url: &str, probe: Option<SocketAddr>) -> Result<Store, ConnectError> {
+    let waiting = match probe {
+        Some(listen) if stikis_host::store::is_postgres_url(url) => Some(
+            Waiting::serve(listen)
+                .await
+                .map_err(|e| ConnectError::Listen(listen, e))?,
+        ),
+        _ => None,
+    };
+    let named = stikis_host::store::database_named(url);
+    let store = Store::connect_waiting(url, |e| {
+        if let Some(w) = &waiting {
+            w.set(format!("database: {named} does not answer ({e}); waiting for it"));
+        }
+    })
+    .await;
+    if let Some(w) = waiting {
+        w.stop().await;
+    }
+    store.map_err(ConnectError::Store)
+}
+
+/// Why `connect_store` failed.
+#[derive(Debug)]
+pub enum ConnectError {
+    Store(stikis_host::store::StoreError),
+    Listen(SocketAddr, std::io::Error),
 }

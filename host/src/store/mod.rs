@@ -344,6 +344,46 @@ impl Store {
         }
     }
 
+    /// Connects as `connect` does, but waits for a PostgreSQL server that cannot be reached
+    /// yet (down, starting up, restarting, out of connections): it tries again every
+    /// `CONNECT_RETRY`, saying so in the log each time, until the server answers, and calls
+    /// `waiting` before each wait (a bot's `/healthz` says 503 meanwhile). What waiting does not
+    /// mend (a malformed URL, a refused password, a missing database, a SQLite file that cannot
+    /// be opened) ends it at once.
+    pub async fn connect_waiting(url: &str, mut waiting: impl FnMut(&StoreError)) -> Result<Store> {
+        if !is_postgres_url(url) {
+            return Store::connect(url).await;
+        }
+        let options = PgConnectOptions::from_str(url)?;
+        let mut tries = 0u32;
+        loop {
+            // One connection first: it fails at once when nothing listens, where the pool
+            // would keep trying for its acquire timeout.
+            let tried = match sqlx::PgConnection::connect_with(&options).await {
+                Ok(conn) => {
+                    let _ = conn.close().await;
+                    Store::connect(url).await
+                }
+                Err(e) => Err(e.into()),
+            };
+            match tried {
+                Err(e) if e.is_unreachable() => {
+                    tries += 1;
+                    tracing::warn!(
+                        database = %database_named(url),
+                        error = %e,
+                        tries,
+                        "the database does not answer; trying again in {} s",
+                        CONNECT_RETRY.as_secs()
+                    );
+                    waiting(&e);
+                    tokio::time::sleep(CONNECT_RETRY).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
     /// Opens (creating if needed) a SQLite database in WAL mode: readers never wait for the
     /// writer, and a commit is durable once `append_action` returns (synchronous=FULL).
     pub async fn open_sqlite(url_or_path: &str) -> Result<Store> {
@@ -1362,8 +1402,27 @@ impl Store {
     }
 }
 
-fn is_postgres_url(url: &str) -> bool {
+/// True for a `postgres://` or `postgresql://` URL.
+pub fn is_postgres_url(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+/// How long a start waits before trying a database that did not answer again.
+pub const CONNECT_RETRY: Duration = Duration::from_secs(2);
+
+impl StoreError {
+    /// True for a database that cannot be reached now but may be soon: nothing listens, the
+    /// connection broke or timed out, or the server is starting, stopping or full
+    /// (SQLSTATE classes 08 and 57P, and 53300).
+    pub fn is_unreachable(&self) -> bool {
+        match self {
+            StoreError::Db(sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolTimedOut) => true,
+            StoreError::Db(sqlx::Error::Database(d)) => d
+                .code()
+                .is_some_and(|c| c.starts_with("08") || c.starts_with("57P") || c == "53300"),
+            _ => false,
+        }
+    }
 }
 
 /// The database `url` names, for a message a person reads: `the SQLite file PATH` or
