@@ -31,7 +31,9 @@ struct Args {
     #[arg(long, env = "TELEGRAM_WEBHOOK_LISTEN", default_value = "0.0.0.0:8443")]
     listen: SocketAddr,
     /// Webhook mode: the secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (1-256 of
-    /// A-Z a-z 0-9 _ -); posts without it are refused. Default: a random one per start.
+    /// A-Z a-z 0-9 _ -); posts without it are refused. Required on PostgreSQL, where every
+    /// instance behind the webhook URL gives the same one; on SQLite, by default a random one
+    /// per start.
     #[arg(long, env = "TELEGRAM_WEBHOOK_SECRET", hide_env_values = true)]
     webhook_secret: Option<String>,
     /// Minimum milliseconds between two edits of public messages in one group (Telegram allows
