@@ -96,21 +96,24 @@ impl Host {
     /// A host on `store`, and the stream of outboxes its timers produce.
     pub fn new(store: Store, config: HostConfig) -> (Arc<Host>, mpsc::UnboundedReceiver<Outbox>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        (
-            Arc::new_cyclic(|me| Host {
-                store,
-                config,
-                tables: Mutex::new(HashMap::new()),
-                events: tx,
-                me: me.clone(),
-                tournament_locks: Mutex::new(HashMap::new()),
-                playing_out: Mutex::new(std::collections::HashSet::new()),
-                clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
-                swept: Mutex::new(HashMap::new()),
-                changed: tokio::sync::broadcast::channel(4096).0,
-            }),
-            rx,
-        )
+        let host = Arc::new_cyclic(|me| Host {
+            store,
+            config,
+            tables: Mutex::new(HashMap::new()),
+            events: tx,
+            me: me.clone(),
+            tournament_locks: Mutex::new(HashMap::new()),
+            playing_out: Mutex::new(std::collections::HashSet::new()),
+            clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
+            swept: Mutex::new(HashMap::new()),
+            changed: tokio::sync::broadcast::channel(4096).0,
+        });
+        // `tables_in_memory` counts this host's tables at each scrape, while it lives.
+        let counted = Arc::downgrade(&host);
+        crate::observe::count_tables_in_memory(move || {
+            Some(counted.upgrade()?.tables.lock().map_or(0, |t| t.len()))
+        });
+        (host, rx)
     }
 
     pub fn store(&self) -> &Store {
@@ -189,10 +192,14 @@ impl Host {
             TableStatus::Finished | TableStatus::Stopped => return Ok(None),
         };
         let shared = Arc::new(AsyncMutex::new(live));
-        let mut tables = self.tables.lock().expect("table map");
-        let shared = tables.entry(id).or_insert(shared).clone();
-        crate::observe::tables_in_memory(tables.len());
-        Ok(Some(shared))
+        Ok(Some(
+            self.tables
+                .lock()
+                .expect("table map")
+                .entry(id)
+                .or_insert(shared)
+                .clone(),
+        ))
     }
 
     /// The table as the database has it now (`row` was just read): a copy here that another
@@ -276,9 +283,7 @@ impl Host {
 
     /// Forgets the in-memory table so the next use reloads it (after another process moved).
     pub(crate) fn evict(&self, id: i64) {
-        let mut tables = self.tables.lock().expect("table map");
-        tables.remove(&id);
-        crate::observe::tables_in_memory(tables.len());
+        self.tables.lock().expect("table map").remove(&id);
     }
 
     /// A community's new language for its open tables in this process: each keeps the
@@ -1476,13 +1481,12 @@ impl Host {
                         }
                     };
                     self.restore_selection(&mut live).await?;
-                    let mut tables = self.tables.lock().expect("table map");
-                    let shared = tables
+                    self.tables
+                        .lock()
+                        .expect("table map")
                         .entry(id)
                         .or_insert_with(|| Arc::new(AsyncMutex::new(live)))
-                        .clone();
-                    crate::observe::tables_in_memory(tables.len());
-                    shared
+                        .clone()
                 }
             };
             match self.resume_loaded(id, shared).await {

@@ -356,9 +356,17 @@ pub fn takeover(reason: &'static str) {
     metrics::counter!("stikis_table_takeovers_total", "reason" => reason).increment(1);
 }
 
-/// How many tables this process holds in memory.
-pub fn tables_in_memory(n: usize) {
-    metrics::gauge!("stikis_tables_in_memory").set(n as f64);
+/// Counts one host's tables in memory; None once the host is gone.
+type TableCount = Box<dyn Fn() -> Option<usize> + Send + Sync>;
+
+/// The hosts of this process (one in a bot; tests may run several), for `tables_in_memory`.
+static TABLE_COUNTS: Mutex<Vec<TableCount>> = Mutex::new(Vec::new());
+
+/// Adds a host's count of its tables in memory to `tables_in_memory` (see `refresh`).
+pub fn count_tables_in_memory(count: impl Fn() -> Option<usize> + Send + Sync + 'static) {
+    if let Ok(mut counts) = TABLE_COUNTS.lock() {
+        counts.push(Box::new(count));
+    }
 }
 
 /// How long a table counts in `tables_moved_here` after this process's last move at it.
@@ -374,9 +382,15 @@ pub fn moved_here(table: i64) {
     }
 }
 
-/// Brings the gauges that are computed rather than counted up to date (`tables_moved_here`);
-/// before each scrape, and at each sweep (which also keeps their memory small).
+/// Brings the gauges that are computed rather than counted up to date (`tables_in_memory`,
+/// `tables_moved_here`); before each scrape, and at each sweep (which also keeps their memory
+/// small).
 pub fn refresh() {
+    if let Ok(mut counts) = TABLE_COUNTS.lock() {
+        let mut total = 0;
+        counts.retain(|count| count().inspect(|n| total += n).is_some());
+        metrics::gauge!("stikis_tables_in_memory").set(total as f64);
+    }
     if let Ok(mut m) = MOVED_HERE.lock() {
         let m = m.get_or_insert_with(HashMap::new);
         m.retain(|_, at| at.elapsed() < MOVED_HERE_FOR);
@@ -550,7 +564,7 @@ mod tests {
         platform_call("telegram", "getMe", "ok");
         platform_call("telegram", "sendMessage", "429");
         platform_retry("telegram", Duration::from_secs(3));
-        tables_in_memory(2);
+        count_tables_in_memory(|| Some(2));
         moved_here(7);
         refresh();
         takeover("dead_process");
