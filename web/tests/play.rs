@@ -1094,6 +1094,530 @@ async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tappi
     c.close().await.unwrap();
 }
 
+/// Put into every document a session opens, before the page's own scripts: the page's
+/// `EventSource` keeps every event it is sent in `window.__feed` as `[event, id, data]`,
+/// where the test reads it.
+const FEED_SPY: &str = r#"(function () {
+  var Real = window.EventSource;
+  if (!Real || window.__feed) return;
+  window.__feed = [];
+  function Spy(url, opts) {
+    var es = new Real(url, opts);
+    ["view", "over", "message"].forEach(function (name) {
+      es.addEventListener(name, function (e) { window.__feed.push([name, e.lastEventId, e.data]); });
+    });
+    return es;
+  }
+  Spy.prototype = Real.prototype;
+  Spy.CONNECTING = Real.CONNECTING;
+  Spy.OPEN = Real.OPEN;
+  Spy.CLOSED = Real.CLOSED;
+  window.EventSource = Spy;
+})();"#;
+
+/// Has chromedriver evaluate `FEED_SPY` in every document session `c` opens from now on
+/// (Chrome DevTools' `Page.addScriptToEvaluateOnNewDocument`, through chromedriver's own
+/// endpoint for it).
+async fn spy_on_feeds(driver: &browser::Driver, c: &fantoccini::Client) {
+    let id = c.session_id().await.unwrap().expect("a session");
+    let body = serde_json::json!({
+        "cmd": "Page.addScriptToEvaluateOnNewDocument",
+        "params": { "source": FEED_SPY },
+    });
+    let res = client()
+        .request(
+            axum::http::Request::post(format!(
+                "http://127.0.0.1:{}/session/{id}/goog/cdp/execute",
+                driver.1
+            ))
+            .header("content-type", "application/json")
+            .body(body.to_string())
+            .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&bytes));
+}
+
+/// One person's Chromium session at the table.
+struct Tab {
+    c: fantoccini::Client,
+    user: String,
+    /// How many of the events in `window.__feed` were checked.
+    read: usize,
+    /// Every event the page was sent: (event, data).
+    feed: Vec<(String, String)>,
+    clicks: usize,
+}
+
+/// What a tab shows.
+struct Look {
+    version: i64,
+    mine: bool,
+    /// The page's controls: (class, token).
+    buttons: Vec<(String, String)>,
+    /// The cards in the hand (codes).
+    hand: Vec<String>,
+    status: String,
+    html: String,
+}
+
+const LOOK_JS: &str = r#"var head = document.querySelector('#view .playhead');
+var st = document.getElementById('status');
+var feed = window.__feed || [];
+return {
+  version: head ? +head.dataset.version : -1,
+  mine: !!document.querySelector('#view .turn.mine'),
+  buttons: Array.prototype.map.call(document.querySelectorAll('#view button[data-token]'),
+    function (b) { return [b.className, b.dataset.token]; }),
+  hand: Array.prototype.map.call(document.querySelectorAll('#view .hand [data-card]'),
+    function (e) { return e.dataset.card; }),
+  status: st ? st.textContent : '',
+  html: document.documentElement.outerHTML,
+  feed: feed.slice(arguments[0])
+};"#;
+
+impl Tab {
+    /// What the page shows now, its whole HTML and every event its feed was sent since the
+    /// last look checked against the cards it must not hold (`check`: while the table is
+    /// open). Returns the look and how many hidden cards were checked.
+    async fn look(&mut self, host: &Arc<Host>, table: i64, check: bool) -> (Look, usize) {
+        let v = self
+            .c
+            .execute(LOOK_JS, vec![serde_json::json!(self.read)])
+            .await
+            .unwrap();
+        let strings = |v: &serde_json::Value| -> Vec<String> {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap_or_default().to_string())
+                .collect()
+        };
+        let look = Look {
+            version: v["version"].as_i64().unwrap_or(-1),
+            mine: v["mine"].as_bool().unwrap(),
+            buttons: v["buttons"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| {
+                    let b = strings(b);
+                    (b[0].clone(), b[1].clone())
+                })
+                .collect(),
+            hand: strings(&v["hand"]),
+            status: v["status"].as_str().unwrap_or_default().to_string(),
+            html: v["html"].as_str().unwrap().to_string(),
+        };
+        let mut checked = 0;
+        let viewer = Some(self.user.as_str());
+        for e in v["feed"].as_array().unwrap() {
+            let e = strings(e);
+            self.read += 1;
+            if check && e[0] == "view" {
+                checked += check_page(host, table, viewer, &e[2]).await;
+            }
+            self.feed.push((e[0].clone(), e[2].clone()));
+        }
+        if check {
+            checked += check_page(host, table, viewer, &look.html).await;
+        }
+        (look, checked)
+    }
+
+    /// Polls `js` (an expression) until it is true.
+    async fn until(&self, js: &str, what: &str) {
+        let script = format!("return !!({js});");
+        for _ in 0..1000 {
+            if self.c.execute(&script, vec![]).await.unwrap() == serde_json::json!(true) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("{}'s page never showed {what} ({js})", self.user);
+    }
+
+    /// Taps (a WebDriver click) the page's control whose token is `token`.
+    async fn tap(&mut self, token: &str) {
+        let css = format!(
+            "#view button[data-token=\"{}\"]",
+            token.replace('\\', "\\\\").replace('"', "\\\"")
+        );
+        self.c
+            .find(fantoccini::Locator::Css(&css))
+            .await
+            .unwrap_or_else(|e| panic!("{}'s page has no {token}: {e}", self.user))
+            .click()
+            .await
+            .unwrap();
+        self.clicks += 1;
+    }
+}
+
+/// Waits until every tab shows the table's version; each tab's look, checked.
+async fn in_step(
+    tabs: &mut [Tab],
+    host: &Arc<Host>,
+    table: i64,
+    checked: &mut usize,
+) -> (stikis_host::view::TableView, Vec<Look>) {
+    let view = host.table_view(table, None).await.unwrap().expect("the table");
+    let mut looks = Vec::new();
+    for tab in tabs.iter_mut() {
+        tab.until(
+            &format!(
+                "(document.querySelector('#view .playhead') || {{dataset: {{}}}}).dataset.version == '{}'",
+                view.version
+            ),
+            &format!("version {}", view.version),
+        )
+        .await;
+        let (look, n) = tab.look(host, table, true).await;
+        *checked += n;
+        looks.push(look);
+    }
+    (view, looks)
+}
+
+/// Waits until the table's version is past `v`.
+async fn moved_from(host: &Arc<Host>, table: i64, v: i64) -> i64 {
+    for _ in 0..500 {
+        let now = version_of(host, table).await;
+        if now > v {
+            return now;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the tap did not move the table from version {v}");
+}
+
+/// Three people, each in a Chromium session of their own (one chromedriver), play a whole
+/// Zole deal at one table by clicking in their pages alone: two open their personal signed
+/// links, the third the Mini App with its `initData`. The test looks at the pages to see
+/// whose turn it is and what they may do: the bids (pass until the seeded bidder takes),
+/// the burial (a card picked, taken back, two others picked) and every trick (a seeded
+/// choice among the raised cards). After every step every page's whole HTML, and every
+/// event each page's feed was sent (the page's `EventSource` is spied on), hold no card of
+/// another hand or of the talon; the result the pages show is the record's replay.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_chromium_three_people_play_a_whole_zole_deal_by_clicking_and_no_page_sees_a_hidden_card() {
+    use rand::{Rng, SeedableRng};
+    let Some(path) = browser::chromedriver() else {
+        assert!(
+            std::env::var_os("STIKIS_REQUIRE_BROWSER").is_none(),
+            "STIKIS_REQUIRE_BROWSER is set, but there is no chromedriver (apt-get install chromium-driver)"
+        );
+        eprintln!("no chromedriver (Debian: apt-get install chromium chromium-driver): browser not tested");
+        return;
+    };
+    let seed: u64 = std::env::var("STIKIS_TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| now_s() as u64);
+    eprintln!("seed {seed} (STIKIS_TEST_SEED={seed} makes the same choices)");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let started = std::time::Instant::now();
+
+    let stub = Arc::new(std::sync::Mutex::new(String::new()));
+    let stub_addr = serve_stub(stub.clone()).await;
+    let script = format!("http://{stub_addr}/telegram-web-app.js");
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "three.db").await;
+    let mut bot = start_bot_at(&store, "127.0.0.1:0", &script).await;
+    let (host, addr) = (bot.host.clone(), bot.web.addr);
+    let g = ChatRef::new(Platform::Telegram, "group-1", "-100");
+    let people = vec![user("101", true), user("102", false), user("103", false)];
+    let mut screen = Screen::default();
+    let table = zole_table(&host, &mut screen, &g, &people).await;
+    *stub.lock().unwrap() = telegram_stub(103, table);
+
+    let driver = browser::start_driver(&path).await;
+    let (a, b, c) = tokio::join!(
+        browser::browser_sized(&driver, 390, 844),
+        browser::browser_sized(&driver, 390, 844),
+        browser::browser_sized(&driver, 390, 844),
+    );
+    let secret = play_secret(BOT_TOKEN);
+    let mut tabs = Vec::new();
+    for (i, c) in [a, b, c].into_iter().enumerate() {
+        spy_on_feeds(&driver, &c).await;
+        let url = if i < 2 {
+            let key = play_key(&secret, table, &people[i].id, now_s() + 3600);
+            format!("http://{addr}/play/{table}?k={key}")
+        } else {
+            format!("http://{addr}/play/app")
+        };
+        c.goto(&url).await.unwrap();
+        tabs.push(Tab {
+            c,
+            user: people[i].id.clone(),
+            read: 0,
+            feed: Vec::new(),
+            clicks: 0,
+        });
+    }
+    for tab in &tabs {
+        tab.until(
+            "document.querySelector('#view .hand') && (window.__feed || []).length > 0",
+            "its hand, from its feed",
+        )
+        .await;
+    }
+    assert!(
+        tabs[2].c.current_url().await.unwrap().as_str().contains("tg=1"),
+        "the Mini App opened the third person's seat"
+    );
+    eprintln!("three sessions open in {:.1} s", started.elapsed().as_secs_f64());
+
+    let taker = rng.random_range(0..3);
+    let (mut bids, mut buried, mut plays, mut checked) = (0, 0, 0, 0);
+    let mut buried_cards = Vec::new();
+    for step in 0.. {
+        assert!(step < 40, "the deal does not end");
+        let (view, looks) = in_step(&mut tabs, &host, table, &mut checked).await;
+        if view.deal_no >= 2 {
+            break;
+        }
+        // Whose turn it is, as the pages show it: one page says it is its own.
+        let turn: Vec<usize> = (0..3).filter(|&i| looks[i].mine).collect();
+        assert_eq!(turn.len(), 1, "pages saying it is their turn: {turn:?}");
+        let i = turn[0];
+        assert_eq!(
+            Some(i),
+            view.to_act.map(|s| s as usize),
+            "the page of the seat to act says so"
+        );
+        let look = &looks[i];
+        let of = |prefix: &str| -> Vec<String> {
+            look.buttons
+                .iter()
+                .filter(|(_, t)| action(t).starts_with(prefix))
+                .map(|(_, t)| t.clone())
+                .collect()
+        };
+        let (bid, bury, play) = (of("b:"), of("y:"), of("p:"));
+        if !bid.is_empty() {
+            // Pass until the seeded bidder, who picks the talon up.
+            let want = if bids == taker { "b:take" } else { "b:pass" };
+            let token = bid
+                .iter()
+                .find(|t| action(t) == want)
+                .unwrap_or_else(|| panic!("no {want} among {bid:?}"));
+            tabs[i].tap(token).await;
+            bids += 1;
+            moved_from(&host, table, view.version).await;
+        } else if !bury.is_empty() {
+            // The declarer picks a card, takes it back, then buries two others.
+            assert_eq!(look.hand.len(), 10, "the talon is in the hand: {:?}", look.hand);
+            let mut cards: Vec<String> = bury.iter().map(|t| action(t)[2..].to_string()).collect();
+            let mut pick = || cards.remove(rng.random_range(0..cards.len()));
+            let (first, second, third) = (pick(), pick(), pick());
+            let picked = |card: &str| {
+                format!(
+                    "Array.prototype.map.call(document.querySelectorAll('#view .hand button.picked [data-card]'), function (e) {{ return e.dataset.card; }}).join() == '{card}'"
+                )
+            };
+            let token = |card: &str| {
+                bury.iter()
+                    .find(|t| action(t) == format!("y:{card}"))
+                    .unwrap()
+                    .clone()
+            };
+            let feed = tabs[i].read;
+            tabs[i].tap(&token(&first)).await;
+            tabs[i].until(&picked(&first), &format!("{first} picked")).await;
+            let (look, n) = tabs[i].look(&host, table, true).await;
+            checked += n;
+            assert!(tabs[i].read > feed, "the pick came through the feed");
+            assert_eq!(look.version, view.version, "a pick is not a move");
+            let back = look
+                .buttons
+                .iter()
+                .find(|(c, t)| c.contains("picked") && action(t) == format!("n:{first}"))
+                .unwrap_or_else(|| panic!("the picked {first} takes the pick back: {:?}", look.buttons))
+                .1
+                .clone();
+            tabs[i].tap(&back).await;
+            tabs[i].until(&picked(""), &format!("{first} taken back")).await;
+            let (look, n) = tabs[i].look(&host, table, true).await;
+            checked += n;
+            assert_eq!(look.version, view.version, "taking a pick back is not a move");
+            assert!(look
+                .buttons
+                .iter()
+                .any(|(_, t)| action(t) == format!("y:{first}")));
+            tabs[i].tap(&token(&second)).await;
+            tabs[i].until(&picked(&second), &format!("{second} picked")).await;
+            let (look, n) = tabs[i].look(&host, table, true).await;
+            checked += n;
+            let last = look
+                .buttons
+                .iter()
+                .find(|(_, t)| action(t) == format!("y:{third}"))
+                .expect("the third card may still be picked")
+                .1
+                .clone();
+            tabs[i].tap(&last).await;
+            moved_from(&host, table, view.version).await;
+            let (_, looks) = in_step(&mut tabs, &host, table, &mut checked).await;
+            let hand = &looks[i].hand;
+            assert!(
+                hand.len() == 8 && hand.contains(&first) && !hand.contains(&second) && !hand.contains(&third),
+                "{second} and {third} buried, {first} kept: {hand:?}"
+            );
+            buried += 1;
+            buried_cards = vec![second, third];
+        } else if !play.is_empty() {
+            // Only the raised cards may be played: a seeded choice among them.
+            let legal: Vec<&(String, String)> = look
+                .buttons
+                .iter()
+                .filter(|(c, t)| c.contains("legal") && action(t).starts_with("p:"))
+                .collect();
+            assert_eq!(legal.len(), play.len(), "every card that may be played is raised");
+            let token = legal[rng.random_range(0..legal.len())].1.clone();
+            tabs[i].tap(&token).await;
+            plays += 1;
+            moved_from(&host, table, view.version).await;
+        } else {
+            panic!(
+                "{} is to act and has nothing to tap:\n{}",
+                tabs[i].user, look.html
+            );
+        }
+    }
+    assert_eq!(
+        (bids, buried, plays),
+        (taker + 1, 1, 24),
+        "(bids, burials, cards played)"
+    );
+
+    // The result the pages show is the record's replay.
+    let rec = record_of(&host, &mut screen, g.clone(), &people[0]).await;
+    let replayed = stikis_core::record::replay(rec.to_string().as_bytes()).expect("the record replays");
+    let deal = &replayed["deals"][0];
+    let (_, looks) = in_step(&mut tabs, &host, table, &mut checked).await;
+    let totals: Vec<String> = replayed["totals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let n = v.as_i64().unwrap();
+            if n > 0 {
+                format!("+{n}")
+            } else {
+                n.to_string()
+            }
+        })
+        .collect();
+    for (tab, look) in tabs.iter().zip(&looks) {
+        let shown: Vec<String> = look
+            .html
+            .split("class=\"total\">")
+            .skip(1)
+            .map(|r| r.split('<').next().unwrap().to_string())
+            .collect();
+        assert_eq!(shown, totals, "{}'s page shows the replay's totals", tab.user);
+        let result = look
+            .html
+            .split("<details class=\"result\"")
+            .nth(1)
+            .and_then(|r| r.split("<pre>").nth(1))
+            .and_then(|r| r.split("</pre>").next())
+            .unwrap_or_else(|| panic!("{}'s page shows the result", tab.user));
+        let name = |seat: &serde_json::Value| people[seat.as_u64().unwrap() as usize].name.clone();
+        let mut want = vec![format!(
+            "Declarer: {}, {}",
+            name(&deal["declarer"]),
+            deal["contract"].as_str().unwrap()
+        )];
+        for (s, p) in people.iter().enumerate() {
+            want.push(format!(
+                "{}: {} card points, {} tricks",
+                p.name, deal["card_points"][s], deal["tricks"][s]
+            ));
+        }
+        let deltas: Vec<String> = people
+            .iter()
+            .enumerate()
+            .map(|(s, p)| {
+                let n = deal["deltas"][s].as_i64().unwrap();
+                format!(
+                    "{} {}",
+                    p.name,
+                    if n > 0 { format!("+{n}") } else { n.to_string() }
+                )
+            })
+            .collect();
+        want.push(format!("This deal: {}", deltas.join(" · ")));
+        let labels: Vec<String> = buried_cards
+            .iter()
+            .map(|c: &String| stikis_web::card_text(c.parse().unwrap()))
+            .collect();
+        let burial = format!("Buried by {}: ", name(&deal["declarer"]));
+        assert!(
+            result
+                .lines()
+                .any(|l| l.starts_with(&burial) && labels.iter().all(|c| l.contains(c.as_str()))),
+            "{}'s page names the buried {labels:?}:\n{result}",
+            tab.user
+        );
+        for line in want {
+            assert!(
+                result.lines().any(|l| l.starts_with(&line)),
+                "{}'s page: the replay says {line:?}; the page shows\n{result}",
+                tab.user
+            );
+        }
+    }
+    for (i, tab) in tabs.iter().enumerate() {
+        browser::shot(&tab.c, &format!("play-three-{i}.png")).await;
+    }
+    // The table is stopped: every page is told so by its feed.
+    send(&host, &mut screen, g.clone(), &people[0], Command::Stop).await;
+    for tab in &mut tabs {
+        tab.until(
+            "(window.__feed || []).some(function (e) { return e[0] == 'over'; })",
+            "the table over",
+        )
+        .await;
+        let (look, _) = tab.look(&host, table, false).await;
+        let over = tab.feed.iter().find(|(e, _)| e == "over").unwrap().1.clone();
+        assert_eq!(look.status, over, "the page says what its feed said");
+    }
+    assert_eq!(
+        tabs[2]
+            .c
+            .execute("return window.__haptic;", vec![])
+            .await
+            .unwrap(),
+        serde_json::json!(tabs[2].clicks),
+        "a haptic tap for every click in the Mini App"
+    );
+    assert!(checked > 500, "only {checked} hidden cards were checked");
+    for tab in &tabs {
+        let views = tab.feed.iter().filter(|(e, _)| e == "view").count();
+        assert!(
+            views > bids + plays,
+            "{}'s feed pushed {views} views for {} moves",
+            tab.user,
+            bids + plays + 1
+        );
+    }
+    let events: usize = tabs.iter().map(|t| t.feed.len()).sum();
+    eprintln!(
+        "{events} events and every page checked ({checked} hidden cards) in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    to_chat(&mut bot, &mut screen);
+    for tab in tabs {
+        tab.c.close().await.unwrap();
+    }
+}
+
 /// Two processes on one PostgreSQL database: moves made through the first (its chat) reach the
 /// pages the second serves, told by `NOTIFY`. Skipped without STIKIS_TEST_POSTGRES_URL.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
