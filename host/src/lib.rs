@@ -16,6 +16,7 @@ pub mod table;
 pub mod token;
 pub mod tournament;
 pub mod view;
+pub mod watching;
 
 pub use lobby::{Host, HostConfig};
 pub use outbox::{Board, Button, Command, Out, Outbox, Request, TournamentVerb, User};

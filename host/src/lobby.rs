@@ -90,6 +90,8 @@ pub struct Host {
     swept: Mutex<HashMap<i64, (i64, bool)>>,
     /// Tables that changed (`Host::changes`), for the live table pages.
     pub(crate) changed: tokio::sync::broadcast::Sender<i64>,
+    /// The seats followed on the live table: their hands are held back from the chat.
+    pub(crate) watching: crate::watching::Watching,
 }
 
 impl Host {
@@ -107,6 +109,7 @@ impl Host {
             clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
             swept: Mutex::new(HashMap::new()),
             changed: tokio::sync::broadcast::channel(4096).0,
+            watching: Default::default(),
         });
         // `tables_in_memory` counts this host's tables at each scrape, while it lives.
         let counted = Arc::downgrade(&host);
@@ -306,6 +309,7 @@ impl Host {
         let press = matches!(req.command, Command::Press { .. });
         let (mut out, outcome) = crate::observe::with_move_outcome(self.handle_timed(req)).await;
         self.announce(&out);
+        self.hold_watched(&mut out);
         if press {
             crate::observe::move_seconds(outcome, timer.elapsed());
         } else {

@@ -280,7 +280,9 @@ impl Host {
 
     /// Has the chat adapter show what a request made outside the chat returned (a move made
     /// on the live table): `handle` has told the live pages already.
-    pub fn forward(&self, out: Outbox) {
+    /// Hands of seats followed on the live table are held back (`watching`).
+    pub fn forward(&self, mut out: Outbox) {
+        self.hold_watched(&mut out);
         let _ = self.events.send(out);
     }
 
@@ -293,8 +295,10 @@ impl Host {
 
     /// Shows an outbox that no chat update asked for (a move made on the live table): the
     /// chat adapter shows it with the timers' outboxes.
-    pub fn publish(&self, out: Outbox) {
+    /// Hands of seats followed on the live table are held back (`watching`).
+    pub fn publish(&self, mut out: Outbox) {
         self.announce(&out);
+        self.hold_watched(&mut out);
         let _ = self.events.send(out);
     }
 }

@@ -1511,3 +1511,210 @@ async fn the_table_message_opens_the_mini_app_and_play_links_go_only_to_private_
         "a personal link reached the group"
     );
 }
+
+/// Opens table `table`'s live-page feed for `user` (plain HTTP/1.1 on the bot's web face) and
+/// reads it until its first view: from then on the person's seat is followed. The feed is
+/// read on until the returned task is aborted, which closes the connection as a page closed.
+async fn open_feed(web: std::net::SocketAddr, table: i64, user: i64) -> tokio::task::JoinHandle<()> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let secret = stikis_host::links::play_secret("123:TEST");
+    let key = stikis_host::links::play_key(&secret, table, &user.to_string(), fake::unix_ms() / 1000 + 3600);
+    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
+    let req = format!(
+        "GET /play/{table}/events?k={key} HTTP/1.1\r\nHost: {web}\r\nAccept: text/event-stream\r\n\r\n"
+    );
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 8192];
+    while !String::from_utf8_lossy(&seen).contains("event: view") {
+        let n = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut buf))
+            .await
+            .expect("the feed's first view")
+            .unwrap();
+        assert!(n > 0, "the feed closed: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    assert!(String::from_utf8_lossy(&seen).starts_with("HTTP/1.1 200"));
+    tokio::spawn(async move { while tcp.read(&mut buf).await.is_ok_and(|n| n > 0) {} })
+}
+
+/// A tap on the live page: `POST /play/<table>/press` with the person's key and the token.
+async fn page_press(web: std::net::SocketAddr, table: i64, user: &str, token: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let secret = stikis_host::links::play_secret("123:TEST");
+    let key = stikis_host::links::play_key(&secret, table, user, fake::unix_ms() / 1000 + 3600);
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("k", &key)
+        .append_pair("token", token)
+        .finish();
+    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
+    let req = format!(
+        "POST /play/{table}/press HTTP/1.1\r\nHost: {web}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let mut resp = Vec::new();
+    tcp.read_to_end(&mut resp).await.unwrap();
+    let text = String::from_utf8_lossy(&resp).to_string();
+    let code = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (
+        code,
+        text.split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default(),
+    )
+}
+
+/// Bot API calls that show something (everything but taking updates and answering presses).
+fn showing_calls(fake: &Fake) -> Vec<fake::Call> {
+    fake.calls()
+        .into_iter()
+        .filter(|c| !matches!(c.method.as_str(), "getUpdates" | "answerCallbackQuery"))
+        .collect()
+}
+
+/// Issue 27: all three play a whole deal on the live page (their feeds connected, every move a
+/// tap sent to the page's endpoint) at a brisk human pace: a move every 80 ms against the
+/// group's 300 ms edit slot, a tenth of a move every 0.8 s against Telegram's 3 s. The chat is
+/// sent no hand of theirs, only the group's coalesced table message (and the deal's result
+/// and the next deal's message): at most 0.5 Bot API calls a card. When Bruno's page closes, his private chat is shown his hand as it is then,
+/// once; the others', still open, get nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn everyone_on_the_live_page_costs_only_the_group_edits_and_a_closed_page_shows_the_hand_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let mut s = paced(&fake, &dir.path().join("page.db"));
+    s.web_listen = Some(([127, 0, 0, 1], 0).into());
+    let running = start(s).await.expect("the bot starts");
+    let web = running.web.as_ref().unwrap().addr;
+    let host = running.app.host.clone();
+    let table = open_table(&fake).await;
+    let mut feeds = Vec::new();
+    for u in [ANNA, BRUNO, CILDA] {
+        feeds.push(open_feed(web, table, u).await);
+    }
+    // Whatever the start left to show (the table message's slot) has gone out.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let before = showing_calls(&fake).len();
+    let mut checked = 0;
+    let (mut cards, mut moves) = (0, 0);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    // Moves at fixed times, however long each takes to handle.
+    let mut due = tokio::time::Instant::now();
+    while results(&fake) == 0 {
+        assert!(moves < 200, "the deal does not end");
+        // Whoever may act taps what their page offers: a bid to take the talon (so the deal
+        // is played out), else their first card (a card of the burial not picked yet, or of a trick).
+        let mut next = None;
+        for u in [ANNA, BRUNO, CILDA].map(|u| u.to_string()) {
+            let v = host.table_view(table, Some(&u)).await.unwrap().unwrap();
+            if v.deal_no > 1 {
+                // Deal 1 is over: its result is on its way to the group.
+                break;
+            }
+            let take = v
+                .buttons
+                .iter()
+                .flatten()
+                .find(|b| Token::decode(&b.token).is_ok_and(|t| t.action == "b:take"))
+                .map(|b| b.token.clone());
+            if let Some(token) =
+                take.or_else(|| v.hand.iter().filter(|h| !h.picked).find_map(|h| h.token.clone()))
+            {
+                next = Some((u, token));
+                break;
+            }
+        }
+        let Some((user, token)) = next else {
+            assert!(std::time::Instant::now() < deadline, "deal 1 does not end");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            continue;
+        };
+        tokio::time::sleep_until(due).await;
+        due += Duration::from_millis(80);
+        let action = Token::decode(&token).unwrap().action;
+        let (code, body) = page_press(web, table, &user, &token).await;
+        assert_eq!(code, 200, "{body}");
+        moves += 1;
+        cards += usize::from(action.starts_with("p:"));
+        check_privacy(&running, table, &fake, &mut checked).await;
+    }
+    // The coalesced edits still waiting go out.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    check_privacy(&running, table, &fake, &mut checked).await;
+    let calls: Vec<fake::Call> = showing_calls(&fake).split_off(before);
+    assert_eq!(cards, 24, "a whole deal of Zole: {moves} moves");
+    let methods: Vec<(String, String)> = calls
+        .iter()
+        .map(|c| (c.method.clone(), c.body["chat_id"].to_string()))
+        .collect();
+    for c in &calls {
+        assert_eq!(
+            c.body["chat_id"],
+            json!(GROUP),
+            "only the group is shown anything: {methods:?}"
+        );
+    }
+    let per_card = calls.len() as f64 / cards as f64;
+    println!(
+        "issue 27: {} Bot API calls for {cards} cards ({moves} moves): {per_card:.3} a card; {methods:?}",
+        calls.len()
+    );
+    assert!(per_card <= 0.5, "{per_card:.3} calls a card: {methods:?}");
+
+    // Bruno closes his page: his hand of the deal being played is shown in his private chat,
+    // as it is now, once.
+    let v = host
+        .table_view(table, Some(&BRUNO.to_string()))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(v.deal_no, 2);
+    let after = showing_calls(&fake).len();
+    feeds.remove(1).abort();
+    let shown = fake
+        .until("Bruno's hand shown again", |f| {
+            let calls = showing_calls(f);
+            let c = calls[after..]
+                .iter()
+                .find(|c| c.body["chat_id"] == json!(BRUNO))?;
+            let id = c.body["message_id"].as_i64();
+            f.messages(BRUNO)
+                .into_iter()
+                .rev()
+                .find(|m| id.is_none_or(|id| m.id == id))
+        })
+        .await;
+    assert!(
+        shown.text.contains(v.hand_text.as_deref().unwrap()),
+        "{}",
+        shown.text
+    );
+    let tokens: Vec<&String> = shown.buttons.iter().flatten().map(|(_, d)| d).collect();
+    let offered: Vec<&String> = v
+        .hand
+        .iter()
+        .filter_map(|h| h.token.as_ref())
+        .chain(v.buttons.iter().flatten().map(|b| &b.token))
+        .collect();
+    assert_eq!(tokens.len(), offered.len(), "{tokens:?} {offered:?}");
+    assert!(
+        offered.iter().all(|t| tokens.contains(t)),
+        "{tokens:?} {offered:?}"
+    );
+    // Once, and to him only: the pages still open get nothing.
+    tokio::time::sleep(Duration::from_millis(3000)).await;
+    let later: Vec<(String, String)> = showing_calls(&fake)[after..]
+        .iter()
+        .map(|c| (c.method.clone(), c.body["chat_id"].to_string()))
+        .collect();
+    assert_eq!(later, [("sendMessage".to_string(), BRUNO.to_string())]);
+    for f in feeds {
+        f.abort();
+    }
+    running.shutdown().await;
+}

@@ -8,7 +8,10 @@
 //!   without a seat shows what the group sees and nothing more.
 //! - `/play/<table>/events?k=<key>`: the page's feed (server-sent events): the table redrawn
 //!   for that person whenever it changes, here or (PostgreSQL `NOTIFY`) in another process.
-//!   The browser reconnects by itself and is sent the table as it is then.
+//!   The browser reconnects by itself and is sent the table as it is then. With `hold_hands`
+//!   (the Telegram bot), while a seated person's feed is connected the chat is not sent their
+//!   hand at that table (`stikis_host::watching`): it is shown there again once their last
+//!   page closes.
 //! - `POST /play/<table>/press` (`k`, `token`): a tap; the token is the chat button's, so a tap
 //!   sent twice is applied once and a tap on an old state is refused as a stale button is.
 //!   The chat is shown the move as if it had been made there.
@@ -60,6 +63,11 @@ pub struct PlayConfig {
     pub init_data_max_age_s: i64,
     /// Where the Mini App page loads Telegram's script from (`TELEGRAM_SCRIPT`).
     pub telegram_script: String,
+    /// While a seated person's feed is connected, their hand at that table is not sent to
+    /// the chat (`Host::watch`), and is shown there again once their last page closes. The
+    /// Telegram bot turns it on (each hand edit there is a Bot API call of a rate-limited
+    /// bot); off, the chat is sent every hand as if no page were open.
+    pub hold_hands: bool,
 }
 
 impl PlayConfig {
@@ -71,6 +79,7 @@ impl PlayConfig {
             telegram_token: telegram.then(|| bot_token.to_string()),
             init_data_max_age_s: 24 * 3600,
             telegram_script: TELEGRAM_SCRIPT.into(),
+            hold_hands: false,
         }
     }
 }
@@ -326,6 +335,9 @@ struct Feed {
     /// was in, for the word that the table is over.
     asked: Option<Lang>,
     lang: Option<Lang>,
+    /// With `hold_hands`: while the feed is connected, the person's hand at this table is not
+    /// sent to the chat (`Host::watch`); it is shown there again once their last page closes.
+    _watch: Option<stikis_host::watching::Watch>,
 }
 
 async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<KeyQuery>) -> Response {
@@ -334,6 +346,10 @@ async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<K
         Err(d) => return d.status().into_response(),
     };
     let feed = Feed {
+        _watch: user
+            .as_deref()
+            .filter(|_| p.hold_hands)
+            .map(|u| p.host.watch(table, u)),
         changes: p.hub.subscribe(table),
         closing: p.closing.clone(),
         p,

@@ -1,0 +1,344 @@
+//! Who follows their seat on the live table: while a person has the table's page open (its
+//! feed connected, `Host::watch`; the web face holds such a watch where it is asked to,
+//! `PlayConfig::hold_hands`, as the Telegram bot does), the chat's private hand message of
+//! their seat there is held back. Every card otherwise costs the chat an edit of the hand of who played it and of who is
+//! to act next; a person who plays on the page does not read those, so the group's table
+//! message (paced and coalesced by the adapter) is all the chat is sent. When the last page of
+//! that person at that table closes, their hand is shown in the chat once more, as it is then,
+//! so the chat is never left behind for someone who goes back to it.
+//!
+//! Outboxes are filtered where they leave the host for a chat: `Host::handle`'s return (chat
+//! presses and page taps alike), `Host::forward` and `Host::publish` (the events channel:
+//! timers, tournament rounds). A hand the person asked for in the chat (the 🂠 button,
+//! `Command::ShowHand`, whose answer is the hand itself) still goes out. Recovery after a
+//! restart and the takeover of a quiet table show every hand, as before: nothing is watched
+//! in a process that just started, and a takeover is rare. The registry is this process's
+//! own: on PostgreSQL a move handled by another process shows the hand as before.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use crate::outbox::{Out, Outbox};
+use crate::store::Occupant;
+use crate::Host;
+
+/// How long after the last page of a person closes their hand is shown in the chat again: a
+/// page reloaded, or a feed the browser reconnects, opens again within it and costs nothing.
+pub const RESHOW_AFTER: Duration = if cfg!(test) {
+    Duration::from_millis(100)
+} else {
+    Duration::from_secs(2)
+};
+
+/// The pages open by (table, user).
+#[derive(Default)]
+pub struct Watching {
+    seats: Mutex<HashMap<(i64, String), Watched>>,
+}
+
+#[derive(Default)]
+struct Watched {
+    /// Pages open now.
+    open: usize,
+    /// Times the count fell to zero: a re-show waits for the last of them only.
+    closed: u64,
+}
+
+/// A page following its seat (the live table's feed holds one while connected): dropping it
+/// ends the watch.
+pub struct Watch {
+    host: Weak<Host>,
+    table: i64,
+    user: String,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        if let Some(host) = self.host.upgrade() {
+            host.unwatch(self.table, &self.user);
+        }
+    }
+}
+
+/// The table of a table's hand message key (`t<table>.d<deal>.s<seat>`); None for other
+/// private messages (a tournament's seat notice, `T…`).
+fn hand_table(key: &str) -> Option<i64> {
+    key.strip_prefix('t')?.split('.').next()?.parse().ok()
+}
+
+impl Host {
+    /// `user` has table `table`'s live page open until the returned guard is dropped: their
+    /// hand there is not sent to the chat meanwhile.
+    pub fn watch(self: &Arc<Self>, table: i64, user: &str) -> Watch {
+        let mut seats = self.watching.seats.lock().expect("watching map");
+        seats.entry((table, user.to_string())).or_default().open += 1;
+        Watch {
+            host: Arc::downgrade(self),
+            table,
+            user: user.to_string(),
+        }
+    }
+
+    /// Whether `user` has table `table`'s live page open.
+    pub fn is_watched(&self, table: i64, user: &str) -> bool {
+        let seats = self.watching.seats.lock().expect("watching map");
+        seats.get(&(table, user.to_string())).is_some_and(|w| w.open > 0)
+    }
+
+    /// Removes from `out` the hands of watched seats (see the module note). Called after the
+    /// live pages were told of the change: a hand alone (a first pick of a burial) still
+    /// redraws the page.
+    pub(crate) fn hold_watched(&self, out: &mut Outbox) {
+        let seats = self.watching.seats.lock().expect("watching map");
+        if seats.is_empty() {
+            return;
+        }
+        let asked = out.reply_text().map(str::to_string);
+        out.0.retain(|o| match o {
+            Out::Private { user, key, text, .. } => {
+                let watched = hand_table(key)
+                    .and_then(|t| seats.get(&(t, user.clone())))
+                    .is_some_and(|w| w.open > 0);
+                !watched || asked.as_deref() == Some(text.as_str())
+            }
+            _ => true,
+        });
+    }
+
+    /// A page closed: after the last one, and `RESHOW_AFTER` without another, the hand is
+    /// shown in the chat again.
+    fn unwatch(&self, table: i64, user: &str) {
+        let key = (table, user.to_string());
+        let closed = {
+            let mut seats = self.watching.seats.lock().expect("watching map");
+            let Some(w) = seats.get_mut(&key) else { return };
+            w.open = w.open.saturating_sub(1);
+            if w.open > 0 {
+                return;
+            }
+            w.closed += 1;
+            w.closed
+        };
+        let (Some(host), Ok(rt)) = (self.me.upgrade(), tokio::runtime::Handle::try_current()) else {
+            self.watching.seats.lock().expect("watching map").remove(&key);
+            return;
+        };
+        rt.spawn(async move {
+            tokio::time::sleep(RESHOW_AFTER).await;
+            {
+                let mut seats = host.watching.seats.lock().expect("watching map");
+                match seats.get(&key) {
+                    Some(w) if w.open == 0 && w.closed == closed => {
+                        seats.remove(&key);
+                    }
+                    // Opened again, or closed again since: that close decides.
+                    _ => return,
+                }
+            }
+            host.reshow(key.0, &key.1).await;
+        });
+    }
+
+    /// Shows `user`'s hand at table `table` in the chat as it is now (through the events
+    /// channel, as a timer's outbox), if they sit at the running table.
+    async fn reshow(&self, table: i64, user: &str) {
+        let hand = match self.hand_now(table, user).await {
+            Ok(h) => h,
+            Err(e) => {
+                tracing::warn!(table, error = %e, "a hand held back for the live table could not be shown again");
+                return;
+            }
+        };
+        if let Some(hand) = hand {
+            let _ = self.events.send(Outbox(vec![hand]));
+        }
+    }
+
+    async fn hand_now(&self, table: i64, user: &str) -> Result<Option<Out>, crate::table::HostError> {
+        let Some(row) = self.store.table(table).await? else {
+            return Ok(None);
+        };
+        if row.status != crate::store::TableStatus::Running {
+            return Ok(None);
+        }
+        let lang = self.user_lang(&row.chat, user).await;
+        let Some(shared) = self.fresh_table(&row).await? else {
+            return Ok(None);
+        };
+        let live = shared.lock().await;
+        let seat = live.seats.iter().find_map(|s| match &s.occupant {
+            Occupant::Human { user_id } if user_id == user => Some(s.seat),
+            _ => None,
+        });
+        Ok(match (seat, &live.game) {
+            (Some(seat), Some(_)) => Some(live.hand_message(seat, user, lang)),
+            _ => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outbox::{Command, Request, User};
+    use crate::store::{ChatRef, Platform, Store};
+    use crate::HostConfig;
+
+    fn person(id: &str, admin: bool) -> User {
+        User {
+            id: id.into(),
+            name: id.to_uppercase(),
+            admin,
+        }
+    }
+
+    fn hands_of(out: &Outbox) -> Vec<(String, String)> {
+        out.0
+            .iter()
+            .filter_map(|o| match o {
+                Out::Private { user, key, .. } => Some((user.clone(), key.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hand_keys_name_their_table_and_tournament_notices_none() {
+        assert_eq!(hand_table("t12.d3.s1"), Some(12));
+        assert_eq!(hand_table("T4.r1.t2.s0"), None);
+    }
+
+    /// Who may act at `table` now and a press of theirs, as the live page offers it: a bid to
+    /// take the talon where there is one (so the deal is played out), else their first card.
+    async fn next_press(host: &Arc<Host>, table: i64, people: &[User]) -> (User, String) {
+        for p in people {
+            let v = host.table_view(table, Some(&p.id)).await.unwrap().unwrap();
+            let take = v
+                .buttons
+                .iter()
+                .flatten()
+                .find(|b| crate::token::Token::decode(&b.token).is_ok_and(|t| t.action == "b:take"))
+                .map(|b| &b.token);
+            let card = v.hand.iter().filter(|h| !h.picked).find_map(|h| h.token.as_ref());
+            if let Some(t) = take.or(card) {
+                return (p.clone(), t.clone());
+            }
+        }
+        panic!("nobody may act");
+    }
+
+    /// Bruno has the live page open: no outbox the host returns or forwards holds his hand,
+    /// while Anna and Cilda, who play in the chat, get theirs; his own 🂠 still shows it; once
+    /// his last page closes, his hand is shown once, as it is then, on the events channel, and
+    /// the hands that follow hold his again.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_watched_seat_gets_no_hand_while_the_chat_players_do_and_it_is_shown_again_at_close() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_sqlite(dir.path().join("w.db").to_str().unwrap())
+            .await
+            .unwrap();
+        let config = HostConfig {
+            bot_budget_ms: 10,
+            seeds: Arc::new(|table, deal| stikis_core::Seed::from_u64((table as u64) << 16 | deal as u64)),
+            ..HostConfig::default()
+        };
+        let (host, mut events) = Host::new(store, config);
+        let g = ChatRef::new(Platform::Telegram, "group-1", "g");
+        let ask = |u: &User, command: Command| {
+            let host = host.clone();
+            let req = Request {
+                chat: g.clone(),
+                user: u.clone(),
+                command,
+            };
+            async move { host.handle(req).await }
+        };
+        let people = [
+            person("anna", false),
+            person("bruno", false),
+            person("cilda", false),
+        ];
+        ask(&person("admin", true), Command::SetTurnLimit(None)).await;
+        ask(
+            &people[0],
+            Command::NewTable {
+                game: "zole".into(),
+                rules: None,
+                seats: Some(3),
+            },
+        )
+        .await;
+        ask(&people[1], Command::Join).await;
+        ask(&people[2], Command::Join).await;
+        let out = ask(&people[0], Command::Start).await;
+        assert_eq!(hands_of(&out).len(), 3, "{out:?}");
+        let table = hand_table(&hands_of(&out)[0].1).unwrap();
+
+        let watch = host.watch(table, "bruno");
+        assert!(host.is_watched(table, "bruno") && !host.is_watched(table, "anna"));
+        // A second page of his: the watch lasts until both close.
+        let second = host.watch(table, "bruno");
+        let mut saw = HashMap::<String, usize>::new();
+        let mut bruno_moved = false;
+        for _ in 0..12 {
+            let (who, token) = next_press(&host, table, &people).await;
+            bruno_moved |= who.id == "bruno";
+            let out = ask(&who, Command::Press { token }).await;
+            assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+            for (u, _) in hands_of(&out) {
+                *saw.entry(u).or_default() += 1;
+            }
+        }
+        assert!(bruno_moved);
+        assert_eq!(saw.get("bruno"), None, "{saw:?}");
+        assert!(saw["anna"] > 0 && saw["cilda"] > 0, "{saw:?}");
+        // What a page forwards or a timer publishes is held back the same way.
+        let hand = |u: &str, seat: u8| Out::Private {
+            user: u.into(),
+            chat: g.clone(),
+            key: format!("t{table}.d1.s{seat}"),
+            text: "…".into(),
+            buttons: Vec::new(),
+        };
+        host.forward(Outbox(vec![hand("anna", 0), hand("bruno", 1)]));
+        host.publish(Outbox(vec![hand("bruno", 1), hand("cilda", 2)]));
+        let users = |o: Outbox| hands_of(&o).into_iter().map(|(u, _)| u).collect::<Vec<_>>();
+        assert_eq!(users(events.try_recv().unwrap()), ["anna"]);
+        assert_eq!(users(events.try_recv().unwrap()), ["cilda"]);
+        // He asks for his hand in the chat: it is shown.
+        let out = ask(&people[1], Command::ShowHand).await;
+        assert_eq!(users(out), ["bruno"]);
+
+        drop(watch);
+        tokio::time::sleep(RESHOW_AFTER * 3).await;
+        assert!(events.try_recv().is_err(), "a page of his is still open");
+        drop(second);
+        let shown = tokio::time::timeout(Duration::from_secs(5), events.recv())
+            .await
+            .expect("his hand shown again")
+            .unwrap();
+        let v = host.table_view(table, Some("bruno")).await.unwrap().unwrap();
+        match &shown.0[..] {
+            [Out::Private {
+                user, text, buttons, ..
+            }] => {
+                assert_eq!(user, "bruno");
+                assert!(text.contains(v.hand_text.as_deref().unwrap()), "{text}");
+                let tokens: Vec<&String> = buttons.iter().flatten().map(|b| &b.token).collect();
+                for h in v.hand.iter().filter_map(|h| h.token.as_ref()) {
+                    assert!(tokens.contains(&h), "{tokens:?}");
+                }
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(!host.is_watched(table, "bruno"));
+        // Once only.
+        tokio::time::sleep(RESHOW_AFTER * 3).await;
+        assert!(events.try_recv().is_err());
+        // Unwatched, his hand goes out with the next move again.
+        let (who, token) = next_press(&host, table, &people).await;
+        let out = ask(&who, Command::Press { token }).await;
+        assert!(users(out).iter().any(|u| u == "bruno"));
+    }
+}
