@@ -11,6 +11,7 @@ pub mod links;
 pub mod lobby;
 pub mod observe;
 pub mod outbox;
+pub mod owner;
 pub mod store;
 pub mod table;
 pub mod token;

@@ -92,6 +92,11 @@ pub struct Host {
     pub(crate) changed: tokio::sync::broadcast::Sender<i64>,
     /// The seats followed on the live table: their hands are held back from the chat.
     pub(crate) watching: crate::watching::Watching,
+    /// The live processes, which own the tables, and the presses handed to owners
+    /// (`owner.rs`).
+    pub(crate) owners: Mutex<crate::owner::Owners>,
+    /// Listens for handed presses and their answers (PostgreSQL); ends with the host.
+    pub(crate) handoff_task: crate::owner::HandoffTask,
 }
 
 impl Host {
@@ -110,7 +115,12 @@ impl Host {
             swept: Mutex::new(HashMap::new()),
             changed: tokio::sync::broadcast::channel(4096).0,
             watching: Default::default(),
+            owners: Mutex::new(crate::owner::Owners::default()),
+            handoff_task: crate::owner::HandoffTask::default(),
         });
+        if host.store.is_postgres() && tokio::runtime::Handle::try_current().is_ok() {
+            host.listen_handoffs();
+        }
         // `tables_in_memory` counts this host's tables at each scrape, while it lives.
         let counted = Arc::downgrade(&host);
         crate::observe::count_tables_in_memory(move || {
@@ -306,8 +316,30 @@ impl Host {
     /// is a reply in the user's language.
     pub async fn handle(self: &Arc<Self>, req: Request) -> Outbox {
         let timer = crate::observe::Timer::start();
+        let (handed, outcome) = crate::observe::with_move_outcome(self.hand_over(&req)).await;
+        if let Some(mut out) = handed {
+            // The owner's process counted the press's outcome; this one its wait.
+            crate::observe::move_seconds(outcome, timer.elapsed());
+            // The presser's hand came back with the answer: not for a chat while their
+            // page here is open.
+            self.hold_watched(&mut out);
+            return out;
+        }
+        let until_ms = crate::store::now_ms() + crate::owner::PRESS_LIMIT.as_millis() as i64;
+        self.handle_here(req, until_ms).await
+    }
+
+    /// Handles a request in this process (its own, or a press handed to it as its table's
+    /// owner). A press whose move is not committed by `until_ms` is answered "try again"
+    /// and never committed later.
+    pub(crate) async fn handle_here(self: &Arc<Self>, req: Request, until_ms: i64) -> Outbox {
+        let timer = crate::observe::Timer::start();
         let press = matches!(req.command, Command::Press { .. });
-        let (mut out, outcome) = crate::observe::with_move_outcome(self.handle_timed(req)).await;
+        let (mut out, outcome) = if press {
+            crate::observe::with_move_outcome(self.handle_in_time(req, until_ms)).await
+        } else {
+            crate::observe::with_move_outcome(self.handle_timed(req)).await
+        };
         self.announce(&out);
         self.hold_watched(&mut out);
         if press {
@@ -316,6 +348,49 @@ impl Host {
             drop_lone_ack(&mut out);
         }
         out
+    }
+
+    /// A press handled with its time limit: its move's commit is bound to `until_ms`, and if
+    /// it has not been answered a second after that (the database does not answer), the
+    /// press is answered "try again" (its move will be refused if it ever reaches the
+    /// database). Once the commit has answered, the press goes on as long as it takes.
+    async fn handle_in_time(self: &Arc<Self>, req: Request, until_ms: i64) -> Outbox {
+        let limit = crate::store::CommitBy::new(until_ms);
+        let table = match &req.command {
+            Command::Press { token } => Token::decode(token).ok().map(|t| t.table),
+            _ => None,
+        };
+        let (chat, user) = (req.chat.clone(), req.user.id.clone());
+        // Boxed, so that giving up drops it (and the table's lock it may hold) at once.
+        let mut work = Box::pin(limit.scope(self.handle_timed(req)));
+        let left = (until_ms - crate::store::now_ms()).max(0) as u64;
+        let give_up = tokio::time::sleep(Duration::from_millis(left) + Duration::from_secs(1));
+        tokio::select! {
+            out = &mut work => return out,
+            () = give_up => {}
+        }
+        if limit.answered() {
+            return work.await;
+        }
+        drop(work);
+        // The copy may have been left in the middle of the move.
+        if let Some(id) = table {
+            self.evict(id);
+        }
+        tracing::warn!(table = ?table, "a press was not committed in time; answered \"try again\"");
+        crate::observe::move_outcome("error");
+        let lang = self.lang_soon(&chat, &user).await;
+        let mut out = Outbox::default();
+        out.reply(t(lang, "press-try-again", &[]));
+        out
+    }
+
+    /// The person's language, or the default if the database does not say within a moment
+    /// (an answer that must not wait for it).
+    pub(crate) async fn lang_soon(&self, chat: &ChatRef, user: &str) -> Lang {
+        tokio::time::timeout(Duration::from_millis(300), self.user_lang(chat, user))
+            .await
+            .unwrap_or_default()
     }
 
     async fn handle_timed(self: &Arc<Self>, req: Request) -> Outbox {
@@ -1461,9 +1536,16 @@ impl Host {
     pub async fn recover(self: &Arc<Self>) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
         let mut settings: HashMap<CommunityRef, CommunitySettings> = HashMap::new();
+        // On PostgreSQL only the tables this process owns among the live ones.
+        if self.store.is_postgres() && self.store.beat().await.is_ok() {
+            let _ = self.refresh_owners().await;
+        }
         let carries = self.store.running_sheet_carries().await?;
         for log in self.store.running_logs().await? {
             let id = log.table.id;
+            if !self.owns(id) {
+                continue;
+            }
             let shared = match self.cached(id) {
                 Some(s) => s,
                 None => {
@@ -1524,6 +1606,31 @@ impl Host {
         crate::observe::refresh();
         self.store.observe_pool();
         beat?;
+        if self.store.is_postgres() {
+            // Each running table has one owner among the live processes: this one drops the
+            // tables it no longer owns and takes up those it owns but does not hold (its
+            // owner died or stopped, this process just started, or another process started
+            // the table).
+            self.refresh_owners()
+                .await
+                .inspect_err(|e| crate::observe::store_error("sweep", e))?;
+            let owned = self
+                .owned_changes()
+                .await
+                .inspect_err(|e| crate::observe::store_error("sweep", e))?;
+            for id in owned {
+                match self.take_over(id).await {
+                    Ok(o) => {
+                        crate::observe::takeover("owner_changed");
+                        out.extend(o);
+                    }
+                    Err(e) => {
+                        tracing::warn!(table = id, error = %e, "could not take up an owned table; trying again");
+                        crate::observe::host_error("takeover", &e);
+                    }
+                }
+            }
+        }
         let before = self.now_ms() - quiet.as_millis() as i64;
         let dead_before = crate::store::now_ms() - BEAT_STALE_MS;
         let to_take = self
@@ -1532,6 +1639,9 @@ impl Host {
             .await
             .inspect_err(|e| crate::observe::store_error("sweep", e))?;
         for (id, last_ms, orphaned) in to_take {
+            if !self.owns(id) {
+                continue;
+            }
             // Once per quiet spell, and once more if its last mover dies meanwhile (a
             // person's choice of cards to bury is no action: a process may take one, die
             // before showing it, and leave the last action and its time as they were).

@@ -24,12 +24,15 @@
 //! - `tables_moved_here`: tables this process committed a move at in the last minute (the
 //!   tables it drives; summed over instances, about the active tables)
 //! - `table_takeovers_total{reason}`: this process took up a table another one was running:
-//!   `dead_process` (its last mover stopped beating), `quiet` (nothing happened at it for a
+//!   `owner_changed` (this process became its owner), `dead_process` (its last mover stopped
+//!   beating), `quiet` (nothing happened at it for a
 //!   while), `moved_elsewhere` (its copy here was behind moves made elsewhere), `conflict`
 //!   (another process committed the same move number first)
 //! - `store_errors_total{op, kind}`: database failures, by where they were met (`request`,
 //!   `heartbeat`, `sweep`, `takeover`, `timer`, `recover`, `remember`, `listen`, `scrape`)
 //!   and kind (`pool_timeout`, `connection`, `database`, `commit`, `corrupt`, `other`)
+//! - `presses_handed_over_total{outcome}`: presses handed to the process that owns their
+//!   table (`answered`, `unanswered` where they arrived; `taken`, `late` at the owner)
 //! - `store_retries_total{op}`: a database operation tried again (`open`, `migrate`,
 //!   `remember`, `listen`)
 //! - `heartbeats_total{outcome}` (`ok`, `error`) and
@@ -182,13 +185,19 @@ pub const METRICS: &[Metric] = &[
         "stikis_table_takeovers_total",
         Kind::Counter,
         &["reason"],
-        "Tables this process took up from another process, by reason: dead_process (its last mover stopped beating), quiet (nothing happened for a while), moved_elsewhere (the copy here was behind), conflict (another process committed the same move number first).",
+        "Tables this process took up from another process, by reason: owner_changed (this process became its owner: the live processes changed, or another process started it), dead_process (its last mover stopped beating), quiet (nothing happened for a while), moved_elsewhere (the copy here was behind), conflict (another process committed the same move number first).",
     ),
     m(
         "stikis_store_errors_total",
         Kind::Counter,
         &["op", "kind"],
         "Database failures by where they were met (request, heartbeat, sweep, takeover, timer, recover, remember, listen, scrape) and kind (pool_timeout, connection, database, commit, corrupt, other).",
+    ),
+    m(
+        "stikis_presses_handed_over_total",
+        Kind::Counter,
+        &["outcome"],
+        "Presses handed between processes because another process owns the table: answered and unanswered (answered \"try again\") where they arrived, taken and late (past their time limit, dropped) at the owner.",
     ),
     m(
         "stikis_store_retries_total",
@@ -289,8 +298,17 @@ fn describe() {
         }
     }
     // Shown as 0 from the start, so that a dashboard shows no takeovers rather than no data.
-    for reason in ["dead_process", "quiet", "moved_elsewhere", "conflict"] {
+    for reason in [
+        "dead_process",
+        "quiet",
+        "moved_elsewhere",
+        "conflict",
+        "owner_changed",
+    ] {
         metrics::counter!("stikis_table_takeovers_total", "reason" => reason).increment(0);
+    }
+    for outcome in ["answered", "unanswered", "taken", "late"] {
+        metrics::counter!("stikis_presses_handed_over_total", "outcome" => outcome).increment(0);
     }
     metrics::gauge!("stikis_tables_in_memory").set(0.0);
     metrics::gauge!("stikis_tables_moved_here").set(0.0);
@@ -426,6 +444,12 @@ pub fn host_error(op: &'static str, e: &crate::table::HostError) {
     if let crate::table::HostError::Store(e) = e {
         store_error(op, e);
     }
+}
+
+/// A press handed to its table's owner, or taken from another process (see
+/// `presses_handed_over_total`).
+pub fn handed_over(outcome: &'static str) {
+    metrics::counter!("stikis_presses_handed_over_total", "outcome" => outcome).increment(1);
 }
 
 /// A database operation tried again (see `store_retries_total`).

@@ -692,3 +692,157 @@ async fn the_cards_to_bury_picked_on_two_hosts_add_up() {
     picked.sort();
     assert_eq!(buried, picked);
 }
+
+/// Several processes on PostgreSQL: each running table has one owner among the live
+/// processes. A press that reaches another process is handed to the owner, which commits it
+/// (the log names the owner's process) and answers through the process the person pressed
+/// at, with their hand; while the owner is gone but still counted alive, the press is
+/// answered "try again" within seconds and never committed later; once the owner has
+/// stopped, the other process owns the table and the press goes through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_press_is_handed_to_the_tables_owner() {
+    let Some(url) = std::env::var("STIKIS_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return;
+    };
+    static N: AtomicU32 = AtomicU32::new(0);
+    let schema = format!(
+        "own_{}_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos()
+    );
+    let open = || Store::connect_postgres(&url, Some(&schema));
+    let observer = open().await.unwrap();
+    let (h1, mut e1) = Host::new(open().await.unwrap(), config());
+    let (h2, mut e2) = Host::new(open().await.unwrap(), config());
+    let quiet = std::time::Duration::from_secs(600);
+    // Each beats and learns the other: both know both after three sweeps.
+    for h in [&h1, &h2, &h1] {
+        h.sweep(quiet).await.unwrap();
+    }
+    let mut screen = Screen::default();
+    send(&h1, "admin", Command::SetTurnLimit(None)).await;
+    let new = Command::NewTable {
+        game: "zole".into(),
+        rules: None,
+        seats: Some(3),
+    };
+    screen.show(&send(&h1, "anna", new).await);
+    screen.show(&send(&h2, "bruno", Command::Join).await);
+    screen.show(&send(&h1, "anna", Command::AddBot { level: Level::Basic }).await);
+    screen.show(&send(&h1, "anna", Command::Start).await);
+    let table = screen
+        .hands
+        .values()
+        .flatten()
+        .find_map(|t| Token::decode(t).ok())
+        .expect("hands with buttons after the start")
+        .table;
+    assert_ne!(h1.owns(table), h2.owns(table), "exactly one owner");
+    let (owner, other) = if h1.owns(table) { (&h1, &h2) } else { (&h2, &h1) };
+    // The owner takes the table up (the other may have started it) and the other lets go.
+    for h in [owner, other] {
+        h.sweep(quiet).await.unwrap();
+    }
+
+    // Whoever is to act presses at the process that does not own the table. The buttons of
+    // the table's current state:
+    let pressed = |screen: &Screen, seq: i64| -> Vec<(String, String)> {
+        screen
+            .hands
+            .iter()
+            .flat_map(|(u, ts)| ts.iter().map(move |t| (u.clone(), t.clone())))
+            .filter(|(_, t)| Token::decode(t).is_ok_and(|t| t.seq == seq))
+            .collect()
+    };
+    // What the hosts showed on their own (the owner shows what a handed press changed).
+    let drain = |screen: &mut Screen,
+                 e1: &mut tokio::sync::mpsc::UnboundedReceiver<Outbox>,
+                 e2: &mut tokio::sync::mpsc::UnboundedReceiver<Outbox>| {
+        while let Ok(o) = e1.try_recv().or_else(|_| e2.try_recv()) {
+            screen.show(&o);
+        }
+    };
+    drain(&mut screen, &mut e1, &mut e2);
+    let seq_before = observer.next_seq(table).await.unwrap();
+    let mut applied = None;
+    for (who, token) in pressed(&screen, seq_before - 1) {
+        let out = send(other, &who, Command::Press { token }).await;
+        if out.reply_text() == Some("✓") {
+            applied = Some((who, out));
+            break;
+        }
+    }
+    let (who, out) = applied.expect("a press of the person to act is applied");
+    assert!(
+        out.0
+            .iter()
+            .any(|o| matches!(o, Out::Private { user, .. } if *user == who)),
+        "the answer carries the presser's own hand: {out:?}"
+    );
+    assert!(
+        !out.0.iter().any(|o| matches!(o, Out::Public { .. })),
+        "the owner shows the table message itself: {out:?}"
+    );
+    screen.show(&out);
+    let log = observer.actions(table).await.unwrap();
+    let moved: Vec<_> = log.iter().filter(|a| a.seq >= seq_before).collect();
+    assert!(!moved.is_empty());
+    for a in &moved {
+        assert_eq!(
+            a.process.as_deref(),
+            Some(owner.store().process_id()),
+            "every move after the press was made by the owner: {log:?}"
+        );
+    }
+
+    // The owner goes away without a word; its heartbeat is still fresh, so the other process
+    // hands the press to it, and answers "try again" when no answer comes.
+    let owner_store = owner.store().clone();
+    let other = other.clone();
+    let owner_weak = std::sync::Arc::downgrade(owner);
+    drop((h1, h2));
+    assert!(owner_weak.upgrade().is_none(), "the owner's host is gone");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    drain(&mut screen, &mut e1, &mut e2);
+    let seq_before = observer.next_seq(table).await.unwrap();
+    let now = pressed(&screen, seq_before - 1);
+    let (who, token) = now.first().cloned().expect("a person is to act");
+    let started = std::time::Instant::now();
+    let out = send(&other, &who, Command::Press { token }).await;
+    let reply = out.reply_text().unwrap_or_default();
+    assert!(reply.starts_with("That did not go through in time"), "{out:?}");
+    eprintln!("answered \"try again\" in {:?}", started.elapsed());
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    assert_eq!(
+        observer.next_seq(table).await.unwrap(),
+        seq_before,
+        "never committed later"
+    );
+
+    // It stops for good (a graceful stop signs off): the other process owns the table now.
+    owner_store.forget_process().await.unwrap();
+    other.sweep(quiet).await.unwrap();
+    assert!(other.owns(table));
+    let mut applied = false;
+    for (who, token) in now {
+        let out = send(&other, &who, Command::Press { token }).await;
+        if out.reply_text() == Some("✓") {
+            applied = true;
+            break;
+        }
+    }
+    assert!(applied, "the new owner takes the press");
+    let last = observer.actions(table).await.unwrap();
+    assert_eq!(
+        last.last().unwrap().process.as_deref(),
+        Some(other.store().process_id())
+    );
+}

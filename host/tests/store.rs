@@ -392,6 +392,56 @@ async fn the_action_log_has_one_entry_per_sequence_number() {
     }
 }
 
+/// A press's move is bound to its time limit: once the time is up it is refused and never
+/// committed, and only the first action under the limit is bound (computer players who move
+/// after the person are not).
+#[tokio::test]
+async fn an_action_past_its_press_time_limit_is_never_committed() {
+    for db in dbs().await {
+        let s = &db.store;
+        let t = s.create_table(&new_table(chat("c1"))).await.unwrap().id;
+        let past = CommitBy::new(now_ms() - 1);
+        let late = past
+            .scope(s.append_action(t, 1, &json!({"seat": 0, "bid": "pass"})))
+            .await;
+        assert!(
+            matches!(&late, Err(StoreError::Commit(m)) if m.contains("time limit")),
+            "{late:?}"
+        );
+        assert!(past.answered());
+        assert_eq!(
+            s.next_seq(t).await.unwrap(),
+            1,
+            "refused, so nothing was committed"
+        );
+
+        let soon = CommitBy::new(now_ms() + 60_000);
+        assert!(!soon.answered());
+        soon.scope(async {
+            s.append_action(t, 1, &json!({"seat": 0, "bid": "pass"}))
+                .await
+                .unwrap();
+            s.append_action(t, 2, &json!({"seat": 1, "bid": "pass"}))
+                .await
+                .unwrap();
+        })
+        .await;
+        assert!(soon.answered());
+        // A limit taken by its first action binds no other: a computer player's move after
+        // the person's is committed whenever it comes.
+        let used = CommitBy::new(now_ms() - 1);
+        used.scope(async {
+            let first = s.append_action(t, 3, &json!({"seat": 2, "bid": "pass"})).await;
+            assert!(first.is_err());
+            s.append_action(t, 3, &json!({"seat": 2, "bid": "pass"}))
+                .await
+                .unwrap();
+        })
+        .await;
+        assert_eq!(s.next_seq(t).await.unwrap(), 4);
+    }
+}
+
 #[tokio::test]
 async fn deals_and_actions_rebuild_the_record() {
     for db in dbs().await {

@@ -18,3 +18,4 @@ season-started = { $name } has started season { $n }. The old one stays on the b
 settings-computer-names = Computer players are called, by seat: { $names }
 settings-computer-names-off = Computer players have their usual names again.
 store-unavailable = The bot cannot reach its database just now: nothing was changed. Please try again in a moment.
+press-try-again = That did not go through in time: nothing was changed. Please press again.

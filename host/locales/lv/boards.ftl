@@ -19,3 +19,4 @@ season-started = { $name } sāka { $n }. sezonu. Vecā paliek tabulā: /top seas
 settings-computer-names = Datorspēlētāju vārdi pa vietām: { $names }
 settings-computer-names-off = Datorspēlētājiem atkal ir parastie vārdi.
 store-unavailable = Bots šobrīd nevar sasniegt savu datubāzi: nekas netika mainīts. Lūdzu, mēģini vēlreiz pēc brīža.
+press-try-again = Tas neizdevās laikā: nekas netika mainīts. Lūdzu, spied vēlreiz.

@@ -298,6 +298,7 @@ pub const KEYS: &[&str] = &[
     "web-totals",
     "web-no-deals",
     "store-unavailable",
+    "press-try-again",
     "tournament-format-turn",
     "settings-computer-names",
     "settings-computer-names-off",

@@ -128,6 +128,61 @@ macro_rules! on_write {
 /// The PostgreSQL channel on which processes tell each other that a table changed.
 const CHANGED_CHANNEL: &str = "stikis_table_changed";
 
+tokio::task_local! {
+    /// A person's press: the time by which its move must be committed (see `commit_by`).
+    static COMMIT_BY: Arc<CommitBy>;
+}
+
+/// The time limit of a person's press on its move's commit. A press that could not be
+/// committed in time is answered "try again", so it must never be committed later: the
+/// action log's writer refuses an action whose time is up before it sends it, and the
+/// database refuses it when its own clock has passed the time (PostgreSQL; SQLite is in the
+/// process and has no outage). Only the first action committed under it is bound (the
+/// person's own move; computer players that move after it are not).
+#[derive(Debug)]
+pub struct CommitBy {
+    until_ms: i64,
+    /// 0: no action taken yet; 1: one is being committed; 2: its commit answered.
+    state: std::sync::atomic::AtomicU8,
+}
+
+impl CommitBy {
+    /// Runs `work` with its first commit bound to `until_ms` (Unix ms). Returns the limit's
+    /// handle too, to ask whether that commit has been answered (`answered`).
+    pub fn new(until_ms: i64) -> Arc<CommitBy> {
+        Arc::new(CommitBy {
+            until_ms,
+            state: std::sync::atomic::AtomicU8::new(0),
+        })
+    }
+
+    pub async fn scope<F: std::future::Future>(self: &Arc<Self>, work: F) -> F::Output {
+        COMMIT_BY.scope(Arc::clone(self), work).await
+    }
+
+    /// The bound commit has answered (committed or refused): the work is past its limit.
+    pub fn answered(&self) -> bool {
+        self.state.load(std::sync::atomic::Ordering::SeqCst) == 2
+    }
+
+    pub fn until_ms(&self) -> i64 {
+        self.until_ms
+    }
+
+    /// The limit for the commit about to be made, if it is the first under a press's limit.
+    fn take() -> Option<Arc<CommitBy>> {
+        use std::sync::atomic::Ordering::SeqCst;
+        COMMIT_BY
+            .try_with(Arc::clone)
+            .ok()
+            .filter(|c| c.state.compare_exchange(0, 1, SeqCst, SeqCst).is_ok())
+    }
+
+    fn done(&self) {
+        self.state.store(2, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// Commits action `$2` of table `$1` only if it is the table's next sequence number. Two
 /// writers of the same number may both pass the guard (PostgreSQL, read committed); the
 /// primary key then makes the later one do nothing, and the caller sees 0 rows.
@@ -819,31 +874,14 @@ impl Store {
         let at_ms = now_ms();
         let (reply, answer) = oneshot::channel();
         let gone = || StoreError::Commit("the store's writer has stopped".into());
-        match (&self.appender, &self.pg_appender) {
-            (Some(appender), _) => {
-                let job = sqlite_log::Job {
-                    table,
-                    seq,
-                    payload,
-                    at_ms,
-                    reply,
-                    other: None,
-                };
-                appender.send(job).await.map_err(|_| gone())?;
-            }
-            (None, Some(appender)) => {
-                let job = pg_log::Job {
-                    table,
-                    seq,
-                    payload,
-                    at_ms,
-                    reply,
-                };
-                appender.send(job).await.map_err(|_| gone())?;
-            }
-            (None, None) => unreachable!("every store has an action-log writer"),
+        let bound = CommitBy::take();
+        let outcome = self
+            .append_job(table, seq, payload, at_ms, reply, answer, bound.as_deref())
+            .await;
+        if let Some(b) = bound {
+            b.done();
         }
-        let inserted = match answer.await.map_err(|_| gone())? {
+        let inserted = match outcome.map_err(|_| gone())? {
             sqlite_log::Outcome::Committed => true,
             sqlite_log::Outcome::NotInserted => false,
             sqlite_log::Outcome::NoTable => return Err(StoreError::NoTable(table)),
@@ -862,6 +900,48 @@ impl Store {
         }
     }
 
+    /// Hands one action to the log's writer and waits for its outcome (Err: the writer is
+    /// gone).
+    #[allow(clippy::too_many_arguments)]
+    async fn append_job(
+        &self,
+        table: i64,
+        seq: i64,
+        payload: String,
+        at_ms: i64,
+        reply: oneshot::Sender<sqlite_log::Outcome>,
+        answer: oneshot::Receiver<sqlite_log::Outcome>,
+        bound: Option<&CommitBy>,
+    ) -> std::result::Result<sqlite_log::Outcome, ()> {
+        match (&self.appender, &self.pg_appender) {
+            (Some(appender), _) => {
+                let job = sqlite_log::Job {
+                    table,
+                    seq,
+                    payload,
+                    at_ms,
+                    until_ms: bound.map(|b| b.until_ms),
+                    reply,
+                    other: None,
+                };
+                appender.send(job).await.map_err(|_| ())?;
+            }
+            (None, Some(appender)) => {
+                let job = pg_log::Job {
+                    table,
+                    seq,
+                    payload,
+                    at_ms,
+                    until_ms: bound.map(|b| b.until_ms),
+                    reply,
+                };
+                appender.send(job).await.map_err(|_| ())?;
+            }
+            (None, None) => unreachable!("every store has an action-log writer"),
+        }
+        answer.await.map_err(|_| ())
+    }
+
     /// SQLite: runs one writing statement in the action log's next group commit (one disk
     /// flush shared with the actions committed with it) and returns its row. None on
     /// PostgreSQL, where the caller runs it itself.
@@ -878,6 +958,7 @@ impl Store {
             seq: 0,
             payload: String::new(),
             at_ms: 0,
+            until_ms: None,
             reply: unused,
             other: Some(sqlite_log::Other {
                 sql: sql.to_string(),
@@ -908,10 +989,16 @@ impl Store {
     /// Tells the other processes on this PostgreSQL database that `table` changed (their
     /// live pages redraw it). Nothing on SQLite, which one process uses.
     pub async fn notify_changed(&self, table: i64) -> Result<()> {
+        self.notify(CHANGED_CHANNEL, &table.to_string()).await
+    }
+
+    /// Sends `payload` to the processes listening on `channel` (PostgreSQL `NOTIFY`, at most
+    /// 8,000 bytes); nothing on SQLite.
+    pub async fn notify(&self, channel: &str, payload: &str) -> Result<()> {
         if let Backend::Postgres(pool) = &self.backend {
             sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(CHANGED_CHANNEL)
-                .bind(table.to_string())
+                .bind(channel)
+                .bind(payload)
                 .execute(pool)
                 .await?;
         }
@@ -925,27 +1012,43 @@ impl Store {
         &self,
         seen: impl Fn(Option<i64>) + Send + Sync + 'static,
     ) -> Option<tokio::task::JoinHandle<()>> {
+        self.listen(CHANGED_CHANNEL, move |payload| {
+            seen(payload.and_then(|p| p.parse().ok()))
+        })
+    }
+
+    /// On PostgreSQL, a task that calls `heard` with each payload sent on `channel`
+    /// (`notify`), and with None once its connection was made (again: payloads may have been
+    /// missed meanwhile). It listens until the store's pool closes. None on SQLite.
+    pub fn listen(
+        &self,
+        channel: &'static str,
+        heard: impl Fn(Option<&str>) + Send + Sync + 'static,
+    ) -> Option<tokio::task::JoinHandle<()>> {
         let Backend::Postgres(pool) = &self.backend else {
             return None;
         };
         let pool = pool.clone();
         Some(tokio::spawn(async move {
             loop {
+                if pool.is_closed() {
+                    return;
+                }
                 let listener = async {
                     let mut l = sqlx::postgres::PgListener::connect_with(&pool).await?;
-                    l.listen(CHANGED_CHANNEL).await?;
+                    l.listen(channel).await?;
                     Ok::<_, sqlx::Error>(l)
                 };
                 match listener.await {
                     Ok(mut l) => {
-                        seen(None);
+                        heard(None);
                         loop {
                             match l.try_recv().await {
-                                Ok(Some(n)) => seen(n.payload().parse().ok()),
+                                Ok(Some(n)) => heard(Some(n.payload())),
                                 // The connection was lost; PgListener connects again.
-                                Ok(None) => seen(None),
+                                Ok(None) => heard(None),
                                 Err(e) => {
-                                    tracing::warn!(error = %e, "listening for other processes' table changes failed");
+                                    tracing::warn!(error = %e, channel, "listening to other processes failed");
                                     crate::observe::store_error("listen", &StoreError::Db(e));
                                     break;
                                 }
@@ -953,7 +1056,7 @@ impl Store {
                         }
                     }
                     Err(e) => {
-                        tracing::warn!(error = %e, "cannot listen for other processes' table changes");
+                        tracing::warn!(error = %e, channel, "cannot listen to other processes");
                         crate::observe::store_error("listen", &StoreError::Db(e));
                     }
                 }

@@ -111,6 +111,24 @@ impl Store {
         })
     }
 
+    /// The hosting processes whose heartbeat is not older than `since_ms`, by id: those that
+    /// have beaten since they opened their store (a host beats at every sweep; a store opened
+    /// by a tool, or by a test's observer, beats once at its opening and hosts no table).
+    pub async fn live_process_ids(&self, since_ms: i64) -> Result<Vec<String>> {
+        let sql = "SELECT id FROM processes WHERE beat_ms >= $1 AND beat_ms > started_ms ORDER BY id";
+        on_pool!(self, pool => {
+            Ok(sqlx::query_scalar(sql).bind(since_ms).fetch_all(pool).await?)
+        })
+    }
+
+    /// The ids of the running tables.
+    pub async fn running_table_ids(&self) -> Result<Vec<i64>> {
+        let sql = "SELECT id FROM tables WHERE status = 'running' ORDER BY id";
+        on_pool!(self, pool => {
+            Ok(sqlx::query_scalar(sql).fetch_all(pool).await?)
+        })
+    }
+
     /// The running tables another process should take over: those nothing has happened at
     /// since `quiet_before_ms` (no action, no deal), and those whose last action was
     /// committed by another process that has not beaten since `beat_before_ms` (it died, or

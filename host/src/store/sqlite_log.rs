@@ -21,6 +21,8 @@ pub(super) struct Job {
     pub seq: i64,
     pub payload: String,
     pub at_ms: i64,
+    /// The press's time limit (Unix ms): not committed after it (`CommitBy`).
+    pub until_ms: Option<i64>,
     pub reply: oneshot::Sender<Outcome>,
     /// Instead of an action: another write that shares the batch's commit (a deal's start,
     /// the chat's score sheet), so that closing a deal costs no disk flush of its own. Its
@@ -89,6 +91,9 @@ pub(super) fn spawn(pool: SqlitePool, process: Arc<str>) -> mpsc::Sender<Job> {
     tx
 }
 
+/// Why an action bound to a press's time limit was not committed.
+pub(super) const TOO_LATE: &str = "not committed within the press's time limit";
+
 type Answer = (Outcome, Option<Result<Option<SqliteRow>, sqlx::Error>>);
 
 async fn commit(pool: &SqlitePool, jobs: &mut [Job], process: &str) -> Result<Vec<Answer>, sqlx::Error> {
@@ -106,6 +111,10 @@ async fn commit(pool: &SqlitePool, jobs: &mut [Job], process: &str) -> Result<Ve
             // Its own error undoes only this statement; the batch goes on.
             let r = q.fetch_optional(&mut *tx).await;
             out.push((Outcome::Committed, Some(r)));
+            continue;
+        }
+        if j.until_ms.is_some_and(|u| u < super::now_ms()) {
+            out.push((Outcome::Failed(TOO_LATE.into()), None));
             continue;
         }
         // A constraint error undoes only its own statement in SQLite; the batch goes on.

@@ -1,0 +1,517 @@
+//! One owner per running table when several processes share a PostgreSQL database.
+//!
+//! The owner of a table is derived from the processes alive now (their heartbeats in
+//! `processes`), by rendezvous hashing: every process weighs (table, process) the same way and
+//! the heaviest live process owns the table. No lease is kept or renewed; when a process
+//! starts or stops beating, only its own tables change owner, and every process sees the
+//! new owner at its next sweep (`SWEEP_EVERY`).
+//!
+//! The owner keeps the table in memory, moves it, runs its computer players and its turn
+//! timer. A process that receives a press for a table another process owns hands it over
+//! (`NOTIFY` on [`HANDOFF_CHANNEL`]): the owner handles it as if it had received it, shows
+//! the table's messages itself, and sends back what only the receiver can give the person
+//! (the short answer, a personal message, the presser's own hand, which Discord shows in
+//! the interaction's answer). An owner that does not answer in time is answered "try again"
+//! for (the press carries its time limit, past which the owner never commits it).
+//!
+//! The action log's key (table, seq) stays the arbiter: two processes that briefly disagree
+//! about the live set may both move a table, and the second commit of a number fails.
+//! On SQLite there is one process, which owns everything.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::oneshot;
+
+use crate::i18n::t;
+use crate::lobby::{Host, BEAT_STALE_MS};
+use crate::outbox::{Button, Command, Out, Outbox, Request, User};
+use crate::store::{ChatRef, Platform};
+use crate::token::Token;
+
+/// The PostgreSQL channel on which presses are handed to their table's owner, and answered.
+pub const HANDOFF_CHANNEL: &str = "stikis_handoff";
+
+/// How long a person's press may take to be committed, from the moment a process received
+/// it. A press not committed by then is answered "try again" and never committed later.
+pub const PRESS_LIMIT: Duration = Duration::from_millis(2_500);
+
+/// How much longer than its limit a press's receiver waits for the owner's answer (the
+/// owner commits within the limit, then its computer players move before it answers).
+pub const ANSWER_GRACE: Duration = Duration::from_millis(1_500);
+
+/// NOTIFY's payload limit is 8,000 bytes; an answer larger than this leaves the presser's
+/// hand to the owner to show.
+const MAX_PAYLOAD: usize = 7_600;
+
+/// What this process knows of the others.
+#[derive(Default)]
+pub(crate) struct Owners {
+    /// The processes alive at the last sweep, by id; empty before the first (and on
+    /// SQLite): this process owns everything.
+    live: Vec<String>,
+    /// Presses handed over, waiting for their answer, by number.
+    waiting: HashMap<u64, oneshot::Sender<Vec<Handed>>>,
+    next: u64,
+}
+
+/// The weight of `process` for `table` (FNV-1a over both, then a 64-bit mixer): the same in
+/// every process and every version, unlike the standard library's hasher.
+fn weight(table: i64, process: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in table.to_le_bytes().iter().chain(process.as_bytes()) {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// The owner of `table` among the live processes (None when none is known).
+pub fn owner_among(table: i64, live: &[String]) -> Option<&str> {
+    live.iter()
+        .max_by_key(|p| (weight(table, p), p.as_str()))
+        .map(String::as_str)
+}
+
+/// A message between processes on [`HANDOFF_CHANNEL`].
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+enum Message {
+    /// A press for the owner `to`, from process `from`, to be committed by `until_ms`.
+    Press {
+        to: String,
+        from: String,
+        n: u64,
+        until_ms: i64,
+        chat: Chat,
+        user: Person,
+        token: String,
+    },
+    /// The owner's answer to press `n` of process `to`.
+    Answer { to: String, n: u64, outs: Vec<Handed> },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Chat {
+    platform: String,
+    community: String,
+    chat: String,
+    thread: Option<String>,
+}
+
+impl From<&ChatRef> for Chat {
+    fn from(c: &ChatRef) -> Chat {
+        Chat {
+            platform: c.platform.as_str().to_string(),
+            community: c.community.clone(),
+            chat: c.chat.clone(),
+            thread: c.thread.clone(),
+        }
+    }
+}
+
+impl Chat {
+    fn chat_ref(&self) -> Option<ChatRef> {
+        let platform: Platform = self.platform.parse().ok()?;
+        let mut c = ChatRef::new(platform, self.community.clone(), self.chat.clone());
+        c.thread = self.thread.clone();
+        Some(c)
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Person {
+    id: String,
+    name: String,
+    admin: bool,
+}
+
+/// What the owner sends back: the outs only the receiver of the press can show.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+enum Handed {
+    Reply {
+        text: String,
+    },
+    Personal {
+        user: String,
+        chat: Chat,
+        text: String,
+        closed: String,
+    },
+    Private {
+        user: String,
+        chat: Chat,
+        key: String,
+        text: String,
+        buttons: Vec<Vec<Button>>,
+    },
+}
+
+impl Handed {
+    fn out(self) -> Option<Out> {
+        Some(match self {
+            Handed::Reply { text } => Out::Reply { text },
+            Handed::Personal {
+                user,
+                chat,
+                text,
+                closed,
+            } => Out::Personal {
+                user,
+                chat: chat.chat_ref()?,
+                text,
+                closed,
+            },
+            Handed::Private {
+                user,
+                chat,
+                key,
+                text,
+                buttons,
+            } => Out::Private {
+                user,
+                chat: chat.chat_ref()?,
+                key,
+                text,
+                buttons,
+            },
+        })
+    }
+}
+
+/// Splits an owner's outbox into what goes back to the press's receiver (the answer, a
+/// personal message, the presser's own hands, in order) and what the owner shows itself.
+fn split(out: Outbox, presser: &str, with_hands: bool) -> (Vec<Handed>, Outbox) {
+    let mut back = Vec::new();
+    let mut rest = Outbox::default();
+    for o in out.0 {
+        match o {
+            Out::Reply { text } => back.push(Handed::Reply { text }),
+            Out::Personal {
+                user,
+                chat,
+                text,
+                closed,
+            } => back.push(Handed::Personal {
+                user,
+                chat: Chat::from(&chat),
+                text,
+                closed,
+            }),
+            Out::Private {
+                user,
+                chat,
+                key,
+                text,
+                buttons,
+            } if with_hands && user == presser => back.push(Handed::Private {
+                user,
+                chat: Chat::from(&chat),
+                key,
+                text,
+                buttons,
+            }),
+            o => rest.push(o),
+        }
+    }
+    (back, rest)
+}
+
+/// The table a press is for, when it is one a table's owner should handle (moves and a
+/// table's lobby buttons; a tournament's buttons are not a table's).
+fn pressed_table(req: &Request) -> Option<i64> {
+    let Command::Press { token } = &req.command else {
+        return None;
+    };
+    let tok = Token::decode(token).ok()?;
+    (!tok.action.starts_with("T:")).then_some(tok.table)
+}
+
+impl Host {
+    /// The process that owns table `id`, when it is not this one.
+    pub(crate) fn owner_elsewhere(&self, id: i64) -> Option<String> {
+        let owners = self.owners.lock().expect("owners");
+        let me = self.store.process_id();
+        match owner_among(id, &owners.live) {
+            Some(o) if o != me => Some(o.to_string()),
+            _ => None,
+        }
+    }
+
+    /// True when this process owns table `id` (always on SQLite, and before the first sweep).
+    pub fn owns(&self, id: i64) -> bool {
+        self.owner_elsewhere(id).is_none()
+    }
+
+    /// Reads the live processes after this process's heartbeat. True when the set changed
+    /// (tables may have changed owner). A process that could not beat keeps its last view.
+    pub(crate) async fn refresh_owners(&self) -> Result<bool, crate::store::StoreError> {
+        if !self.store.is_postgres() {
+            return Ok(false);
+        }
+        let since = crate::store::now_ms() - BEAT_STALE_MS;
+        let mut live = self.store.live_process_ids(since).await?;
+        let me = self.store.process_id().to_string();
+        if !live.contains(&me) {
+            // Just beaten: this process is alive, whatever a slow clock says.
+            live.push(me);
+            live.sort();
+        }
+        let mut owners = self.owners.lock().expect("owners");
+        let changed = owners.live != live;
+        if changed {
+            tracing::info!(
+                processes = live.len(),
+                "the live processes changed; tables change owner"
+            );
+        }
+        owners.live = live;
+        Ok(changed)
+    }
+
+    /// Hands a press to its table's owner when that is another process, and returns the
+    /// owner's answer ("try again" when none came in time). None: this process handles it.
+    pub(crate) async fn hand_over(&self, req: &Request) -> Option<Outbox> {
+        let table = pressed_table(req)?;
+        let owner = self.owner_elsewhere(table)?;
+        let Command::Press { token } = &req.command else {
+            return None;
+        };
+        let until_ms = crate::store::now_ms() + PRESS_LIMIT.as_millis() as i64;
+        let (tx, rx) = oneshot::channel();
+        let n = {
+            let mut owners = self.owners.lock().expect("owners");
+            owners.next += 1;
+            let n = owners.next;
+            owners.waiting.insert(n, tx);
+            n
+        };
+        let message = Message::Press {
+            to: owner,
+            from: self.store.process_id().to_string(),
+            n,
+            until_ms,
+            chat: Chat::from(&req.chat),
+            user: Person {
+                id: req.user.id.clone(),
+                name: req.user.name.clone(),
+                admin: req.user.admin,
+            },
+            token: token.clone(),
+        };
+        let payload = serde_json::to_string(&message).expect("a handoff serializes");
+        // Sending waits for a connection too: the whole wait is bounded.
+        let answer = tokio::time::timeout(PRESS_LIMIT + ANSWER_GRACE, async {
+            match self.store.notify(HANDOFF_CHANNEL, &payload).await {
+                Ok(()) => rx.await.ok(),
+                Err(e) => {
+                    crate::observe::store_error("handoff", &e);
+                    None
+                }
+            }
+        })
+        .await
+        .ok()
+        .flatten();
+        self.owners.lock().expect("owners").waiting.remove(&n);
+        let mut out = Outbox::default();
+        match answer {
+            Some(outs) => {
+                crate::observe::handed_over("answered");
+                out.0.extend(outs.into_iter().filter_map(Handed::out));
+            }
+            None => {
+                crate::observe::handed_over("unanswered");
+                crate::observe::move_outcome("error");
+                let lang = self.lang_soon(&req.chat, &req.user.id).await;
+                out.reply(t(lang, "press-try-again", &[]));
+            }
+        }
+        Some(out)
+    }
+
+    /// Listens for presses handed to this process and for answers to the ones it handed over
+    /// (PostgreSQL; nothing on SQLite).
+    pub(crate) fn listen_handoffs(self: &Arc<Self>) {
+        let host = Arc::downgrade(self);
+        let me = self.store.process_id().to_string();
+        let task = self.store.listen(HANDOFF_CHANNEL, move |payload| {
+            let Some(payload) = payload else { return };
+            let Ok(message) = serde_json::from_str::<Message>(payload) else {
+                tracing::warn!("a handoff message that is not one");
+                return;
+            };
+            let Some(host) = host.upgrade() else { return };
+            match message {
+                Message::Answer { to, n, outs } if to == me => {
+                    if let Some(tx) = host.owners.lock().expect("owners").waiting.remove(&n) {
+                        let _ = tx.send(outs);
+                    }
+                }
+                Message::Press {
+                    to,
+                    from,
+                    n,
+                    until_ms,
+                    chat,
+                    user,
+                    token,
+                } if to == me => {
+                    tokio::spawn(async move {
+                        host.take_handed(from, n, until_ms, chat, user, token).await;
+                    });
+                }
+                _ => {}
+            }
+        });
+        if let Some(task) = task {
+            *self.handoff_task.0.lock().expect("handoff task") = Some(task);
+        }
+    }
+
+    /// A press handed to this process: handled here, its messages shown here, and what only
+    /// its receiver can show sent back.
+    async fn take_handed(
+        self: Arc<Self>,
+        from: String,
+        n: u64,
+        until_ms: i64,
+        chat: Chat,
+        user: Person,
+        token: String,
+    ) {
+        let Some(chat) = chat.chat_ref() else { return };
+        if crate::store::now_ms() > until_ms {
+            // Its receiver has answered "try again" by now, or is about to.
+            crate::observe::handed_over("late");
+            return;
+        }
+        crate::observe::handed_over("taken");
+        let presser = user.id.clone();
+        let req = Request {
+            chat,
+            user: User {
+                id: user.id,
+                name: user.name,
+                admin: user.admin,
+            },
+            command: Command::Press { token },
+        };
+        let out = self.handle_here(req, until_ms).await;
+        let (mut back, mut rest) = split(out.clone(), &presser, true);
+        let mut payload = serde_json::to_string(&Message::Answer {
+            to: from.clone(),
+            n,
+            outs: back.clone(),
+        })
+        .expect("an answer serializes");
+        if payload.len() > MAX_PAYLOAD {
+            (back, rest) = split(out, &presser, false);
+            payload = serde_json::to_string(&Message::Answer {
+                to: from,
+                n,
+                outs: back,
+            })
+            .expect("an answer serializes");
+        }
+        self.forward(rest);
+        if let Err(e) = self.store.notify(HANDOFF_CHANNEL, &payload).await {
+            tracing::warn!(error = %e, "could not answer a handed press");
+            crate::observe::store_error("handoff", &e);
+        }
+    }
+
+    /// Drops the tables this process holds but no longer owns (their timers and computer
+    /// players are the new owner's), and returns the running tables it owns now but does
+    /// not hold, to take over.
+    pub(crate) async fn owned_changes(&self) -> Result<Vec<i64>, crate::store::StoreError> {
+        let held: Vec<i64> = self.tables.lock().expect("table map").keys().copied().collect();
+        for id in held {
+            if !self.owns(id) {
+                self.evict(id);
+            }
+        }
+        let running = self.store.running_table_ids().await?;
+        Ok(running
+            .into_iter()
+            .filter(|id| self.owns(*id) && self.cached(*id).is_none())
+            .collect())
+    }
+}
+
+/// The handoff listener's task, ended when the host goes.
+#[derive(Default)]
+pub(crate) struct HandoffTask(Mutex<Option<tokio::task::JoinHandle<()>>>);
+
+impl Drop for HandoffTask {
+    fn drop(&mut self) {
+        if let Some(task) = self.0.get_mut().ok().and_then(Option::take) {
+            task.abort();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ownership_spreads_and_moves_only_from_a_process_that_left() {
+        let three: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let two: Vec<String> = ["a", "c"].iter().map(|s| s.to_string()).collect();
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for table in 1..=3000 {
+            let owner = owner_among(table, &three).unwrap();
+            *counts.entry(owner).or_default() += 1;
+            let after = owner_among(table, &two).unwrap();
+            if owner != "b" {
+                assert_eq!(owner, after, "table {table} moved though its owner stayed");
+            }
+        }
+        for p in ["a", "b", "c"] {
+            let c = counts[p];
+            assert!((800..1200).contains(&c), "{p} owns {c} of 3000: {counts:?}");
+        }
+        assert_eq!(owner_among(7, &[]), None);
+    }
+
+    #[test]
+    fn an_answer_carries_only_what_the_receiver_shows() {
+        let chat = ChatRef::new(Platform::Telegram, "g", "g");
+        let mut out = Outbox::default();
+        out.push(Out::Public {
+            chat: chat.clone(),
+            key: "t1".into(),
+            text: "table".into(),
+            buttons: vec![],
+            version: 3,
+        });
+        for user in ["anna", "bruno"] {
+            out.push(Out::Private {
+                user: user.into(),
+                chat: chat.clone(),
+                key: format!("h1:{user}"),
+                text: format!("hand of {user}"),
+                buttons: vec![vec![Button {
+                    label: "J♣".into(),
+                    token: "x".into(),
+                }]],
+            });
+        }
+        out.reply("✓");
+        let (back, rest) = split(out.clone(), "anna", true);
+        let back: Vec<Out> = back.into_iter().filter_map(Handed::out).collect();
+        assert_eq!(back, vec![out.0[1].clone(), out.0[3].clone()]);
+        assert_eq!(rest.0, vec![out.0[0].clone(), out.0[2].clone()]);
+        let (back, rest) = split(out.clone(), "anna", false);
+        assert_eq!(back.len(), 1);
+        assert_eq!(rest.0.len(), 3);
+    }
+}
