@@ -351,9 +351,10 @@ impl Host {
     }
 
     /// A press handled with its time limit: its move's commit is bound to `until_ms`, and if
-    /// it has not been answered a second after that (the database does not answer), the
-    /// press is answered "try again" (its move will be refused if it ever reaches the
-    /// database). Once the commit has answered, the press goes on as long as it takes.
+    /// the move has not reached the log's writer a second after that (the reads before it
+    /// hang: the database does not answer), the press is answered "try again" (its move will
+    /// be refused if it ever reaches the writer). A move with the writer is answered by it
+    /// soon after the limit; the press then goes on as long as it takes.
     async fn handle_in_time(self: &Arc<Self>, req: Request, until_ms: i64) -> Outbox {
         let limit = crate::store::CommitBy::new(until_ms);
         let table = match &req.command {
@@ -369,7 +370,10 @@ impl Host {
             out = &mut work => return out,
             () = give_up => {}
         }
-        if limit.answered() {
+        if limit.sent() {
+            // Its move is with the log's writer, which answers soon after the limit (it waits
+            // for a connection no longer than that): committed, and the press goes on, or
+            // refused. Answering "try again" before knowing could hide a committed move.
             return work.await;
         }
         drop(work);

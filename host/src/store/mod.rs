@@ -165,6 +165,12 @@ impl CommitBy {
         self.state.load(std::sync::atomic::Ordering::SeqCst) == 2
     }
 
+    /// The bound action has gone to the log's writer (it may be committed at any moment, or
+    /// be refused for its time): only its answer says which.
+    pub fn sent(&self) -> bool {
+        self.state.load(std::sync::atomic::Ordering::SeqCst) != 0
+    }
+
     pub fn until_ms(&self) -> i64 {
         self.until_ms
     }

@@ -111,7 +111,18 @@ async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i
     let ats: Vec<i64> = jobs.iter().map(|j| j.at_ms).collect();
     let untils: Vec<i64> = jobs.iter().map(|j| j.until_ms.unwrap_or(0)).collect();
     let timer = crate::observe::Timer::start();
-    let mut conn = pool.acquire().await.map_err(|e| e.to_string())?;
+    // A batch holding a press's move waits for a connection no longer than the press's
+    // time (and a little): its caller waits for this answer.
+    let mut conn = match jobs.iter().filter_map(|j| j.until_ms).min() {
+        Some(until) => {
+            let left = (until - super::now_ms()).max(0) as u64 + 200;
+            tokio::time::timeout(std::time::Duration::from_millis(left), pool.acquire())
+                .await
+                .map_err(|_| format!("{TOO_LATE}: no database connection in time"))?
+                .map_err(|e| e.to_string())?
+        }
+        None => pool.acquire().await.map_err(|e| e.to_string())?,
+    };
     crate::observe::pool_acquire("append", timer.elapsed());
     let rows = sqlx::query(BATCH_SQL)
         .bind(&tables)
