@@ -1535,9 +1535,12 @@ async fn in_chromium_three_people_play_a_whole_zole_deal_by_clicking_and_no_page
             deal["contract"].as_str().unwrap()
         )];
         for (s, p) in people.iter().enumerate() {
+            // English says "1 trick" and "0 tricks", "3 tricks".
+            let tricks = deal["tricks"][s].as_u64().unwrap();
+            let noun = if tricks == 1 { "trick" } else { "tricks" };
             want.push(format!(
-                "{}: {} card points, {} tricks",
-                p.name, deal["card_points"][s], deal["tricks"][s]
+                "{}: {} card points, {tricks} {noun}",
+                p.name, deal["card_points"][s]
             ));
         }
         let deltas: Vec<String> = people
