@@ -241,14 +241,16 @@ impl Host {
         self.table(row.id).await
     }
 
-    /// A rebuilt table takes back the half-made choice kept with it (the first card of a
-    /// burial), if the table has not moved since.
     /// Whether the half-made choice kept in the database for `user`'s seat is not the one
     /// this copy holds (another process took a pick since), so the copy must be read again.
-    async fn other_choice(&self, live: &Live, user: &str) -> Result<bool, HostError> {
+    pub(crate) async fn other_choice(&self, live: &Live, user: &str) -> Result<bool, HostError> {
         let (Some(game), Some(seat)) = (live.game.as_ref(), live.seat_of(user)) else {
             return Ok(false);
         };
+        // Only the seat to act makes such a choice.
+        if game.to_act() != Some(seat) {
+            return Ok(false);
+        }
         let kept = self
             .store
             .selection(live.id())
@@ -258,6 +260,8 @@ impl Host {
         Ok(kept != game.selection(seat))
     }
 
+    /// A rebuilt table takes back the half-made choice kept with it (the first card of a
+    /// burial), if the table has not moved since.
     async fn restore_selection(&self, live: &mut Live) -> Result<(), HostError> {
         let Some((seat, seq, code)) = self.store.selection(live.id()).await? else {
             return Ok(());
@@ -320,9 +324,9 @@ impl Host {
         if let Some(mut out) = handed {
             // The owner's process counted the press's outcome; this one its wait.
             crate::observe::move_seconds(outcome, timer.elapsed());
-            // The presser's hand came back with the answer: not for a chat while their
-            // page here is open.
-            self.hold_watched(&mut out);
+            // The presser's hand came back with the answer (for the chat they pressed in;
+            // a tap on the page forwards it, and the forward holds it back).
+            self.hold_watched_but(&mut out, Some(&req.user.id));
             return out;
         }
         let until_ms = crate::store::now_ms() + crate::owner::PRESS_LIMIT.as_millis() as i64;
@@ -335,13 +339,14 @@ impl Host {
     pub(crate) async fn handle_here(self: &Arc<Self>, req: Request, until_ms: i64) -> Outbox {
         let timer = crate::observe::Timer::start();
         let press = matches!(req.command, Command::Press { .. });
+        let presser = req.user.id.clone();
         let (mut out, outcome) = if press {
             crate::observe::with_move_outcome(self.handle_in_time(req, until_ms)).await
         } else {
             crate::observe::with_move_outcome(self.handle_timed(req)).await
         };
         self.announce(&out);
-        self.hold_watched(&mut out);
+        self.hold_watched_but(&mut out, Some(&presser));
         if press {
             crate::observe::move_seconds(outcome, timer.elapsed());
         } else {
@@ -1590,6 +1595,8 @@ impl Host {
         }
         out.extend(self.recover_tournaments().await?);
         self.announce(&out);
+        // Pages may have reconnected already: their seats' hands stay on the page.
+        self.hold_watched(&mut out);
         Ok(out)
     }
 
@@ -1677,6 +1684,8 @@ impl Host {
                 .inspect_err(|e| crate::observe::host_error("sweep", e))?,
         );
         self.announce(&out);
+        // A table taken up here shows no hand to a seat whose page is open here.
+        self.hold_watched(&mut out);
         Ok(out)
     }
 

@@ -8,7 +8,7 @@
 //!
 //! The owner keeps the table in memory, moves it, runs its computer players and its turn
 //! timer. A process that receives a press for a table another process owns hands it over
-//! (`NOTIFY` on [`HANDOFF_CHANNEL`]): the owner handles it as if it had received it, shows
+//! (`NOTIFY` on the owner's own channel, [`HANDOFF_CHANNEL`] and its process id): the owner handles it as if it had received it, shows
 //! the table's messages itself, and sends back what only the receiver can give the person
 //! (the short answer, a personal message, the presser's own hand, which Discord shows in
 //! the interaction's answer). An owner that does not answer in time is answered "try again"
@@ -31,8 +31,15 @@ use crate::outbox::{Button, Command, Out, Outbox, Request, User};
 use crate::store::{ChatRef, Platform};
 use crate::token::Token;
 
-/// The PostgreSQL channel on which presses are handed to their table's owner, and answered.
+/// The start of the PostgreSQL channels on which presses are handed to their table's owner,
+/// and answered (`stikis_handoff_<process id>`).
 pub const HANDOFF_CHANNEL: &str = "stikis_handoff";
+
+/// The channel of process `process`'s messages: each process listens on its own, so a
+/// message wakes only the process it is for (not every process on the database).
+fn channel_of(process: &str) -> String {
+    format!("{HANDOFF_CHANNEL}_{process}")
+}
 
 /// How long a person's press may take to be committed, from the moment a process received
 /// it. A press not committed by then is answered "try again" and never committed later.
@@ -95,6 +102,14 @@ enum Message {
     },
     /// The owner's answer to press `n` of process `to`.
     Answer { to: String, n: u64, outs: Vec<Handed> },
+    /// Process `from` has live pages of these (table, user) seats open (`on`), or no longer;
+    /// for the processes `to` (the others alive as `from` sees them).
+    Watch {
+        from: String,
+        to: Vec<String>,
+        on: bool,
+        seats: Vec<(i64, String)>,
+    },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -272,7 +287,13 @@ impl Host {
                 "the live processes changed; tables change owner"
             );
         }
-        owners.live = live;
+        owners.live = live.clone();
+        drop(owners);
+        if changed {
+            // A process that left keeps no page open; one that came does not know ours.
+            self.forget_watches_of_others_than(&live);
+            self.tell_watches(true, self.watched_here());
+        }
         Ok(changed)
     }
 
@@ -293,6 +314,7 @@ impl Host {
             owners.waiting.insert(n, tx);
             n
         };
+        let channel = channel_of(&owner);
         let message = Message::Press {
             to: owner,
             from: self.store.process_id().to_string(),
@@ -309,7 +331,7 @@ impl Host {
         let payload = serde_json::to_string(&message).expect("a handoff serializes");
         // Sending waits for a connection too: the whole wait is bounded.
         let answer = tokio::time::timeout(PRESS_LIMIT + ANSWER_GRACE, async {
-            match self.store.notify(HANDOFF_CHANNEL, &payload).await {
+            match self.store.notify(&channel, &payload).await {
                 Ok(()) => rx.await.ok(),
                 Err(e) => {
                     crate::observe::store_error("handoff", &e);
@@ -342,7 +364,7 @@ impl Host {
     pub(crate) fn listen_handoffs(self: &Arc<Self>) {
         let host = Arc::downgrade(self);
         let me = self.store.process_id().to_string();
-        let task = self.store.listen(HANDOFF_CHANNEL, move |payload| {
+        let task = self.store.listen(channel_of(&me), move |payload| {
             let Some(payload) = payload else { return };
             let Ok(message) = serde_json::from_str::<Message>(payload) else {
                 tracing::warn!("a handoff message that is not one");
@@ -350,6 +372,9 @@ impl Host {
             };
             let Some(host) = host.upgrade() else { return };
             match message {
+                Message::Watch { from, to, on, seats } if to.contains(&me) => {
+                    host.watched_elsewhere(&from, on, seats);
+                }
                 Message::Answer { to, n, outs } if to == me => {
                     if let Some(tx) = host.owners.lock().expect("owners").waiting.remove(&n) {
                         let _ = tx.send(outs);
@@ -374,6 +399,53 @@ impl Host {
         if let Some(task) = task {
             *self.handoff_task.0.lock().expect("handoff task") = Some(task);
         }
+    }
+
+    /// Tells the other processes that pages of `seats` opened here (`on`) or closed: their
+    /// hands are held back wherever the table's owner is (nothing on SQLite). Sent in parts
+    /// that fit in a `NOTIFY`.
+    pub(crate) fn tell_watches(&self, on: bool, seats: Vec<(i64, String)>) {
+        if !self.store.is_postgres() || seats.is_empty() || tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        let from = self.store.process_id().to_string();
+        let to: Vec<String> = {
+            let owners = self.owners.lock().expect("owners");
+            owners.live.iter().filter(|p| **p != from).cloned().collect()
+        };
+        if to.is_empty() {
+            // No other process (yet): told when the live processes change.
+            return;
+        }
+        let mut parts = Vec::new();
+        let mut part = Vec::new();
+        let mut size = 0;
+        for (t, u) in seats {
+            size += u.len() + 24;
+            part.push((t, u));
+            if size > 6_000 {
+                parts.push(std::mem::take(&mut part));
+                size = 0;
+            }
+        }
+        parts.push(part);
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            for seats in parts.into_iter().filter(|p| !p.is_empty()) {
+                let message = Message::Watch {
+                    from: from.clone(),
+                    to: to.clone(),
+                    on,
+                    seats,
+                };
+                let payload = serde_json::to_string(&message).expect("a watch message");
+                for p in &to {
+                    if let Err(e) = store.notify(&channel_of(p), &payload).await {
+                        tracing::debug!(error = %e, "open live pages were not told to the other processes");
+                    }
+                }
+            }
+        });
     }
 
     /// A press handed to this process: handled here, its messages shown here, and what only
@@ -404,6 +476,7 @@ impl Host {
             },
             command: Command::Press { token },
         };
+        let back_to = channel_of(&from);
         let out = self.handle_here(req, until_ms).await;
         let (mut back, mut rest) = split(out.clone(), &presser, true);
         let mut payload = serde_json::to_string(&Message::Answer {
@@ -422,7 +495,7 @@ impl Host {
             .expect("an answer serializes");
         }
         self.forward(rest);
-        if let Err(e) = self.store.notify(HANDOFF_CHANNEL, &payload).await {
+        if let Err(e) = self.store.notify(&back_to, &payload).await {
             tracing::warn!(error = %e, "could not answer a handed press");
             crate::observe::store_error("handoff", &e);
         }

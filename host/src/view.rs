@@ -244,9 +244,25 @@ impl Host {
             (None, Some(u)) => self.user_lang(&row.chat, u).await,
             (None, None) => self.community_lang(&row.chat).await,
         };
-        let Some(shared) = self.fresh_table(&row).await? else {
+        let Some(mut shared) = self.fresh_table(&row).await? else {
             return Ok(None);
         };
+        // A half-made choice (the first card of a burial) changes no action number: on a
+        // table another process owns, the seat's pick is made there and kept in the
+        // database, and this copy is read again when it holds another.
+        if let (Some(u), false) = (viewer, self.owns(id)) {
+            let other = {
+                let live = shared.lock().await;
+                self.other_choice(&live, u).await?
+            };
+            if other {
+                self.evict(id);
+                let Some(again) = self.table(id).await? else {
+                    return Ok(None);
+                };
+                shared = again;
+            }
+        }
         let live = shared.lock().await;
         Ok(Some(live.view(viewer, lang, self.now_ms())))
     }

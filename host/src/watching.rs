@@ -10,12 +10,17 @@
 //! Outboxes are filtered where they leave the host for a chat: `Host::handle`'s return (chat
 //! presses and page taps alike), `Host::forward` and `Host::publish` (the events channel:
 //! timers, tournament rounds). A hand the person asked for in the chat (the 🂠 button,
-//! `Command::ShowHand`, whose answer is the hand itself) still goes out. Recovery after a
-//! restart and the takeover of a quiet table show every hand, as before: nothing is watched
-//! in a process that just started, and a takeover is rare. The registry is this process's
-//! own: on PostgreSQL a move handled by another process shows the hand as before.
+//! `Command::ShowHand`, whose answer is the hand itself) still goes out, and so do the
+//! outboxes of recovery after a restart and of a takeover (`Host::recover`, `Host::sweep`),
+//! filtered the same way.
+//!
+//! On PostgreSQL the page may be served by one process while the table's owner, which
+//! shows its moves, is another: each process tells the others (`NOTIFY`, with the handoffs)
+//! when the first page of a seat opens there and when its last one has closed for good, and
+//! holds back the hands of seats watched anywhere. When the live processes change, each
+//! forgets the pages of the processes gone and tells its own again, for the newcomers.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -31,10 +36,12 @@ pub const RESHOW_AFTER: Duration = if cfg!(test) {
     Duration::from_secs(2)
 };
 
-/// The pages open by (table, user).
+/// The pages open by (table, user): here, and (PostgreSQL) in the other processes.
 #[derive(Default)]
 pub struct Watching {
     seats: Mutex<HashMap<(i64, String), Watched>>,
+    /// The seats other processes have pages open for, with those processes.
+    elsewhere: Mutex<HashMap<(i64, String), HashSet<String>>>,
 }
 
 #[derive(Default)]
@@ -71,8 +78,15 @@ impl Host {
     /// `user` has table `table`'s live page open until the returned guard is dropped: their
     /// hand there is not sent to the chat meanwhile.
     pub fn watch(self: &Arc<Self>, table: i64, user: &str) -> Watch {
-        let mut seats = self.watching.seats.lock().expect("watching map");
-        seats.entry((table, user.to_string())).or_default().open += 1;
+        let first = {
+            let mut seats = self.watching.seats.lock().expect("watching map");
+            let w = seats.entry((table, user.to_string())).or_default();
+            w.open += 1;
+            w.open == 1 && w.closed == 0
+        };
+        if first {
+            self.tell_watches(true, vec![(table, user.to_string())]);
+        }
         Watch {
             host: Arc::downgrade(self),
             table,
@@ -82,25 +96,75 @@ impl Host {
 
     /// Whether `user` has table `table`'s live page open.
     pub fn is_watched(&self, table: i64, user: &str) -> bool {
+        let key = (table, user.to_string());
         let seats = self.watching.seats.lock().expect("watching map");
-        seats.get(&(table, user.to_string())).is_some_and(|w| w.open > 0)
+        seats.get(&key).is_some_and(|w| w.open > 0)
+            || self
+                .watching
+                .elsewhere
+                .lock()
+                .expect("watching map")
+                .contains_key(&key)
+    }
+
+    /// Another process told of pages it has open (`on`) or closed for good.
+    pub(crate) fn watched_elsewhere(&self, process: &str, on: bool, seats: Vec<(i64, String)>) {
+        let mut elsewhere = self.watching.elsewhere.lock().expect("watching map");
+        for key in seats {
+            if on {
+                elsewhere.entry(key).or_default().insert(process.to_string());
+            } else if let Some(ps) = elsewhere.get_mut(&key) {
+                ps.remove(process);
+                if ps.is_empty() {
+                    elsewhere.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// Forgets the pages of processes no longer alive.
+    pub(crate) fn forget_watches_of_others_than(&self, live: &[String]) {
+        let mut elsewhere = self.watching.elsewhere.lock().expect("watching map");
+        elsewhere.retain(|_, ps| {
+            ps.retain(|p| live.contains(p));
+            !ps.is_empty()
+        });
+    }
+
+    /// The seats with a page open here.
+    pub(crate) fn watched_here(&self) -> Vec<(i64, String)> {
+        let seats = self.watching.seats.lock().expect("watching map");
+        seats
+            .iter()
+            .filter(|(_, w)| w.open > 0)
+            .map(|(k, _)| k.clone())
+            .collect()
     }
 
     /// Removes from `out` the hands of watched seats (see the module note). Called after the
     /// live pages were told of the change: a hand alone (a first pick of a burial) still
     /// redraws the page.
     pub(crate) fn hold_watched(&self, out: &mut Outbox) {
+        self.hold_watched_but(out, None);
+    }
+
+    /// `hold_watched`, but for `presser`'s own hand: a person who pressed in the chat is
+    /// using the chat, and their hand there must not be left showing the turn they just
+    /// played (a tap on the page is answered through `Host::forward`, which holds it).
+    pub(crate) fn hold_watched_but(&self, out: &mut Outbox, presser: Option<&str>) {
         let seats = self.watching.seats.lock().expect("watching map");
-        if seats.is_empty() {
+        let elsewhere = self.watching.elsewhere.lock().expect("watching map");
+        if seats.is_empty() && elsewhere.is_empty() {
             return;
         }
         let asked = out.reply_text().map(str::to_string);
         out.0.retain(|o| match o {
             Out::Private { user, key, text, .. } => {
-                let watched = hand_table(key)
-                    .and_then(|t| seats.get(&(t, user.clone())))
-                    .is_some_and(|w| w.open > 0);
-                !watched || asked.as_deref() == Some(text.as_str())
+                let watched = hand_table(key).is_some_and(|t| {
+                    let key = (t, user.clone());
+                    seats.get(&key).is_some_and(|w| w.open > 0) || elsewhere.contains_key(&key)
+                });
+                !watched || asked.as_deref() == Some(text.as_str()) || presser == Some(user.as_str())
             }
             _ => true,
         });
@@ -136,6 +200,7 @@ impl Host {
                     _ => return,
                 }
             }
+            host.tell_watches(false, vec![key.clone()]);
             host.reshow(key.0, &key.1).await;
         });
     }
@@ -228,8 +293,9 @@ mod tests {
         panic!("nobody may act");
     }
 
-    /// Bruno has the live page open: no outbox the host returns or forwards holds his hand,
-    /// while Anna and Cilda, who play in the chat, get theirs; his own 🂠 still shows it; once
+    /// Bruno has the live page open: no outbox the host returns or forwards holds his hand
+    /// (but the answer to a press of his in the chat), while Anna and Cilda, who play in the
+    /// chat, get theirs; his own 🂠 still shows it; once
     /// his last page closes, his hand is shown once, as it is then, on the events channel, and
     /// the hands that follow hold his again.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -286,7 +352,12 @@ mod tests {
             bruno_moved |= who.id == "bruno";
             let out = ask(&who, Command::Press { token }).await;
             assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
-            for (u, _) in hands_of(&out) {
+            let hands = hands_of(&out);
+            if who.id == "bruno" {
+                // He pressed in the chat: his hand there follows.
+                assert!(hands.iter().any(|(u, _)| u == "bruno"), "{out:?}");
+            }
+            for (u, _) in hands.into_iter().filter(|(u, _)| *u != who.id) {
                 *saw.entry(u).or_default() += 1;
             }
         }
@@ -306,6 +377,28 @@ mod tests {
         let users = |o: Outbox| hands_of(&o).into_iter().map(|(u, _)| u).collect::<Vec<_>>();
         assert_eq!(users(events.try_recv().unwrap()), ["anna"]);
         assert_eq!(users(events.try_recv().unwrap()), ["cilda"]);
+        // A quiet table taken up at a sweep is shown again, but for his hand; so is a table
+        // a restarted process recovers while his page is already back.
+        let swept = users(host.sweep(Duration::ZERO).await.unwrap());
+        assert!(
+            swept.contains(&"anna".to_string()) && !swept.contains(&"bruno".to_string()),
+            "{swept:?}"
+        );
+        let (restarted, _events) = Host::new(
+            Store::open_sqlite(dir.path().join("w.db").to_str().unwrap())
+                .await
+                .unwrap(),
+            HostConfig {
+                bot_budget_ms: 10,
+                ..HostConfig::default()
+            },
+        );
+        let _back = restarted.watch(table, "bruno");
+        let recovered = users(restarted.recover().await.unwrap());
+        assert!(
+            recovered.contains(&"cilda".to_string()) && !recovered.contains(&"bruno".to_string()),
+            "{recovered:?}"
+        );
         // He asks for his hand in the chat: it is shown.
         let out = ask(&people[1], Command::ShowHand).await;
         assert_eq!(users(out), ["bruno"]);

@@ -77,6 +77,29 @@ impl Screen {
     }
 }
 
+/// The test database's URL and a schema of the test's own (named from `prefix`), or None
+/// (said on stderr) when STIKIS_TEST_POSTGRES_URL is not set.
+fn postgres(prefix: &str) -> Option<(String, String)> {
+    let Some(url) = std::env::var("STIKIS_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return None;
+    };
+    static N: AtomicU32 = AtomicU32::new(0);
+    let schema = format!(
+        "{prefix}_{}_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos()
+    );
+    Some((url, schema))
+}
+
 async fn send(host: &Arc<Host>, who: &str, command: Command) -> Outbox {
     host.handle(Request {
         chat: ChatRef::new(Platform::Telegram, "group-1", "g"),
@@ -224,23 +247,9 @@ async fn two_hosts_on_one_sqlite_file_apply_each_move_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_hosts_on_one_postgres_database_apply_each_move_once() {
-    let Some(url) = std::env::var("STIKIS_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|u| !u.is_empty())
-    else {
-        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+    let Some((url, schema)) = postgres("race") else {
         return;
     };
-    static N: AtomicU32 = AtomicU32::new(0);
-    let schema = format!(
-        "race_{}_{}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .subsec_nanos()
-    );
     let open = || Store::connect_postgres(&url, Some(&schema));
     let one = open().await.unwrap();
     let two = open().await.unwrap();
@@ -600,9 +609,41 @@ async fn the_cards_to_bury_picked_on_two_hosts_add_up() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("picks.db");
     let path = path.to_str().unwrap();
-    let observer = Store::open_sqlite(path).await.unwrap();
-    let (h1, _e1) = Host::new(Store::open_sqlite(path).await.unwrap(), config());
-    let (h2, _e2) = Host::new(Store::open_sqlite(path).await.unwrap(), config());
+    let open = || Store::open_sqlite(path);
+    picks_on_two_hosts(
+        open().await.unwrap(),
+        open().await.unwrap(),
+        open().await.unwrap(),
+    )
+    .await;
+}
+
+/// On PostgreSQL the table has one owner, which makes the picks; the other process's view
+/// (a live page it serves) shows the first pick all the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_the_cards_to_bury_picked_on_two_hosts_add_up_and_show_on_both() {
+    let Some((url, schema)) = postgres("picks") else {
+        return;
+    };
+    let open = || Store::connect_postgres(&url, Some(&schema));
+    picks_on_two_hosts(
+        open().await.unwrap(),
+        open().await.unwrap(),
+        open().await.unwrap(),
+    )
+    .await;
+}
+
+/// A person to bury picks one card through one host and the second through the other: the
+/// two are buried together.
+async fn picks_on_two_hosts(one: Store, two: Store, observer: Store) {
+    let (h1, mut e1) = Host::new(one, config());
+    let (h2, mut e2) = Host::new(two, config());
+    // Each beats and learns the other (on PostgreSQL; nothing on SQLite).
+    let quiet = std::time::Duration::from_secs(600);
+    for h in [&h1, &h2, &h1] {
+        h.sweep(quiet).await.unwrap();
+    }
     let mut screen = Screen::default();
     send(&h1, "admin", Command::SetTurnLimit(None)).await;
     let new_table = Command::NewTable {
@@ -615,6 +656,10 @@ async fn the_cards_to_bury_picked_on_two_hosts_add_up() {
     screen.show(&send(&h2, "bruno", Command::Join).await);
     screen.show(&send(&h1, "anna", Command::AddBot { level: Level::Basic }).await);
     screen.show(&send(&h1, "anna", Command::Start).await);
+    // The table's owner takes it up (on PostgreSQL another process may have started it).
+    for h in [&h1, &h2] {
+        screen.show(&h.sweep(quiet).await.unwrap());
+    }
     let picks = |screen: &Screen| {
         ["anna", "bruno"].into_iter().find_map(|who| {
             let picks: Vec<String> = screen
@@ -629,21 +674,60 @@ async fn the_cards_to_bury_picked_on_two_hosts_add_up() {
     };
     let mut presses = 0;
     let (who, picks) = loop {
+        // What the hosts showed on their own: on PostgreSQL the table's owner shows what a
+        // press handed to it changed, and its computer player's moves.
+        while let Ok(o) = e1.try_recv().or_else(|_| e2.try_recv()) {
+            screen.show(&o);
+        }
         if let Some(found) = picks(&screen) {
             break found;
         }
         presses += 1;
-        assert!(presses < 300, "no person took the talon: {:#?}", screen.hands);
+        assert!(presses < 1000, "no person took the talon: {:#?}", screen.hands);
         // Whoever is to act takes the talon when offered, so that a person comes to bury.
         let take = ["anna", "bruno"].into_iter().find_map(|who| {
             let t = screen.hands.get(who)?.iter().find(|t| t.ends_with(".b:take"))?;
             Some((who.to_string(), t.clone()))
         });
-        let (who, token) = take.unwrap_or_else(|| screen.next_press());
+        let first = || {
+            ["anna", "bruno"].into_iter().find_map(|who| {
+                let t = screen.hands.get(who)?.first()?;
+                Some((who.to_string(), t.clone()))
+            })
+        };
+        let Some((who, token)) = take.or_else(first) else {
+            // The computer player is to act.
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            continue;
+        };
         // Through the second host: its copy is up to date when the burial begins.
         let out = send(&h2, &who, Command::Press { token }).await;
         screen.show(&out);
     };
+    let card = |t: &String| {
+        Token::decode(t)
+            .unwrap()
+            .action
+            .trim_start_matches("y:")
+            .to_string()
+    };
+    // The page of the process that does not own the table is open: it holds a copy.
+    let elsewhere = [&h1, &h2].into_iter().find(|h| !h.owns(table));
+    let picked_there = |h: &Arc<Host>| {
+        let h = h.clone();
+        let who = who.clone();
+        async move {
+            let view = h.table_view(table, Some(&who)).await.unwrap().unwrap();
+            view.hand
+                .iter()
+                .filter(|c| c.picked)
+                .map(|c| c.card.to_string())
+                .collect::<Vec<String>>()
+        }
+    };
+    if let Some(h) = elsewhere {
+        assert!(picked_there(h).await.is_empty());
+    }
     let before = observer.actions(table).await.unwrap().len();
     let out = send(
         &h1,
@@ -659,6 +743,16 @@ async fn the_cards_to_bury_picked_on_two_hosts_add_up() {
         before,
         "one pick buries nothing"
     );
+    // A page served by a process that does not own the table shows the pick (on SQLite, one
+    // process owns every table).
+    if let Some(h) = elsewhere {
+        assert_eq!(
+            picked_there(h).await,
+            vec![card(&picks[0])],
+            "the pick on the other process's page"
+        );
+    }
+
     let out = send(
         &h2,
         &who,
@@ -669,13 +763,6 @@ async fn the_cards_to_bury_picked_on_two_hosts_add_up() {
     .await;
     assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
     let actions = observer.actions(table).await.unwrap();
-    let card = |t: &String| {
-        Token::decode(t)
-            .unwrap()
-            .action
-            .trim_start_matches("y:")
-            .to_string()
-    };
     let buried = actions
         .iter()
         .skip(before)
@@ -701,23 +788,9 @@ async fn the_cards_to_bury_picked_on_two_hosts_add_up() {
 /// stopped, the other process owns the table and the press goes through.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_postgres_a_press_is_handed_to_the_tables_owner() {
-    let Some(url) = std::env::var("STIKIS_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|u| !u.is_empty())
-    else {
-        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+    let Some((url, schema)) = postgres("own") else {
         return;
     };
-    static N: AtomicU32 = AtomicU32::new(0);
-    let schema = format!(
-        "own_{}_{}_{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .subsec_nanos()
-    );
     let open = || Store::connect_postgres(&url, Some(&schema));
     let observer = open().await.unwrap();
     let (h1, mut e1) = Host::new(open().await.unwrap(), config());
@@ -751,6 +824,23 @@ async fn on_postgres_a_press_is_handed_to_the_tables_owner() {
     for h in [owner, other] {
         h.sweep(quiet).await.unwrap();
     }
+
+    // A live page of Bruno's served by the other process: the owner, which shows the
+    // table's moves, holds his hand back too, until the page has closed for good.
+    let watched_at_owner = |on: bool| async move {
+        for _ in 0..100 {
+            if owner.is_watched(table, "bruno") == on {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("the owner never learnt that Bruno's page is open: {on}");
+    };
+    let page = other.watch(table, "bruno");
+    watched_at_owner(true).await;
+    assert!(!owner.is_watched(table, "anna"));
+    drop(page);
+    watched_at_owner(false).await;
 
     // Whoever is to act presses at the process that does not own the table. The buttons of
     // the table's current state:
@@ -803,6 +893,23 @@ async fn on_postgres_a_press_is_handed_to_the_tables_owner() {
         );
     }
 
+    // Until a person is to act (the owner's computer player may be to move).
+    for i in 0.. {
+        drain(&mut screen, &mut e1, &mut e2);
+        let seq = observer.next_seq(table).await.unwrap();
+        if !pressed(&screen, seq - 1).is_empty() {
+            break;
+        }
+        assert!(
+            i < 250,
+            "no person to act at {}: {:#?} {:#?}",
+            seq - 1,
+            screen.hands,
+            observer.actions(table).await.unwrap()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+
     // The owner goes away without a word; its heartbeat is still fresh, so the other process
     // hands the press to it, and answers "try again" when no answer comes.
     let owner_store = owner.store().clone();
@@ -814,7 +921,10 @@ async fn on_postgres_a_press_is_handed_to_the_tables_owner() {
     drain(&mut screen, &mut e1, &mut e2);
     let seq_before = observer.next_seq(table).await.unwrap();
     let now = pressed(&screen, seq_before - 1);
-    let (who, token) = now.first().cloned().expect("a person is to act");
+    let (who, token) = now
+        .first()
+        .cloned()
+        .unwrap_or_else(|| panic!("a person is to act at {}: {:#?}", seq_before - 1, screen.hands));
     let started = std::time::Instant::now();
     let out = send(&other, &who, Command::Press { token }).await;
     let reply = out.reply_text().unwrap_or_default();

@@ -350,11 +350,13 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
             stikis_web::Listening::start(
                 listen,
                 app.host.store().clone(),
-                Some(stikis_web::play::PlayConfig {
-                    // A person playing on the page is not sent their hand in the chat too.
-                    hold_hands: true,
-                    ..stikis_web::play::PlayConfig::new(Arc::clone(&app.host), &settings.token, true)
-                }),
+                // A person playing on the page is not sent their hand in the chat too
+                // (`PlayConfig::hold_hands`, as on Discord).
+                Some(stikis_web::play::PlayConfig::new(
+                    Arc::clone(&app.host),
+                    &settings.token,
+                    true,
+                )),
             )
             .await
             .map_err(|e| StartError::Listen(listen, e.to_string()))?,

@@ -9,7 +9,7 @@
 //! - `/play/<table>/events?k=<key>`: the page's feed (server-sent events): the table redrawn
 //!   for that person whenever it changes, here or (PostgreSQL `NOTIFY`) in another process.
 //!   The browser reconnects by itself and is sent the table as it is then. With `hold_hands`
-//!   (the Telegram bot), while a seated person's feed is connected the chat is not sent their
+//!   (both bots), while a seated person's feed is connected the chat is not sent their
 //!   hand at that table (`stikis_host::watching`): it is shown there again once their last
 //!   page closes.
 //! - `POST /play/<table>/press` (`k`, `token`): a tap; the token is the chat button's, so a tap
@@ -64,9 +64,9 @@ pub struct PlayConfig {
     /// Where the Mini App page loads Telegram's script from (`TELEGRAM_SCRIPT`).
     pub telegram_script: String,
     /// While a seated person's feed is connected, their hand at that table is not sent to
-    /// the chat (`Host::watch`), and is shown there again once their last page closes. The
-    /// Telegram bot turns it on (each hand edit there is a Bot API call of a rate-limited
-    /// bot); off, the chat is sent every hand as if no page were open.
+    /// the chat (`Host::watch`), and is shown there again once their last page closes (on
+    /// by default: each hand edit is an API call of a rate-limited bot); off, the chat is sent
+    /// every hand as if no page were open.
     pub hold_hands: bool,
 }
 
@@ -79,7 +79,7 @@ impl PlayConfig {
             telegram_token: telegram.then(|| bot_token.to_string()),
             init_data_max_age_s: 24 * 3600,
             telegram_script: TELEGRAM_SCRIPT.into(),
-            hold_hands: false,
+            hold_hands: true,
         }
     }
 }

@@ -51,6 +51,10 @@ async fn start_bot_at(store: &Store, addr: &str, script: &str) -> Bot {
     host.recover().await.expect("recover");
     let mut play = PlayConfig::new(host.clone(), BOT_TOKEN, true);
     play.telegram_script = script.into();
+    // These pages play beside the chat (a seat with its page open plays a deal from the chat
+    // too): the chat is sent every hand. Holding them back is tested in the host
+    // (`watching`) and the Telegram bot (`everyone_on_the_live_page_…`).
+    play.hold_hands = false;
     let web = stikis_web::Listening::start(addr.parse().unwrap(), store.clone(), Some(play))
         .await
         .unwrap();

@@ -1028,13 +1028,14 @@ impl Store {
     /// missed meanwhile). It listens until the store's pool closes. None on SQLite.
     pub fn listen(
         &self,
-        channel: &'static str,
+        channel: impl Into<String>,
         heard: impl Fn(Option<&str>) + Send + Sync + 'static,
     ) -> Option<tokio::task::JoinHandle<()>> {
         let Backend::Postgres(pool) = &self.backend else {
             return None;
         };
         let pool = pool.clone();
+        let channel: String = channel.into();
         Some(tokio::spawn(async move {
             loop {
                 if pool.is_closed() {
@@ -1042,7 +1043,7 @@ impl Store {
                 }
                 let listener = async {
                     let mut l = sqlx::postgres::PgListener::connect_with(&pool).await?;
-                    l.listen(channel).await?;
+                    l.listen(&channel).await?;
                     Ok::<_, sqlx::Error>(l)
                 };
                 match listener.await {
@@ -1054,7 +1055,7 @@ impl Store {
                                 // The connection was lost; PgListener connects again.
                                 Ok(None) => heard(None),
                                 Err(e) => {
-                                    tracing::warn!(error = %e, channel, "listening to other processes failed");
+                                    tracing::warn!(error = %e, %channel, "listening to other processes failed");
                                     crate::observe::store_error("listen", &StoreError::Db(e));
                                     break;
                                 }
@@ -1062,7 +1063,7 @@ impl Store {
                         }
                     }
                     Err(e) => {
-                        tracing::warn!(error = %e, channel, "cannot listen to other processes");
+                        tracing::warn!(error = %e, %channel, "cannot listen to other processes");
                         crate::observe::store_error("listen", &StoreError::Db(e));
                     }
                 }
