@@ -5,7 +5,9 @@
 //! answered, and the person presses again), on one database, with many tables of people and
 //! computer players, while processes are killed and started again and PostgreSQL is
 //! restarted once; then every acknowledged press must be in the log once, every record must
-//! replay to the results posted, and no message may have shown a hidden card.
+//! replay to the results posted, and no message may have shown a hidden card. A press the bot
+//! deferred is checked on its own: the fake tells which process took it, when, and whether a
+//! follow-up came (and refused it).
 //!
 //! Short run, part of the tests: `cargo test --release -p stikis-discord --test chaos` (one
 //! process on SQLite; three on PostgreSQL with STIKIS_TEST_POSTGRES_URL and
@@ -26,7 +28,7 @@ use fake::{public_key_hex, Fake, Person, DM_OFFSET};
 use serde_json::json;
 use stikis_host::store::Platform;
 use stikis_host::token::Token;
-use support::{free_port, Press, Seen, Table};
+use support::{free_port, Delivery, Press, Seen, Table};
 
 /// The fake Discord, balancing its interaction posts over the processes' endpoints.
 #[derive(Clone)]
@@ -226,6 +228,26 @@ impl support::Bot for Discord {
                 .collect(),
             redelivered: st.redelivered.load(Ordering::Relaxed) as usize,
         }
+    }
+
+    fn deliveries(&self) -> HashMap<String, Delivery> {
+        let st = &self.fake.state;
+        let refused = st.refused_later.lock().unwrap().clone();
+        let followed = st.followed_up.lock().unwrap().clone();
+        st.received
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(iid, got)| {
+                let d = Delivery {
+                    process: got.process,
+                    posted_ms: got.posted_ms,
+                    followed_up_ms: followed.get(iid).copied(),
+                    refused_later: refused.contains(iid),
+                };
+                (iid.to_string(), d)
+            })
+            .collect()
     }
 }
 

@@ -98,6 +98,12 @@ pub struct State {
     pub answer_log: Mutex<Vec<(u64, String)>>,
     /// Interactions whose deferred answer was a refusal sent as a follow-up text.
     pub refused_later: Mutex<HashSet<u64>>,
+    /// Interactions posted to one of several processes (`use_endpoints`), by interaction id:
+    /// which process took the post, and when.
+    pub received: Mutex<HashMap<u64, Received>>,
+    /// When each interaction's first follow-up came (Unix ms): an edit of its original
+    /// response or a follow-up message, which only the process that took it sends.
+    pub followed_up: Mutex<HashMap<u64, i64>>,
     /// Interaction posts that a process did not answer (it was down, or died on it), so the
     /// balancer tried another, or the person saw "This interaction failed".
     pub redelivered: AtomicU64,
@@ -107,6 +113,15 @@ impl State {
     fn id(&self) -> u64 {
         self.ids.fetch_add(1, Ordering::Relaxed) + 10_000_000
     }
+}
+
+/// An interaction posted to one of several processes' endpoints.
+#[derive(Debug, Clone, Copy)]
+pub struct Received {
+    /// The index of the endpoint that took the post (replied, or took it and failed).
+    pub process: usize,
+    /// When it was posted there (Unix ms).
+    pub posted_ms: i64,
 }
 
 #[derive(Clone)]
@@ -258,6 +273,17 @@ fn shown(text: &str, buttons: &[(String, String)]) -> String {
 }
 
 impl State {
+    /// Notes the first follow-up of the interaction whose token is `token`.
+    fn follow_up(&self, token: &str) {
+        if let Some(iid) = token.strip_prefix("itok-").and_then(|i| i.parse().ok()) {
+            self.followed_up
+                .lock()
+                .unwrap()
+                .entry(iid)
+                .or_insert_with(unix_ms);
+        }
+    }
+
     fn remember(&self, m: &Msg) {
         self.history
             .lock()
@@ -618,6 +644,7 @@ async fn edit_original(
     body: Bytes,
 ) -> Response {
     count(&st, "PATCH interaction original", "PATCH original".into());
+    st.follow_up(&token);
     let (v, file) = parse_body(&headers, &body);
     let known = st.originals.lock().unwrap().get(&token).cloned();
     let Some((shown, channel, user)) = known else {
@@ -644,6 +671,7 @@ async fn followup(
     body: Bytes,
 ) -> Response {
     count(&st, "POST interaction followup", "POST followup".into());
+    st.follow_up(&token);
     let (v, file) = parse_body(&headers, &body);
     let (_, channel, user) = st
         .originals
@@ -768,9 +796,19 @@ impl Fake {
             let mut i = iid as usize * 7919;
             let deadline = std::time::Instant::now() + Duration::from_secs(30);
             while std::time::Instant::now() < deadline {
-                let url = &urls[i % urls.len()];
+                let at = i % urls.len();
+                let url = &urls[at];
                 i += 1;
-                match try_post_interaction(url, &d).await {
+                let posted_ms = unix_ms();
+                let sent = try_post_interaction(url, &d).await;
+                if !matches!(sent, Err(true)) {
+                    let got = Received {
+                        process: at,
+                        posted_ms,
+                    };
+                    st.received.lock().unwrap().insert(iid, got);
+                }
+                match sent {
                     Ok((status, reply)) => {
                         st.posted.lock().unwrap().push(status);
                         if let Some(v) = reply.filter(|v| v["type"].is_u64()) {

@@ -7,7 +7,15 @@
 //!
 //! - every press answered "✓" is in the action log exactly once, at the number its button
 //!   carried, by the presser's seat (none lost, none applied twice), but the presses a bot
-//!   says it deferred (Discord's "✓" that only says "received", counted apart);
+//!   says it deferred (Discord's "✓" that only says "received"), which are checked each on
+//!   its own: in the log as above (and then counted with the others, so that it is never
+//!   applied twice), or refused in a follow-up, or lost with the process that took it (killed
+//!   after the press and before any follow-up); one that is none of these fails the run;
+//! - no table is moved by two processes in the same second outside a change of the live set:
+//!   each running table has one owner among the live processes, so two consecutive actions
+//!   committed by two processes less than a second apart are two owners at once, which may
+//!   only happen while the processes disagree about who is alive (a start, a kill, an exit,
+//!   the final stop, the PostgreSQL restart; see `Change::window`);
 //! - no move of a person is in the log without a press of theirs, but the turn timer's;
 //! - every table's record replays (the core's `replay`, which `stikis replay` runs), the
 //!   totals of every posted result are the replayed ones, and every finished deal's result was
@@ -16,10 +24,10 @@
 //!   no hand message showed another seat's unplayed card, and a hand went only to its player.
 //!
 //! It prints its seed and figures: kills, restarts, PostgreSQL restarts, presses acknowledged,
-//! lost, applied twice, leaked cards, and how long the tables of a killed process waited for
-//! their next move (takeover, p50/p99). A bot's harness gives only what differs (`Bot`): how
-//! its processes start, how people open and play a table through its fake server, and what
-//! the fake saw.
+//! lost, applied twice, deferred presses by outcome, tables moved by two owners, leaked cards,
+//! and how long the tables of a killed process waited for their next move (takeover,
+//! p50/p99). A bot's harness gives only what differs (`Bot`): how its processes start, how
+//! people open and play a table through its fake server, and what the fake saw.
 
 #![allow(dead_code)]
 
@@ -36,8 +44,18 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use stikis_core::Card;
 use stikis_host::games::zole::card_label;
-use stikis_host::store::{Platform, Store};
+use stikis_host::lobby::{BEAT_STALE_MS, SWEEP_EVERY};
+use stikis_host::owner::PRESS_LIMIT;
+use stikis_host::store::{ActionRow, Platform, Store};
 use stikis_host::token::Token;
+
+/// How long a bot process may take from its spawn to its first sweep (the binary starts,
+/// opens the database, migrates, loads its tables): generous for a loaded 2-core machine.
+const STARTUP_MS: i64 = 5_000;
+/// How much later than due a sweep may run (a starved process, a database slow to answer).
+const SLACK_MS: i64 = 2_000;
+/// Two actions of one table committed by two processes closer than this: two owners at once.
+const TWO_OWNERS_MS: i64 = 1_000;
 
 #[derive(Clone, Debug)]
 pub enum Db {
@@ -104,6 +122,22 @@ pub struct Seen {
     pub redelivered: usize,
 }
 
+/// What a fake server knows of a press it posted to one of the processes (Discord's
+/// interactions), for the check of the presses a bot deferred.
+#[derive(Clone, Debug)]
+pub struct Delivery {
+    /// The index of the process that took the post (its endpoint replied, or took the post
+    /// and failed).
+    pub process: usize,
+    /// When it was posted there (Unix ms, the clock of the actions' `at_ms`).
+    pub posted_ms: i64,
+    /// When its first follow-up came (an edit of its original response or a follow-up
+    /// message: only the process that took the press sends one).
+    pub followed_up_ms: Option<i64>,
+    /// A follow-up refused it ("try again", out of date…) after its deferral's "✓".
+    pub refused_later: bool,
+}
+
 /// What a bot's harness gives: how its processes start, and how people use it through its
 /// fake server. People are named "U" and their id, so the bots say "U… ran out of time".
 pub trait Bot: Clone + Send + Sync + 'static {
@@ -126,6 +160,77 @@ pub trait Bot: Clone + Send + Sync + 'static {
     ) -> impl Future<Output = ()> + Send;
     /// What the fake server saw so far.
     fn seen(&self) -> Seen;
+    /// Every press's delivery by press id, where the fake knows it (none: no bot deferred a
+    /// press then).
+    fn deliveries(&self) -> HashMap<String, Delivery> {
+        HashMap::new()
+    }
+}
+
+/// What changes the live set: a process started (spawned, or started again after it exited),
+/// killed, found to have exited, all stopped gracefully at the end; PostgreSQL restarted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ChangeKind {
+    Start,
+    Kill,
+    Exit,
+    Stop,
+    PgRestart,
+}
+
+/// A change of the live set, as the harness made or saw it.
+#[derive(Clone, Debug)]
+struct Change {
+    kind: ChangeKind,
+    /// The process's index (None: PostgreSQL, or every process at the final stop).
+    process: Option<usize>,
+    /// When it began and ended (Unix ms, the clock of the actions' `at_ms`): a kill from its
+    /// SIGKILL to the process reaped, an exit from the last look that saw the process running
+    /// to the one that found it gone, the stop from its SIGTERMs to the last exit, the
+    /// restart from the command to its return; a start is an instant, its spawn.
+    from_ms: i64,
+    to_ms: i64,
+}
+
+impl Change {
+    /// The time around the change in which two processes may both take themselves for a
+    /// table's owner (`host/src/owner.rs`). The owners are computed from the heartbeats at each
+    /// sweep (every `SWEEP_EVERY`), and a process is live while its last beat is younger than
+    /// `BEAT_STALE_MS`:
+    ///
+    /// - a started process owns every table until its first sweep (its view is empty), then
+    ///   the tables it weighs most, while the others see it only from its second beat, at
+    ///   their next sweep: from the spawn to its startup (`STARTUP_MS`) and two sweeps, with
+    ///   `BEAT_STALE_MS` more as the margin every change gets (a start is never judged more
+    ///   tightly than an end);
+    /// - a process that ends (killed, exited, stopped) is live for the others until its last
+    ///   beat is stale, which they see at their next sweep: up to `BEAT_STALE_MS` and two
+    ///   sweeps after the end, plus `SLACK_MS` for a late sweep (a graceful stop says so at
+    ///   once, but its tables' moves in flight end within the same bound);
+    /// - while PostgreSQL restarts no process beats (a process that cannot beat keeps its
+    ///   last view) and the ones that come back first may find the others' beats stale: the
+    ///   same bound after the restart's end.
+    fn window(&self) -> (i64, i64) {
+        let sweeps = 2 * SWEEP_EVERY.as_millis() as i64;
+        let after = match self.kind {
+            ChangeKind::Start => STARTUP_MS + BEAT_STALE_MS + sweeps,
+            _ => BEAT_STALE_MS + sweeps + SLACK_MS,
+        };
+        (self.from_ms, self.to_ms + after)
+    }
+
+    fn describe(&self, start_ms: i64) -> String {
+        let (_, until) = self.window();
+        format!(
+            "{:?} of {} at +{}..+{} ms (window to +{} ms)",
+            self.kind,
+            self.process
+                .map_or("PostgreSQL/all".to_string(), |i| format!("process {i}")),
+            self.from_ms - start_ms,
+            self.to_ms - start_ms,
+            until - start_ms
+        )
+    }
 }
 
 struct Fleet {
@@ -137,6 +242,13 @@ struct Fleet {
     restarts: usize,
     /// Processes that exited by themselves (e.g. could not reach the database at start).
     exits: usize,
+    /// (index, pid) of every process spawned, in order: a process id in the log names its
+    /// pid (`p{pid}-…`).
+    pids: Vec<(usize, u32)>,
+    /// Every change of the live set, in order.
+    changes: Vec<Change>,
+    /// When `revive` last looked at the processes (an exit happened since).
+    looked_ms: i64,
 }
 
 impl Fleet {
@@ -157,16 +269,37 @@ impl Fleet {
             .stderr(log)
             .spawn()
             .expect("the bot's binary starts");
+        let at = unix_ms();
+        self.pids.push((i, child.id()));
+        self.changes.push(Change {
+            kind: ChangeKind::Start,
+            process: Some(i),
+            from_ms: at,
+            to_ms: at,
+        });
         self.children[i] = Some(child);
     }
 
     fn kill(&mut self, i: usize) {
         if let Some(mut c) = self.children[i].take() {
             let pid = c.id();
+            let from_ms = unix_ms();
             c.kill().unwrap(); // SIGKILL
             c.wait().unwrap();
             self.kills.push((pid, unix_ms()));
+            self.changes.push(Change {
+                kind: ChangeKind::Kill,
+                process: Some(i),
+                from_ms,
+                to_ms: unix_ms(),
+            });
         }
+    }
+
+    /// The index of the process named `id` in the log (`p{pid}-…`).
+    fn index_of(&self, id: &str) -> Option<usize> {
+        let pid: u32 = id.strip_prefix('p')?.split('-').next()?.parse().ok()?;
+        self.pids.iter().rev().find(|(_, p)| *p == pid).map(|(i, _)| *i)
     }
 
     /// Starts again every process that exited by itself.
@@ -179,14 +312,22 @@ impl Fleet {
             if exited {
                 self.exits += 1;
                 self.children[i] = None;
+                self.changes.push(Change {
+                    kind: ChangeKind::Exit,
+                    process: Some(i),
+                    from_ms: self.looked_ms,
+                    to_ms: unix_ms(),
+                });
                 self.spawn(i);
                 self.restarts += 1;
             }
         }
+        self.looked_ms = unix_ms();
     }
 
     /// SIGTERM to all: each finishes what it holds and sends its held-back edits.
     fn stop(&mut self) {
+        let from_ms = unix_ms();
         for c in self.children.iter().flatten() {
             let _ = Command::new("kill").args(["-TERM", &c.id().to_string()]).status();
         }
@@ -200,6 +341,12 @@ impl Fleet {
                 let _ = c.wait();
             }
         }
+        self.changes.push(Change {
+            kind: ChangeKind::Stop,
+            process: None,
+            from_ms,
+            to_ms: unix_ms(),
+        });
     }
 }
 
@@ -315,6 +462,9 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         kills: Vec::new(),
         restarts: 0,
         exits: 0,
+        pids: Vec::new(),
+        changes: Vec::new(),
+        looked_ms: unix_ms(),
     }));
     for i in 0..cfg.procs {
         fleet.lock().unwrap().spawn(i);
@@ -370,6 +520,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         if let Some(cmd) = &cfg.pg_restart {
             if pg_restarts == 0 && t0.elapsed().as_secs() >= pg_restart_at {
                 let cmd = cmd.clone();
+                let from_ms = unix_ms();
                 let ok = tokio::task::spawn_blocking(move || {
                     Command::new("sh")
                         .args(["-c", &cmd])
@@ -380,6 +531,12 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                 .unwrap();
                 assert!(matches!(ok, Ok(true)), "restarting PostgreSQL failed: {ok:?}");
                 println!("chaos: PostgreSQL restarted at +{} ms", unix_ms() - start_ms);
+                fleet.lock().unwrap().changes.push(Change {
+                    kind: ChangeKind::PgRestart,
+                    process: None,
+                    from_ms,
+                    to_ms: unix_ms(),
+                });
                 pg_restarts += 1;
                 continue;
             }
@@ -495,6 +652,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     // The checks.
     let presses = presses.lock().unwrap().clone();
     let seen = bot.seen();
+    let deliveries = bot.deliveries();
     let deferred = deferred_in(&fleet.lock().unwrap().dir);
     let bot = Names {
         platform: B::PLATFORM,
@@ -510,8 +668,23 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         .map(|c| (card_label(c), c))
         .collect();
     let mut acknowledged = 0;
-    // Presses whose answer was only a deferral: "✓" then says "received", not "taken".
-    let mut unconfirmed = 0;
+    // Presses whose answer was only a deferral ("✓" then says "received", not "taken"), by
+    // what became of them: in the log (and of those, the ones refused in a follow-up all the
+    // same: reported), refused in a follow-up, lost with the process that took them, none of
+    // these (a failure), and those whose deferral never reached the person (its process died
+    // answering the post).
+    let mut deferred_logged = 0;
+    let mut deferred_logged_refused = Vec::new();
+    let mut deferred_refused = 0;
+    let mut deferred_lost = 0;
+    let mut deferred_unexplained = Vec::new();
+    let mut deferred_unanswered = 0;
+    // Deferred presses whose process per the bots' logs is not the one the fake posted to.
+    let mut deferred_elsewhere = Vec::new();
+    // Two owners: consecutive actions of a table by two processes less than
+    // `TWO_OWNERS_MS` apart, outside any change's window (a failure), and within one.
+    let mut two_owners = Vec::new();
+    let mut owners_changed: std::collections::BTreeMap<String, usize> = Default::default();
     let mut lost = Vec::new();
     let mut doubled = Vec::new();
     let mut ghosts = Vec::new();
@@ -531,6 +704,26 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let mut actions_total = 0;
     let mut in_chaos = 0;
     let kills = fleet.lock().unwrap().kills.clone();
+    let changes = fleet.lock().unwrap().changes.clone();
+    let windows: Vec<(i64, i64)> = changes.iter().map(Change::window).collect();
+    // A process's name in the log, with its index.
+    let named = |process: &str| -> String {
+        match fleet.lock().unwrap().index_of(process) {
+            Some(i) => format!("{process} (process {i})"),
+            None => process.to_string(),
+        }
+    };
+    let posted = |id: &str| deliveries.get(id).map(|d| d.posted_ms);
+    // Whether press `id` could have committed action `r`: after it was posted, and no later
+    // than `PRESS_LIMIT` after the process that took it began handling it, which was before
+    // its first follow-up (a press not committed within its limit never is). Unknown
+    // deliveries (no fake that tells them) could.
+    let limit = PRESS_LIMIT.as_millis() as i64;
+    let could_commit = |id: &str, r: &ActionRow| {
+        deliveries
+            .get(id)
+            .is_none_or(|d| r.at_ms >= d.posted_ms && d.followed_up_ms.is_none_or(|f| r.at_ms <= f + limit))
+    };
     for t in &tables {
         let Some(id) = presses
             .iter()
@@ -557,41 +750,155 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         // Presses against the log.
         let mine: Vec<&Press> = presses.iter().filter(|p| p.token.table == id).collect();
         let mut acked_at: HashMap<i64, usize> = HashMap::new();
+        // The other presses of `p`'s button by its presser, for the failures: id, process and
+        // time of the post, answers.
+        let same_button = |p: &Press| -> Vec<String> {
+            mine.iter()
+                .filter(|q| q.id != p.id && q.user == p.user && q.token == p.token)
+                .map(|q| {
+                    let d = deliveries.get(&q.id);
+                    format!(
+                        "{} to {:?} at {:?}: {:?}",
+                        q.id,
+                        d.map(|d| d.process),
+                        d.map(|d| d.posted_ms - start_ms),
+                        answers.get(&q.id)
+                    )
+                })
+                .collect()
+        };
         for p in &mine {
             let said = answers.get(&p.id).cloned().unwrap_or_default();
             // "✓", or on Telegram "✓ 9♣": the move taken, named.
             let oks = said.iter().filter(|a| a.starts_with('✓')).count();
-            if oks == 0 {
+            let (kind, arg) = p.token.action.split_once(':').unwrap_or(("", ""));
+            let row = by_seq.get(&(p.token.seq + 1)).copied();
+            let seat = seat_of.get(&p.user.to_string()).copied();
+            if let Some(&logged_by) = deferred.get(&p.id) {
+                // The bot said it deferred this press: its "✓" came before the move was
+                // taken. It is in the log as an acknowledged press is (then counted with
+                // them for "applied twice"), or a follow-up refused it, or the process that
+                // took it was killed before any follow-up and took the move with it (the
+                // person sees their hand unchanged and presses again). Nothing else.
+                let delivery = deliveries.get(&p.id);
+                let refused = delivery.is_some_and(|d| d.refused_later);
+                if oks == 0 && !refused {
+                    deferred_unanswered += 1;
+                    continue;
+                }
+                if delivery.is_some_and(|d| d.process != logged_by) {
+                    deferred_elsewhere.push(format!(
+                        "press {}: deferred in the log of process {logged_by}, posted to process {}",
+                        p.id,
+                        delivery.map_or(0, |d| d.process)
+                    ));
+                }
+                if oks > 1 {
+                    doubled.push(format!("press {} answered ✓ {oks} times", p.id));
+                }
+                // In the log: the move its button carried, by the presser's seat, committed while
+                // this press could commit it (`could_commit`), and not while a later press of the
+                // same button could too (a person presses again when a press was lost or
+                // refused: the move is the latest one's). A bury pick is logged only with the
+                // second card: its seat's burial at that number, after the pick was posted (a
+                // pick is bound by no limit; a pick refused in a follow-up is counted refused).
+                let in_log = row.is_some_and(|r| match kind {
+                    "p" | "b" => {
+                        is_move(r, seat, kind, arg)
+                            && could_commit(&p.id, r)
+                            && !mine.iter().any(|q| {
+                                q.id != p.id
+                                    && q.user == p.user
+                                    && q.token == p.token
+                                    && posted(&q.id) > posted(&p.id)
+                                    && could_commit(&q.id, r)
+                            })
+                    }
+                    "y" => {
+                        !refused
+                            && r.payload["seat"].as_i64() == seat
+                            && r.payload.get("bury").is_some()
+                            && delivery.is_none_or(|d| r.at_ms >= d.posted_ms)
+                    }
+                    _ => false,
+                });
+                // Lost with its process: the one that took the press ended (killed, or exited)
+                // after the press was posted there, before any follow-up.
+                let taker = delivery.map_or(logged_by, |d| d.process);
+                let end = delivery.and_then(|d| {
+                    changes
+                        .iter()
+                        .filter(|c| {
+                            c.process == Some(taker)
+                                && matches!(c.kind, ChangeKind::Kill | ChangeKind::Exit)
+                                && c.to_ms >= d.posted_ms
+                        })
+                        .min_by_key(|c| c.to_ms)
+                });
+                let lost_with_process = end.is_some_and(|e| {
+                    delivery
+                        .and_then(|d| d.followed_up_ms)
+                        .is_none_or(|f| f >= e.from_ms)
+                });
+                if in_log {
+                    deferred_logged += 1;
+                    if refused {
+                        // Committed, yet the person was told to try again (reported).
+                        deferred_logged_refused.push(format!(
+                            "table {id}: deferred press {} by {} ({}@{}) posted to process {taker} at +{} ms, \
+                             refused in a follow-up at {:?}; action {} by {:?} at {:?}; other presses of the button: {:?}",
+                            p.id,
+                            p.user,
+                            p.token.action,
+                            p.token.seq,
+                            delivery.map_or(0, |d| d.posted_ms - start_ms),
+                            delivery.and_then(|d| d.followed_up_ms).map(|f| format!("+{} ms", f - start_ms)),
+                            p.token.seq + 1,
+                            row.and_then(|r| r.process.as_deref()).map(&named),
+                            row.map(|r| format!("+{} ms", r.at_ms - start_ms)),
+                            same_button(p),
+                        ));
+                    }
+                    if kind != "y" {
+                        *acked_at.entry(p.token.seq).or_default() += 1;
+                    }
+                } else if refused {
+                    deferred_refused += 1;
+                } else if lost_with_process {
+                    deferred_lost += 1;
+                } else {
+                    deferred_unexplained.push(format!(
+                        "table {id}: deferred press {} by {} ({}@{}) posted to process {taker} at +{} ms, \
+                         first follow-up {:?}, end of its process {:?}: not refused, and action {} is {:?} by {:?} at {:?}; \
+                         other presses of the button: {:?}",
+                        p.id,
+                        p.user,
+                        p.token.action,
+                        p.token.seq,
+                        delivery.map_or(0, |d| d.posted_ms - start_ms),
+                        delivery.and_then(|d| d.followed_up_ms).map(|f| format!("+{} ms", f - start_ms)),
+                        end.map(|e| e.describe(start_ms)),
+                        p.token.seq + 1,
+                        row.map(|r| &r.payload),
+                        row.and_then(|r| r.process.as_deref()),
+                        row.map(|r| format!("+{} ms", r.at_ms - start_ms)),
+                        same_button(p),
+                    ));
+                }
                 continue;
             }
-            if deferred.contains(&p.id) {
-                // The bot said it deferred this press: its "✓" came before the move was
-                // taken, and a process killed meanwhile took the move with it (the person
-                // sees their hand unchanged and presses again).
-                unconfirmed += 1;
+            if oks == 0 {
                 continue;
             }
             acknowledged += 1;
             if oks > 1 {
                 doubled.push(format!("press {} answered ✓ {oks} times", p.id));
             }
-            let (kind, arg) = p.token.action.split_once(':').unwrap_or(("", ""));
             if kind != "p" && kind != "b" {
                 continue; // a bury pick is logged with the second card only
             }
             *acked_at.entry(p.token.seq).or_default() += 1;
-            let row = by_seq.get(&(p.token.seq + 1));
-            let seat = seat_of.get(&p.user.to_string()).copied();
-            let matches = row.is_some_and(|r| {
-                r.payload["seat"].as_i64() == seat
-                    && match kind {
-                        "p" => {
-                            r.payload["play"].as_str().and_then(|c| c.parse::<Card>().ok())
-                                == arg.parse::<Card>().ok()
-                        }
-                        _ => r.payload["bid"].as_str() == Some(arg),
-                    }
-            });
+            let matches = row.is_some_and(|r| is_move(r, seat, kind, arg));
             if !matches {
                 lost.push(format!(
                     "table {id}: press {} ({}) → {:?}",
@@ -661,6 +968,59 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                     ));
                 }
             }
+        }
+
+        // One owner at a time: consecutive actions (in seq order, those whose process is
+        // known) by two processes less than a second apart are two owners moving the table
+        // at once, which only a change of the live set may excuse (its window overlaps the
+        // two actions' times).
+        let moved: Vec<&ActionRow> = actions.iter().filter(|a| a.process.is_some()).collect();
+        for pair in moved.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            if a.process == b.process || (b.at_ms - a.at_ms).abs() >= TWO_OWNERS_MS {
+                continue;
+            }
+            let (lo, hi) = (a.at_ms.min(b.at_ms), a.at_ms.max(b.at_ms));
+            // Counted by the kind of the latest change whose window holds it.
+            let within = changes.iter().rev().find(|c| {
+                let (from, to) = c.window();
+                from <= hi && lo <= to
+            });
+            if let Some(c) = within {
+                *owners_changed.entry(format!("{:?}", c.kind)).or_default() += 1;
+                if std::env::var("STIKIS_CHAOS_TRACE").is_ok() {
+                    println!(
+                        "  table {id}: actions {} by {} at +{} ms and {} by {} at +{} ms, within {}",
+                        a.seq,
+                        named(a.process.as_deref().unwrap_or_default()),
+                        a.at_ms - start_ms,
+                        b.seq,
+                        named(b.process.as_deref().unwrap_or_default()),
+                        b.at_ms - start_ms,
+                        c.describe(start_ms)
+                    );
+                }
+                continue;
+            }
+            // The change nearest to the pair, to tell how far outside its window it fell.
+            let nearest = changes
+                .iter()
+                .min_by_key(|c| {
+                    let (from, to) = c.window();
+                    (from - hi).max(lo - to).max(0)
+                })
+                .map(|c| c.describe(start_ms));
+            two_owners.push(format!(
+                "table {id}: action {} by {} at +{} ms, action {} by {} at +{} ms ({} ms apart); \
+                 nearest change: {nearest:?}",
+                a.seq,
+                named(a.process.as_deref().unwrap_or_default()),
+                a.at_ms - start_ms,
+                b.seq,
+                named(b.process.as_deref().unwrap_or_default()),
+                b.at_ms - start_ms,
+                b.at_ms - a.at_ms,
+            ));
         }
 
         // The record replays to the totals the group was shown; every result was posted.
@@ -869,9 +1229,17 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     }
     let f = fleet.lock().unwrap();
     let throughput = in_chaos as f64 / chaos_secs;
+    // How much of the run the changes' windows excused from the owner check.
+    let run_end_ms = changes.iter().map(|c| c.to_ms).max().unwrap_or(start_ms);
+    let excused_ms = covered(&windows, start_ms, run_end_ms);
     println!(
         "chaos: {} kills, {} restarts ({} by the harness after an exit), {pg_restarts} PostgreSQL restarts; \
-         {} presses, {acknowledged} acknowledged, {unconfirmed} deferred, {} lost, {} applied twice, {} moves without a press, \
+         {} presses, {acknowledged} acknowledged, {} lost, {} applied twice, {} moves without a press; \
+         {} deferred presses acknowledged: {deferred_logged} in the log ({} of them refused all the same), \
+         {deferred_refused} refused after, {deferred_lost} lost with their process, {} none of these \
+         ({deferred_unanswered} more deferred but never acknowledged); \
+         moved by two owners: {} ({} changes of mover within {TWO_OWNERS_MS} ms during a change of the live set {owners_changed:?}, \
+         whose windows cover {:.0} of {:.0} s); \
          {} leaked cards, {} replay problems, {} deal results never posted, {} posted twice; {timed_out} moves by the turn timer \
          ({} of turns never shown); {} posts to a process that failed (redelivered, or unanswered); {actions_total} actions, \
          {throughput:.0} moves/s during the chaos; takeover after a kill: p50 {} ms, p99 {} ms, max {} ms \
@@ -883,6 +1251,13 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         lost.len(),
         doubled.len(),
         ghosts.len(),
+        deferred_logged + deferred_refused + deferred_lost + deferred_unexplained.len(),
+        deferred_logged_refused.len(),
+        deferred_unexplained.len(),
+        two_owners.len(),
+        owners_changed.values().sum::<usize>(),
+        excused_ms as f64 / 1000.0,
+        (run_end_ms - start_ms) as f64 / 1000.0,
         leaks.len(),
         replay_errors.len(),
         results_lost.len(),
@@ -908,10 +1283,31 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     if !unseen_turns.is_empty() {
         println!("chaos: turns never shown to their player: {unseen_turns:?}");
     }
+    if !deferred_logged_refused.is_empty() {
+        println!(
+            "chaos: deferred presses committed though refused in a follow-up: {deferred_logged_refused:#?}"
+        );
+    }
+    if !deferred_elsewhere.is_empty() {
+        println!("chaos: deferred presses the fake posted to another process: {deferred_elsewhere:#?}");
+    }
+    if !two_owners.is_empty() || std::env::var("STIKIS_CHAOS_TRACE").is_ok() {
+        println!("chaos: the live set's changes:");
+        for c in &changes {
+            println!("  {}", c.describe(start_ms));
+        }
+    }
+    // The first few tables moved by two owners (each with its processes and times).
+    let mut owner_problems: Vec<String> = two_owners.iter().take(8).cloned().collect();
+    if two_owners.len() > 8 {
+        owner_problems.push(format!("… {} more moved by two owners", two_owners.len() - 8));
+    }
     let problems: Vec<&String> = lost
         .iter()
         .chain(&doubled)
         .chain(&ghosts)
+        .chain(&deferred_unexplained)
+        .chain(&owner_problems)
         .chain(&leaks)
         .chain(&replay_errors)
         .chain(&results_lost)
@@ -926,19 +1322,58 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
 }
 
 /// The presses the bots said they deferred (`press deferred … interaction=ID`): answered
-/// before their move was taken, because it took longer than the platform waits.
-fn deferred_in(dir: &std::path::Path) -> HashSet<String> {
-    let mut ids = HashSet::new();
+/// before their move was taken, because it took longer than the platform waits. With the
+/// index of the process whose log says so (`bot{i}.log`).
+fn deferred_in(dir: &std::path::Path) -> HashMap<String, usize> {
+    let mut ids = HashMap::new();
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let Some(i) = name
+            .strip_prefix("bot")
+            .and_then(|n| n.strip_suffix(".log"))
+            .and_then(|n| n.parse().ok())
+        else {
+            continue;
+        };
         let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
         for line in text.lines().filter(|l| l.contains("press deferred")) {
             let plain = strip_colours(line);
             if let Some(id) = plain.split(' ').find_map(|w| w.strip_prefix("interaction=")) {
-                ids.insert(id.trim_matches('"').to_string());
+                ids.insert(id.trim_matches('"').to_string(), i);
             }
         }
     }
     ids
+}
+
+/// How much of `from..to` (ms) the `windows` cover.
+fn covered(windows: &[(i64, i64)], from: i64, to: i64) -> i64 {
+    let mut w: Vec<(i64, i64)> = windows
+        .iter()
+        .map(|&(a, b)| (a.max(from), b.min(to)))
+        .filter(|(a, b)| a < b)
+        .collect();
+    w.sort_unstable();
+    let (mut total, mut reach) = (0, from);
+    for (a, b) in w {
+        if b > reach {
+            total += b - a.max(reach);
+            reach = b;
+        }
+    }
+    total
+}
+
+/// Whether action `r` is the move of a press `kind:arg` (`p` a card played, `b` a bid) by
+/// `seat`.
+fn is_move(r: &ActionRow, seat: Option<i64>, kind: &str, arg: &str) -> bool {
+    r.payload["seat"].as_i64() == seat
+        && match kind {
+            "p" => {
+                r.payload["play"].as_str().and_then(|c| c.parse::<Card>().ok()) == arg.parse::<Card>().ok()
+            }
+            _ => r.payload["bid"].as_str() == Some(arg),
+        }
 }
 
 /// The distinct warning and error lines of the bots' logs (their messages, without time and
