@@ -372,8 +372,10 @@ impl Shower {
         tokio::spawn(async move {
             let refused = me.run_slot(&slot).await;
             if let Some((user, chat, content)) = refused {
-                me.dm_closed.lock().expect("dm set").insert(user.clone());
-                if let Some(channel) = channel_of(&chat) {
+                // Said once: two hands refused at once (a restart shows every hand while a
+                // computer player moves) must not tell the group twice.
+                let first = me.dm_closed.lock().expect("dm set").insert(user.clone());
+                if let (true, Some(channel)) = (first, channel_of(&chat)) {
                     let text = me.say(&chat, &user, "discord-dm-closed").await;
                     me.post(channel, &text).await;
                 }
