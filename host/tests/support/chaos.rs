@@ -840,19 +840,25 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                         .and_then(|d| d.followed_up_ms)
                         .is_none_or(|f| f >= e.from_ms)
                 });
+                // The press and when its follow-up came, for the reports below.
+                let head = format!(
+                    "table {id}: deferred press {} by {} ({}@{}) posted to process {taker} at +{} ms",
+                    p.id,
+                    p.user,
+                    p.token.action,
+                    p.token.seq,
+                    delivery.map_or(0, |d| d.posted_ms - start_ms),
+                );
+                let followed = delivery
+                    .and_then(|d| d.followed_up_ms)
+                    .map(|f| format!("+{} ms", f - start_ms));
                 if in_log {
                     deferred_logged += 1;
                     if refused {
                         // Committed, yet the person was told to try again (reported).
                         deferred_logged_refused.push(format!(
-                            "table {id}: deferred press {} by {} ({}@{}) posted to process {taker} at +{} ms, \
-                             refused in a follow-up at {:?}; action {} by {:?} at {:?}; other presses of the button: {:?}",
-                            p.id,
-                            p.user,
-                            p.token.action,
-                            p.token.seq,
-                            delivery.map_or(0, |d| d.posted_ms - start_ms),
-                            delivery.and_then(|d| d.followed_up_ms).map(|f| format!("+{} ms", f - start_ms)),
+                            "{head}, refused in a follow-up at {followed:?}; action {} by {:?} at {:?}; \
+                             other presses of the button: {:?}",
                             p.token.seq + 1,
                             row.and_then(|r| r.process.as_deref()).map(&named),
                             row.map(|r| format!("+{} ms", r.at_ms - start_ms)),
@@ -868,15 +874,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                     deferred_lost += 1;
                 } else {
                     deferred_unexplained.push(format!(
-                        "table {id}: deferred press {} by {} ({}@{}) posted to process {taker} at +{} ms, \
-                         first follow-up {:?}, end of its process {:?}: not refused, and action {} is {:?} by {:?} at {:?}; \
-                         other presses of the button: {:?}",
-                        p.id,
-                        p.user,
-                        p.token.action,
-                        p.token.seq,
-                        delivery.map_or(0, |d| d.posted_ms - start_ms),
-                        delivery.and_then(|d| d.followed_up_ms).map(|f| format!("+{} ms", f - start_ms)),
+                        "{head}, first follow-up {followed:?}, end of its process {:?}: not refused, and action {} \
+                         is {:?} by {:?} at {:?}; other presses of the button: {:?}",
                         end.map(|e| e.describe(start_ms)),
                         p.token.seq + 1,
                         row.map(|r| &r.payload),
@@ -986,19 +985,21 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                 let (from, to) = c.window();
                 from <= hi && lo <= to
             });
+            // The pair, for the trace and the report.
+            let pair = format!(
+                "table {id}: action {} by {} at +{} ms, action {} by {} at +{} ms ({} ms apart)",
+                a.seq,
+                named(a.process.as_deref().unwrap_or_default()),
+                a.at_ms - start_ms,
+                b.seq,
+                named(b.process.as_deref().unwrap_or_default()),
+                b.at_ms - start_ms,
+                b.at_ms - a.at_ms,
+            );
             if let Some(c) = within {
                 *owners_changed.entry(format!("{:?}", c.kind)).or_default() += 1;
                 if std::env::var("STIKIS_CHAOS_TRACE").is_ok() {
-                    println!(
-                        "  table {id}: actions {} by {} at +{} ms and {} by {} at +{} ms, within {}",
-                        a.seq,
-                        named(a.process.as_deref().unwrap_or_default()),
-                        a.at_ms - start_ms,
-                        b.seq,
-                        named(b.process.as_deref().unwrap_or_default()),
-                        b.at_ms - start_ms,
-                        c.describe(start_ms)
-                    );
+                    println!("  {pair}, within {}", c.describe(start_ms));
                 }
                 continue;
             }
@@ -1010,17 +1011,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                     (from - hi).max(lo - to).max(0)
                 })
                 .map(|c| c.describe(start_ms));
-            two_owners.push(format!(
-                "table {id}: action {} by {} at +{} ms, action {} by {} at +{} ms ({} ms apart); \
-                 nearest change: {nearest:?}",
-                a.seq,
-                named(a.process.as_deref().unwrap_or_default()),
-                a.at_ms - start_ms,
-                b.seq,
-                named(b.process.as_deref().unwrap_or_default()),
-                b.at_ms - start_ms,
-                b.at_ms - a.at_ms,
-            ));
+            two_owners.push(format!("{pair}; nearest change: {nearest:?}"));
         }
 
         // The record replays to the totals the group was shown; every result was posted.
