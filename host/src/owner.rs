@@ -8,11 +8,12 @@
 //!
 //! The owner keeps the table in memory, moves it, runs its computer players and its turn
 //! timer. A process that receives a press for a table another process owns hands it over
-//! (`NOTIFY` on the owner's own channel, [`HANDOFF_CHANNEL`] and its process id): the owner handles it as if it had received it, shows
-//! the table's messages itself, and sends back what only the receiver can give the person
-//! (the short answer, a personal message, the presser's own hand, which Discord shows in
-//! the interaction's answer). An owner that does not answer in time is answered "try again"
-//! for (the press carries its time limit, past which the owner never commits it).
+//! (`NOTIFY` on the owner's own channel, [`HANDOFF_CHANNEL`] and its process id): the owner
+//! handles it as if it had received it, shows the table's messages itself, and sends back
+//! what only the receiver can give the person (the short answer, a personal message, the
+//! presser's own hand, which Discord shows in the interaction's answer). An owner that does
+//! not answer in time is answered "try again" for (the press carries its time limit, past
+//! which the owner never commits it).
 //!
 //! The action log's key (table, seq) stays the arbiter: two processes that briefly disagree
 //! about the live set may both move a table, and the second commit of a number fails.
@@ -102,11 +103,10 @@ enum Message {
     },
     /// The owner's answer to press `n` of process `to`.
     Answer { to: String, n: u64, outs: Vec<Handed> },
-    /// Process `from` has live pages of these (table, user) seats open (`on`), or no longer;
-    /// for the processes `to` (the others alive as `from` sees them).
+    /// Process `from` has live pages of these (table, user) seats open (`on`), or no longer
+    /// (sent on the channel of each other process alive as `from` sees them).
     Watch {
         from: String,
-        to: Vec<String>,
         on: bool,
         seats: Vec<(i64, String)>,
     },
@@ -372,7 +372,7 @@ impl Host {
             };
             let Some(host) = host.upgrade() else { return };
             match message {
-                Message::Watch { from, to, on, seats } if to.contains(&me) => {
+                Message::Watch { from, on, seats } => {
                     host.watched_elsewhere(&from, on, seats);
                 }
                 Message::Answer { to, n, outs } if to == me => {
@@ -434,7 +434,6 @@ impl Host {
             for seats in parts.into_iter().filter(|p| !p.is_empty()) {
                 let message = Message::Watch {
                     from: from.clone(),
-                    to: to.clone(),
                     on,
                     seats,
                 };
