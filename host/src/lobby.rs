@@ -16,10 +16,11 @@ use crate::games::{default_rules, game_title, new_game, seat_range, settle_sheet
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Command, Out, Outbox, Request, User};
 use crate::store::{
-    ChatRef, CommunityRef, CommunitySettings, NewTable, Occupant, Store, StoreError, TableRow, TableStatus,
+    ChatRef, CommunityRef, CommunitySettings, NewTable, Occupant, Platform, Store, StoreError, TableRow,
+    TableStatus,
 };
 use crate::store::{Stats, StatsEntry};
-use crate::table::{level_code, HostError, Live, ADD_SEAT};
+use crate::table::{level_code, result_key, HostError, Live, ADD_SEAT};
 use crate::token::Token;
 
 /// Where deal seeds come from, given the table and the deal number: the OS random source in
@@ -1713,7 +1714,7 @@ impl Host {
             let langs = self.langs(&live).await;
             owed_hands(&mut live, &langs, &mut out);
         }
-        owed_result(&mut live, &mut out);
+        self.owed_results(&mut live, &mut out).await;
         let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
         let moved = if between {
             self.resume_between_deals(&mut live).await
@@ -1735,6 +1736,39 @@ impl Host {
         Ok(out)
     }
 
+    /// The results of a table's deals that no process posted: the process that played them
+    /// may have died with its posts still waiting to be sent (a chat's messages go out one
+    /// at a time; the next deal's hands went out to other chats meanwhile, and were played).
+    /// The database says which were posted; adapters post each only if it still was not
+    /// (`Out::Post::once`). In the terminal, which keeps no posts, only the last deal's
+    /// result when nobody has moved since.
+    async fn owed_results(&self, live: &mut Live, out: &mut Outbox) {
+        let ended = std::mem::take(&mut live.ended);
+        let last = live.owed_result.take();
+        let platform = live.row.chat.platform;
+        let owed = match platform {
+            Platform::Local => last.into_iter().collect(),
+            _ => {
+                let keys: Vec<String> = ended.iter().map(|r| result_key(live.id(), r.deal_no)).collect();
+                match self.store.posted_once(platform, &keys).await {
+                    Ok(posted) => ended
+                        .into_iter()
+                        .zip(keys)
+                        .filter(|(_, k)| !posted.contains(k))
+                        .map(|(r, _)| r)
+                        .collect(),
+                    Err(e) => {
+                        tracing::debug!(error = %e, "could not read which results were posted");
+                        last.into_iter().collect::<Vec<_>>()
+                    }
+                }
+            }
+        };
+        for report in owed {
+            out.push(live.result_post(&report));
+        }
+    }
+
     /// A running table found without a deal in progress: the next deal, or the end.
     async fn resume_between_deals(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
@@ -1746,14 +1780,6 @@ impl Host {
         live.start_deal(&self.store, seed, &mut out).await?;
         out.extend(self.drive(live).await?);
         Ok(out)
-    }
-}
-
-/// The result of a table's last deal, again, when the process that ended it may have died
-/// before posting it (adapters post it only if it was not posted: `Out::Post::once`).
-fn owed_result(live: &mut Live, out: &mut Outbox) {
-    if let Some(report) = live.owed_result.take() {
-        out.push(live.result_post(&report));
     }
 }
 

@@ -99,6 +99,10 @@ pub(crate) struct Live {
     /// that ended the deal may have died before showing them, and nothing else would ever
     /// edit them.
     pub owed_hands: Option<Box<Live>>,
+    /// The report of every deal that has ended, when the table was just loaded from the log:
+    /// the process that takes it over posts those whose result no process posted (several,
+    /// when the process that played them died with its posts still queued).
+    pub ended: Vec<DealReport>,
     /// Changes whenever the turn changes, so a timer for an old turn does nothing. Unique in
     /// the process, not only in this copy of the table: a timer armed by a copy that was
     /// dropped (another process moved the table on, and it was loaded again) must not match
@@ -132,6 +136,11 @@ async fn store_deal(store: &Store, table: i64, next: &NextDeal) -> Result<(), Ho
     }
 }
 
+/// The key a deal's result is posted under, once (`Out::Post::once`).
+pub fn result_key(table: i64, deal_no: usize) -> String {
+    format!("t{table}.d{deal_no}.result")
+}
+
 impl Live {
     pub fn new(row: TableRow, seats: Vec<SeatRow>, size: usize, settings: CommunitySettings) -> Live {
         Live {
@@ -146,6 +155,7 @@ impl Live {
             owed_result: None,
             last_report: None,
             owed_hands: None,
+            ended: Vec::new(),
             turn_gen: next_turn_gen(),
             turn_since: Instant::now(),
             settings,
@@ -301,6 +311,7 @@ impl Live {
             for a in actions.iter().filter(|a| a.seq >= d.first_seq && a.seq < end) {
                 if let Some(report) = game.apply(&a.payload)? {
                     live.last_report = Some(report.clone());
+                    live.ended.push(report.clone());
                     live.owed_result = Some(report);
                 } else if live.owed_result.is_some() && !live.by_computer(&a.payload) {
                     // A person moved after the deal's end: they were shown the next deal,
@@ -331,6 +342,7 @@ impl Live {
                 };
                 let mut prior = Live::from_log(row, before, settings, carry)?;
                 prior.owed_hands = None;
+                prior.ended = Vec::new();
                 live.owed_hands = Some(Box::new(prior));
             }
         }
@@ -432,7 +444,7 @@ impl Live {
         Out::Post {
             chat: self.row.chat.clone(),
             text,
-            once: Some(format!("t{}.d{}.result", self.id(), report.deal_no)),
+            once: Some(result_key(self.id(), report.deal_no)),
         }
     }
 

@@ -4,6 +4,7 @@
 //! a newer one). Both bots follow the same policy through `first_post`, `claim_shown` and
 //! `newer_shown`; they only send.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use super::*;
@@ -227,6 +228,29 @@ impl Store {
         } else {
             FirstPost::Sending
         })
+    }
+
+    /// Which of `keys` were posted once (`claim_once`) on `platform`, to any recipient:
+    /// their post was sent and its id kept. A claim whose post may not have gone out is not
+    /// counted. One query.
+    pub async fn posted_once(&self, platform: Platform, keys: &[String]) -> Result<HashSet<String>> {
+        if keys.is_empty() {
+            return Ok(HashSet::new());
+        }
+        let marks: Vec<String> = (0..keys.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT msg_key FROM messages WHERE platform = $1 AND msg_key IN ({}) \
+             AND message_id NOT LIKE 'sending:%'",
+            marks.join(", ")
+        );
+        let rows: Vec<(String,)> = on_pool!(self, pool => {
+            let mut q = sqlx::query_as(&sql).bind(platform.as_str());
+            for k in keys {
+                q = q.bind(k);
+            }
+            q.fetch_all(pool).await?
+        });
+        Ok(rows.into_iter().map(|(k,)| k).collect())
     }
 
     /// Gives up a first-post claim whose send failed (`claim_first_post`), so that the next

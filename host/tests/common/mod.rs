@@ -38,11 +38,14 @@ pub fn config() -> HostConfig {
 /// One shown message: to whom (user or chat), its text, its buttons as (label, token).
 pub type Shown = (String, String, Vec<(String, String)>);
 
-/// A fake adapter: keeps the newest version of every keyed message, and everything posted.
+/// A fake adapter: keeps the newest version of every keyed message, and everything posted
+/// (a post kept under a key once, as the bots post it).
 #[derive(Default)]
 pub struct Screen {
     pub latest: std::collections::BTreeMap<String, Shown>,
     pub posts: Vec<String>,
+    /// The keys of the posts made once (`Out::Post::once`).
+    pub posted_once: std::collections::HashSet<String>,
     /// Every public text with the deal it is about (0: none).
     pub public_texts: Vec<(usize, String)>,
     pub deal: usize,
@@ -85,7 +88,12 @@ impl Screen {
                         .collect();
                     self.latest.insert(key.clone(), (user.clone(), text.clone(), b));
                 }
-                Out::Post { text, .. } => {
+                Out::Post { text, once, .. } => {
+                    if let Some(k) = once {
+                        if !self.posted_once.insert(k.clone()) {
+                            continue;
+                        }
+                    }
                     let deal = result_of(text)
                         .and_then(|r| r.split_whitespace().next())
                         .and_then(|n| n.parse().ok())
