@@ -32,7 +32,8 @@
 //!   `heartbeat`, `sweep`, `takeover`, `timer`, `recover`, `remember`, `listen`, `scrape`)
 //!   and kind (`pool_timeout`, `connection`, `database`, `commit`, `corrupt`, `other`)
 //! - `presses_handed_over_total{outcome}`: presses handed to the process that owns their
-//!   table (`answered`, `unanswered` where they arrived; `taken`, `late` at the owner)
+//!   table (`answered`, `unanswered`, `found_in_log` where they arrived; `taken`, `late` at
+//!   the owner)
 //! - `store_retries_total{op}`: a database operation tried again (`open`, `migrate`,
 //!   `remember`, `listen`)
 //! - `heartbeats_total{outcome}` (`ok`, `error`) and
@@ -197,7 +198,7 @@ pub const METRICS: &[Metric] = &[
         "stikis_presses_handed_over_total",
         Kind::Counter,
         &["outcome"],
-        "Presses handed between processes because another process owns the table: answered and unanswered (answered \"try again\") where they arrived, taken and late (past their time limit, dropped) at the owner.",
+        "Presses handed between processes because another process owns the table: answered, unanswered (answered \"try again\") and found_in_log (no answer came, but the log holds the move: answered as applied) where they arrived, taken and late (past their time limit, dropped) at the owner.",
     ),
     m(
         "stikis_store_retries_total",
@@ -307,7 +308,7 @@ fn describe() {
     ] {
         metrics::counter!("stikis_table_takeovers_total", "reason" => reason).increment(0);
     }
-    for outcome in ["answered", "unanswered", "taken", "late"] {
+    for outcome in ["answered", "unanswered", "found_in_log", "taken", "late"] {
         metrics::counter!("stikis_presses_handed_over_total", "outcome" => outcome).increment(0);
     }
     metrics::gauge!("stikis_tables_in_memory").set(0.0);

@@ -29,7 +29,7 @@ use tokio::sync::oneshot;
 use crate::i18n::t;
 use crate::lobby::{Host, BEAT_STALE_MS};
 use crate::outbox::{Button, Command, Out, Outbox, Request, User};
-use crate::store::{ChatRef, Platform};
+use crate::store::{ChatRef, Occupant, Platform};
 use crate::token::Token;
 
 /// The start of the PostgreSQL channels on which presses are handed to their table's owner,
@@ -49,6 +49,9 @@ pub const PRESS_LIMIT: Duration = Duration::from_millis(2_500);
 /// How much longer than its limit a press's receiver waits for the owner's answer (the
 /// owner commits within the limit, then its computer players move before it answers).
 pub const ANSWER_GRACE: Duration = Duration::from_millis(1_500);
+
+/// How long a receiver reads the log for a press whose answer never came.
+const LOG_READ_LIMIT: Duration = Duration::from_secs(1);
 
 /// NOTIFY's payload limit is 8,000 bytes; an answer larger than this leaves the presser's
 /// hand to the owner to show.
@@ -350,12 +353,48 @@ impl Host {
                 out.0.extend(outs.into_iter().filter_map(Handed::out));
             }
             None => {
+                if let Some(found) = self.answer_from_log(req, token).await {
+                    return Some(found);
+                }
                 crate::observe::handed_over("unanswered");
                 crate::observe::move_outcome("error");
                 let lang = self.lang_soon(&req.chat, &req.user.id).await;
                 out.reply(t(lang, "press-try-again", &[]));
             }
         }
+        Some(out)
+    }
+
+    /// A handed press whose answer never came (its owner died after committing, or the
+    /// answer was lost while the database restarted): if the log holds the press's move, the
+    /// person is told "✓" and shown their hand as the database has it, not "try again" for a
+    /// move that stands. By now the move is committed or never will be (the owner commits it
+    /// only within `PRESS_LIMIT`). None: not in the log, or the log could not be read.
+    async fn answer_from_log(&self, req: &Request, token: &str) -> Option<Outbox> {
+        let tok = Token::decode(token).ok()?;
+        let user = req.user.id.as_str();
+        let read = async {
+            let action = self.store.action_at(tok.table, tok.seq + 1).await.ok()??;
+            let seats = self.store.seats(tok.table).await.ok()?;
+            let seat = seats
+                .iter()
+                .find(|s| matches!(&s.occupant, Occupant::Human { user_id } if user_id == user))?
+                .seat;
+            let by = action.payload.get("seat").and_then(serde_json::Value::as_u64);
+            (by == Some(u64::from(seat))).then_some(seat)
+        };
+        let seat = tokio::time::timeout(LOG_READ_LIMIT, read).await.ok()??;
+        crate::observe::handed_over("found_in_log");
+        crate::observe::move_outcome("applied");
+        let mut out = Outbox::default();
+        // This process's copy, if any, is behind the move: read afresh.
+        self.evict(tok.table);
+        if let Ok(Ok(Some(shared))) = tokio::time::timeout(LOG_READ_LIMIT, self.table(tok.table)).await {
+            let live = shared.lock().await;
+            let lang = self.user_lang(&live.row.chat, user).await;
+            out.push(live.hand_message(seat, user, lang));
+        }
+        out.reply("✓");
         Some(out)
     }
 
@@ -585,5 +624,90 @@ mod tests {
         let (back, rest) = split(out.clone(), "anna", false);
         assert_eq!(back.len(), 1);
         assert_eq!(rest.0.len(), 3);
+    }
+
+    /// A press whose owner's answer never came is told what the log says: "✓" and the
+    /// presser's hand as it is now when the move is there, and nothing (so "try again")
+    /// when it is not, or when the move at that number is someone else's.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_press_without_an_answer_is_answered_from_the_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open_sqlite(dir.path().join("a.db").to_str().unwrap())
+            .await
+            .unwrap();
+        let config = crate::HostConfig {
+            bot_budget_ms: 10,
+            seeds: Arc::new(|table, deal| stikis_core::Seed::from_u64((table as u64) << 16 | deal as u64)),
+            ..crate::HostConfig::default()
+        };
+        let (host, _events) = Host::new(store, config);
+        let g = ChatRef::new(Platform::Telegram, "group-1", "g");
+        let person = |id: &str| User {
+            id: id.into(),
+            name: id.to_uppercase(),
+            admin: id == "admin",
+        };
+        let req = |who: &str, command: Command| Request {
+            chat: g.clone(),
+            user: person(who),
+            command,
+        };
+        host.handle(req("admin", Command::SetTurnLimit(None))).await;
+        let new = Command::NewTable {
+            game: "zole".into(),
+            rules: None,
+            seats: Some(3),
+        };
+        host.handle(req("anna", new)).await;
+        for who in ["bruno", "cilda"] {
+            host.handle(req(who, Command::Join)).await;
+        }
+        host.handle(req("anna", Command::Start)).await;
+        let table = host.tables.lock().unwrap().keys().copied().next().unwrap();
+        // The one to act and their first choice, as their page offers it; and someone else.
+        let mut to_act = None;
+        let mut idle = None;
+        for who in ["anna", "bruno", "cilda"] {
+            let v = host.table_view(table, Some(who)).await.unwrap().unwrap();
+            let token = v.buttons.iter().flatten().map(|b| b.token.clone()).next();
+            match token {
+                Some(t) if to_act.is_none() => to_act = Some((who, t)),
+                _ => idle = Some(who),
+            }
+        }
+        let ((who, token), idle) = (to_act.expect("someone to act"), idle.unwrap());
+        let pressed = |user: &str| req(user, Command::Press { token: token.clone() });
+
+        assert!(
+            host.answer_from_log(&pressed(who), &token).await.is_none(),
+            "not in the log yet: try again"
+        );
+        let out = host.handle(pressed(who)).await;
+        assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+        let seq = Token::decode(&token).unwrap().seq;
+
+        let out = host
+            .answer_from_log(&pressed(who), &token)
+            .await
+            .expect("in the log");
+        assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+        let hand = out
+            .0
+            .iter()
+            .find_map(|o| match o {
+                Out::Private { user, buttons, .. } if user == who => Some(buttons),
+                _ => None,
+            })
+            .expect("the presser's hand is shown");
+        assert!(
+            hand.iter()
+                .flatten()
+                .all(|b| Token::decode(&b.token).map_or(true, |t| t.seq > seq)),
+            "as it is after the move, without the buttons just pressed: {hand:?}"
+        );
+        assert!(
+            host.answer_from_log(&pressed(idle), &token).await.is_none(),
+            "the move at that number is not {idle}'s"
+        );
     }
 }

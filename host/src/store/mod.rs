@@ -11,6 +11,7 @@
 //! On SQLite the action log is group-committed by one writer task per `Store` (`sqlite_log`):
 //! appends waiting at the same moment share one transaction and one disk flush.
 
+mod cached;
 mod pg_log;
 mod sqlite_log;
 mod types;
@@ -94,6 +95,8 @@ pub struct Store {
     writer: Option<SqlitePool>,
     /// This process's name in the `processes` table and on the actions it commits.
     process: Arc<str>,
+    /// Languages and community settings read lately (`cached`).
+    cache: Arc<cached::SettingsCache>,
 }
 
 #[derive(Clone, Debug)]
@@ -508,6 +511,7 @@ impl Store {
             writer: Some(writer),
             backend: Backend::Sqlite(pool),
             process,
+            cache: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -549,6 +553,7 @@ impl Store {
             writer: None,
             backend: Backend::Postgres(pool),
             process,
+            cache: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -590,8 +595,18 @@ impl Store {
 
     // ---- communities and users ----
 
-    /// A community's settings; the defaults if it was never configured.
+    /// A community's settings; the defaults if it was never configured. Read again after
+    /// `cached::SETTINGS_TTL` (a change made by another process shows by then).
     pub async fn community_settings(&self, c: &CommunityRef) -> Result<CommunitySettings> {
+        if let Some(s) = self.cache.community(c) {
+            return Ok(s);
+        }
+        let s = self.read_community_settings(c).await?;
+        self.cache.keep_community(c, &s);
+        Ok(s)
+    }
+
+    async fn read_community_settings(&self, c: &CommunityRef) -> Result<CommunitySettings> {
         let sql = "SELECT lang, turn_limit_secs, auto_start, computer_names FROM communities \
                    WHERE platform = $1 AND community_id = $2";
         on_pool!(self, pool => {
@@ -633,11 +648,22 @@ impl Store {
                 .execute(pool)
                 .await?;
         });
+        self.cache.keep_community(c, s);
         Ok(())
     }
 
-    /// A user's own language; None: the community's.
+    /// A user's own language; None: the community's. Read again after
+    /// `cached::SETTINGS_TTL` (a change made by another process shows by then).
     pub async fn user_lang(&self, platform: Platform, user: &str) -> Result<Option<Lang>> {
+        if let Some(lang) = self.cache.lang(platform, user) {
+            return Ok(lang);
+        }
+        let lang = self.read_user_lang(platform, user).await?;
+        self.cache.keep_lang(platform, user, lang);
+        Ok(lang)
+    }
+
+    async fn read_user_lang(&self, platform: Platform, user: &str) -> Result<Option<Lang>> {
         let sql = "SELECT lang FROM users WHERE platform = $1 AND user_id = $2";
         let lang: Option<Option<String>> = on_pool!(self, pool => {
             sqlx::query_scalar(sql)
@@ -660,6 +686,7 @@ impl Store {
                 .execute(pool)
                 .await?;
         });
+        self.cache.keep_lang(platform, user, lang);
         Ok(())
     }
 
@@ -1071,6 +1098,15 @@ impl Store {
                 crate::observe::store_retry("listen");
             }
         }))
+    }
+
+    /// The table's action number `seq`, if it was committed.
+    pub async fn action_at(&self, table: i64, seq: i64) -> Result<Option<ActionRow>> {
+        let sql = "SELECT seq, payload, at_ms, process FROM actions WHERE table_id = $1 AND seq = $2";
+        on_pool!(self, pool => {
+            let row = sqlx::query(sql).bind(table).bind(seq).fetch_optional(pool).await?;
+            row.map(|r| Ok(action_row!(r))).transpose()
+        })
     }
 
     /// The table's committed actions in sequence order.
@@ -1617,6 +1653,7 @@ mod shown;
 mod tournament;
 mod web;
 pub use boards::{civil_date, period_start, BoardRow, Period, RatingRow};
+pub use cached::SETTINGS_TTL;
 pub use shown::{FirstPost, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
 pub use tournament::EntryRefused;
 
