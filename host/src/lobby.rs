@@ -91,6 +91,8 @@ pub struct Host {
     swept: Mutex<HashMap<i64, (i64, bool)>>,
     /// Tables that changed (`Host::changes`), for the live table pages.
     pub(crate) changed: tokio::sync::broadcast::Sender<i64>,
+    /// Tables changed, to be told to the other processes (`Host::announce_table`).
+    pub(crate) changed_out: Mutex<Option<mpsc::UnboundedSender<i64>>>,
     /// The seats followed on the live table: their hands are held back from the chat.
     pub(crate) watching: crate::watching::Watching,
     /// The live processes, which own the tables, and the presses handed to owners
@@ -115,6 +117,7 @@ impl Host {
             clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
             swept: Mutex::new(HashMap::new()),
             changed: tokio::sync::broadcast::channel(4096).0,
+            changed_out: Mutex::new(None),
             watching: Default::default(),
             owners: Mutex::new(crate::owner::Owners::default()),
             handoff_task: crate::owner::HandoffTask::default(),

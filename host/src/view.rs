@@ -282,16 +282,22 @@ impl Host {
 
     /// Tells the live pages that table `id` has changed (here, and on PostgreSQL in the other
     /// processes): a change no table message shows, such as the table's end.
+    /// The other processes are told the tables changed in the last `CHANGES_GATHER` in one
+    /// notice: one `NOTIFY` per move was a fifth of a busy bot's statements, and each wakes
+    /// every listening connection on the database.
     pub(crate) fn announce_table(&self, id: i64) {
         let _ = self.changed.send(id);
-        if self.store.is_postgres() {
-            let store = self.store.clone();
-            tokio::spawn(async move {
-                if let Err(e) = store.notify_changed(id).await {
-                    tracing::debug!(error = %e, table = id, "a table change was not told to the other processes");
-                }
-            });
+        if !self.store.is_postgres() || tokio::runtime::Handle::try_current().is_err() {
+            return;
         }
+        let mut tx = self.changed_out.lock().expect("changed out");
+        if tx.as_ref().is_some_and(|t| t.send(id).is_ok()) {
+            return;
+        }
+        let (t, rx) = tokio::sync::mpsc::unbounded_channel();
+        let _ = t.send(id);
+        tokio::spawn(tell_changes(self.store.clone(), rx));
+        *tx = Some(t);
     }
 
     /// Has the chat adapter show what a request made outside the chat returned (a move made
@@ -316,6 +322,25 @@ impl Host {
         self.announce(&out);
         self.hold_watched(&mut out);
         let _ = self.events.send(out);
+    }
+}
+
+/// How long table changes are gathered before the other processes are told of them.
+const CHANGES_GATHER: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Tells the other processes of the tables changed, gathered for `CHANGES_GATHER` (each once),
+/// until the host is gone.
+async fn tell_changes(store: crate::store::Store, mut rx: tokio::sync::mpsc::UnboundedReceiver<i64>) {
+    while let Some(first) = rx.recv().await {
+        tokio::time::sleep(CHANGES_GATHER).await;
+        let mut ids = std::collections::BTreeSet::from([first]);
+        while let Ok(id) = rx.try_recv() {
+            ids.insert(id);
+        }
+        let ids: Vec<i64> = ids.into_iter().collect();
+        if let Err(e) = store.notify_changed(&ids).await {
+            tracing::debug!(error = %e, tables = ?ids, "table changes were not told to the other processes");
+        }
     }
 }
 

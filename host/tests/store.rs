@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 use stikis_host::i18n::Lang;
@@ -1489,4 +1490,41 @@ async fn a_start_waits_for_a_database_that_is_down_and_not_for_one_that_is_missi
     };
     assert!(!e.is_unreachable(), "{e}");
     assert_eq!(waited.load(Ordering::SeqCst), 0);
+}
+
+/// Table changes are told to the other processes several at once: each id in a notice reaches
+/// the listener. PostgreSQL only (SQLite has one process).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_changed_tables_are_heard_one_by_one() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    let db = postgres_db(&url).await;
+    let heard = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (ready_tx, mut ready) = tokio::sync::mpsc::unbounded_channel();
+    let task = {
+        let heard = heard.clone();
+        db.store
+            .listen_changes(move |id| match id {
+                None => {
+                    let _ = ready_tx.send(());
+                }
+                Some(id) => heard.lock().unwrap().push(id),
+            })
+            .expect("a listener on PostgreSQL")
+    };
+    ready.recv().await.expect("the listener connects");
+    db.store.notify_changed(&[3, 5]).await.unwrap();
+    let many: Vec<i64> = (1..=1000).collect();
+    db.store.notify_changed(&many).await.unwrap();
+    for _ in 0..100 {
+        if heard.lock().unwrap().len() >= 1002 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    task.abort();
+    let heard = heard.lock().unwrap().clone();
+    assert_eq!(heard[..2], [3, 5]);
+    assert_eq!(heard[2..], many[..], "a long list goes in parts, none lost");
 }

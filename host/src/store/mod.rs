@@ -1019,10 +1019,16 @@ impl Store {
         matches!(self.backend, Backend::Postgres(_))
     }
 
-    /// Tells the other processes on this PostgreSQL database that `table` changed (their
-    /// live pages redraw it). Nothing on SQLite, which one process uses.
-    pub async fn notify_changed(&self, table: i64) -> Result<()> {
-        self.notify(CHANGED_CHANNEL, &table.to_string()).await
+    /// Tells the other processes on this PostgreSQL database that `tables` changed (their
+    /// live pages redraw them), in one notice of ids separated by commas (more in parts).
+    /// Nothing on SQLite, which one process uses.
+    pub async fn notify_changed(&self, tables: &[i64]) -> Result<()> {
+        // A payload holds at most 8,000 bytes: about 400 ids a notice.
+        for part in tables.chunks(400) {
+            let ids: Vec<String> = part.iter().map(i64::to_string).collect();
+            self.notify(CHANGED_CHANNEL, &ids.join(",")).await?;
+        }
+        Ok(())
     }
 
     /// Sends `payload` to the processes listening on `channel` (PostgreSQL `NOTIFY`, at most
@@ -1045,8 +1051,13 @@ impl Store {
         &self,
         seen: impl Fn(Option<i64>) + Send + Sync + 'static,
     ) -> Option<tokio::task::JoinHandle<()>> {
-        self.listen(CHANGED_CHANNEL, move |payload| {
-            seen(payload.and_then(|p| p.parse().ok()))
+        self.listen(CHANGED_CHANNEL, move |payload| match payload {
+            None => seen(None),
+            Some(p) => {
+                for id in p.split(',').filter_map(|id| id.parse().ok()) {
+                    seen(Some(id));
+                }
+            }
         })
     }
 
