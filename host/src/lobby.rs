@@ -1749,26 +1749,27 @@ impl Host {
         let ended = std::mem::take(&mut live.ended);
         let last = live.owed_result.take();
         let platform = live.row.chat.platform;
-        let owed = match platform {
-            Platform::Local => last.into_iter().collect(),
-            _ => {
-                let keys: Vec<String> = ended.iter().map(|r| result_key(live.id(), r.deal_no)).collect();
-                match self.store.posted_once(platform, &keys).await {
-                    Ok(posted) => ended
-                        .into_iter()
-                        .zip(keys)
-                        .filter(|(_, k)| !posted.contains(k))
-                        .map(|(r, _)| r)
-                        .collect(),
-                    Err(e) => {
-                        tracing::debug!(error = %e, "could not read which results were posted");
-                        last.into_iter().collect::<Vec<_>>()
+        if platform == Platform::Local {
+            if let Some(report) = last {
+                out.push(live.result_post(&report));
+            }
+            return;
+        }
+        let keys: Vec<String> = ended.iter().map(|(n, _)| result_key(live.id(), *n)).collect();
+        match self.store.posted_once(platform, &keys).await {
+            Ok(posted) => {
+                for ((_, post), key) in ended.into_iter().zip(keys) {
+                    if !posted.contains(&key) {
+                        out.push(post);
                     }
                 }
             }
-        };
-        for report in owed {
-            out.push(live.result_post(&report));
+            Err(e) => {
+                tracing::debug!(error = %e, "could not read which results were posted");
+                if let Some(report) = last {
+                    out.push(live.result_post(&report));
+                }
+            }
         }
     }
 

@@ -53,6 +53,10 @@ pub const ANSWER_GRACE: Duration = Duration::from_millis(1_500);
 /// How long a receiver reads the log for a press whose answer never came.
 const LOG_READ_LIMIT: Duration = Duration::from_secs(1);
 
+/// How far the clocks of two processes may disagree: a move in the log stamped earlier than
+/// this before a press arrived was made by another press (the same button pressed twice).
+const CLOCK_SKEW_MS: i64 = 500;
+
 /// NOTIFY's payload limit is 8,000 bytes; an answer larger than this leaves the presser's
 /// hand to the owner to show.
 const MAX_PAYLOAD: usize = 7_600;
@@ -308,7 +312,8 @@ impl Host {
         let Command::Press { token } = &req.command else {
             return None;
         };
-        let until_ms = crate::store::now_ms() + PRESS_LIMIT.as_millis() as i64;
+        let received_ms = crate::store::now_ms();
+        let until_ms = received_ms + PRESS_LIMIT.as_millis() as i64;
         let (tx, rx) = oneshot::channel();
         let n = {
             let mut owners = self.owners.lock().expect("owners");
@@ -353,7 +358,7 @@ impl Host {
                 out.0.extend(outs.into_iter().filter_map(Handed::out));
             }
             None => {
-                if let Some(found) = self.answer_from_log(req, token).await {
+                if let Some(found) = self.answer_from_log(req, token, received_ms).await {
                     return Some(found);
                 }
                 crate::observe::handed_over("unanswered");
@@ -369,12 +374,17 @@ impl Host {
     /// answer was lost while the database restarted): if the log holds the press's move, the
     /// person is told "✓" and shown their hand as the database has it, not "try again" for a
     /// move that stands. By now the move is committed or never will be (the owner commits it
-    /// only within `PRESS_LIMIT`). None: not in the log, or the log could not be read.
-    async fn answer_from_log(&self, req: &Request, token: &str) -> Option<Outbox> {
+    /// only within `PRESS_LIMIT`). None: not in the log, in it from before the press arrived
+    /// (an earlier press of the same button), or the log could not be read.
+    async fn answer_from_log(&self, req: &Request, token: &str, received_ms: i64) -> Option<Outbox> {
         let tok = Token::decode(token).ok()?;
         let user = req.user.id.as_str();
         let read = async {
             let action = self.store.action_at(tok.table, tok.seq + 1).await.ok()??;
+            if action.at_ms < received_ms - CLOCK_SKEW_MS {
+                // Committed before this press arrived: an earlier press of the same button.
+                return None;
+            }
             let seats = self.store.seats(tok.table).await.ok()?;
             let seat = seats
                 .iter()
@@ -628,9 +638,11 @@ mod tests {
 
     /// A press whose owner's answer never came is told what the log says: "✓" and the
     /// presser's hand as it is now when the move is there, and nothing (so "try again")
-    /// when it is not, or when the move at that number is someone else's.
+    /// when it is not, when the move at that number is someone else's, or when it was in the
+    /// log before the press arrived.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_press_without_an_answer_is_answered_from_the_log() {
+        use crate::store::now_ms;
         let dir = tempfile::tempdir().unwrap();
         let store = crate::store::Store::open_sqlite(dir.path().join("a.db").to_str().unwrap())
             .await
@@ -679,15 +691,18 @@ mod tests {
         let pressed = |user: &str| req(user, Command::Press { token: token.clone() });
 
         assert!(
-            host.answer_from_log(&pressed(who), &token).await.is_none(),
+            host.answer_from_log(&pressed(who), &token, now_ms())
+                .await
+                .is_none(),
             "not in the log yet: try again"
         );
+        let received = now_ms();
         let out = host.handle(pressed(who)).await;
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
         let seq = Token::decode(&token).unwrap().seq;
 
         let out = host
-            .answer_from_log(&pressed(who), &token)
+            .answer_from_log(&pressed(who), &token, received)
             .await
             .expect("in the log");
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
@@ -706,8 +721,16 @@ mod tests {
             "as it is after the move, without the buttons just pressed: {hand:?}"
         );
         assert!(
-            host.answer_from_log(&pressed(idle), &token).await.is_none(),
+            host.answer_from_log(&pressed(idle), &token, received)
+                .await
+                .is_none(),
             "the move at that number is not {idle}'s"
+        );
+        assert!(
+            host.answer_from_log(&pressed(who), &token, received + 10_000)
+                .await
+                .is_none(),
+            "a press that arrived after the move was in the log is a second press of the button"
         );
     }
 }

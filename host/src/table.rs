@@ -99,10 +99,11 @@ pub(crate) struct Live {
     /// that ended the deal may have died before showing them, and nothing else would ever
     /// edit them.
     pub owed_hands: Option<Box<Live>>,
-    /// The report of every deal that has ended, when the table was just loaded from the log:
-    /// the process that takes it over posts those whose result no process posted (several,
-    /// when the process that played them died with its posts still queued).
-    pub ended: Vec<DealReport>,
+    /// The result posts of the last `OWED_RESULTS` deals that ended, by deal number, as they
+    /// were when each ended, when the table was just loaded from the log: the process that
+    /// takes it over posts those no process posted (several, when the process that played
+    /// them died with its posts still queued).
+    pub ended: Vec<(usize, Out)>,
     /// Changes whenever the turn changes, so a timer for an old turn does nothing. Unique in
     /// the process, not only in this copy of the table: a timer armed by a copy that was
     /// dropped (another process moved the table on, and it was loaded again) must not match
@@ -135,6 +136,11 @@ async fn store_deal(store: &Store, table: i64, next: &NextDeal) -> Result<(), Ho
         Err(e) => Err(e.into()),
     }
 }
+
+/// How many of a table's last deals a process that takes it over checks for a result never
+/// posted. A dead process's queue of posts for one group is short (they go out about one a
+/// second); the chaos harness saw seven.
+const OWED_RESULTS: usize = 20;
 
 /// The key a deal's result is posted under, once (`Out::Post::once`).
 pub fn result_key(table: i64, deal_no: usize) -> String {
@@ -311,7 +317,11 @@ impl Live {
             for a in actions.iter().filter(|a| a.seq >= d.first_seq && a.seq < end) {
                 if let Some(report) = game.apply(&a.payload)? {
                     live.last_report = Some(report.clone());
-                    live.ended.push(report.clone());
+                    if deals.len() - i <= OWED_RESULTS {
+                        // Its post as it was then, with the totals of then.
+                        let post = live.result_post_of(&*game, &report);
+                        live.ended.push((report.deal_no, post));
+                    }
                     live.owed_result = Some(report);
                 } else if live.owed_result.is_some() && !live.by_computer(&a.payload) {
                     // A person moved after the deal's end: they were shown the next deal,
@@ -430,9 +440,14 @@ impl Live {
     /// so they go to the store together (on SQLite they share one group commit).
     /// The post of a deal's result, once per deal whoever shows it.
     pub fn result_post(&self, report: &DealReport) -> Out {
+        let game = self.game.as_deref().expect("a running table has a game");
+        self.result_post_of(game, report)
+    }
+
+    /// `result_post` as `game` shows it: its totals are the game's so far.
+    fn result_post_of(&self, game: &dyn HostedGame, report: &DealReport) -> Out {
         let lang = self.lang();
         let names = self.names();
-        let game = self.game.as_ref().expect("a running table has a game");
         let mut text = self.labelled(lang, game.result_text(report, lang, &names));
         if let Some(seed) = self.seeds.get(report.deal_no.saturating_sub(1)) {
             text.push('\n');
