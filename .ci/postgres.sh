@@ -2,7 +2,7 @@
 # Starts a throw-away PostgreSQL cluster for the store tests and prints, on standard output
 # and nothing else, the line that points the tests at it:
 #
-#     eval "$(bash .ci/postgres.sh)"    # sets STIKIS_TEST_POSTGRES_URL and STIKIS_CHAOS_PG_RESTART
+#     eval "$(bash .ci/postgres.sh)"    # sets STIKIS_TEST_POSTGRES_URL and STIKIS_CHAOS_PG_*
 #
 # Installs Debian's PostgreSQL if missing, runs initdb as the `postgres` user in a directory
 # under /tmp, and serves on 127.0.0.1 only, on a port no default install uses (55432; override
@@ -35,6 +35,9 @@ as_pg() {
 
 ready() { "$BIN/pg_isready" -q -h 127.0.0.1 -p "$PORT"; }
 
+# The server's options. Tests open many pools in parallel, hence the generous connection limit.
+OPTS="-p $PORT -k $ROOT -c listen_addresses=127.0.0.1 -c max_connections=300"
+
 if ready; then
     if [ ! -f "$DATA/postmaster.pid" ]; then
         log "port $PORT is served by a PostgreSQL that is not ours ($DATA); set STIKIS_PG_PORT"
@@ -51,9 +54,7 @@ else
             || { cat "$ROOT/initdb.log" >&2; exit 1; }
     fi
     log "starting PostgreSQL on 127.0.0.1:$PORT"
-    # Tests open many pools in parallel, hence the generous connection limit.
-    as_pg "$BIN/pg_ctl" -D "$DATA" -l "$ROOT/server.log" -w -t 300 \
-        -o "-p $PORT -k $ROOT -c listen_addresses=127.0.0.1 -c max_connections=300" start >&2 \
+    as_pg "$BIN/pg_ctl" -D "$DATA" -l "$ROOT/server.log" -w -t 300 -o "$OPTS" start >&2 \
         || { tail -n 30 "$ROOT/server.log" >&2; exit 1; }
 fi
 
@@ -70,3 +71,6 @@ echo "export STIKIS_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:$PORT/$DB"
 # (immediate mode: no checkpoint, connections cut).
 if [ "$(id -u)" = 0 ]; then RUN_AS="runuser -u postgres -- "; else RUN_AS=""; fi
 echo "export STIKIS_CHAOS_PG_RESTART='${RUN_AS}$BIN/pg_ctl -D $DATA -l $ROOT/server.log -m immediate -w -t 120 restart >/dev/null'"
+# And how its long run stops it for an outage (STIKIS_CHAOS_OUTAGE_SECS) and starts it again.
+echo "export STIKIS_CHAOS_PG_STOP='${RUN_AS}$BIN/pg_ctl -D $DATA -m immediate -w -t 120 stop >/dev/null'"
+echo "export STIKIS_CHAOS_PG_START='${RUN_AS}$BIN/pg_ctl -D $DATA -l $ROOT/server.log -w -t 120 -o \"$OPTS\" start >/dev/null'"

@@ -190,14 +190,17 @@ impl support::Bot for Discord {
                 ((m.text.clone(), m.buttons.clone()), Instant::now()),
             );
             let iid = self.fake.press_nowait(p, m.id, &data);
-            log.lock().unwrap().push(Press {
-                id: iid.to_string(),
-                user: p.id.to_string(),
-                token: Token::decode(&data).unwrap(),
-            });
+            let at = support::log_press(
+                &log,
+                Press::now(iid.to_string(), p.id.to_string(), Token::decode(&data).unwrap()),
+            );
             // Unanswered (the process died on it: "This interaction failed") or refused
             // (out of date, try again): look again, press again.
-            if self.answer(iid, Duration::from_secs(8)).await.as_deref() != Some("✓") {
+            let answer = self.answer(iid, Duration::from_secs(8)).await;
+            if answer.is_some() {
+                support::answered(&log, at);
+            }
+            if answer.as_deref() != Some("✓") {
                 pressed.remove(&(p.id, m.id));
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }

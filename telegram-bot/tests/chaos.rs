@@ -12,7 +12,9 @@
 //! Long run, by hand: add `-- --ignored --nocapture` and set STIKIS_CHAOS_SECS (default
 //! 300), STIKIS_CHAOS_TABLES (40), STIKIS_CHAOS_PROCS (4), STIKIS_CHAOS_SEED (random),
 //! STIKIS_CHAOS_KILLS (0 for none: a throughput run), and STIKIS_CHAOS_PG_RESTART, a shell
-//! command that restarts PostgreSQL (`.ci/postgres.sh` prints one).
+//! command that restarts PostgreSQL (`.ci/postgres.sh` prints one); or, for a database outage
+//! instead of the restart, STIKIS_CHAOS_OUTAGE_SECS with the shell commands
+//! STIKIS_CHAOS_PG_STOP and STIKIS_CHAOS_PG_START.
 
 mod fake;
 #[path = "../../host/tests/support/chaos.rs"]
@@ -144,15 +146,17 @@ impl support::Bot for Telegram {
             };
             pressed.insert((u, msg), seen);
             let id = fake.press(u, msg, u, &data);
-            log.lock().unwrap().push(Press {
-                id: id.clone(),
-                user: u.to_string(),
-                token: Token::decode(&data).unwrap(),
-            });
+            let at = support::log_press(
+                &log,
+                Press::now(id.clone(), u.to_string(), Token::decode(&data).unwrap()),
+            );
             // A person waits a few seconds for the ✓, not for ever: a press taken by a
             // process that was killed before it answered is never answered (the webhook post
             // was acknowledged, so it is not posted again).
             let answer = wait_answer(&fake, &id, Duration::from_secs(8)).await;
+            if answer.is_some() {
+                support::answered(&log, at);
+            }
             if !answer.is_some_and(|a| a.starts_with('✓')) {
                 // Refused (out of date, try again) or not answered: look again, press again.
                 pressed.remove(&(u, msg));

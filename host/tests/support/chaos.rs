@@ -92,6 +92,50 @@ pub struct Config {
     pub kills: bool,
     pub db: Db,
     pub pg_restart: Option<String>,
+    /// PostgreSQL stopped halfway through for this long, instead of restarted
+    /// (`STIKIS_CHAOS_OUTAGE_SECS`, with the commands `STIKIS_CHAOS_PG_STOP` and
+    /// `STIKIS_CHAOS_PG_START`): every press made meanwhile must be answered within
+    /// `OUTAGE_ANSWER_MS`.
+    pub outage: Option<Outage>,
+}
+
+/// A PostgreSQL outage the harness makes: how to stop and start the server, and for how long.
+#[derive(Clone, Debug)]
+pub struct Outage {
+    pub stop: String,
+    pub start: String,
+    pub secs: u64,
+}
+
+impl Outage {
+    /// The outage the environment asks for, if any.
+    fn from_env() -> Option<Outage> {
+        let secs = std::env::var("STIKIS_CHAOS_OUTAGE_SECS").ok()?.parse().ok()?;
+        Some(Outage {
+            stop: std::env::var("STIKIS_CHAOS_PG_STOP")
+                .expect("STIKIS_CHAOS_PG_STOP: how to stop PostgreSQL"),
+            start: std::env::var("STIKIS_CHAOS_PG_START")
+                .expect("STIKIS_CHAOS_PG_START: how to start PostgreSQL"),
+            secs,
+        })
+    }
+}
+
+/// How soon a press made while the database is away must be answered ("try again").
+const OUTAGE_ANSWER_MS: i64 = 5_000;
+
+/// Runs a shell command on a blocking thread; panics if it fails.
+async fn shell(cmd: &str, what: &str) {
+    let cmd = cmd.to_string();
+    let ok = tokio::task::spawn_blocking(move || {
+        Command::new("sh")
+            .args(["-c", &cmd])
+            .status()
+            .map(|s| s.success())
+    })
+    .await
+    .unwrap();
+    assert!(matches!(ok, Ok(true)), "{what} failed: {ok:?}");
 }
 
 /// A press the harness made: its id at the fake (callback query, interaction), who, and the
@@ -101,6 +145,37 @@ pub struct Press {
     pub id: String,
     pub user: String,
     pub token: Token,
+    /// When the person pressed (Unix ms).
+    pub sent_ms: i64,
+    /// When its first answer came, if the person saw one before giving up waiting.
+    pub answered_ms: Option<i64>,
+}
+
+impl Press {
+    /// A press made now.
+    pub fn now(id: String, user: String, token: Token) -> Press {
+        Press {
+            id,
+            user,
+            token,
+            sent_ms: unix_ms(),
+            answered_ms: None,
+        }
+    }
+}
+
+/// Puts `press` in the run's log; returns its place there, for `answered`.
+pub fn log_press(log: &Mutex<Vec<Press>>, press: Press) -> usize {
+    let mut log = log.lock().unwrap();
+    log.push(press);
+    log.len() - 1
+}
+
+/// Notes that the press at `at` in the log was answered now.
+pub fn answered(log: &Mutex<Vec<Press>>, at: usize) {
+    if let Some(p) = log.lock().unwrap().get_mut(at) {
+        p.answered_ms.get_or_insert(unix_ms());
+    }
 }
 
 /// A table of the run: its group chat (channel) and its people, as the platform names them.
@@ -377,14 +452,26 @@ pub fn free_port() -> u16 {
 }
 
 /// The results posted in `group`, first to last: the first text of each message that begins
-/// with "Result of deal".
+/// with "Result of deal", each result of it (a bot posts the results it owes together, in one
+/// message, each beginning on a line of its own after an empty one).
 fn results_of(history: &[(String, String, String, i64)], group: &str) -> Vec<String> {
     let mut first = HashSet::new();
     history
         .iter()
         .filter(|(c, m, _, _)| c == group && first.insert(m.clone()))
         .filter(|(_, _, text, _)| text.starts_with("Result of deal"))
-        .map(|(_, _, text, _)| text.clone())
+        .flat_map(|(_, _, text, _)| {
+            text.split("\n\nResult of deal ")
+                .enumerate()
+                .map(|(i, part)| {
+                    if i == 0 {
+                        part.to_string()
+                    } else {
+                        format!("Result of deal {part}")
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -504,6 +591,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
 
     // The chaos.
     let mut pg_restarts = 0;
+    let mut outage_window: Option<(i64, i64)> = None;
     let pg_restart_at = cfg.secs / 2;
     let until = t0 + Duration::from_secs(cfg.secs);
     while Instant::now() < until {
@@ -516,6 +604,29 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         fleet.lock().unwrap().revive();
         if !cfg.kills || Instant::now() >= until {
             continue;
+        }
+        if let Some(outage) = &cfg.outage {
+            if outage_window.is_none() && t0.elapsed().as_secs() >= pg_restart_at {
+                let from_ms = unix_ms();
+                shell(&outage.stop, "stopping PostgreSQL").await;
+                println!(
+                    "chaos: PostgreSQL stopped at +{} ms for {} s",
+                    unix_ms() - start_ms,
+                    outage.secs
+                );
+                tokio::time::sleep(Duration::from_secs(outage.secs)).await;
+                let back_ms = unix_ms();
+                shell(&outage.start, "starting PostgreSQL").await;
+                println!("chaos: PostgreSQL started again at +{} ms", unix_ms() - start_ms);
+                fleet.lock().unwrap().changes.push(Change {
+                    kind: ChangeKind::PgRestart,
+                    process: None,
+                    from_ms,
+                    to_ms: unix_ms(),
+                });
+                outage_window = Some((from_ms, back_ms));
+                continue;
+            }
         }
         if let Some(cmd) = &cfg.pg_restart {
             if pg_restarts == 0 && t0.elapsed().as_secs() >= pg_restart_at {
@@ -1221,6 +1332,42 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let f = fleet.lock().unwrap();
     let throughput = in_chaos as f64 / chaos_secs;
     // How much of the run the changes' windows excused from the owner check.
+    // Presses made while PostgreSQL was away: each answered within `OUTAGE_ANSWER_MS`.
+    let mut slow_in_outage = Vec::new();
+    if let Some((from_ms, to_ms)) = outage_window {
+        let during: Vec<&Press> = presses
+            .iter()
+            .filter(|p| p.sent_ms >= from_ms && p.sent_ms < to_ms)
+            .collect();
+        let waits: Vec<i64> = during
+            .iter()
+            .filter_map(|p| p.answered_ms.map(|a| a - p.sent_ms))
+            .collect();
+        for p in &during {
+            match p.answered_ms {
+                Some(a) if a - p.sent_ms <= OUTAGE_ANSWER_MS => {}
+                Some(a) => slow_in_outage.push(format!(
+                    "press {} of {} during the outage answered after {} ms",
+                    p.id,
+                    p.user,
+                    a - p.sent_ms
+                )),
+                None => slow_in_outage.push(format!(
+                    "press {} of {} during the outage never answered",
+                    p.id, p.user
+                )),
+            }
+        }
+        println!(
+            "chaos: outage of {} s: {} presses made during it, {} answered, the slowest after {} ms; \
+             {} not answered within {OUTAGE_ANSWER_MS} ms",
+            (to_ms - from_ms) / 1000,
+            during.len(),
+            waits.len(),
+            waits.iter().max().copied().unwrap_or(0),
+            slow_in_outage.len()
+        );
+    }
     let run_end_ms = changes.iter().map(|c| c.to_ms).max().unwrap_or(start_ms);
     let excused_ms = covered(&windows, start_ms, run_end_ms);
     println!(
@@ -1302,14 +1449,33 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         .chain(&leaks)
         .chain(&replay_errors)
         .chain(&results_lost)
+        .chain(slow_in_outage.iter().take(8))
         .collect();
     assert!(problems.is_empty(), "{failure_note}\n{problems:#?}");
     assert!(acknowledged > 0, "nothing was played; {failure_note}");
     if cfg.kills {
         assert!(!kills.is_empty(), "no process was killed; {failure_note}");
     }
-    // Passed: the logs go.
+    // Passed: the logs go, and the run's schema with them (a failed run keeps both).
     drop(keep);
+    if let Db::Postgres(url, schema) = &cfg.db {
+        drop_schema(url, schema).await;
+    }
+}
+
+/// Drops a passed run's schema; a failure to is only said (the run passed).
+async fn drop_schema(url: &str, schema: &str) {
+    use sqlx::Connection;
+    let dropped = async {
+        let mut conn = sqlx::PgConnection::connect(url).await?;
+        sqlx::query(&format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE"))
+            .execute(&mut conn)
+            .await?;
+        conn.close().await
+    };
+    if let Err(e) = dropped.await {
+        println!("chaos: the schema {schema} was not dropped: {e}");
+    }
 }
 
 /// The presses the bots said they deferred (`press deferred … interaction=ID`): answered
@@ -1489,6 +1655,7 @@ pub fn short_on_sqlite<B: Bot>(bot: MakeBot<B>) {
             kills: true,
             db: Db::Sqlite(dir.path().join("chaos.db")),
             pg_restart: None,
+            outage: None,
         },
     );
 }
@@ -1511,6 +1678,7 @@ pub fn short_on_postgres<B: Bot>(bot: MakeBot<B>) {
             kills: true,
             db,
             pg_restart: std::env::var("STIKIS_CHAOS_PG_RESTART").ok(),
+            outage: None,
         },
     );
 }
@@ -1539,6 +1707,7 @@ pub fn long<B: Bot>(bot: MakeBot<B>) {
             kills: env_or("STIKIS_CHAOS_KILLS", 1) != 0,
             db,
             pg_restart: std::env::var("STIKIS_CHAOS_PG_RESTART").ok(),
+            outage: Outage::from_env(),
         },
     );
 }
