@@ -266,7 +266,7 @@ impl Host {
 
     /// A rebuilt table takes back the half-made choice kept with it (the first card of a
     /// burial), if the table has not moved since.
-    async fn restore_selection(&self, live: &mut Live) -> Result<(), HostError> {
+    pub(crate) async fn restore_selection(&self, live: &mut Live) -> Result<(), HostError> {
         let Some((seat, seq, code)) = self.store.selection(live.id()).await? else {
             return Ok(());
         };

@@ -26,10 +26,12 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
+use crate::games::Pressed;
 use crate::i18n::t;
 use crate::lobby::{Host, BEAT_STALE_MS};
 use crate::outbox::{Button, Command, Out, Outbox, Request, User};
-use crate::store::{ChatRef, Occupant, Platform};
+use crate::store::{ChatRef, Platform};
+use crate::table::Live;
 use crate::token::Token;
 
 /// The start of the PostgreSQL channels on which presses are handed to their table's owner,
@@ -50,8 +52,9 @@ pub const PRESS_LIMIT: Duration = Duration::from_millis(2_500);
 /// owner commits within the limit, then its computer players move before it answers).
 pub const ANSWER_GRACE: Duration = Duration::from_millis(1_500);
 
-/// How long a receiver reads the log for a press whose answer never came.
-const LOG_READ_LIMIT: Duration = Duration::from_secs(1);
+/// How long a receiver reads the log for a press whose answer never came (within the 5 s in
+/// which every press is answered).
+const LOG_READ_LIMIT: Duration = Duration::from_millis(500);
 
 /// How far the clocks of two processes may disagree: a move in the log stamped earlier than
 /// this before a press arrived was made by another press (the same button pressed twice).
@@ -338,9 +341,13 @@ impl Host {
         };
         let payload = serde_json::to_string(&message).expect("a handoff serializes");
         // Sending waits for a connection too: the whole wait is bounded.
+        let sent = std::sync::atomic::AtomicBool::new(false);
         let answer = tokio::time::timeout(PRESS_LIMIT + ANSWER_GRACE, async {
             match self.store.notify(&channel, &payload).await {
-                Ok(()) => rx.await.ok(),
+                Ok(()) => {
+                    sent.store(true, std::sync::atomic::Ordering::Relaxed);
+                    rx.await.ok()
+                }
                 Err(e) => {
                     crate::observe::store_error("handoff", &e);
                     None
@@ -358,8 +365,11 @@ impl Host {
                 out.0.extend(outs.into_iter().filter_map(Handed::out));
             }
             None => {
-                if let Some(found) = self.answer_from_log(req, token, received_ms).await {
-                    return Some(found);
+                // A press never handed over was never committed: no need to look.
+                if sent.load(std::sync::atomic::Ordering::Relaxed) {
+                    if let Some(found) = self.answer_from_log(req, token, received_ms).await {
+                        return Some(found);
+                    }
                 }
                 crate::observe::handed_over("unanswered");
                 crate::observe::move_outcome("error");
@@ -374,8 +384,10 @@ impl Host {
     /// answer was lost while the database restarted): if the log holds the press's move, the
     /// person is told "✓" and shown their hand as the database has it, not "try again" for a
     /// move that stands. By now the move is committed or never will be (the owner commits it
-    /// only within `PRESS_LIMIT`). None: not in the log, in it from before the press arrived
-    /// (an earlier press of the same button), or the log could not be read.
+    /// only within `PRESS_LIMIT`). The press's move is the one it makes of the table as it
+    /// was before that number. None: not in the log, another move there (another button of
+    /// the seat, the turn timer's), in it from before the press arrived (an earlier press of
+    /// the same button), or the log could not be read in time.
     async fn answer_from_log(&self, req: &Request, token: &str, received_ms: i64) -> Option<Outbox> {
         let tok = Token::decode(token).ok()?;
         let user = req.user.id.as_str();
@@ -385,13 +397,22 @@ impl Host {
                 // Committed before this press arrived: an earlier press of the same button.
                 return None;
             }
-            let seats = self.store.seats(tok.table).await.ok()?;
-            let seat = seats
-                .iter()
-                .find(|s| matches!(&s.occupant, Occupant::Human { user_id } if user_id == user))?
-                .seat;
-            let by = action.payload.get("seat").and_then(serde_json::Value::as_u64);
-            (by == Some(u64::from(seat))).then_some(seat)
+            // The table as it was when the button was current, and what the press makes of it.
+            let row = self.store.table(tok.table).await.ok()??;
+            let settings = self.table_settings(&row).await.ok()?;
+            let mut log = self.store.table_log(tok.table).await.ok()?;
+            log.actions.retain(|a| a.seq <= tok.seq);
+            log.deals.retain(|d| d.first_seq <= tok.seq + 1);
+            let carry = self.store.sheet_carry(tok.table).await.ok()?;
+            let mut before = Live::from_log(row, log, settings, carry.as_ref()).ok()?;
+            self.restore_selection(&mut before).await.ok()?;
+            let seat = before.seat_of(user)?;
+            let lang = before.lang();
+            match before.game.as_mut()?.press(seat, &tok.action, lang) {
+                // This press's move, and not another of the seat's (or the turn timer's).
+                Ok(Pressed::Action(meant)) if meant == action.payload => Some(seat),
+                _ => None,
+            }
         };
         let seat = tokio::time::timeout(LOG_READ_LIMIT, read).await.ok()??;
         crate::observe::handed_over("found_in_log");
@@ -638,8 +659,8 @@ mod tests {
 
     /// A press whose owner's answer never came is told what the log says: "✓" and the
     /// presser's hand as it is now when the move is there, and nothing (so "try again")
-    /// when it is not, when the move at that number is someone else's, or when it was in the
-    /// log before the press arrived.
+    /// when it is not, when the move at that number is someone else's or another choice of
+    /// the presser's, or when it was in the log before the press arrived.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_press_without_an_answer_is_answered_from_the_log() {
         use crate::store::now_ms;
@@ -681,13 +702,13 @@ mod tests {
         let mut idle = None;
         for who in ["anna", "bruno", "cilda"] {
             let v = host.table_view(table, Some(who)).await.unwrap().unwrap();
-            let token = v.buttons.iter().flatten().map(|b| b.token.clone()).next();
-            match token {
-                Some(t) if to_act.is_none() => to_act = Some((who, t)),
+            let tokens: Vec<String> = v.buttons.iter().flatten().map(|b| b.token.clone()).collect();
+            match tokens.as_slice() {
+                [t, other, ..] if to_act.is_none() => to_act = Some((who, t.clone(), other.clone())),
                 _ => idle = Some(who),
             }
         }
-        let ((who, token), idle) = (to_act.expect("someone to act"), idle.unwrap());
+        let ((who, token, other), idle) = (to_act.expect("someone to act with two choices"), idle.unwrap());
         let pressed = |user: &str| req(user, Command::Press { token: token.clone() });
 
         assert!(
@@ -725,6 +746,13 @@ mod tests {
                 .await
                 .is_none(),
             "the move at that number is not {idle}'s"
+        );
+        let other_press = req(who, Command::Press { token: other.clone() });
+        assert!(
+            host.answer_from_log(&other_press, &other, received)
+                .await
+                .is_none(),
+            "the move at that number is {who}'s other choice, not this one"
         );
         assert!(
             host.answer_from_log(&pressed(who), &token, received + 10_000)

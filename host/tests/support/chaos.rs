@@ -1697,6 +1697,7 @@ pub fn long<B: Bot>(bot: MakeBot<B>) {
         );
         Db::Sqlite(dir.path().join("chaos.db"))
     });
+    let outage = Outage::from_env();
     run_with(
         bot,
         Config {
@@ -1706,8 +1707,11 @@ pub fn long<B: Bot>(bot: MakeBot<B>) {
             procs,
             kills: env_or("STIKIS_CHAOS_KILLS", 1) != 0,
             db,
-            pg_restart: std::env::var("STIKIS_CHAOS_PG_RESTART").ok(),
-            outage: Outage::from_env(),
+            // An outage takes the restart's place.
+            pg_restart: std::env::var("STIKIS_CHAOS_PG_RESTART")
+                .ok()
+                .filter(|_| outage.is_none()),
+            outage,
         },
     );
 }
