@@ -1331,7 +1331,6 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     }
     let f = fleet.lock().unwrap();
     let throughput = in_chaos as f64 / chaos_secs;
-    // How much of the run the changes' windows excused from the owner check.
     // Presses made while PostgreSQL was away: each answered within `OUTAGE_ANSWER_MS`.
     let mut slow_in_outage = Vec::new();
     if let Some((from_ms, to_ms)) = outage_window {
@@ -1368,6 +1367,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             slow_in_outage.len()
         );
     }
+    // How much of the run the changes' windows excused from the owner check.
     let run_end_ms = changes.iter().map(|c| c.to_ms).max().unwrap_or(start_ms);
     let excused_ms = covered(&windows, start_ms, run_end_ms);
     println!(
@@ -1456,11 +1456,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     if cfg.kills {
         assert!(!kills.is_empty(), "no process was killed; {failure_note}");
     }
-    // Passed: the logs go, and the run's schema with them (a failed run keeps both).
+    // Passed: the logs go (and the run's schema, in `run_with`; a failed run keeps both).
     drop(keep);
-    if let Db::Postgres(url, schema) = &cfg.db {
-        drop_schema(url, schema).await;
-    }
 }
 
 /// Drops a passed run's schema; a failure to is only said (the run passed).
@@ -1625,9 +1622,14 @@ fn runtime() -> tokio::runtime::Runtime {
 /// runtime: its fake server starts there).
 fn run_with<B: Bot>(make: MakeBot<B>, cfg: Config) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let db = cfg.db.clone();
     runtime().block_on(async {
         let bot = make(cfg.procs).await;
-        run(bot, cfg).await
+        run(bot, cfg).await;
+        // It passed (a failed run panics and keeps its schema).
+        if let Db::Postgres(url, schema) = &db {
+            drop_schema(url, schema).await;
+        }
     });
 }
 
