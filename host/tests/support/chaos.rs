@@ -630,17 +630,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         }
         if let Some(cmd) = &cfg.pg_restart {
             if pg_restarts == 0 && t0.elapsed().as_secs() >= pg_restart_at {
-                let cmd = cmd.clone();
                 let from_ms = unix_ms();
-                let ok = tokio::task::spawn_blocking(move || {
-                    Command::new("sh")
-                        .args(["-c", &cmd])
-                        .status()
-                        .map(|s| s.success())
-                })
-                .await
-                .unwrap();
-                assert!(matches!(ok, Ok(true)), "restarting PostgreSQL failed: {ok:?}");
+                shell(cmd, "restarting PostgreSQL").await;
                 println!("chaos: PostgreSQL restarted at +{} ms", unix_ms() - start_ms);
                 fleet.lock().unwrap().changes.push(Change {
                     kind: ChangeKind::PgRestart,
