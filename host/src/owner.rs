@@ -400,11 +400,7 @@ impl Host {
             // The table as it was when the button was current, and what the press makes of it.
             let row = self.store.table(tok.table).await.ok()??;
             let settings = self.table_settings(&row).await.ok()?;
-            let mut log = self.store.table_log(tok.table).await.ok()?;
-            log.actions.retain(|a| a.seq <= tok.seq);
-            log.deals.retain(|d| d.first_seq <= tok.seq + 1);
-            let carry = self.store.sheet_carry(tok.table).await.ok()?;
-            let mut before = Live::from_log(row, log, settings, carry.as_ref()).ok()?;
+            let mut before = Live::load_until(&self.store, row, settings, tok.seq).await.ok()?;
             self.restore_selection(&mut before).await.ok()?;
             let seat = before.seat_of(user)?;
             let lang = before.lang();

@@ -279,7 +279,19 @@ impl Live {
     /// Rebuilds a running table from the database: its seats, deals and action log. The log
     /// is read consistently (`table_log`) even while another process plays on.
     pub async fn load(store: &Store, row: TableRow, settings: CommunitySettings) -> Result<Live, HostError> {
-        let log = store.table_log(row.id).await?;
+        Live::load_until(store, row, settings, i64::MAX).await
+    }
+
+    /// `load`, as the table was after action `last` (and before the deal that followed it).
+    pub async fn load_until(
+        store: &Store,
+        row: TableRow,
+        settings: CommunitySettings,
+        last: i64,
+    ) -> Result<Live, HostError> {
+        let mut log = store.table_log(row.id).await?;
+        log.actions.retain(|a| a.seq <= last);
+        log.deals.retain(|d| d.first_seq <= last.saturating_add(1));
         let carry = store.sheet_carry(row.id).await?;
         Live::from_log(row, log, settings, carry.as_ref())
     }
