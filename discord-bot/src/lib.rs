@@ -366,7 +366,7 @@ pub async fn start(config: Config) -> Result<Running, Error> {
                     Some(out) => timer_bot.show.show(&out).await,
                     None => break,
                 },
-                _ = tick.tick() => match timer_bot.host.sweep(stikis_host::lobby::SWEEP_QUIET).await {
+                () = timer_bot.host.sweep_due(&mut tick) => match timer_bot.host.sweep(stikis_host::lobby::SWEEP_QUIET).await {
                     Ok(out) => timer_bot.show.show(&out).await,
                     Err(e) => tracing::warn!(error = %e, "could not sweep quiet tables"),
                 },

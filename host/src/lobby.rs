@@ -100,6 +100,10 @@ pub struct Host {
     pub(crate) owners: Mutex<crate::owner::Owners>,
     /// Listens for handed presses and their answers (PostgreSQL); ends with the host.
     pub(crate) handoff_task: crate::owner::HandoffTask,
+    /// Reads the live processes every `OWNERS_EVERY` (PostgreSQL); ends with the host.
+    pub(crate) owners_task: crate::owner::HandoffTask,
+    /// Told when the live processes changed: the next sweep is due at once (`sweep_due`).
+    pub(crate) owners_moved: tokio::sync::Notify,
 }
 
 impl Host {
@@ -121,9 +125,12 @@ impl Host {
             watching: Default::default(),
             owners: Mutex::new(crate::owner::Owners::default()),
             handoff_task: crate::owner::HandoffTask::default(),
+            owners_task: crate::owner::HandoffTask::default(),
+            owners_moved: tokio::sync::Notify::new(),
         });
         if host.store.is_postgres() && tokio::runtime::Handle::try_current().is_ok() {
             host.listen_handoffs();
+            host.watch_owners();
         }
         // `tables_in_memory` counts this host's tables at each scrape, while it lives.
         let counted = Arc::downgrade(&host);
@@ -324,17 +331,18 @@ impl Host {
     /// is a reply in the user's language.
     pub async fn handle(self: &Arc<Self>, req: Request) -> Outbox {
         let timer = crate::observe::Timer::start();
-        let (handed, outcome) = crate::observe::with_move_outcome(self.hand_over(&req)).await;
-        if let Some(mut out) = handed {
-            // The owner's process counted the press's outcome; this one its wait.
-            crate::observe::move_seconds(outcome, timer.elapsed());
-            // The presser's hand came back with the answer (for the chat they pressed in;
-            // a tap on the page forwards it, and the forward holds it back).
-            self.hold_watched_but(&mut out, Some(&req.user.id));
-            return out;
+        let (route, outcome) = crate::observe::with_move_outcome(self.hand_over(&req)).await;
+        match route {
+            crate::owner::Route::Handed(mut out) => {
+                // The owner's process counted the press's outcome; this one its wait.
+                crate::observe::move_seconds(outcome, timer.elapsed());
+                // The presser's hand came back with the answer (for the chat they pressed
+                // in; a tap on the page forwards it, and the forward holds it back).
+                self.hold_watched_but(&mut out, Some(&req.user.id));
+                out
+            }
+            crate::owner::Route::Here { until_ms } => self.handle_here(req, until_ms).await,
         }
-        let until_ms = crate::store::now_ms() + crate::owner::PRESS_LIMIT.as_millis() as i64;
-        self.handle_here(req, until_ms).await
     }
 
     /// Handles a request in this process (its own, or a press handed to it as its table's
@@ -1602,6 +1610,16 @@ impl Host {
         // Pages may have reconnected already: their seats' hands stay on the page.
         self.hold_watched(&mut out);
         Ok(out)
+    }
+
+    /// Waits until the next sweep is due: a tick of `tick` (every `SWEEP_EVERY`), or at once
+    /// when this process found the live processes changed (`OWNERS_EVERY`): a process that
+    /// died leaves its tables to their new owners within a moment, not at the next tick.
+    pub async fn sweep_due(&self, tick: &mut tokio::time::Interval) {
+        tokio::select! {
+            _ = tick.tick() => {}
+            () = self.owners_moved.notified() => tick.reset(),
+        }
     }
 
     /// Takes over the tables of processes that died, and quiet tables: every running table

@@ -32,8 +32,8 @@
 //!   `heartbeat`, `sweep`, `takeover`, `timer`, `recover`, `remember`, `listen`, `scrape`)
 //!   and kind (`pool_timeout`, `connection`, `database`, `commit`, `corrupt`, `other`)
 //! - `presses_handed_over_total{outcome}`: presses handed to the process that owns their
-//!   table (`answered`, `unanswered`, `found_in_log` where they arrived; `taken`, `late` at
-//!   the owner)
+//!   table (`answered`, `unanswered`, `found_in_log`, `owner_gone` where they arrived;
+//!   `taken`, `late` at the owner)
 //! - `store_retries_total{op}`: a database operation tried again (`open`, `migrate`,
 //!   `remember`, `listen`)
 //! - `heartbeats_total{outcome}` (`ok`, `error`) and
@@ -198,7 +198,7 @@ pub const METRICS: &[Metric] = &[
         "stikis_presses_handed_over_total",
         Kind::Counter,
         &["outcome"],
-        "Presses handed between processes because another process owns the table: answered, unanswered (answered \"try again\") and found_in_log (no answer came, but the log holds the move: answered as applied) where they arrived, taken and late (past their time limit, dropped) at the owner.",
+        "Presses handed between processes because another process owns the table: answered, unanswered (answered \"try again\") found_in_log (no answer came, but the log holds the move: answered as applied) and owner_gone (the owner went while the press waited: handed to the new owner) where they arrived, taken and late (past their time limit, dropped) at the owner.",
     ),
     m(
         "stikis_store_retries_total",

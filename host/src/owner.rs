@@ -3,8 +3,10 @@
 //! The owner of a table is derived from the processes alive now (their heartbeats in
 //! `processes`), by rendezvous hashing: every process weighs (table, process) the same way and
 //! the heaviest live process owns the table. No lease is kept or renewed; when a process
-//! starts or stops beating, only its own tables change owner, and every process sees the
-//! new owner at its next sweep (`SWEEP_EVERY`).
+//! starts or stops beating, only its own tables change owner. A process counts as alive only
+//! while it has a session open (its sessions carry its name), so one that was killed is gone
+//! the moment the server closes its connections; every process reads the live set every
+//! `OWNERS_EVERY` and takes up the tables it gained at once (`Host::sweep_due`).
 //!
 //! The owner keeps the table in memory, moves it, runs its computer players and its turn
 //! timer. A process that receives a press for a table another process owns hands it over
@@ -44,6 +46,10 @@ fn channel_of(process: &str) -> String {
     format!("{HANDOFF_CHANNEL}_{process}")
 }
 
+/// How often each process reads which processes are alive (on PostgreSQL): a killed
+/// process's sessions close at once, so its tables change owner within about this long.
+pub const OWNERS_EVERY: Duration = Duration::from_millis(500);
+
 /// How long a person's press may take to be committed, from the moment a process received
 /// it. A press not committed by then is answered "try again" and never committed later.
 pub const PRESS_LIMIT: Duration = Duration::from_millis(2_500);
@@ -70,8 +76,13 @@ pub(crate) struct Owners {
     /// The processes alive at the last sweep, by id; empty before the first (and on
     /// SQLite): this process owns everything.
     live: Vec<String>,
-    /// Presses handed over, waiting for their answer, by number.
-    waiting: HashMap<u64, oneshot::Sender<Vec<Handed>>>,
+    /// Processes of `live` that the last read of the live set did not find: kept for one
+    /// more read (a moment without a session, e.g. while every connection is made again
+    /// after a database restart, does not move tables), dropped if the next misses them too.
+    missing: Vec<String>,
+    /// Presses handed over, waiting for their answer, by number: the owner they were handed
+    /// to, and where its answer goes (None: that owner is gone, see `refresh_owners`).
+    waiting: HashMap<u64, (String, AnswerTo)>,
     next: u64,
 }
 
@@ -95,6 +106,27 @@ pub fn owner_among(table: i64, live: &[String]) -> Option<&str> {
     live.iter()
         .max_by_key(|p| (weight(table, p), p.as_str()))
         .map(String::as_str)
+}
+
+/// Where an owner's answer to a handed press goes: None when the owner is gone.
+type AnswerTo = oneshot::Sender<Option<Vec<Handed>>>;
+
+/// Where a press is handled (`Host::hand_over`).
+pub(crate) enum Route {
+    /// In this process, which commits it by `until_ms` or never.
+    Here { until_ms: i64 },
+    /// By its table's owner, another process: what the receiver shows.
+    Handed(Outbox),
+}
+
+/// How one hand-over of a press ended.
+enum Handoff {
+    /// The owner's answer.
+    Answered(Vec<Handed>),
+    /// No answer in time (`notified`: the press reached the database to be told).
+    Unanswered { notified: bool },
+    /// The owner was found gone while the press waited for it.
+    OwnerGone,
 }
 
 /// A message between processes on [`HANDOFF_CHANNEL`].
@@ -290,6 +322,18 @@ impl Host {
             live.sort();
         }
         let mut owners = self.owners.lock().expect("owners");
+        let missing: Vec<String> = owners
+            .live
+            .iter()
+            .filter(|p| !live.contains(p) && !owners.missing.contains(p))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            live.extend(missing.iter().cloned());
+            live.sort();
+        }
+        owners.missing = missing;
+        self.store.set_live(live.clone());
         let changed = owners.live != live;
         if changed {
             tracing::info!(
@@ -298,6 +342,22 @@ impl Host {
             );
         }
         owners.live = live.clone();
+        if changed {
+            // A press handed to a process that is gone will not be answered by it: its
+            // receiver looks in the log and hands it to the new owner at once, within the
+            // press's time (`hand_over`), rather than wait out the limit.
+            let gone: Vec<u64> = owners
+                .waiting
+                .iter()
+                .filter(|(_, (to, _))| !live.contains(to))
+                .map(|(n, _)| *n)
+                .collect();
+            for n in gone {
+                if let Some((_, tx)) = owners.waiting.remove(&n) {
+                    let _ = tx.send(None);
+                }
+            }
+        }
         drop(owners);
         if changed {
             // A process that left keeps no page open; one that came does not know ours.
@@ -307,27 +367,109 @@ impl Host {
         Ok(changed)
     }
 
+    /// Reads the live processes every `OWNERS_EVERY` while the host lives, and makes the
+    /// next sweep due at once when they changed (`Host::sweep_due`).
+    pub(crate) fn watch_owners(self: &Arc<Self>) {
+        let host = Arc::downgrade(self);
+        let task = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(OWNERS_EVERY);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let Some(host) = host.upgrade() else { return };
+                match host.refresh_owners().await {
+                    Ok(true) => host.owners_moved.notify_one(),
+                    Ok(false) => {}
+                    Err(e) => tracing::debug!(error = %e, "could not read the live processes"),
+                }
+            }
+        });
+        *self.owners_task.0.lock().expect("owners task") = Some(task);
+    }
+
     /// Hands a press to its table's owner when that is another process, and returns the
-    /// owner's answer ("try again" when none came in time). None: this process handles it.
-    pub(crate) async fn hand_over(&self, req: &Request) -> Option<Outbox> {
-        let table = pressed_table(req)?;
-        let owner = self.owner_elsewhere(table)?;
-        let Command::Press { token } = &req.command else {
-            return None;
-        };
+    /// owner's answer ("try again" when none came in time). `Route::Here`: this process
+    /// handles it, by the time given. An owner found gone while the press waits for it (its
+    /// sessions closed: it commits nothing more) leaves the press to the new owner, within
+    /// the same time, unless the log shows it committed the press's move before it went.
+    pub(crate) async fn hand_over(&self, req: &Request) -> Route {
         let received_ms = crate::store::now_ms();
         let until_ms = received_ms + PRESS_LIMIT.as_millis() as i64;
+        let here = Route::Here { until_ms };
+        let Some(table) = pressed_table(req) else {
+            return here;
+        };
+        let Command::Press { token } = &req.command else {
+            return here;
+        };
+        let Some(mut owner) = self.owner_elsewhere(table) else {
+            return here;
+        };
+        // The whole wait is bounded, whichever owners the press goes to.
+        let deadline = tokio::time::Instant::now() + PRESS_LIMIT + ANSWER_GRACE;
+        let mut sent = false;
+        let answer = loop {
+            match self.hand_to(&owner, req, token, until_ms, deadline).await {
+                Handoff::Answered(outs) => break Some(outs),
+                Handoff::Unanswered { notified } => {
+                    sent |= notified;
+                    break None;
+                }
+                Handoff::OwnerGone => {
+                    if let Some(found) = self.answer_from_log(req, token, received_ms).await {
+                        return Route::Handed(found);
+                    }
+                    crate::observe::handed_over("owner_gone");
+                    match self.owner_elsewhere(table) {
+                        None => return here,
+                        Some(next) if next != owner => owner = next,
+                        // Not seen gone after all: answered "try again" below.
+                        Some(_) => break None,
+                    }
+                }
+            }
+        };
+        let mut out = Outbox::default();
+        match answer {
+            Some(outs) => {
+                crate::observe::handed_over("answered");
+                out.0.extend(outs.into_iter().filter_map(Handed::out));
+            }
+            None => {
+                // A press never handed over was never committed: no need to look.
+                if sent {
+                    if let Some(found) = self.answer_from_log(req, token, received_ms).await {
+                        return Route::Handed(found);
+                    }
+                }
+                crate::observe::handed_over("unanswered");
+                crate::observe::move_outcome("error");
+                let lang = self.lang_soon(&req.chat, &req.user.id).await;
+                out.reply(t(lang, "press-try-again", &[]));
+            }
+        }
+        Route::Handed(out)
+    }
+
+    /// Hands a press to `owner` and waits for its answer until `deadline`.
+    async fn hand_to(
+        &self,
+        owner: &str,
+        req: &Request,
+        token: &str,
+        until_ms: i64,
+        deadline: tokio::time::Instant,
+    ) -> Handoff {
         let (tx, rx) = oneshot::channel();
         let n = {
             let mut owners = self.owners.lock().expect("owners");
             owners.next += 1;
             let n = owners.next;
-            owners.waiting.insert(n, tx);
+            owners.waiting.insert(n, (owner.to_string(), tx));
             n
         };
-        let channel = channel_of(&owner);
         let message = Message::Press {
-            to: owner,
+            to: owner.to_string(),
             from: self.store.process_id().to_string(),
             n,
             until_ms,
@@ -337,15 +479,15 @@ impl Host {
                 name: req.user.name.clone(),
                 admin: req.user.admin,
             },
-            token: token.clone(),
+            token: token.to_string(),
         };
         let payload = serde_json::to_string(&message).expect("a handoff serializes");
-        // Sending waits for a connection too: the whole wait is bounded.
-        let sent = std::sync::atomic::AtomicBool::new(false);
-        let answer = tokio::time::timeout(PRESS_LIMIT + ANSWER_GRACE, async {
-            match self.store.notify(&channel, &payload).await {
+        // Sending waits for a connection too: within the same bound.
+        let mut notified = false;
+        let answer = tokio::time::timeout_at(deadline, async {
+            match self.store.notify(&channel_of(owner), &payload).await {
                 Ok(()) => {
-                    sent.store(true, std::sync::atomic::Ordering::Relaxed);
+                    notified = true;
                     rx.await.ok()
                 }
                 Err(e) => {
@@ -354,30 +496,13 @@ impl Host {
                 }
             }
         })
-        .await
-        .ok()
-        .flatten();
+        .await;
         self.owners.lock().expect("owners").waiting.remove(&n);
-        let mut out = Outbox::default();
         match answer {
-            Some(outs) => {
-                crate::observe::handed_over("answered");
-                out.0.extend(outs.into_iter().filter_map(Handed::out));
-            }
-            None => {
-                // A press never handed over was never committed: no need to look.
-                if sent.load(std::sync::atomic::Ordering::Relaxed) {
-                    if let Some(found) = self.answer_from_log(req, token, received_ms).await {
-                        return Some(found);
-                    }
-                }
-                crate::observe::handed_over("unanswered");
-                crate::observe::move_outcome("error");
-                let lang = self.lang_soon(&req.chat, &req.user.id).await;
-                out.reply(t(lang, "press-try-again", &[]));
-            }
+            Ok(Some(Some(outs))) => Handoff::Answered(outs),
+            Ok(Some(None)) => Handoff::OwnerGone,
+            _ => Handoff::Unanswered { notified },
         }
-        Some(out)
     }
 
     /// A handed press whose answer never came (its owner died after committing, or the
@@ -442,8 +567,8 @@ impl Host {
                     host.watched_elsewhere(&from, on, seats);
                 }
                 Message::Answer { to, n, outs } if to == me => {
-                    if let Some(tx) = host.owners.lock().expect("owners").waiting.remove(&n) {
-                        let _ = tx.send(outs);
+                    if let Some((_, tx)) = host.owners.lock().expect("owners").waiting.remove(&n) {
+                        let _ = tx.send(Some(outs));
                     }
                 }
                 Message::Press {
@@ -584,7 +709,7 @@ impl Host {
     }
 }
 
-/// The handoff listener's task, ended when the host goes.
+/// A task of the host's (the handoff listener, the owners' watcher), ended when the host goes.
 #[derive(Default)]
 pub(crate) struct HandoffTask(Mutex<Option<tokio::task::JoinHandle<()>>>);
 

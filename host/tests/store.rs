@@ -1189,6 +1189,40 @@ async fn one_process_sends_the_first_version_of_a_message() {
         };
         assert_eq!(lapsed().await, FirstPost::Mine);
         assert_eq!(lapsed().await, FirstPost::Sending);
+        // A claim names its process: one of a process the host knows to be gone lapses
+        // after `DEAD_CLAIM_MS`, one of a live process (or of this one) holds its full time.
+        let now = stikis_host::store::now_ms();
+        let claimed_by = |key: &'static str, process: &'static str, ago: i64| async move {
+            let mark = format!("sending:{}:{process}", now - ago);
+            s.set_message_ref(Platform::Telegram, key, "user-1", &mark)
+                .await
+                .unwrap();
+            s.claim_first_post(Platform::Telegram, key, "user-1")
+                .await
+                .unwrap()
+        };
+        let dead = stikis_host::store::DEAD_CLAIM_MS;
+        assert_eq!(
+            claimed_by("t1.d4.s0", "p1-gone", dead + 500).await,
+            FirstPost::Sending,
+            "no live set known yet"
+        );
+        s.set_live(vec!["p2-alive".to_string()]);
+        assert_eq!(
+            claimed_by("t1.d4.s0", "p1-gone", dead - 1_000).await,
+            FirstPost::Sending,
+            "too young"
+        );
+        assert_eq!(
+            claimed_by("t1.d4.s0", "p1-gone", dead + 500).await,
+            FirstPost::Mine
+        );
+        assert_eq!(
+            claimed_by("t1.d5.s0", "p2-alive", dead + 500).await,
+            FirstPost::Sending
+        );
+        let me: &'static str = Box::leak(s.process_id().to_string().into_boxed_str());
+        assert_eq!(claimed_by("t1.d6.s0", me, dead + 500).await, FirstPost::Sending);
         // A claim whose send failed is given up: the next showing sends it at once.
         s.release_first_post(Platform::Telegram, "t1.d2.s0", "user-1")
             .await
@@ -1527,4 +1561,43 @@ async fn on_postgres_changed_tables_are_heard_one_by_one() {
     let heard = heard.lock().unwrap().clone();
     assert_eq!(heard[..2], [3, 5]);
     assert_eq!(heard[2..], many[..], "a long list goes in parts, none lost");
+}
+
+/// A process counts as alive while its heartbeat is fresh and it has a session open: one
+/// whose sessions closed (killed: the server closes its connections) is gone at once, though
+/// its last beat is fresh. PostgreSQL only (SQLite has one process, and no sessions to see).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_process_is_alive_while_it_has_a_session() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    let db = postgres_db(&url).await;
+    let other = Store::connect_postgres(&url, db.schema.as_deref()).await.unwrap();
+    // A store beats once at its opening; a hosting process beats again at its sweeps.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    db.store.beat().await.unwrap();
+    other.beat().await.unwrap();
+    let fresh = || stikis_host::store::now_ms() - 6_000;
+    let mut both = vec![db.store.process_id().to_string(), other.process_id().to_string()];
+    both.sort();
+    assert_eq!(db.store.live_process_ids(fresh()).await.unwrap(), both);
+    other.close().await;
+    let mut left = Vec::new();
+    for _ in 0..100 {
+        left = db.store.live_process_ids(fresh()).await.unwrap();
+        if left.len() == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        left,
+        vec![db.store.process_id().to_string()],
+        "gone with its sessions"
+    );
+    assert_eq!(
+        db.store.live_processes(fresh()).await.unwrap(),
+        2,
+        "its heartbeat is still fresh"
+    );
 }

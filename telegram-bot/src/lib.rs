@@ -294,7 +294,7 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
     let sweeper = tokio::spawn(async move {
         let mut tick = tokio::time::interval(SWEEP_EVERY);
         loop {
-            tick.tick().await;
+            sweep_app.host.sweep_due(&mut tick).await;
             match sweep_app.host.sweep(SWEEP_QUIET).await {
                 Ok(out) => sweep_app.show_unasked(out).await,
                 Err(e) => tracing::warn!(error = %e, "could not sweep quiet tables"),

@@ -97,6 +97,10 @@ pub struct Store {
     process: Arc<str>,
     /// Languages and community settings read lately (`cached`).
     cache: Arc<cached::SettingsCache>,
+    /// The hosting processes alive as this process last read them (`set_live`; None before
+    /// that and on SQLite): a first-post claim of a process not among them is taken over
+    /// without waiting for it to lapse (`claim_first_post`).
+    live: Arc<std::sync::RwLock<Option<Vec<String>>>>,
 }
 
 #[derive(Clone, Debug)]
@@ -512,6 +516,7 @@ impl Store {
             backend: Backend::Sqlite(pool),
             process,
             cache: Arc::default(),
+            live: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -541,12 +546,15 @@ impl Store {
             conn.close().await?;
             options = options.options([("search_path", schema)]);
         }
+        // Every session of this process carries its name: the others see it alive while it
+        // has one (`live_process_ids`), and dead the moment its sessions are gone.
+        let process = new_process_id();
+        let options = options.application_name(&process);
         let pool = PgPoolOptions::new()
             .max_connections(16)
             .connect_with(options)
             .await?;
         POSTGRES_MIGRATIONS.run(&pool).await?;
-        let process = new_process_id();
         let store = Store {
             appender: None,
             pg_appender: Some(pg_log::spawn(pool.clone(), Arc::clone(&process))),
@@ -554,6 +562,7 @@ impl Store {
             backend: Backend::Postgres(pool),
             process,
             cache: Arc::default(),
+            live: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -1665,7 +1674,7 @@ mod tournament;
 mod web;
 pub use boards::{civil_date, period_start, BoardRow, Period, RatingRow};
 pub use cached::SETTINGS_TTL;
-pub use shown::{FirstPost, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
+pub use shown::{FirstPost, DEAD_CLAIM_MS, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
 pub use tournament::EntryRefused;
 
 #[cfg(test)]

@@ -114,11 +114,23 @@ impl Store {
     /// The hosting processes whose heartbeat is not older than `since_ms`, by id: those that
     /// have beaten since they opened their store (a host beats at every sweep; a store opened
     /// by a tool, or by a test's observer, beats once at its opening and hosts no table).
+    /// On PostgreSQL also only those with a session open now (their sessions carry their
+    /// name, `application_name`): a process that was killed, or lost its machine's network
+    /// connection, counts as dead as soon as the server has closed its sessions, not only
+    /// once its heartbeat is stale; and a process without a session can commit nothing more.
     pub async fn live_process_ids(&self, since_ms: i64) -> Result<Vec<String>> {
-        let sql = "SELECT id FROM processes WHERE beat_ms >= $1 AND beat_ms > started_ms ORDER BY id";
-        on_pool!(self, pool => {
-            Ok(sqlx::query_scalar(sql).bind(since_ms).fetch_all(pool).await?)
-        })
+        match &self.backend {
+            Backend::Sqlite(pool) => {
+                let sql = "SELECT id FROM processes WHERE beat_ms >= $1 AND beat_ms > started_ms ORDER BY id";
+                Ok(sqlx::query_scalar(sql).bind(since_ms).fetch_all(pool).await?)
+            }
+            Backend::Postgres(pool) => {
+                let sql = "SELECT id FROM processes p WHERE beat_ms >= $1 AND beat_ms > started_ms \
+                           AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = p.id) \
+                           ORDER BY id";
+                Ok(sqlx::query_scalar(sql).bind(since_ms).fetch_all(pool).await?)
+            }
+        }
     }
 
     /// The ids of the running tables.

@@ -11,11 +11,17 @@ use super::*;
 use crate::Button;
 
 /// What `messages.message_id` holds while a process sends a message's first version
-/// (`Store::claim_first_post`), followed by the claim's time in Unix ms. Never a platform id.
+/// (`Store::claim_first_post`), followed by the claim's time in Unix ms, a colon and the
+/// claiming process's id (`sending:<ms>:<process>`; older versions wrote no process). Never
+/// a platform id.
 pub const FIRST_POST_MARK: &str = "sending:";
 /// How long a first-post claim holds before another process may take it over (the claimant
 /// died before sending, or before remembering the id).
 pub const FIRST_POST_CLAIM_MS: i64 = 10_000;
+/// How long a first-post claim of a process that is not alive (`Store::set_live`) holds: long
+/// enough for a process that just started, which the others count among the live ones a
+/// moment after its first claims, not to have its claims taken.
+pub const DEAD_CLAIM_MS: i64 = 2_000;
 
 /// Who sends the first message that shows a key to a recipient (`Store::claim_first_post`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -181,7 +187,7 @@ impl Store {
         key: &str,
         recipient: &str,
     ) -> Result<FirstPost> {
-        let mark = format!("{FIRST_POST_MARK}{}", now_ms());
+        let mark = format!("{FIRST_POST_MARK}{}:{}", now_ms(), self.process);
         let insert =
             "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
                       ON CONFLICT (platform, msg_key, recipient) DO NOTHING";
@@ -201,13 +207,10 @@ impl Store {
         let Some(stored) = self.stored_message_id(platform, key, recipient).await? else {
             return Ok(FirstPost::Sending);
         };
-        let Some(since) = stored.strip_prefix(FIRST_POST_MARK) else {
+        let Some(claim) = stored.strip_prefix(FIRST_POST_MARK) else {
             return Ok(FirstPost::Sent(stored));
         };
-        if since
-            .parse::<i64>()
-            .is_ok_and(|ms| now_ms() - ms < FIRST_POST_CLAIM_MS)
-        {
+        if self.claim_holds(claim) {
             return Ok(FirstPost::Sending);
         }
         let take = "UPDATE messages SET message_id = $4 \
@@ -228,6 +231,36 @@ impl Store {
         } else {
             FirstPost::Sending
         })
+    }
+
+    /// Whether a first-post claim (`<ms>:<process>` after the mark) still holds: younger
+    /// than `FIRST_POST_CLAIM_MS`, or than `DEAD_CLAIM_MS` when its process is known to be
+    /// gone (its sessions closed: it sends nothing more).
+    fn claim_holds(&self, claim: &str) -> bool {
+        let (ms, process) = match claim.split_once(':') {
+            Some((ms, process)) => (ms, Some(process)),
+            None => (claim, None),
+        };
+        let Ok(ms) = ms.parse::<i64>() else {
+            return false;
+        };
+        let age = now_ms() - ms;
+        let gone = process.is_some_and(|p| {
+            *p != *self.process
+                && self
+                    .live
+                    .read()
+                    .expect("live processes")
+                    .as_ref()
+                    .is_some_and(|live| !live.iter().any(|l| l == p))
+        });
+        age < if gone { DEAD_CLAIM_MS } else { FIRST_POST_CLAIM_MS }
+    }
+
+    /// The hosting processes alive now, as the host last read them: a first-post claim of
+    /// any other process is taken over after `DEAD_CLAIM_MS`.
+    pub fn set_live(&self, live: Vec<String>) {
+        *self.live.write().expect("live processes") = Some(live);
     }
 
     /// Which of `keys` were posted once (`claim_once`) on `platform`, to any recipient:
