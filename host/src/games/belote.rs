@@ -24,8 +24,8 @@ use stikis_core::{Seat, Seed};
 use super::refusal::Refused;
 use super::zole::card_label;
 use super::{
-    name, suit_symbol, with_no_actions, without_actions, DealReport, GameButton, HostedGame, OpenView,
-    Pressed, Refusal,
+    card_rows, in_rows, listed, name, suit_symbol, turn_line, with_no_actions, without_actions, DealReport,
+    GameButton, HostedGame, OpenView, Pressed, Refusal,
 };
 use crate::i18n::{t, Arg, Lang};
 
@@ -356,14 +356,7 @@ impl HostedGame for BeloteGame {
                     _ => None,
                 })
                 .collect();
-            let row: Vec<GameButton> = sorted(plays, d.contract().map(|c| c.mode))
-                .into_iter()
-                .map(|c| GameButton {
-                    label: card_label(c),
-                    code: format!("p:{c}"),
-                })
-                .collect();
-            return row.chunks(5).map(|r| r.to_vec()).collect();
+            return card_rows(sorted(plays, d.contract().map(|c| c.mode)), "p", None);
         }
         let bids: Vec<Bid> = legal
             .iter()
@@ -385,7 +378,7 @@ impl HostedGame for BeloteGame {
                 .filter(|b| bid_level(**b).map(|x| x.0) == Some(level))
                 .map(|&b| bid_button(b))
                 .collect();
-            rows.extend(row.chunks(5).map(|r| r.to_vec()));
+            rows.extend(in_rows(row));
             rows.push(vec![GameButton {
                 label: "‹".into(),
                 code: "l:-".into(),
@@ -418,7 +411,7 @@ impl HostedGame for BeloteGame {
                 code: "l:+".into(),
             });
         }
-        rows.extend(row.chunks(5).map(|r| r.to_vec()));
+        rows.extend(in_rows(row));
         rows.retain(|r| !r.is_empty());
         rows
     }
@@ -603,14 +596,8 @@ impl HostedGame for BeloteGame {
                     ("name", name(names, last.winner).into()),
                 ],
             ));
-            let taken: Vec<String> = (0..2)
-                .map(|team| format!("{} {}", self.team_name(names, team), view.tricks_won[team]))
-                .collect();
-            lines.push(t(
-                lang,
-                "belote-tricks-taken",
-                &[("list", taken.join(" · ").into())],
-            ));
+            let taken = listed((0..2).map(|team| (self.team_name(names, team), view.tricks_won[team])));
+            lines.push(t(lang, "belote-tricks-taken", &[("list", taken.into())]));
         }
         let totals = self.session.totals();
         lines.push(t(
@@ -631,9 +618,7 @@ impl HostedGame for BeloteGame {
                 ("target", Arg::from(self.session.options().target)),
             ],
         ));
-        if let Some(s) = d.to_act() {
-            lines.push(t(lang, "belote-turn", &[("name", name(names, s).into())]));
-        }
+        lines.extend(turn_line(lang, "belote-turn", names, d.to_act()));
         lines.join("\n")
     }
 
@@ -755,10 +740,7 @@ impl HostedGame for BeloteGame {
         // The deal's score and the running totals on lines of their own, labelled.
         let totals = self.session.totals();
         let list = |of: &dyn Fn(usize) -> String| -> String {
-            (0..2)
-                .map(|team| format!("{} {}", self.team_name(names, team), of(team)))
-                .collect::<Vec<_>>()
-                .join(" · ")
+            listed((0..2).map(|team| (self.team_name(names, team), of(team))))
         };
         lines.push(t(
             lang,

@@ -193,6 +193,57 @@ pub(crate) fn played_by(names: &[String], plays: impl IntoIterator<Item = (Seat,
         .join(", ")
 }
 
+/// How many buttons a row holds at most: a phone's width.
+pub(crate) const BUTTONS_PER_ROW: usize = 5;
+
+/// `buttons` in rows of at most `BUTTONS_PER_ROW`.
+pub(crate) fn in_rows(buttons: Vec<GameButton>) -> Vec<Vec<GameButton>> {
+    buttons
+        .chunks(BUTTONS_PER_ROW)
+        .map(<[GameButton]>::to_vec)
+        .collect()
+}
+
+/// One button per card, in the order given, coded `<prefix>:<card>`, in rows. `marked`, a
+/// card picked in a choice of several (the cards to bury), says ✓ and takes the pick back
+/// (`n:<card>`): each button says what it does, so a press delivered twice does not undo
+/// itself.
+pub(crate) fn card_rows(
+    cards: impl IntoIterator<Item = Card>,
+    prefix: &str,
+    marked: Option<Card>,
+) -> Vec<Vec<GameButton>> {
+    let row = cards
+        .into_iter()
+        .map(|c| match marked {
+            Some(m) if m == c => GameButton {
+                label: format!("✓{}", zole::card_label(c)),
+                code: format!("n:{c}"),
+            },
+            _ => GameButton {
+                label: zole::card_label(c),
+                code: format!("{prefix}:{c}"),
+            },
+        })
+        .collect();
+    in_rows(row)
+}
+
+/// Names (of seats or teams) each with its figure, on one line: "Anna 3 · Bruno 2". Every
+/// game lists tricks taken, a deal's points and the running totals so.
+pub(crate) fn listed<V: std::fmt::Display>(items: impl IntoIterator<Item = (String, V)>) -> String {
+    items
+        .into_iter()
+        .map(|(who, v)| format!("{who} {v}"))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The line saying whose turn it is (a game's message `key`, with `$name`), if anyone's.
+pub(crate) fn turn_line(lang: Lang, key: &str, names: &[String], seat: Option<Seat>) -> Option<String> {
+    seat.map(|s| crate::i18n::t(lang, key, &[("name", name(names, s).into())]))
+}
+
 /// A game's name as people read it in `lang` (never the record's id, such as `belote-bazar`).
 pub fn game_title(lang: Lang, game: &str) -> String {
     match game {

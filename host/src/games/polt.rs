@@ -24,8 +24,8 @@ use stikis_core::{Seat, Seed};
 use super::refusal::Refused;
 use super::zole::card_label;
 use super::{
-    name, suit_symbol, with_no_actions, without_actions, DealReport, GameButton, HostedGame, OpenView,
-    Pressed, Refusal,
+    card_rows, listed, name, suit_symbol, turn_line, with_no_actions, without_actions, DealReport,
+    GameButton, HostedGame, OpenView, Pressed, Refusal,
 };
 use crate::i18n::{t, Arg, Lang};
 
@@ -234,14 +234,7 @@ impl HostedGame for PoltGame {
                     Action::Trump(_) => None,
                 })
                 .collect();
-            let row: Vec<GameButton> = sorted(set, d.trump())
-                .into_iter()
-                .map(|c| GameButton {
-                    label: card_label(c),
-                    code: format!("{prefix}:{c}"),
-                })
-                .collect();
-            row.chunks(5).map(|r| r.to_vec()).collect()
+            card_rows(sorted(set, d.trump()), prefix, None)
         };
         match d.phase() {
             Phase::Give { .. } => cards("g"),
@@ -382,20 +375,10 @@ impl HostedGame for PoltGame {
                     ("name", name(names, last.winner).into()),
                 ],
             ));
-            let taken: Vec<String> = d
-                .ranks()
-                .iter()
-                .map(|&s| format!("{} {}", name(names, s), d.won()[s as usize]))
-                .collect();
-            lines.push(t(
-                lang,
-                "polt-tricks-taken",
-                &[("list", taken.join(" · ").into())],
-            ));
+            let taken = listed(d.ranks().iter().map(|&s| (name(names, s), d.won()[s as usize])));
+            lines.push(t(lang, "polt-tricks-taken", &[("list", taken.into())]));
         }
-        if let Some(s) = d.to_act() {
-            lines.push(t(lang, "polt-turn", &[("name", name(names, s).into())]));
-        }
+        lines.extend(turn_line(lang, "polt-turn", names, d.to_act()));
         lines.join("\n")
     }
 
@@ -468,16 +451,12 @@ impl HostedGame for PoltGame {
             "deal-result-header",
             &[("game", self.game().into()), ("deal", Arg::from(report.deal_no))],
         )];
-        let tricks: Vec<String> = r
-            .ranks_before
-            .iter()
-            .map(|&seat| format!("{} {}", name(names, seat), r.tricks[seat as usize]))
-            .collect();
-        lines.push(t(
-            lang,
-            "polt-tricks-taken",
-            &[("list", tricks.join(" · ").into())],
-        ));
+        let tricks = listed(
+            r.ranks_before
+                .iter()
+                .map(|&seat| (name(names, seat), r.tricks[seat as usize])),
+        );
+        lines.push(t(lang, "polt-tricks-taken", &[("list", tricks.into())]));
         let n = r.ranks_after.len();
         let ranks: Vec<String> = r
             .ranks_after
@@ -487,14 +466,8 @@ impl HostedGame for PoltGame {
             .collect();
         lines.push(t(lang, "polt-new-ranks", &[("ranks", ranks.join(" · ").into())]));
         let totals = self.totals();
-        let scores: Vec<String> = (0..self.seats)
-            .map(|seat| format!("{} {}", name(names, seat as Seat), totals[seat]))
-            .collect();
-        lines.push(t(
-            lang,
-            "polt-total-tricks",
-            &[("totals", scores.join(" · ").into())],
-        ));
+        let scores = listed((0..self.seats).map(|seat| (name(names, seat as Seat), totals[seat])));
+        lines.push(t(lang, "polt-total-tricks", &[("totals", scores.into())]));
         if s.is_over() && report.deal_no == self.deal_no() {
             lines.push(t(
                 lang,

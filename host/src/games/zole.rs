@@ -17,7 +17,9 @@ use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
 use super::refusal::Refused;
-use super::{name, DealReport, GameButton, HostedGame, OpenView, Pressed, Refusal};
+use super::{
+    card_rows, listed, name, turn_line, DealReport, GameButton, HostedGame, OpenView, Pressed, Refusal,
+};
 use crate::i18n::{t, Arg, Lang};
 
 pub struct ZoleGame {
@@ -312,27 +314,6 @@ impl HostedGame for ZoleGame {
             };
         }
         let legal = d.legal_actions();
-        // A picked card's button takes the pick back ("n"): each button says what it does, so
-        // a press delivered twice does not undo itself.
-        let card_buttons = |cards: Vec<Card>, prefix: &str, marked: Option<Card>| -> Vec<Vec<GameButton>> {
-            let row: Vec<GameButton> = cards
-                .into_iter()
-                .map(|c| {
-                    if Some(c) == marked {
-                        GameButton {
-                            label: format!("✓{}", card_label(c)),
-                            code: format!("n:{c}"),
-                        }
-                    } else {
-                        GameButton {
-                            label: card_label(c),
-                            code: format!("{prefix}:{c}"),
-                        }
-                    }
-                })
-                .collect();
-            row.chunks(5).map(|r| r.to_vec()).collect()
-        };
         match d.phase() {
             Phase::Bidding => vec![legal
                 .iter()
@@ -344,9 +325,9 @@ impl HostedGame for ZoleGame {
                     _ => None,
                 })
                 .collect()],
-            Phase::Bury => card_buttons(sorted(d.hand(seat)), "y", self.bury_pick),
+            Phase::Bury => card_rows(sorted(d.hand(seat)), "y", self.bury_pick),
             Phase::Play => {
-                let mut rows = card_buttons(sorted(legal.plays()), "p", None);
+                let mut rows = card_rows(sorted(legal.plays()), "p", None);
                 if legal.contains(Action::Surrender) {
                     rows.push(vec![surrender()]);
                 }
@@ -527,20 +508,14 @@ impl HostedGame for ZoleGame {
             });
         }
         if d.tricks_done() > 0 {
-            let taken: Vec<String> = d
-                .active()
-                .iter()
-                .map(|&s| format!("{} {}", name(names, s), d.tricks()[s as usize]))
-                .collect();
-            lines.push(t(
-                lang,
-                "zole-tricks-taken",
-                &[("list", taken.join(" · ").into())],
-            ));
+            let taken = listed(
+                d.active()
+                    .iter()
+                    .map(|&s| (name(names, s), d.tricks()[s as usize])),
+            );
+            lines.push(t(lang, "zole-tricks-taken", &[("list", taken.into())]));
         }
-        if let Some(s) = d.to_act() {
-            lines.push(t(lang, "zole-turn", &[("name", name(names, s).into())]));
-        }
+        lines.extend(turn_line(lang, "zole-turn", names, d.to_act()));
         lines.join("\n")
     }
 
@@ -685,18 +660,11 @@ impl HostedGame for ZoleGame {
         }
         lines.extend(pule_events(lang, &r.events, names, self.session.options()));
         let totals = self.totals();
-        let deltas: Vec<String> = (0..self.seats())
-            .map(|s| format!("{} {:+}", name(names, s as Seat), report.deltas[s]))
-            .collect();
-        let running: Vec<String> = (0..self.seats())
-            .map(|s| format!("{} {}", name(names, s as Seat), totals[s]))
-            .collect();
-        lines.push(t(
-            lang,
-            "zole-deal-points",
-            &[("list", deltas.join(" · ").into())],
-        ));
-        lines.push(t(lang, "deal-totals", &[("totals", running.join(" · ").into())]));
+        let deltas =
+            listed((0..self.seats()).map(|s| (name(names, s as Seat), format!("{:+}", report.deltas[s]))));
+        let running = listed((0..self.seats()).map(|s| (name(names, s as Seat), totals[s])));
+        lines.push(t(lang, "zole-deal-points", &[("list", deltas.into())]));
+        lines.push(t(lang, "deal-totals", &[("totals", running.into())]));
         let p = &r.pules_after;
         if p.common > 0 || !p.personal.is_empty() {
             let owners: Vec<String> = p.personal.iter().map(|&s| name(names, s)).collect();
