@@ -194,6 +194,12 @@ impl Host {
 
     /// The table with this id, loaded from the database if this process has not seen it.
     pub(crate) async fn table(&self, id: i64) -> Result<Option<Shared>, HostError> {
+        self.load_table(id, true).await
+    }
+
+    /// `table`; with `post_owed`, a table of a dead last mover posts the results it owes
+    /// (`post_owed_results`). A takeover posts them itself, first.
+    async fn load_table(&self, id: i64, post_owed: bool) -> Result<Option<Shared>, HostError> {
         if let Some(t) = self.cached(id) {
             return Ok(Some(t));
         }
@@ -201,10 +207,19 @@ impl Host {
             return Ok(None);
         };
         let settings = self.table_settings(&row).await?;
+        let mut owes_results = false;
         let live = match row.status {
             TableStatus::Running => {
                 let mut live = Live::load(&self.store, row, settings).await?;
                 self.restore_selection(&mut live).await?;
+                // Results of deals its last mover played, when that process is gone: it may
+                // have died with their posts unsent.
+                owes_results = !live.ended.is_empty()
+                    && live.row.chat.platform != Platform::Local
+                    && live
+                        .last_mover
+                        .as_deref()
+                        .is_some_and(|p| p != self.store.process_id() && !self.is_live(p));
                 live
             }
             TableStatus::Lobby => {
@@ -216,14 +231,41 @@ impl Host {
             TableStatus::Finished | TableStatus::Stopped => return Ok(None),
         };
         let shared = Arc::new(AsyncMutex::new(live));
-        Ok(Some(
-            self.tables
-                .lock()
-                .expect("table map")
-                .entry(id)
-                .or_insert(shared)
-                .clone(),
-        ))
+        let shared = self
+            .tables
+            .lock()
+            .expect("table map")
+            .entry(id)
+            .or_insert(shared)
+            .clone();
+        if post_owed && owes_results && self.owns(id) {
+            self.post_owed_results(&shared);
+        }
+        Ok(Some(shared))
+    }
+
+    /// A table this process owns, loaded here whatever asked for it (a sweep's takeover, or
+    /// a press that reached the new owner first): the results its last deals owe are posted
+    /// (`owed_results`), in a task of their own, as the table's next lock allows. A takeover
+    /// that posts them first leaves nothing for the task.
+    fn post_owed_results(&self, shared: &Shared) {
+        let (Some(host), Ok(_)) = (self.me.upgrade(), tokio::runtime::Handle::try_current()) else {
+            return;
+        };
+        let shared = Arc::clone(shared);
+        tokio::spawn(async move {
+            let mut out = Outbox::default();
+            {
+                let mut live = shared.lock().await;
+                if live.ended.is_empty() {
+                    return;
+                }
+                host.owed_results(&mut live, &mut out).await;
+            }
+            if !out.0.is_empty() {
+                let _ = host.events.send(out);
+            }
+        });
     }
 
     /// The table as the database has it now (`row` was just read): a copy here that another
@@ -1717,7 +1759,7 @@ impl Host {
     /// that process.
     async fn take_over(self: &Arc<Self>, id: i64) -> Result<Outbox, HostError> {
         self.evict(id);
-        match self.table(id).await? {
+        match self.load_table(id, false).await? {
             Some(shared) => self.resume_loaded(id, shared).await,
             None => Ok(Outbox::default()),
         }

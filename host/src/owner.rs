@@ -63,8 +63,11 @@ pub const ANSWER_GRACE: Duration = Duration::from_millis(1_500);
 const LOG_READ_LIMIT: Duration = Duration::from_millis(500);
 
 /// How far the clocks of two processes may disagree: a move in the log stamped earlier than
-/// this before a press arrived was made by another press (the same button pressed twice).
-const CLOCK_SKEW_MS: i64 = 500;
+/// this before a press arrived was made by another press (the same button pressed again,
+/// after the first press's answer showed it once more; the chaos harness met such a second
+/// press 266 ms after the first one's move, so this is well below that: clocks kept by NTP
+/// agree within a few milliseconds).
+const CLOCK_SKEW_MS: i64 = 50;
 
 /// NOTIFY's payload limit is 8,000 bytes; an answer larger than this leaves the presser's
 /// hand to the owner to show.
@@ -302,6 +305,17 @@ impl Host {
         }
     }
 
+    /// True when `process` is among the live processes as this one last read them (never
+    /// on SQLite, where no other process is read).
+    pub(crate) fn is_live(&self, process: &str) -> bool {
+        self.owners
+            .lock()
+            .expect("owners")
+            .live
+            .iter()
+            .any(|p| p == process)
+    }
+
     /// True when this process owns table `id` (always on SQLite, and before the first sweep).
     pub fn owns(&self, id: i64) -> bool {
         self.owner_elsewhere(id).is_none()
@@ -408,6 +422,8 @@ impl Host {
         // The whole wait is bounded, whichever owners the press goes to.
         let deadline = tokio::time::Instant::now() + PRESS_LIMIT + ANSWER_GRACE;
         let mut sent = false;
+        // The processes this press went to: the only ones that may have committed it.
+        let mut handed_to = vec![owner.clone()];
         let answer = loop {
             match self.hand_to(&owner, req, token, until_ms, deadline).await {
                 Handoff::Answered(outs) => break Some(outs),
@@ -416,13 +432,16 @@ impl Host {
                     break None;
                 }
                 Handoff::OwnerGone => {
-                    if let Some(found) = self.answer_from_log(req, token, received_ms).await {
+                    if let Some(found) = self.answer_from_log(req, token, received_ms, &handed_to).await {
                         return Route::Handed(found);
                     }
                     crate::observe::handed_over("owner_gone");
                     match self.owner_elsewhere(table) {
                         None => return here,
-                        Some(next) if next != owner => owner = next,
+                        Some(next) if next != owner => {
+                            handed_to.push(next.clone());
+                            owner = next;
+                        }
                         // Not seen gone after all: answered "try again" below.
                         Some(_) => break None,
                     }
@@ -438,7 +457,7 @@ impl Host {
             None => {
                 // A press never handed over was never committed: no need to look.
                 if sent {
-                    if let Some(found) = self.answer_from_log(req, token, received_ms).await {
+                    if let Some(found) = self.answer_from_log(req, token, received_ms, &handed_to).await {
                         return Route::Handed(found);
                     }
                 }
@@ -513,13 +532,23 @@ impl Host {
     /// was before that number. None: not in the log, another move there (another button of
     /// the seat, the turn timer's), in it from before the press arrived (an earlier press of
     /// the same button), or the log could not be read in time.
-    async fn answer_from_log(&self, req: &Request, token: &str, received_ms: i64) -> Option<Outbox> {
+    async fn answer_from_log(
+        &self,
+        req: &Request,
+        token: &str,
+        received_ms: i64,
+        handed_to: &[String],
+    ) -> Option<Outbox> {
         let tok = Token::decode(token).ok()?;
         let user = req.user.id.as_str();
         let read = async {
             let action = self.store.action_at(tok.table, tok.seq + 1).await.ok()??;
             if action.at_ms < received_ms - CLOCK_SKEW_MS {
                 // Committed before this press arrived: an earlier press of the same button.
+                return None;
+            }
+            if !action.process.as_ref().is_some_and(|p| handed_to.contains(p)) {
+                // Committed by a process this press never went to: another press's move.
                 return None;
             }
             // The table as it was when the button was current, and what the press makes of it.
@@ -831,9 +860,11 @@ mod tests {
         }
         let ((who, token, other), idle) = (to_act.expect("someone to act with two choices"), idle.unwrap());
         let pressed = |user: &str| req(user, Command::Press { token: token.clone() });
+        // The press went to this process (here: the one that committed it).
+        let to = vec![host.store.process_id().to_string()];
 
         assert!(
-            host.answer_from_log(&pressed(who), &token, now_ms())
+            host.answer_from_log(&pressed(who), &token, now_ms(), &to)
                 .await
                 .is_none(),
             "not in the log yet: try again"
@@ -844,7 +875,7 @@ mod tests {
         let seq = Token::decode(&token).unwrap().seq;
 
         let out = host
-            .answer_from_log(&pressed(who), &token, received)
+            .answer_from_log(&pressed(who), &token, received, &to)
             .await
             .expect("in the log");
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
@@ -863,23 +894,37 @@ mod tests {
             "as it is after the move, without the buttons just pressed: {hand:?}"
         );
         assert!(
-            host.answer_from_log(&pressed(idle), &token, received)
+            host.answer_from_log(&pressed(idle), &token, received, &to)
                 .await
                 .is_none(),
             "the move at that number is not {idle}'s"
         );
         let other_press = req(who, Command::Press { token: other.clone() });
         assert!(
-            host.answer_from_log(&other_press, &other, received)
+            host.answer_from_log(&other_press, &other, received, &to)
                 .await
                 .is_none(),
             "the move at that number is {who}'s other choice, not this one"
         );
         assert!(
-            host.answer_from_log(&pressed(who), &token, received + 10_000)
+            host.answer_from_log(&pressed(who), &token, received + 10_000, &to)
                 .await
                 .is_none(),
             "a press that arrived after the move was in the log is a second press of the button"
+        );
+        let moved_ms = host.store.action_at(table, seq + 1).await.unwrap().unwrap().at_ms;
+        assert!(
+            host.answer_from_log(&pressed(who), &token, moved_ms + 300, &to)
+                .await
+                .is_none(),
+            "nor one that arrived 300 ms after it (the harness met a second press 266 ms after)"
+        );
+        let elsewhere = vec!["p1-another".to_string()];
+        assert!(
+            host.answer_from_log(&pressed(who), &token, received, &elsewhere)
+                .await
+                .is_none(),
+            "a move committed by a process the press never went to is another press's"
         );
     }
 }

@@ -92,6 +92,9 @@ pub(crate) struct Live {
     /// may have died before posting it). Posted again, once (`Out::Post::once`), by the
     /// process that takes the table over.
     pub owed_result: Option<DealReport>,
+    /// The process that committed the last action, as the log was loaded (None when no
+    /// action was, or before processes were recorded).
+    pub last_mover: Option<String>,
     /// The report of the last deal that ended, for the live table's result panel.
     pub last_report: Option<DealReport>,
     /// With `owed_result` when the next deal has started since: the table as that deal
@@ -159,6 +162,7 @@ impl Live {
             seeds: Vec::new(),
             timeouts: Vec::new(),
             owed_result: None,
+            last_mover: None,
             last_report: None,
             owed_hands: None,
             ended: Vec::new(),
@@ -315,6 +319,7 @@ impl Live {
         if let Some(sheet) = carry {
             live.carry_in(sheet);
         }
+        live.last_mover = actions.last().and_then(|a| a.process.clone());
         let mut game = live.game.take().expect("just made");
         let mut last_ms = None;
         for (i, d) in deals.iter().enumerate() {

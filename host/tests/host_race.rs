@@ -599,7 +599,8 @@ fn results_lost_with_their_process_are_posted_by_the_one_that_takes_over() {
         .enable_all()
         .build()
         .unwrap();
-    third.block_on(async {
+    let mut hands = HashMap::new();
+    let (store, still_owed) = third.block_on(async {
         let (h3, _e3) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
         let out = h3.recover().await.unwrap();
         assert!(
@@ -611,6 +612,44 @@ fn results_lost_with_their_process_are_posted_by_the_one_that_takes_over() {
             lost[..1],
             "only the result that was not posted is owed: {out:?}"
         );
+        see(&mut hands, &out);
+        // A person moves here: this process is the table's last mover when it dies.
+        let (who, token) = first_move(&hands).expect("someone can act");
+        let out = send(&h3, &who, Command::Press { token }).await;
+        assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+        see(&mut hands, &out);
+        // Deal 1's result is still not recorded as posted, nor any this press ended.
+        let mut owed = lost[..1].to_vec();
+        owed.extend(result_posts(&out));
+        (h3.store().clone(), owed)
+    });
+    third.block_on(async { store.forget_process().await.unwrap() });
+    third.shutdown_background();
+
+    // A fourth process meets the table first through a press (before any sweep of its own,
+    // as a press handed over by a process that found the owner gone): loading the table of a
+    // dead last mover posts what it owes, as a takeover does.
+    let fourth = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    fourth.block_on(async {
+        let (h4, mut e4) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
+        let (who, token) = first_move(&hands).expect("someone can act");
+        send(&h4, &who, Command::Press { token }).await;
+        let owed = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+            loop {
+                let out = e4.recv().await.expect("events");
+                let posts = result_posts(&out);
+                if !posts.is_empty() {
+                    return posts;
+                }
+            }
+        })
+        .await
+        .expect("the owed result is posted");
+        assert_eq!(owed, still_owed, "the results still owed, once each");
     });
 }
 

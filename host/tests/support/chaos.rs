@@ -791,6 +791,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let mut doubled = Vec::new();
     let mut ghosts = Vec::new();
     let mut leaks = Vec::new();
+    let mut stale_hands = Vec::new();
     let mut replay_errors = Vec::new();
     // Deals whose result was never posted (the process that takes a table over posts the
     // result its dead process owed), and results posted twice (reported: a process killed
@@ -1286,6 +1287,37 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             }
         }
 
+        // A hand message never goes back to an older state of its table once a newer one
+        // was shown in it (an older version landing after a newer one: the person is left
+        // with buttons that are out of date). Told by the number the buttons carry.
+        for u in &t.users {
+            let dm = (bot.dm_chat)(u);
+            let mut newest: HashMap<&str, i64> = HashMap::new();
+            for (chat, m, text, at) in &history {
+                if *chat != dm {
+                    continue;
+                }
+                let Some(seq) = text
+                    .split('⌁')
+                    .skip(1)
+                    .filter_map(|rest| Token::decode(rest.split_whitespace().next()?).ok())
+                    .find(|tok| tok.table == id)
+                    .map(|tok| tok.seq)
+                else {
+                    continue;
+                };
+                let seen = newest.entry(m.as_str()).or_insert(seq);
+                if seq < *seen {
+                    stale_hands.push(format!(
+                        "table {id}: the hand message {m} of {u} showed action {seq}'s buttons at +{} ms, after action {}'s",
+                        at - start_ms,
+                        *seen
+                    ));
+                }
+                *seen = (*seen).max(seq);
+            }
+        }
+
         // How long the tables of a killed process waited for their next move.
         for &(pid, at) in &kills {
             let prefix = format!("p{pid}-");
@@ -1388,7 +1420,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
          ({deferred_unanswered} more deferred but never acknowledged); \
          moved by two owners: {} ({} changes of mover within {TWO_OWNERS_MS} ms during a change of the live set {owners_changed:?}, \
          whose windows cover {:.0} of {:.0} s); \
-         {} leaked cards, {} replay problems, {} deal results never posted, {} posted twice; {timed_out} moves by the turn timer \
+         {} leaked cards, {} hands gone back to older buttons, {} replay problems, {} deal results never posted, {} posted twice; {timed_out} moves by the turn timer \
          ({} of turns never shown); {} posts to a process that failed (redelivered, or unanswered); {actions_total} actions, \
          {throughput:.0} moves/s during the chaos; takeover after a kill: p50 {} ms, p99 {} ms, max {} ms \
          over {} tables",
@@ -1407,6 +1439,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         excused_ms as f64 / 1000.0,
         (run_end_ms - start_ms) as f64 / 1000.0,
         leaks.len(),
+        stale_hands.len(),
         replay_errors.len(),
         results_lost.len(),
         results_twice.len(),
@@ -1427,6 +1460,9 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     }
     if !results_twice.is_empty() {
         println!("chaos: deal results posted twice: {results_twice:?}");
+    }
+    if !stale_hands.is_empty() {
+        println!("chaos: hands that went back to older buttons: {stale_hands:#?}");
     }
     if !unseen_turns.is_empty() {
         println!("chaos: turns never shown to their player: {unseen_turns:?}");
