@@ -216,10 +216,7 @@ impl Host {
                 // have died with their posts unsent.
                 owes_results = !live.ended.is_empty()
                     && live.row.chat.platform != Platform::Local
-                    && live
-                        .last_mover
-                        .as_deref()
-                        .is_some_and(|p| p != self.store.process_id() && !self.is_live(p));
+                    && live.last_mover.as_deref().is_some_and(|p| self.known_gone(p));
                 live
             }
             TableStatus::Lobby => {

@@ -305,15 +305,19 @@ impl Host {
         }
     }
 
-    /// True when `process` is among the live processes as this one last read them (never
-    /// on SQLite, where no other process is read).
-    pub(crate) fn is_live(&self, process: &str) -> bool {
-        self.owners
-            .lock()
-            .expect("owners")
-            .live
-            .iter()
-            .any(|p| p == process)
+    /// True when `process` is known to be gone: on PostgreSQL, not among the live processes
+    /// as this one last read them (never before the first read: a process that just started
+    /// knows nobody yet); on SQLite, which one process uses at a time, any other process (an
+    /// earlier run of this one).
+    pub(crate) fn known_gone(&self, process: &str) -> bool {
+        if process == self.store.process_id() {
+            return false;
+        }
+        if !self.store.is_postgres() {
+            return true;
+        }
+        let owners = self.owners.lock().expect("owners");
+        !owners.live.is_empty() && !owners.live.iter().any(|p| p == process)
     }
 
     /// True when this process owns table `id` (always on SQLite, and before the first sweep).
