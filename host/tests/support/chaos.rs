@@ -25,8 +25,9 @@
 //!
 //! It prints its seed and figures: kills, restarts, PostgreSQL restarts, presses acknowledged,
 //! lost, applied twice, deferred presses by outcome, tables moved by two owners, leaked cards,
-//! and how long the tables of a killed process waited for their next move (takeover,
-//! p50/p99). A bot's harness gives only what differs (`Bot`): how its processes start, how
+//! hands whose buttons went back to an older state (reported, not failed: hands carry no
+//! version yet), and how long the tables of a killed process waited for their next move
+//! (takeover, p50/p99; those over 5 s are listed). A bot's harness gives only what differs (`Bot`): how its processes start, how
 //! people open and play a table through its fake server, and what the fake saw.
 
 #![allow(dead_code)]
