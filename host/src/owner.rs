@@ -50,6 +50,9 @@ fn channel_of(process: &str) -> String {
 /// process's sessions close at once, so its tables change owner within about this long.
 pub const OWNERS_EVERY: Duration = Duration::from_millis(500);
 
+/// How many processes that left the live set each process remembers (`Host::known_gone`).
+const LEFT_KEPT: usize = 256;
+
 /// How long a person's press may take to be committed, from the moment a process received
 /// it. A press not committed by then is answered "try again" and never committed later.
 pub const PRESS_LIMIT: Duration = Duration::from_millis(2_500);
@@ -83,6 +86,9 @@ pub(crate) struct Owners {
     /// more read (a moment without a session, e.g. while every connection is made again
     /// after a database restart, does not move tables), dropped if the next misses them too.
     missing: Vec<String>,
+    /// Processes this one saw alive and then saw leave the live set (the latest few hundred):
+    /// known to be gone, unlike one it never saw (it may have just started).
+    left: std::collections::VecDeque<String>,
     /// Presses handed over, waiting for their answer, by number: the owner they were handed
     /// to, and where its answer goes (None: that owner is gone, see `refresh_owners`).
     waiting: HashMap<u64, (String, AnswerTo)>,
@@ -305,10 +311,10 @@ impl Host {
         }
     }
 
-    /// True when `process` is known to be gone: on PostgreSQL, not among the live processes
-    /// as this one last read them (never before the first read: a process that just started
-    /// knows nobody yet); on SQLite, which one process uses at a time, any other process (an
-    /// earlier run of this one).
+    /// True when `process` is known to be gone: on PostgreSQL, one this process saw alive and
+    /// then saw leave (not merely one it has not seen: a process that started a moment ago,
+    /// or this one before its first read of the live set); on SQLite, which one process uses
+    /// at a time, any other process (an earlier run of this one).
     pub(crate) fn known_gone(&self, process: &str) -> bool {
         if process == self.store.process_id() {
             return false;
@@ -317,7 +323,7 @@ impl Host {
             return true;
         }
         let owners = self.owners.lock().expect("owners");
-        !owners.live.is_empty() && !owners.live.iter().any(|p| p == process)
+        !owners.live.iter().any(|p| p == process) && owners.left.iter().any(|p| p == process)
     }
 
     /// True when this process owns table `id` (always on SQLite, and before the first sweep).
@@ -353,6 +359,18 @@ impl Host {
         owners.missing = missing;
         self.store.set_live(live.clone());
         let changed = owners.live != live;
+        let gone: Vec<String> = owners
+            .live
+            .iter()
+            .filter(|p| !live.contains(p))
+            .cloned()
+            .collect();
+        for p in gone {
+            if owners.left.len() >= LEFT_KEPT {
+                owners.left.pop_front();
+            }
+            owners.left.push_back(p);
+        }
         if changed {
             tracing::info!(
                 processes = live.len(),
