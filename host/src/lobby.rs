@@ -227,18 +227,23 @@ impl Host {
             }
             TableStatus::Finished | TableStatus::Stopped => return Ok(None),
         };
-        let shared = Arc::new(AsyncMutex::new(live));
-        let shared = self
-            .tables
-            .lock()
-            .expect("table map")
-            .entry(id)
-            .or_insert(shared)
-            .clone();
+        let shared = self.keep_table(id, live);
         if post_owed && owes_results && self.owns(id) {
             self.post_owed_results(&shared);
         }
         Ok(Some(shared))
+    }
+
+    /// Keeps `live` as this process's copy of table `id`, unless another task kept one first:
+    /// the copy that stands.
+    pub(crate) fn keep_table(&self, id: i64, live: Live) -> Shared {
+        let shared = Arc::new(AsyncMutex::new(live));
+        self.tables
+            .lock()
+            .expect("table map")
+            .entry(id)
+            .or_insert(shared)
+            .clone()
     }
 
     /// A table this process owns, loaded here whatever asked for it (a sweep's takeover, or

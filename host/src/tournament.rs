@@ -637,15 +637,7 @@ impl Host {
                 }
             }
             let id = row.id;
-            let live = Live::new(row, seats, names.len(), settings.clone());
-            let shared = Arc::new(AsyncMutex::new(live));
-            let shared = self
-                .tables
-                .lock()
-                .expect("table map")
-                .entry(id)
-                .or_insert(shared)
-                .clone();
+            let shared = self.keep_table(id, Live::new(row, seats, names.len(), settings.clone()));
             let mut live = shared.lock().await;
             if live.game.is_none() {
                 out.extend(self.start(&mut live).await?);
