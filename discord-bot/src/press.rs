@@ -138,6 +138,7 @@ fn own_hands(out: &Outbox, user: &str) -> Vec<(String, Content)> {
             key,
             text,
             buttons,
+            version,
             ..
         } = o
         {
@@ -147,7 +148,7 @@ fn own_hands(out: &Outbox, user: &str) -> Vec<(String, Content)> {
                     Content {
                         text: text.clone(),
                         buttons: buttons.clone(),
-                        version: None,
+                        version: Some(*version),
                     },
                 ));
             }
@@ -301,11 +302,15 @@ async fn answer(
             .await
             .map(|_| ()),
     };
-    if let Err(e) = result {
-        tracing::warn!(error = %e, "could not answer a press");
-        if let Some(cl) = claim {
-            // The hand it carried is sent as an edit instead, so its owner still sees it.
-            bot.show.unclaim(cl).await;
+    match (result, claim) {
+        (Err(e), claim) => {
+            tracing::warn!(error = %e, "could not answer a press");
+            if let Some(cl) = claim {
+                // The hand it carried is sent as an edit instead, so its owner still sees it.
+                bot.show.unclaim(cl).await;
+            }
         }
+        (Ok(()), Some(cl)) => bot.show.answered(cl).await,
+        (Ok(()), None) => {}
     }
 }

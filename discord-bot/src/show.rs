@@ -207,11 +207,12 @@ impl Shower {
                     key,
                     text,
                     buttons,
+                    version,
                 } => {
                     let content = Content {
                         text: text.clone(),
                         buttons: buttons.clone(),
-                        version: None,
+                        version: Some(*version),
                     };
                     if self.dm_closed(user) {
                         self.fallback(user, chat, content).await;
@@ -490,6 +491,23 @@ impl Shower {
         if st.message != Some(pressed) {
             return None;
         }
+        if let Some(v) = content.version {
+            let claimed = self
+                .store
+                .claim_hand(
+                    Platform::Discord,
+                    key,
+                    recipient,
+                    v,
+                    &content.text,
+                    &content.buttons,
+                )
+                .await;
+            if !claimed {
+                // A newer version was claimed (and is shown) by another process.
+                return None;
+            }
+        }
         let digest = content.digest();
         let changed = st.sent != Some(digest);
         st.pending = None;
@@ -500,6 +518,37 @@ impl Shower {
             content: content.clone(),
             changed,
         })
+    }
+
+    /// The answer carrying a claimed hand went out. Unlike a hand's edit (`Store::claim_hand`)
+    /// it is looked at again: it goes out late by nature (after the move, its handoff and
+    /// the interaction's round trip; a deferred press's much later), while the table's owner
+    /// may have shown a newer version, which then goes out again after it. One query a press.
+    pub async fn answered(self: &Arc<Self>, claim: Claim) {
+        let Claim {
+            guard, slot, content, ..
+        } = claim;
+        drop(guard);
+        let Some(v) = content.version else { return };
+        let newer = self
+            .store
+            .newer_shown(Platform::Discord, &slot.key, &slot.recipient, v)
+            .await;
+        if let Some((v, text, buttons)) = newer {
+            let content = Content {
+                text,
+                buttons,
+                version: Some(v),
+            };
+            self.update(
+                &slot.key,
+                &slot.recipient,
+                slot.place.clone(),
+                &slot.chat,
+                content,
+            )
+            .await;
+        }
     }
 
     /// The answer carrying a claimed version failed: the version is sent as an edit.
@@ -563,17 +612,20 @@ impl Shower {
                 continue;
             }
             if let Some(v) = content.version {
-                let shown = self
-                    .store
-                    .claim_shown(
-                        Platform::Discord,
-                        &slot.key,
-                        &slot.recipient,
-                        v,
-                        &content.text,
-                        &content.buttons,
-                    )
-                    .await;
+                let (key, to) = (&slot.key, &slot.recipient);
+                let (text, buttons) = (&content.text, &content.buttons);
+                let shown = match slot.place {
+                    Place::Dm(_) => {
+                        self.store
+                            .claim_hand(Platform::Discord, key, to, v, text, buttons)
+                            .await
+                    }
+                    Place::Channel(_) => {
+                        self.store
+                            .claim_shown(Platform::Discord, key, to, v, text, buttons)
+                            .await
+                    }
+                };
                 if !shown {
                     // Another process claimed a newer version and shows it.
                     st.sent = None;
@@ -693,8 +745,10 @@ impl Shower {
                 Ok(()) => {
                     st.sent = Some(digest);
                     // A newer version claimed by another process while this one was on its
-                    // way may have landed first: it goes out again, after this one.
-                    if let (Some(v), None) = (content.version, &st.pending) {
+                    // way may have landed first: it goes out again, after this one (a
+                    // table message; hands are only claimed, `Store::claim_hand`).
+                    let public = matches!(slot.place, Place::Channel(_));
+                    if let (Some(v), None, true) = (content.version, &st.pending, public) {
                         let newer = self
                             .store
                             .newer_shown(Platform::Discord, &slot.key, &slot.recipient, v)

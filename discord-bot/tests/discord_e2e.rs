@@ -1146,6 +1146,35 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
     b.show(&state(2)).await;
     b.settle().await;
     assert_eq!(fake.channel(CHANNEL)[0].versions, ["state 1", "state 3"]);
+
+    // A hand likewise: the process that received a handed press shows the presser's hand as
+    // their move left it after the table's owner showed a later state of it (a computer
+    // moved, the turn came back): the older state is not sent, the hand keeps its buttons.
+    let hand = |v: i64| {
+        Outbox(vec![Out::Private {
+            user: "1001".into(),
+            chat: chat.clone(),
+            key: "t1.d1.s0".into(),
+            text: format!("hand {v}"),
+            buttons: vec![vec![stikis_host::Button {
+                label: format!("card {v}"),
+                token: format!("x{v}"),
+            }]],
+            version: v,
+        }])
+    };
+    // (Two processes on one SQLite file stand for two on PostgreSQL: the store is told of
+    // another live process, or it would skip a hand's claim as nobody else could show it.)
+    store.set_live(vec!["another process".into()]);
+    b.show(&hand(4)).await;
+    b.settle().await;
+    b.show(&hand(6)).await;
+    b.settle().await;
+    a.show(&hand(5)).await;
+    a.settle().await;
+    let dms = fake.dms(1001);
+    assert_eq!(dms.len(), 1, "one hand message");
+    assert_eq!(dms[0].versions, ["hand 4", "hand 6"]);
 }
 
 /// `/web` and its options through the bot: the link for anyone; `public:<name>` and

@@ -1257,6 +1257,12 @@ impl Host {
         let mut live = shared.lock().await;
         if tok.seq != live.seq || live.game.is_none() {
             crate::observe::move_outcome("stale");
+            // The presser's hand as it is now goes with the answer: the one they pressed on
+            // is out of date and may stay so until the table changes again (unchanged, it
+            // costs no edit).
+            if let (Some(seat), Some(_)) = (live.seat_of(&req.user.id), &live.game) {
+                out.push(live.hand_message(seat, &req.user.id, lang));
+            }
             out.reply(t(lang, "button-stale", &[]));
             return Ok(out);
         }

@@ -205,6 +205,11 @@ pub enum Out {
         key: String,
         text: String,
         buttons: Vec<Vec<Button>>,
+        /// What state of its table it shows (the last action's number), claimed like a
+        /// public message's: a hand is never replaced by an older state of it, whichever
+        /// process (the table's owner, the receiver of a handed press, one that took the
+        /// table over) shows which version when.
+        version: i64,
     },
     /// A new message in the chat (deal results, seeds, notices). With `once`, a key: the
     /// message is posted once under that key, whoever shows it and however often (a deal's

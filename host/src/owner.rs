@@ -217,6 +217,9 @@ enum Handed {
         key: String,
         text: String,
         buttons: Vec<Vec<Button>>,
+        /// Absent from an answer of a process that predates hand versions: 0, the oldest.
+        #[serde(default)]
+        version: i64,
     },
 }
 
@@ -241,12 +244,14 @@ impl Handed {
                 key,
                 text,
                 buttons,
+                version,
             } => Out::Private {
                 user,
                 chat: chat.chat_ref()?,
                 key,
                 text,
                 buttons,
+                version,
             },
         })
     }
@@ -277,12 +282,14 @@ fn split(out: Outbox, presser: &str, with_hands: bool) -> (Vec<Handed>, Outbox) 
                 key,
                 text,
                 buttons,
+                version,
             } if with_hands && user == presser => back.push(Handed::Private {
                 user,
                 chat: Chat::from(&chat),
                 key,
                 text,
                 buttons,
+                version,
             }),
             o => rest.push(o),
         }
@@ -817,6 +824,7 @@ mod tests {
                     label: "J♣".into(),
                     token: "x".into(),
                 }]],
+                version: 3,
             });
         }
         out.reply("✓");

@@ -758,6 +758,7 @@ impl Live {
             key: format!("t{}.d{}.s{}", self.id(), game.deal_no(), seat),
             text: self.labelled(lang, game.hand_text(seat, lang, &self.names_in(lang))),
             buttons,
+            version: self.seq,
         }
     }
 }

@@ -633,6 +633,8 @@ impl Host {
                             ],
                         ),
                         buttons: Vec::new(),
+                        // Written once, never changed.
+                        version: 0,
                     });
                 }
             }

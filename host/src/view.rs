@@ -375,6 +375,7 @@ mod tests {
             key: "t9.d1.s0".into(),
             text: String::new(),
             buttons: Vec::new(),
+            version: 0,
         });
         assert_eq!(tables_shown(&out), vec![7, 9, 12]);
     }

@@ -371,6 +371,7 @@ mod tests {
             key: format!("t{table}.d1.s{seat}"),
             text: "…".into(),
             buttons: Vec::new(),
+            version: 1,
         };
         host.forward(Outbox(vec![hand("anna", 0), hand("bruno", 1)]));
         host.publish(Outbox(vec![hand("bruno", 1), hand("cilda", 2)]));

@@ -302,13 +302,22 @@ async fn bad_presses_are_answered_and_change_nothing() {
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
+    let moved_to = out
+        .0
+        .iter()
+        .filter_map(|o| match o {
+            Out::Public { version, .. } => Some(*version),
+            _ => None,
+        })
+        .max()
+        .expect("the table message after the move");
     let after = log(&game).await;
     let out = send(
         &game.host,
         &mut game.screen,
         dm(&actor.id),
         &actor,
-        Command::Press { token },
+        Command::Press { token: token.clone() },
     )
     .await;
     assert_eq!(
@@ -316,6 +325,25 @@ async fn bad_presses_are_answered_and_change_nothing() {
         Some("That button is out of date; use the newest message.")
     );
     assert_eq!(log(&game).await, after);
+    // It comes with the presser's hand as it is now (the pressed copy may be out of date
+    // until the table changes again), and only theirs.
+    let hands: Vec<(&String, &Vec<Vec<stikis_host::Button>>, i64)> = out
+        .0
+        .iter()
+        .filter_map(|o| match o {
+            Out::Private {
+                user,
+                buttons,
+                version,
+                ..
+            } => Some((user, buttons, *version)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(hands.len(), 1, "{out:?}");
+    assert_eq!(hands[0].0, &actor.id);
+    assert!(hands[0].1.iter().flatten().all(|b| b.token != token));
+    assert!(hands[0].2 >= moved_to, "{} < {moved_to}", hands[0].2);
     play(&mut game, 1, &mut checked).await;
 }
 

@@ -80,6 +80,7 @@ struct Lazy {
     chat: ChatRef,
     text: String,
     buttons: Vec<Vec<Button>>,
+    version: i64,
     digest: u64,
     due: Instant,
 }
@@ -302,14 +303,6 @@ pub fn token_of_start(param: &str) -> String {
     param.replace('-', ".")
 }
 
-fn keyboard(buttons: &[Vec<Button>]) -> InlineKeyboardMarkup {
-    InlineKeyboardMarkup::new(buttons.iter().map(|row| {
-        row.iter()
-            .map(|b| InlineKeyboardButton::callback(b.label.clone(), b.token.clone()))
-            .collect::<Vec<_>>()
-    }))
-}
-
 /// Sends a request, waiting out 429s (`retry_after`) and retrying a network error a few times.
 pub async fn call<R>(req: R) -> Result<<R::Payload as Payload>::Output, RequestError>
 where
@@ -417,8 +410,12 @@ impl Shower {
         key: String,
         text: String,
         buttons: Vec<Vec<Button>>,
+        version: i64,
     ) -> BoxFuture<'static, Result<(), RequestError>> {
-        Box::pin(async move { self.private(&user, &chat, &key, &text, &buttons, true).await })
+        Box::pin(async move {
+            self.private(&user, &chat, &key, &text, &buttons, version, true)
+                .await
+        })
     }
 
     /// A newer showing of (key, recipient) supersedes any retry waiting for it.
@@ -654,6 +651,7 @@ impl Shower {
                 key,
                 text,
                 buttons,
+                version,
             } = o
             {
                 let started_here = deal_of_key(key)
@@ -664,7 +662,7 @@ impl Shower {
                     && last_of_key.get(&(key.as_str(), user.as_str())) == Some(&i)
                 {
                     shown_first.insert(i);
-                    if let Err(e) = self.private(user, chat, key, text, buttons, true).await {
+                    if let Err(e) = self.private(user, chat, key, text, buttons, *version, true).await {
                         tracing::warn!(error = %e, "could not show a hand");
                     }
                 }
@@ -697,6 +695,7 @@ impl Shower {
                     key,
                     text,
                     buttons,
+                    version,
                 } => {
                     if last_of_key.get(&(key.as_str(), user.as_str())) != Some(&i) || shown_first.contains(&i)
                     {
@@ -707,7 +706,7 @@ impl Shower {
                     let over = deal_of_key(key)
                         .zip(table_of_key(key).and_then(|t| newest_deal.get(&t)))
                         .is_some_and(|(d, newest)| d < *newest);
-                    self.private(user, chat, key, text, buttons, over).await
+                    self.private(user, chat, key, text, buttons, *version, over).await
                 }
                 Out::Post { chat, text, once } => {
                     // A deal's result and the next deal's start (or the table's start and its
@@ -1239,6 +1238,7 @@ impl Shower {
 
     /// A hand: sent or edited at once when it shows buttons (or is new, or `at_once`: its
     /// owner just acted, or its deal is over), held back otherwise (see the module note).
+    #[allow(clippy::too_many_arguments)]
     async fn private(
         self: &Arc<Self>,
         user: &str,
@@ -1246,6 +1246,7 @@ impl Shower {
         key: &str,
         text: &str,
         buttons: &[Vec<Button>],
+        version: i64,
         at_once: bool,
     ) -> Result<(), RequestError> {
         if self.is_unreachable(user) {
@@ -1273,6 +1274,7 @@ impl Shower {
                     chat: chat.clone(),
                     text: text.to_string(),
                     buttons: buttons.to_vec(),
+                    version,
                     digest: d,
                     due,
                 },
@@ -1287,9 +1289,10 @@ impl Shower {
             return Ok(());
         }
         self.shown.lock().expect("shown map").insert(k, d);
-        let sent = self.send_private(user, chat, key, text, buttons).await;
-        if sent.is_err() {
-            // Not shown: the next render of the same hand must try again.
+        let sent = self.send_private(user, chat, key, text, buttons, version).await;
+        if !matches!(sent, Ok(true)) {
+            // Not shown (failed, or a newer version was claimed): the next render of the same
+            // hand must try again.
             self.forget(key, user);
         }
         if sent.as_ref().is_err_and(claimed_elsewhere) {
@@ -1301,10 +1304,11 @@ impl Shower {
                 key.to_string(),
                 text.to_string(),
                 buttons.to_vec(),
+                version,
             );
             self.retry_later(key, user, "could not show a hand again", again);
         }
-        sent
+        sent.map(|_| ())
     }
 
     /// Sends a held-back hand when it is due, or at once with `now`.
@@ -1322,8 +1326,13 @@ impl Shower {
         if self.shown.lock().expect("shown map").insert(k.clone(), l.digest) == Some(l.digest) {
             return;
         }
-        if let Err(e) = self.send_private(&k.1, &l.chat, &k.0, &l.text, &l.buttons).await {
+        let sent = self
+            .send_private(&k.1, &l.chat, &k.0, &l.text, &l.buttons, l.version)
+            .await;
+        if !matches!(sent, Ok(true)) {
             self.forget(&k.0, &k.1);
+        }
+        if let Err(e) = sent {
             tracing::warn!(error = %e, "a held-back hand edit failed");
         }
     }
@@ -1353,6 +1362,9 @@ impl Shower {
         }
     }
 
+    /// Shows `version` of a hand in its owner's private chat, unless a newer version was
+    /// claimed (false: not shown, `Store::claim_hand`); a chat closed to the bot is told to
+    /// the group.
     async fn send_private(
         &self,
         user: &str,
@@ -1360,9 +1372,21 @@ impl Shower {
         key: &str,
         text: &str,
         buttons: &[Vec<Button>],
-    ) -> Result<(), RequestError> {
+        version: i64,
+    ) -> Result<bool, RequestError> {
+        if !self
+            .store
+            .claim_hand(Platform::Telegram, key, user, version, text, buttons)
+            .await
+        {
+            return Ok(false);
+        }
         let dm = ChatRef::new(Platform::Telegram, user, user);
-        match self.upsert(&dm, user, key, text, keyboard(buttons)).await {
+        let shown = self
+            .upsert(&dm, user, key, text, keyboard_with_links(buttons))
+            .await
+            .map(|()| true);
+        match shown {
             Err(e) if forbidden(&e) => {
                 self.forget(key, user);
                 self.unreachable
@@ -1372,7 +1396,7 @@ impl Shower {
                 // Tell the group: the hand is behind the table's 🂠 button, a deep link opens
                 // the private chat, and number buttons act on the player's turn.
                 let Some(table) = table_of_key(key) else {
-                    return Ok(());
+                    return Ok(false);
                 };
                 let hand = Token::new(table, 0, "hand").encode().unwrap_or_default();
                 let link = start_param(&hand).map(|p| self.deep_link(&p));
@@ -1399,7 +1423,7 @@ impl Shower {
                 );
                 self.post(chat, &text, Some(InlineKeyboardMarkup::new(rows)))
                     .await
-                    .map(|_| ())
+                    .map(|_| false)
             }
             r => r,
         }

@@ -1132,6 +1132,44 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
     assert_eq!(fake.messages(GROUP).len(), before + 2, "a result posted once");
     b.show(result("deal 2: result"), Answer::Nobody).await;
     assert_eq!(fake.messages(GROUP).len(), before + 2, "and never again");
+
+    // A hand likewise: the process that received a handed press shows the presser's hand as
+    // their move left it after the table's owner showed a later state of it (a computer
+    // moved, the turn came back): the older state is not sent, the hand keeps its buttons.
+    let hand = |v: i64| {
+        Outbox(vec![Out::Private {
+            user: ANNA.to_string(),
+            chat: chat.clone(),
+            key: "t1.d2.s0".into(),
+            text: format!("hand {v}"),
+            buttons: vec![vec![stikis_host::Button {
+                label: format!("card {v}"),
+                token: format!("x{v}"),
+            }]],
+            version: v,
+        }])
+    };
+    // (Two processes on one SQLite file stand for two on PostgreSQL: the store is told of
+    // another live process, or it would skip a hand's claim as nobody else could show it.)
+    store.set_live(vec!["another process".into()]);
+    let anna_texts = || -> Vec<String> {
+        fake.calls()
+            .into_iter()
+            .filter(|c| {
+                (c.method == "sendMessage" || c.method == "editMessageText")
+                    && c.body["chat_id"] == json!(ANNA)
+                    && c.failed.is_none()
+            })
+            .map(|c| c.body["text"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    b.show(hand(8), Answer::Nobody).await;
+    b.show(hand(10), Answer::Nobody).await;
+    a.show(hand(9), Answer::Nobody).await;
+    a.flush_all().await;
+    assert_eq!(anna_texts(), ["hand 8", "hand 10"]);
+    let shown = fake.messages(ANNA).pop().expect("Anna's hand");
+    assert_eq!(shown.text, "hand 10");
 }
 
 /// A process that claimed a message's first post and died before sending it leaves only its
@@ -1167,13 +1205,14 @@ async fn a_first_post_claimed_by_a_process_that_died_is_shown_once_the_claim_lap
             assert_eq!(claimed, FirstPost::Mine);
         }
     };
-    let hand = |user: i64, key: &str, text: &str| {
+    let hand = |user: i64, key: &str, text: &str, version: i64| {
         Outbox(vec![Out::Private {
             user: user.to_string(),
             chat: chat.clone(),
             key: key.into(),
             text: text.into(),
             buttons: Vec::new(),
+            version,
         }])
     };
     let table = Outbox(vec![Out::Public {
@@ -1188,9 +1227,9 @@ async fn a_first_post_claimed_by_a_process_that_died_is_shown_once_the_claim_lap
     claim("t1.d1.s0", ANNA).await;
     claim("t1.d1.s1", BRUNO).await;
     tokio::join!(
-        shower.show(hand(ANNA, "t1.d1.s0", "Anna's hand"), Answer::Nobody),
+        shower.show(hand(ANNA, "t1.d1.s0", "Anna's hand", 1), Answer::Nobody),
         shower.show(
-            hand(BRUNO, "t1.d1.s1", "Bruno's hand, first state"),
+            hand(BRUNO, "t1.d1.s1", "Bruno's hand, first state", 1),
             Answer::Nobody
         ),
     );
@@ -1200,7 +1239,7 @@ async fn a_first_post_claimed_by_a_process_that_died_is_shown_once_the_claim_lap
     // showing itself), and the table message of a new deal is claimed by the dead process too.
     tokio::join!(
         shower.show(
-            hand(BRUNO, "t1.d1.s1", "Bruno's hand, second state"),
+            hand(BRUNO, "t1.d1.s1", "Bruno's hand, second state", 2),
             Answer::Nobody
         ),
         async {

@@ -427,6 +427,37 @@ impl Store {
         }
     }
 
+    /// `claim_shown` for a hand (a person's private message), claimed before it is sent and
+    /// not looked at again after: only a process that sees the same person act, or hosts
+    /// the table, shows a hand, and its older versions come late from a process that
+    /// received a handed press or died meanwhile (a newer version is claimed before they
+    /// arrive). Alone (SQLite, or no other process alive on PostgreSQL as last read) nobody
+    /// else shows it, and the claim, a write for every hand shown, is left out.
+    pub async fn claim_hand(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        version: i64,
+        text: &str,
+        buttons: &[Vec<Button>],
+    ) -> bool {
+        self.alone()
+            || self
+                .claim_shown(platform, key, recipient, version, text, buttons)
+                .await
+    }
+
+    /// Whether no other process shows this database's messages: only this process alive as
+    /// last read (`set_live`), or, before any read, SQLite (which one process uses; the
+    /// host reads the live set on PostgreSQL only).
+    fn alone(&self) -> bool {
+        match self.live.read().expect("live processes").as_ref() {
+            Some(live) => live.iter().all(|p| *p == *self.process),
+            None => matches!(self.backend, Backend::Sqlite(_)),
+        }
+    }
+
     /// The version of table message `key` to `recipient` claimed after `version`, with its
     /// text and buttons, to be sent again after `version` (which may have landed after it);
     /// None if `version` is the newest (or the store cannot tell).
