@@ -540,14 +540,7 @@ impl Shower {
                 buttons,
                 version: Some(v),
             };
-            self.update(
-                &slot.key,
-                &slot.recipient,
-                slot.place.clone(),
-                &slot.chat,
-                content,
-            )
-            .await;
+            self.update_slot(&slot, content).await;
         }
     }
 
@@ -561,6 +554,11 @@ impl Shower {
         } = claim;
         guard.sent = None;
         drop(guard);
+        self.update_slot(&slot, content).await;
+    }
+
+    /// `update` of the message `slot` shows.
+    async fn update_slot(self: &Arc<Self>, slot: &Slot, content: Content) {
         self.update(
             &slot.key,
             &slot.recipient,

@@ -76,11 +76,16 @@ fn move_button(fake: &Fake, user: i64, pressed: &Pressed) -> Option<(i64, String
 
 /// Every text the group has seen (each sendMessage and editMessageText, in order).
 fn group_texts(fake: &Fake) -> Vec<String> {
+    texts_in(fake, GROUP)
+}
+
+/// Every text chat `chat` has seen (each sendMessage and editMessageText, in order).
+fn texts_in(fake: &Fake, chat: i64) -> Vec<String> {
     fake.calls()
         .into_iter()
         .filter(|c| {
             (c.method == "sendMessage" || c.method == "editMessageText")
-                && c.body["chat_id"] == json!(GROUP)
+                && c.body["chat_id"] == json!(chat)
                 && c.failed.is_none()
         })
         .map(|c| c.body["text"].as_str().unwrap_or("").to_string())
@@ -1152,22 +1157,11 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
     // (Two processes on one SQLite file stand for two on PostgreSQL: the store is told of
     // another live process, or it would skip a hand's claim as nobody else could show it.)
     store.set_live(vec!["another process".into()]);
-    let anna_texts = || -> Vec<String> {
-        fake.calls()
-            .into_iter()
-            .filter(|c| {
-                (c.method == "sendMessage" || c.method == "editMessageText")
-                    && c.body["chat_id"] == json!(ANNA)
-                    && c.failed.is_none()
-            })
-            .map(|c| c.body["text"].as_str().unwrap_or("").to_string())
-            .collect()
-    };
     b.show(hand(8), Answer::Nobody).await;
     b.show(hand(10), Answer::Nobody).await;
     a.show(hand(9), Answer::Nobody).await;
     a.flush_all().await;
-    assert_eq!(anna_texts(), ["hand 8", "hand 10"]);
+    assert_eq!(texts_in(&fake, ANNA), ["hand 8", "hand 10"]);
     let shown = fake.messages(ANNA).pop().expect("Anna's hand");
     assert_eq!(shown.text, "hand 10");
 }
