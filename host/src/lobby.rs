@@ -1255,6 +1255,11 @@ impl Host {
     ) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
         let mut live = shared.lock().await;
+        if live.game.is_none() && live.row.status == TableStatus::Running {
+            // A run that failed while this press waited dropped the copy.
+            out.reply(t(lang, "press-try-again", &[]));
+            return Ok(out);
+        }
         if tok.seq != live.seq || live.game.is_none() {
             crate::observe::move_outcome("stale");
             // The presser's hand as it is now goes with the answer: the one they pressed on
@@ -1319,22 +1324,80 @@ impl Host {
         Ok(out)
     }
 
-    /// Commits one move, closes the deal if it ended (and deals the next), then lets
-    /// computer players move, and renders.
+    /// Commits one move with the computer players' moves after it, closes the deal if it
+    /// ended (and deals the next), lets computer players move on, and renders.
     async fn play(self: &Arc<Self>, live: &mut Live, action: &Value) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
-        self.commit_and_follow(live, action, &mut out).await?;
+        self.play_run(live, Some(action), &mut out).await?;
         out.extend(self.drive(live).await?);
         Ok(out)
     }
 
-    pub(crate) async fn commit_and_follow(
+    /// Plays `first` (a person's move, if any) and after it the moves of the computer players
+    /// (and away seats) to act, until a person is to act or a deal ends, and commits them as
+    /// one run: one write of the log however many moves, and a press answered after one
+    /// commit, not one per computer player behind it. Then closes the deal if it ended. A
+    /// table of computer players only moves one move a run (`step` paces it). False if
+    /// nothing was to play.
+    ///
+    /// The moves are applied as they are chosen, each computer player seeing the table as it
+    /// is, to the game taken out of the copy; a run that is not committed leaves the copy
+    /// without its game, which every user of a copy takes for one to load again, and drops it.
+    async fn play_run(
         &self,
         live: &mut Live,
-        action: &Value,
+        first: Option<&Value>,
         out: &mut Outbox,
-    ) -> Result<(), HostError> {
-        if let Some(report) = live.commit(&self.store, action).await? {
+    ) -> Result<bool, HostError> {
+        let Some(mut game) = live.game.take() else {
+            return Ok(false);
+        };
+        let bots_only = live
+            .seats
+            .iter()
+            .all(|s| matches!(s.occupant, Occupant::Computer { .. }));
+        let mut run: Vec<Value> = Vec::new();
+        let mut report = None;
+        if let Some(action) = first {
+            match game.apply(action) {
+                Ok(r) => report = r,
+                Err(e) => {
+                    // Refused before anything changed.
+                    live.game = Some(game);
+                    return Err(e.into());
+                }
+            }
+            run.push(action.clone());
+        }
+        // A table of computer players only: one move a run.
+        while report.is_none() && (run.is_empty() || !bots_only) {
+            let Some(seat) = game.to_act() else { break };
+            let Some(level) = live.bot_level(seat) else { break };
+            let rng_seed = (live.id() as u64) << 32 ^ (live.seq + run.len() as i64) as u64;
+            let action = think(|| game.bot_action(level, rng_seed, self.config.bot_budget_ms));
+            match game.apply(&action) {
+                Ok(r) => report = r,
+                Err(e) if run.is_empty() => {
+                    live.game = Some(game);
+                    return Err(e.into());
+                }
+                Err(e) => {
+                    self.drop_copy(live);
+                    return Err(e.into());
+                }
+            }
+            run.push(action);
+        }
+        if run.is_empty() {
+            live.game = Some(game);
+            return Ok(false);
+        }
+        if let Err(e) = live.commit_applied(&self.store, &run).await {
+            self.drop_copy(live);
+            return Err(e);
+        }
+        live.game = Some(game);
+        if let Some(report) = report {
             // Show the final trick before the result.
             self.render(live, out).await;
             let over = live.game.as_ref().is_some_and(|g| g.is_over()) || live.limit_reached(self.now_ms());
@@ -1344,7 +1407,16 @@ impl Host {
                 self.finish(live, out).await?;
             }
         }
-        Ok(())
+        Ok(true)
+    }
+
+    /// Drops a copy whose game went ahead of the log (a run that was not committed): it keeps
+    /// no game (nothing acts on it or shows it, and a waiting press reads the table again),
+    /// its turn timer is void, and the table is loaded afresh when next used.
+    fn drop_copy(&self, live: &mut Live) {
+        live.game = None;
+        live.new_turn();
+        self.evict(live.id());
     }
 
     /// Computer players (and away seats) move until a person is to act; then everything is
@@ -1366,12 +1438,9 @@ impl Host {
             self.spawn_play_out(live.id());
         }
         for _ in 0..bound {
-            let Some(game) = live.game.as_ref() else { break };
-            let Some(seat) = game.to_act() else { break };
-            let Some(level) = live.bot_level(seat) else { break };
-            let rng_seed = (live.id() as u64) << 32 ^ live.seq as u64;
-            let action = think(|| game.bot_action(level, rng_seed, self.config.bot_budget_ms));
-            self.commit_and_follow(live, &action, &mut out).await?;
+            if !self.play_run(live, None, &mut out).await? {
+                break;
+            }
         }
         self.render(live, &mut out).await;
         self.arm_timer(live);
@@ -1387,20 +1456,10 @@ impl Host {
             return Ok(None);
         };
         let mut live = shared.lock().await;
-        let Some(game) = live.game.as_ref() else {
-            return Ok(None);
-        };
-        let Some(seat) = game.to_act() else {
-            return Ok(None);
-        };
-        let Some(level) = live.bot_level(seat) else {
-            return Ok(None);
-        };
-        let rng_seed = (live.id() as u64) << 32 ^ live.seq as u64;
-        let action = think(|| game.bot_action(level, rng_seed, self.config.bot_budget_ms));
         let mut out = Outbox::default();
-        match self.commit_and_follow(&mut live, &action, &mut out).await {
-            Ok(()) => {}
+        match self.play_run(&mut live, None, &mut out).await {
+            Ok(true) => {}
+            Ok(false) => return Ok(None),
             Err(HostError::Conflict) => {
                 crate::observe::takeover("conflict");
                 drop(live);
@@ -1560,8 +1619,7 @@ impl Host {
         let game = live.game.as_ref().expect("a timed turn has a game");
         let rng_seed = (live.id() as u64) << 32 ^ live.seq as u64;
         let action = think(|| game.bot_action(Level::Basic, rng_seed, self.config.bot_budget_ms));
-        self.commit_and_follow(live, &action, &mut out).await?;
-        out.extend(self.drive(live).await?);
+        out.extend(self.play(live, &action).await?);
         Ok(out)
     }
 

@@ -15,7 +15,8 @@
 //!   `applied`, `selected` (half of a choice kept), `stale`, `refused`, `error` (the store
 //!   failed: "try again") or `lobby` (a lobby or tournament button). Buckets 1 ms to 120 s
 //! - `computer_think_seconds`: a computer player's choice (buckets 10 µs to 1 s)
-//! - `db_commit_seconds`: committing one action (durable on return)
+//! - `db_commit_seconds`: committing a run of actions (a person's move and the computer
+//!   players' after it; durable on return)
 //! - `platform_calls_total{platform, method, status}`: chat API calls by outcome (`ok`,
 //!   `429`, an HTTP status, `network`, `api`, `error`), the start's calls included
 //! - `platform_retry_seconds{platform}`: how long the bot waited before a retry (429s'
@@ -156,7 +157,7 @@ pub const METRICS: &[Metric] = &[
         "stikis_db_commit_seconds",
         &[],
         LATENCY,
-        "Committing one action to the log (durable on return), including the wait for its group commit.",
+        "Committing a run of actions to the log (a move and the computer players' moves after it; durable on return), including the wait for its group commit.",
     ),
     m(
         "stikis_platform_calls_total",

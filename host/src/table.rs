@@ -16,7 +16,7 @@ use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Button, Out, Outbox};
 use crate::store::{
     CommunitySettings, Occupant, Platform, SeatRow, SheetTotal, Stats, StatsEntry, Store, StoreError,
-    TableLog, TableRow,
+    TableLog, TableRow, TableStatus,
 };
 use crate::token::Token;
 
@@ -383,24 +383,25 @@ impl Live {
         Ok(live)
     }
 
-    /// Writes `action` to the log, then applies it. Nothing is applied if the write fails.
-    pub async fn commit(&mut self, store: &Store, action: &Value) -> Result<Option<DealReport>, HostError> {
+    /// Writes a run of moves to the log as the ones after `self.seq`, all or none, and
+    /// advances the copy's number past them (the moves themselves are applied by the caller).
+    pub async fn commit_applied(&mut self, store: &Store, run: &[Value]) -> Result<(), HostError> {
         let seq = self.seq + 1;
         let timer = crate::observe::Timer::start();
-        let appended = store.append_action(self.id(), seq, action).await;
+        let appended = store.append_actions(self.id(), seq, run).await;
         metrics::histogram!("stikis_db_commit_seconds").record(timer.elapsed());
         match appended {
             Ok(()) => {
-                metrics::counter!("stikis_actions_total", "game" => self.row.game.clone()).increment(1);
+                metrics::counter!("stikis_actions_total", "game" => self.row.game.clone())
+                    .increment(run.len() as u64);
                 crate::observe::moved_here(self.id());
             }
             Err(StoreError::SeqTaken { .. }) => return Err(HostError::Conflict),
             Err(e) => return Err(e.into()),
         }
-        self.seq = seq;
+        self.seq += run.len() as i64;
         self.new_turn();
-        let game = self.game.as_mut().expect("a committed move has a game");
-        Ok(game.apply(action)?)
+        Ok(())
     }
 
     pub fn new_turn(&mut self) {
@@ -693,6 +694,11 @@ impl Live {
     /// The public table message and every person's hand, as they are now.
     pub fn render(&self, out: &mut Outbox, user_lang: &dyn Fn(&str) -> Lang) {
         let Some(game) = &self.game else {
+            // A running table's copy without its game is one a failed run left behind
+            // (`Host::play_run`), about to be loaded again: it shows nothing.
+            if self.row.status == TableStatus::Running {
+                return;
+            }
             return self.render_lobby(out);
         };
         let lang = self.lang();

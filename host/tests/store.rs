@@ -861,6 +861,146 @@ async fn racing_writers_commit_every_number_exactly_once() {
     }
 }
 
+/// A run of actions (a person's move and the computer players' after it) is committed whole
+/// or not at all, at its table's next number: a run that starts at a taken number, past the
+/// next, or past its press's time limit adds nothing.
+#[tokio::test]
+async fn a_run_of_actions_is_committed_whole_or_not_at_all() {
+    for db in dbs().await {
+        let s = &db.store;
+        let name = s.backend_name();
+        let t = s.create_table(&new_table(chat("runs"))).await.unwrap().id;
+        let a = |n: i64| json!({"seat": n % 3, "n": n});
+        s.append_actions(t, 1, &[a(1), a(2), a(3)]).await.unwrap();
+        s.append_actions(t, 4, &[]).await.unwrap();
+        s.append_action(t, 4, &a(4)).await.unwrap();
+        assert!(
+            matches!(
+                s.append_actions(t, 3, &[a(30), a(40), a(50)]).await,
+                Err(StoreError::SeqTaken { seq: 3, .. })
+            ),
+            "{name}"
+        );
+        assert!(
+            matches!(
+                s.append_actions(t, 6, &[a(60), a(70)]).await,
+                Err(StoreError::SeqGap { seq: 6, next: 5, .. })
+            ),
+            "{name}"
+        );
+        let past = CommitBy::new(now_ms() - 1);
+        let late = past.scope(s.append_actions(t, 5, &[a(5), a(6)])).await;
+        assert!(
+            matches!(&late, Err(StoreError::Commit(m)) if m.contains("time limit")),
+            "{name}: {late:?}"
+        );
+        assert!(
+            matches!(
+                s.append_actions(777_777, 1, &[a(1), a(2)]).await,
+                Err(StoreError::NoTable(777_777))
+            ),
+            "{name}"
+        );
+        let soon = CommitBy::new(now_ms() + 60_000);
+        soon.scope(s.append_actions(t, 5, &[a(5), a(6), a(7)]))
+            .await
+            .unwrap();
+        let log = s.actions(t).await.unwrap();
+        let got: Vec<(i64, i64)> = log
+            .iter()
+            .map(|e| (e.seq, e.payload["n"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(got, (1..=7).map(|n| (n, n)).collect::<Vec<_>>(), "{name}");
+    }
+}
+
+/// Runs of several actions race for one table from many tasks on two `Store`s: every run
+/// that is acknowledged is in the log whole, as consecutive numbers, and a refused one left
+/// nothing behind (no action of it anywhere).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_runs_are_each_committed_whole_or_not_at_all() {
+    const TASKS: usize = 8;
+    const EACH: usize = 10;
+    for db in dbs().await {
+        let a = db.store.clone();
+        let b = db.reopen().await;
+        let name = a.backend_name();
+        let t = a.create_table(&new_table(chat("race-runs"))).await.unwrap().id;
+        let mut joins = Vec::new();
+        for i in 0..TASKS {
+            let s = if i % 2 == 0 { a.clone() } else { b.clone() };
+            joins.push(tokio::spawn(async move {
+                let mut refused = Vec::new();
+                for n in 0..EACH {
+                    // Runs of 1 to 3 actions, one try each: a lost race is refused.
+                    let len = 1 + (i + n) % 3;
+                    let run: Vec<Value> = (0..len).map(|k| json!({"task": i, "n": n, "k": k})).collect();
+                    let seq = s.next_seq(t).await.unwrap();
+                    match s.append_actions(t, seq, &run).await {
+                        Ok(()) => {}
+                        Err(StoreError::SeqTaken { .. }) | Err(StoreError::SeqGap { .. }) => refused.push(n),
+                        Err(e) => panic!("unexpected {e}"),
+                    }
+                }
+                refused
+            }));
+        }
+        let mut refused = BTreeSet::new();
+        for (i, j) in joins.into_iter().enumerate() {
+            for n in j.await.unwrap() {
+                refused.insert((i as u64, n as u64));
+            }
+        }
+        let log = b.actions(t).await.unwrap();
+        let seqs: Vec<i64> = log.iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, (1..=log.len() as i64).collect::<Vec<_>>(), "{name}");
+        let key = |e: &stikis_host::store::ActionRow| {
+            (
+                e.payload["task"].as_u64().unwrap(),
+                e.payload["n"].as_u64().unwrap(),
+                e.payload["k"].as_u64().unwrap(),
+            )
+        };
+        let mut i = 0;
+        let mut committed = BTreeSet::new();
+        while i < log.len() {
+            let (task, n, k) = key(&log[i]);
+            assert_eq!(k, 0, "{name}: seq {} starts inside a run", log[i].seq);
+            let len = 1 + (task as usize + n as usize) % 3;
+            for k in 0..len {
+                let e = log
+                    .get(i + k)
+                    .unwrap_or_else(|| panic!("{name}: run ({task}, {n}) cut short"));
+                assert_eq!(
+                    key(e),
+                    (task, n, k as u64),
+                    "{name}: run ({task}, {n}) interleaved"
+                );
+            }
+            assert!(
+                committed.insert((task, n)),
+                "{name}: run ({task}, {n}) committed twice"
+            );
+            assert!(
+                !refused.contains(&(task, n)),
+                "{name}: run ({task}, {n}) refused yet committed"
+            );
+            i += len;
+        }
+        assert_eq!(
+            committed.len() + refused.len(),
+            TASKS * EACH,
+            "{name}: a run was lost"
+        );
+        assert!(!committed.is_empty(), "{name}");
+        eprintln!(
+            "{name}: {} runs committed, {} refused",
+            committed.len(),
+            refused.len()
+        );
+    }
+}
+
 /// Appends that arrive together share one commit on SQLite; each caller still gets the answer
 /// for its own action, whatever the others in the batch were.
 #[tokio::test]

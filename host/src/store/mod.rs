@@ -16,6 +16,8 @@ mod pg_log;
 mod sqlite_log;
 mod types;
 
+use sqlite_log::Run;
+
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -912,14 +914,31 @@ impl Store {
     /// changes nothing, one past the next fails with `SeqGap`. Returns once the action is
     /// durable.
     pub async fn append_action(&self, table: i64, seq: i64, payload: &Value) -> Result<()> {
-        let payload = payload.to_string();
+        self.append_actions(table, seq, std::slice::from_ref(payload))
+            .await
+    }
+
+    /// Commits a run of a table's actions numbered `seq`, `seq + 1`, …: all of them or none,
+    /// in one statement of the log's group commit (a person's move and the computer players'
+    /// moves after it cost one write, not one each). Fails as `append_action` does for the
+    /// run's first number.
+    pub async fn append_actions(&self, table: i64, seq: i64, payloads: &[Value]) -> Result<()> {
+        if payloads.is_empty() {
+            return Ok(());
+        }
+        let payloads = payloads.iter().map(Value::to_string).collect();
         let at_ms = now_ms();
         let (reply, answer) = oneshot::channel();
         let gone = || StoreError::Commit("the store's writer has stopped".into());
         let bound = CommitBy::take();
-        let outcome = self
-            .append_job(table, seq, payload, at_ms, reply, answer, bound.as_deref())
-            .await;
+        let run = Run {
+            table,
+            seq,
+            payloads,
+            at_ms,
+            until_ms: bound.as_ref().map(|b| b.until_ms),
+        };
+        let outcome = self.append_job(run, reply, answer).await;
         if let Some(b) = bound {
             b.done();
         }
@@ -942,42 +961,25 @@ impl Store {
         }
     }
 
-    /// Hands one action to the log's writer and waits for its outcome (Err: the writer is
-    /// gone).
-    #[allow(clippy::too_many_arguments)]
+    /// Hands a run of actions to the log's writer and waits for its outcome (Err: the
+    /// writer is gone).
     async fn append_job(
         &self,
-        table: i64,
-        seq: i64,
-        payload: String,
-        at_ms: i64,
+        run: Run,
         reply: oneshot::Sender<sqlite_log::Outcome>,
         answer: oneshot::Receiver<sqlite_log::Outcome>,
-        bound: Option<&CommitBy>,
     ) -> std::result::Result<sqlite_log::Outcome, ()> {
         match (&self.appender, &self.pg_appender) {
             (Some(appender), _) => {
                 let job = sqlite_log::Job {
-                    table,
-                    seq,
-                    payload,
-                    at_ms,
-                    until_ms: bound.map(|b| b.until_ms),
+                    run,
                     reply,
                     other: None,
                 };
                 appender.send(job).await.map_err(|_| ())?;
             }
             (None, Some(appender)) => {
-                let job = pg_log::Job {
-                    table,
-                    seq,
-                    payload,
-                    at_ms,
-                    until_ms: bound.map(|b| b.until_ms),
-                    reply,
-                };
-                appender.send(job).await.map_err(|_| ())?;
+                appender.send(pg_log::Job { run, reply }).await.map_err(|_| ())?;
             }
             (None, None) => unreachable!("every store has an action-log writer"),
         }
@@ -996,11 +998,7 @@ impl Store {
         let (reply, answer) = oneshot::channel();
         let (unused, _) = oneshot::channel();
         let job = sqlite_log::Job {
-            table: 0,
-            seq: 0,
-            payload: String::new(),
-            at_ms: 0,
-            until_ms: None,
+            run: Run::default(),
             reply: unused,
             other: Some(sqlite_log::Other {
                 sql: sql.to_string(),

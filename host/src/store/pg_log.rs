@@ -18,34 +18,43 @@ use sqlx::postgres::PgPool;
 use sqlx::Row;
 use tokio::sync::{mpsc, oneshot, Mutex};
 
-use super::sqlite_log::{Outcome, TOO_LATE};
+use super::sqlite_log::{Outcome, Run, TOO_LATE};
 
 /// At most this many appends share one statement.
 const MAX_BATCH: usize = 256;
 /// Batches in flight at once: while one waits for its flush, the next gathers and sends.
 const WORKERS: usize = 2;
 
-/// Inserts the batch's rows that are each their table's next number, for tables that exist,
-/// the first of equal (table, seq) pairs only; returns the (table, seq) pairs inserted. A
-/// statement does not see its own rows in the guard's subquery, so of two numbers of one
-/// table in one batch only the first can pass, as with two single appends racing.
-const BATCH_SQL: &str = "INSERT INTO actions (table_id, seq, payload, at_ms, process) \
-     SELECT DISTINCT ON (x.t, x.s) x.t, x.s, x.p, x.a, $5 \
-     FROM UNNEST($1::int8[], $2::int8[], $3::text[], $4::int8[], $6::int8[]) WITH ORDINALITY AS x(t, s, p, a, d, i) \
-     WHERE x.s = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = x.t) \
-     AND (x.d = 0 OR x.d >= (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::int8) \
-     AND EXISTS (SELECT 1 FROM tables WHERE id = x.t) \
-     ORDER BY x.t, x.s, x.i \
-     ON CONFLICT (table_id, seq) DO NOTHING \
-     RETURNING table_id, seq";
+/// Inserts the batch's runs (one a table at most: `one_per_table`) that begin at their table's
+/// next number, for tables that exist, within their press's time limit; returns the
+/// (table, seq) pairs inserted. A run's first action is inserted under the guard; the others
+/// only if their first was (its RETURNING row), and a conflict on one of them fails the
+/// statement (only a run's own process can insert them once it holds the first), so a run is
+/// committed whole or not at all.
+const BATCH_SQL: &str = "WITH x AS (\
+       SELECT * FROM UNNEST($1::int8[], $2::int8[], $3::text[], $4::int8[], $6::int8[], $7::bool[]) \
+       AS x(t, s, p, a, d, f)), \
+     now AS (SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::int8 AS ms), \
+     first AS (\
+       INSERT INTO actions (table_id, seq, payload, at_ms, process) \
+       SELECT x.t, x.s, x.p, x.a, $5 FROM x, now \
+       WHERE x.f \
+       AND x.s = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = x.t) \
+       AND (x.d = 0 OR x.d >= now.ms) \
+       AND EXISTS (SELECT 1 FROM tables WHERE id = x.t) \
+       ORDER BY x.t \
+       ON CONFLICT (table_id, seq) DO NOTHING \
+       RETURNING table_id, seq), \
+     rest AS (\
+       INSERT INTO actions (table_id, seq, payload, at_ms, process) \
+       SELECT x.t, x.s, x.p, x.a, $5 FROM x JOIN first ON first.table_id = x.t \
+       WHERE NOT x.f \
+       ORDER BY x.t, x.s \
+       RETURNING table_id, seq) \
+     SELECT table_id, seq FROM first UNION ALL SELECT table_id, seq FROM rest";
 
 pub(super) struct Job {
-    pub table: i64,
-    pub seq: i64,
-    pub payload: String,
-    pub at_ms: i64,
-    /// The press's time limit (Unix ms): not committed after it.
-    pub until_ms: Option<i64>,
+    pub run: Run,
     pub reply: oneshot::Sender<Outcome>,
 }
 
@@ -64,21 +73,22 @@ pub(super) fn spawn(pool: PgPool, process: Arc<str>) -> mpsc::Sender<Job> {
                     return;
                 }
                 refuse_late(&mut batch);
+                let again = one_per_table(&mut batch);
                 if batch.is_empty() {
                     continue;
                 }
                 let inserted = commit(&pool, &batch, &process).await;
-                let mut answered = HashSet::with_capacity(batch.len());
+                for job in again {
+                    let _ = job.reply.send(match &inserted {
+                        Ok(_) => Outcome::NotInserted,
+                        Err(msg) => Outcome::Failed(msg.clone()),
+                    });
+                }
                 for job in batch.drain(..) {
+                    let run = &job.run;
                     let outcome = match &inserted {
-                        // Of equal pairs only the first was inserted.
-                        Ok(keys)
-                            if keys.contains(&(job.table, job.seq))
-                                && answered.insert((job.table, job.seq)) =>
-                        {
-                            Outcome::Committed
-                        }
-                        Ok(_) if job.until_ms.is_some_and(|u| u < super::now_ms()) => {
+                        Ok(keys) if keys.contains(&(run.table, run.seq)) => Outcome::Committed,
+                        Ok(_) if run.until_ms.is_some_and(|u| u < super::now_ms()) => {
                             Outcome::Failed(TOO_LATE.into())
                         }
                         Ok(_) => Outcome::NotInserted,
@@ -96,24 +106,51 @@ pub(super) fn spawn(pool: PgPool, process: Arc<str>) -> mpsc::Sender<Job> {
 /// Answers the actions whose press's time is up, and keeps the others.
 fn refuse_late(batch: &mut Vec<Job>) {
     let now = super::now_ms();
-    let (late, keep): (Vec<Job>, Vec<Job>) =
-        batch.drain(..).partition(|j| j.until_ms.is_some_and(|u| u < now));
+    let (late, keep): (Vec<Job>, Vec<Job>) = batch
+        .drain(..)
+        .partition(|j| j.run.until_ms.is_some_and(|u| u < now));
     batch.extend(keep);
     for job in late {
         let _ = job.reply.send(Outcome::Failed(TOO_LATE.into()));
     }
 }
 
+/// Keeps the first run of each table and takes out the others, to be refused once the
+/// batch is committed (their callers then read the number the first run left): one process
+/// moves a table one run at a time, so a second run of a table in the same batch is a stale
+/// copy's, which the first run's number would refuse anyway (as of two single appends
+/// racing, only the first can pass).
+fn one_per_table(batch: &mut Vec<Job>) -> Vec<Job> {
+    let mut seen = HashSet::with_capacity(batch.len());
+    let (keep, refused): (Vec<Job>, Vec<Job>) = batch.drain(..).partition(|j| seen.insert(j.run.table));
+    batch.extend(keep);
+    refused
+}
+
 async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i64, i64)>, String> {
-    let tables: Vec<i64> = jobs.iter().map(|j| j.table).collect();
-    let seqs: Vec<i64> = jobs.iter().map(|j| j.seq).collect();
-    let payloads: Vec<&str> = jobs.iter().map(|j| j.payload.as_str()).collect();
-    let ats: Vec<i64> = jobs.iter().map(|j| j.at_ms).collect();
-    let untils: Vec<i64> = jobs.iter().map(|j| j.until_ms.unwrap_or(0)).collect();
+    let rows = jobs.iter().map(|j| j.run.payloads.len()).sum();
+    let (mut tables, mut seqs, mut payloads, mut ats, mut untils, mut firsts) = (
+        Vec::with_capacity(rows),
+        Vec::with_capacity(rows),
+        Vec::with_capacity(rows),
+        Vec::with_capacity(rows),
+        Vec::with_capacity(rows),
+        Vec::with_capacity(rows),
+    );
+    for run in jobs.iter().map(|j| &j.run) {
+        for (i, payload) in run.payloads.iter().enumerate() {
+            tables.push(run.table);
+            seqs.push(run.seq + i as i64);
+            payloads.push(payload.as_str());
+            ats.push(run.at_ms);
+            untils.push(run.until_ms.unwrap_or(0));
+            firsts.push(i == 0);
+        }
+    }
     let timer = crate::observe::Timer::start();
     // A batch holding a press's move waits for a connection no longer than the press's
     // time (and a little): its caller waits for this answer.
-    let mut conn = match jobs.iter().filter_map(|j| j.until_ms).min() {
+    let mut conn = match jobs.iter().filter_map(|j| j.run.until_ms).min() {
         Some(until) => {
             let left = (until - super::now_ms()).max(0) as u64 + 200;
             tokio::time::timeout(std::time::Duration::from_millis(left), pool.acquire())
@@ -131,6 +168,7 @@ async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i
         .bind(&ats)
         .bind(process)
         .bind(&untils)
+        .bind(&firsts)
         .fetch_all(&mut *conn)
         .await
         .map_err(|e| e.to_string())?;

@@ -16,13 +16,20 @@ use super::{is_fk_violation, is_unique_violation, APPEND_SQL};
 /// for long.
 const MAX_BATCH: usize = 256;
 
-pub(super) struct Job {
+/// A run of one table's actions, committed together or not at all.
+#[derive(Default)]
+pub(super) struct Run {
     pub table: i64,
+    /// The first action's number; the others follow it.
     pub seq: i64,
-    pub payload: String,
+    pub payloads: Vec<String>,
     pub at_ms: i64,
     /// The press's time limit (Unix ms): not committed after it (`CommitBy`).
     pub until_ms: Option<i64>,
+}
+
+pub(super) struct Job {
+    pub run: Run,
     pub reply: oneshot::Sender<Outcome>,
     /// Instead of an action: another write that shares the batch's commit (a deal's start,
     /// the chat's score sheet), so that closing a deal costs no disk flush of its own. Its
@@ -113,30 +120,56 @@ async fn commit(pool: &SqlitePool, jobs: &mut [Job], process: &str) -> Result<Ve
             out.push((Outcome::Committed, Some(r)));
             continue;
         }
-        if j.until_ms.is_some_and(|u| u < super::now_ms()) {
+        let run = &j.run;
+        if run.until_ms.is_some_and(|u| u < super::now_ms()) {
             out.push((Outcome::Failed(TOO_LATE.into()), None));
             continue;
         }
-        // A constraint error undoes only its own statement in SQLite; the batch goes on.
-        let r = sqlx::query(APPEND_SQL)
-            .bind(j.table)
-            .bind(j.seq)
-            .bind(&j.payload)
-            .bind(j.at_ms)
-            .bind(process)
-            .execute(&mut *tx)
-            .await;
-        out.push((
-            match r {
-                Ok(r) if r.rows_affected() == 1 => Outcome::Committed,
-                Ok(_) => Outcome::NotInserted,
-                Err(e) if is_fk_violation(&e) => Outcome::NoTable,
-                Err(e) if is_unique_violation(&e) => Outcome::NotInserted,
-                Err(e) => return Err(e),
-            },
-            None,
-        ));
+        out.push((append_run(&mut tx, run, process).await?, None));
     }
     tx.commit().await?;
     Ok(out)
+}
+
+/// Inserts a run's actions in the batch's transaction: all, or (the first refused) none. A
+/// constraint error undoes only its own statement in SQLite; a run of several actions is
+/// undone to its savepoint if one after the first is refused (no other writer can take its
+/// numbers, so that would be a bug, not a race).
+async fn append_run(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    run: &Run,
+    process: &str,
+) -> Result<Outcome, sqlx::Error> {
+    let several = run.payloads.len() > 1;
+    if several {
+        sqlx::query("SAVEPOINT run").execute(&mut **tx).await?;
+    }
+    for (i, payload) in run.payloads.iter().enumerate() {
+        let r = sqlx::query(APPEND_SQL)
+            .bind(run.table)
+            .bind(run.seq + i as i64)
+            .bind(payload)
+            .bind(run.at_ms)
+            .bind(process)
+            .execute(&mut **tx)
+            .await;
+        let refused = match r {
+            Ok(r) if r.rows_affected() == 1 => None,
+            Ok(_) => Some(Outcome::NotInserted),
+            Err(e) if is_fk_violation(&e) => Some(Outcome::NoTable),
+            Err(e) if is_unique_violation(&e) => Some(Outcome::NotInserted),
+            Err(e) => return Err(e),
+        };
+        if let Some(outcome) = refused {
+            if several {
+                sqlx::query("ROLLBACK TO run").execute(&mut **tx).await?;
+                sqlx::query("RELEASE run").execute(&mut **tx).await?;
+            }
+            return Ok(outcome);
+        }
+    }
+    if several {
+        sqlx::query("RELEASE run").execute(&mut **tx).await?;
+    }
+    Ok(Outcome::Committed)
 }
