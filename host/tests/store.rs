@@ -1001,6 +1001,34 @@ async fn racing_runs_are_each_committed_whole_or_not_at_all() {
     }
 }
 
+/// On PostgreSQL the claims of renders and the notices between processes go through
+/// sessions whose commits do not wait for the disk; everything else waits for it, and a
+/// claim made there is seen by another process at once.
+#[tokio::test]
+async fn on_postgres_claims_and_notices_do_not_wait_for_the_disk() {
+    for db in dbs().await {
+        let s = &db.store;
+        let settings = s.commit_settings().await.unwrap();
+        if !s.is_postgres() {
+            assert_eq!(settings.1, None);
+            continue;
+        }
+        assert_eq!(settings, ("on".to_string(), Some("off".to_string())));
+        let other = db.reopen().await;
+        assert!(
+            s.claim_shown(Platform::Telegram, "t1.table", "c", 5, "five", &[])
+                .await
+        );
+        assert!(
+            !other
+                .claim_shown(Platform::Telegram, "t1.table", "c", 4, "four", &[])
+                .await
+        );
+        let newer = other.newer_shown(Platform::Telegram, "t1.table", "c", 4).await;
+        assert_eq!(newer.map(|(v, text, _)| (v, text)), Some((5, "five".to_string())));
+    }
+}
+
 /// Appends that arrive together share one commit on SQLite; each caller still gets the answer
 /// for its own action, whatever the others in the batch were.
 #[tokio::test]

@@ -82,6 +82,9 @@ pub enum StoreError {
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
+/// Connections of PostgreSQL's `light` pool (claims and notices).
+const LIGHT_CONNECTIONS: u32 = 6;
+
 /// A handle on the database; cheap to clone (the pools are shared).
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -95,6 +98,14 @@ pub struct Store {
     /// busy handler, which sleeps in steps of up to 100 ms. Queued here they wait their turn
     /// without sleeping, and the action log's group commit is never starved.
     writer: Option<SqlitePool>,
+    /// PostgreSQL only: a few connections whose commits do not wait for the disk
+    /// (`synchronous_commit = off`), for writes a database crash may lose at no lasting cost:
+    /// the claims of rendered versions (`claim_render`) and the notices between processes
+    /// (`notify`). They are most of the writes when several processes run, and each would
+    /// otherwise wait for its own flush. A crash loses at most the last fraction of a second
+    /// of them: a notice's sender answers "try again", and a lost claim lets one older render
+    /// through once.
+    light: Option<PgPool>,
     /// This process's name in the `processes` table and on the actions it commits.
     process: Arc<str>,
     /// Languages and community settings read lately (`cached`).
@@ -515,6 +526,7 @@ impl Store {
             appender: Some(sqlite_log::spawn(writer.clone(), Arc::clone(&process))),
             pg_appender: None,
             writer: Some(writer),
+            light: None,
             backend: Backend::Sqlite(pool),
             process,
             cache: Arc::default(),
@@ -552,6 +564,9 @@ impl Store {
         // has one (`live_process_ids`), and dead the moment its sessions are gone.
         let process = new_process_id();
         let options = options.application_name(&process);
+        let light = PgPoolOptions::new()
+            .max_connections(LIGHT_CONNECTIONS)
+            .connect_lazy_with(options.clone().options([("synchronous_commit", "off")]));
         let pool = PgPoolOptions::new()
             .max_connections(16)
             .connect_with(options)
@@ -561,6 +576,7 @@ impl Store {
             appender: None,
             pg_appender: Some(pg_log::spawn(pool.clone(), Arc::clone(&process))),
             writer: None,
+            light: Some(light),
             backend: Backend::Postgres(pool),
             process,
             cache: Arc::default(),
@@ -568,6 +584,22 @@ impl Store {
         };
         store.beat().await?;
         Ok(store)
+    }
+
+    /// `synchronous_commit` as the main pool's and the light pool's sessions have it (None
+    /// without a light pool). For tests and diagnostics.
+    #[doc(hidden)]
+    pub async fn commit_settings(&self) -> Result<(String, Option<String>)> {
+        let sql = "SELECT current_setting('synchronous_commit')";
+        let main = match &self.backend {
+            Backend::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await?,
+            Backend::Sqlite(_) => "sqlite".to_string(),
+        };
+        let light = match &self.light {
+            Some(pool) => Some(sqlx::query_scalar(sql).fetch_one(pool).await?),
+            None => None,
+        };
+        Ok((main, light))
     }
 
     /// Sets the pool gauges (`observe::pool`): connections open and idle now, and the most.
@@ -578,6 +610,9 @@ impl Store {
             pool.num_idle(),
             pool.options().get_max_connections()
         ));
+        if let Some(l) = &self.light {
+            crate::observe::pool("light", l.size(), l.num_idle(), l.options().get_max_connections());
+        }
         if let Some(w) = &self.writer {
             crate::observe::pool(
                 "writer",
@@ -1041,7 +1076,7 @@ impl Store {
     /// Sends `payload` to the processes listening on `channel` (PostgreSQL `NOTIFY`, at most
     /// 8,000 bytes); nothing on SQLite.
     pub async fn notify(&self, channel: &str, payload: &str) -> Result<()> {
-        if let Backend::Postgres(pool) = &self.backend {
+        if let Some(pool) = &self.light {
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(channel)
                 .bind(payload)
