@@ -1369,8 +1369,11 @@ impl Host {
             }
             run.push(action.clone());
         }
-        // A table of computer players only: one move a run.
-        while report.is_none() && (run.is_empty() || !bots_only) {
+        // A table of computer players only: one move a run. A run stops growing after
+        // `RUN_THINKING` of choosing (strong computer players may each take their budget), so
+        // a press's move is committed well within its time limit; the next run goes on.
+        let started = std::time::Instant::now();
+        while report.is_none() && (run.is_empty() || (!bots_only && started.elapsed() < RUN_THINKING)) {
             let Some(seat) = game.to_act() else { break };
             let Some(level) = live.bot_level(seat) else { break };
             let rng_seed = (live.id() as u64) << 32 ^ (live.seq + run.len() as i64) as u64;
@@ -1926,6 +1929,10 @@ fn owed_hands(live: &mut Live, langs: &HashMap<String, Lang>, out: &mut Outbox) 
         }
     }
 }
+
+/// How long a run of moves may spend choosing computer players' moves before it is
+/// committed (`Host::play_run`): a few default budgets, well within a press's time limit.
+const RUN_THINKING: Duration = Duration::from_millis(600);
 
 /// The table command a lobby or table button stands for (not a move).
 /// Runs a computer player's choice, which may think for its whole budget (300 ms by default),
