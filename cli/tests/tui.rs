@@ -440,8 +440,9 @@ fn r_saves_the_last_tables_record_and_a_rerun_offers_c() {
 fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
     let dir = tempfile::tempdir().unwrap();
     let mut t = Term::start(dir.path(), WIDE, &["zole", "--db", "t.db"]);
+    // The footer is drawn last: a screen read in the middle of drawing has the hand without it.
     let mut screen = t.wait("the first bid", |c| {
-        c.contains("Your cards:") && c.contains("[1]")
+        c.contains("Your cards:") && c.contains("[1]") && c.contains("q quit")
     });
     assert!(
         screen.contains("←/→ choose"),
