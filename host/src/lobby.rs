@@ -67,6 +67,13 @@ pub(crate) type Shared = Arc<AsyncMutex<Live>>;
 pub const SWEEP_EVERY: Duration = Duration::from_secs(2);
 /// A process whose heartbeat is this old is taken for dead, and its tables are taken over.
 pub const BEAT_STALE_MS: i64 = 6_000;
+/// How long after a deal's end the owner of its table looks for its result in the database
+/// and posts it if no process did (`Host::post_due_results`), and how long a process that
+/// loads a table another process moved last, not known to be gone, waits before it posts
+/// the results that process may owe: long enough for a live process to post its own, and
+/// for a dead one to be known gone (its claims lapse).
+pub const OWED_WAIT: Duration =
+    Duration::from_millis(BEAT_STALE_MS as u64 + 2 * SWEEP_EVERY.as_millis() as u64);
 /// A running table nothing has happened at for this long is looked at by every process.
 pub const SWEEP_QUIET: Duration = Duration::from_secs(15);
 
@@ -197,8 +204,10 @@ impl Host {
         self.load_table(id, true).await
     }
 
-    /// `table`; with `post_owed`, a table of a dead last mover posts the results it owes
-    /// (`post_owed_results`). A takeover posts them itself, first.
+    /// `table`; with `post_owed`, a table another process moved last posts the results that
+    /// process may owe: at once if it is known gone (`post_owed_results`), else when they
+    /// are due (`post_due_results`: it may be alive and posting them, or dead and not yet
+    /// known so). A takeover posts them itself, first.
     async fn load_table(&self, id: i64, post_owed: bool) -> Result<Option<Shared>, HostError> {
         if let Some(t) = self.cached(id) {
             return Ok(Some(t));
@@ -212,11 +221,28 @@ impl Host {
             TableStatus::Running => {
                 let mut live = Live::load(&self.store, row, settings).await?;
                 self.restore_selection(&mut live).await?;
-                // Results of deals its last mover played, when that process is gone: it may
-                // have died with their posts unsent.
-                owes_results = !live.ended.is_empty()
-                    && live.row.chat.platform != Platform::Local
-                    && live.last_mover.as_deref().is_some_and(|p| self.known_gone(p));
+                // Results of deals its last mover played: it may have died with their posts
+                // unsent. A process that other processes still count alive may be dead too
+                // (they learn it within `BEAT_STALE_MS`), and a copy loaded now is not loaded
+                // again when they do.
+                let other = live
+                    .last_mover
+                    .as_deref()
+                    .filter(|p| *p != self.store.process_id());
+                if !live.ended.is_empty() && live.row.chat.platform != Platform::Local {
+                    match other {
+                        Some(p) if self.known_gone(p) => owes_results = true,
+                        Some(_) => {
+                            // Due when `OWED_WAIT` has passed since each deal ended: a
+                            // table's owner may change more often than that.
+                            let wait = OWED_WAIT.as_millis() as i64;
+                            let ended = std::mem::take(&mut live.ended);
+                            live.due
+                                .extend(ended.into_iter().map(|(n, post, at)| (at + wait, n, post)));
+                        }
+                        None => {}
+                    }
+                }
                 live
             }
             TableStatus::Lobby => {
@@ -1810,6 +1836,7 @@ impl Host {
                 }
             }
         }
+        self.post_due_results(&mut out).await;
         // A tournament whose round ended in a process that died moves on here.
         out.extend(
             self.recover_tournaments()
@@ -1820,6 +1847,73 @@ impl Host {
         // A table taken up here shows no hand to a seat whose page is open here.
         self.hold_watched(&mut out);
         Ok(out)
+    }
+
+    /// The results due (`Live::due`) at the tables this process holds and owns, looked for
+    /// in the database: one that no process posted is posted now (once, `Out::Post::once`).
+    /// Its post failed, or the process that owed it died before posting it, unnoticed by the
+    /// load that took its table up. One query a sweep; a table busy now is looked at in the
+    /// next sweep.
+    async fn post_due_results(&self, out: &mut Outbox) {
+        let now = self.now_ms();
+        let held: Vec<(i64, Shared)> = self
+            .tables
+            .lock()
+            .expect("table map")
+            .iter()
+            .map(|(id, t)| (*id, Arc::clone(t)))
+            .collect();
+        let mut ready: Vec<(i64, Platform, String, usize, Out)> = Vec::new();
+        for (id, shared) in held {
+            if !self.owns(id) {
+                continue;
+            }
+            let Ok(mut live) = shared.try_lock() else { continue };
+            if live.due.iter().all(|(at, _, _)| *at > now) {
+                continue;
+            }
+            let platform = live.row.chat.platform;
+            let (now_due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut live.due)
+                .into_iter()
+                .partition(|(at, _, _)| *at <= now);
+            live.due = later;
+            for (_, n, post) in now_due {
+                ready.push((id, platform, result_key(id, n), n, post));
+            }
+        }
+        let mut platforms: Vec<Platform> = ready.iter().map(|r| r.1).collect();
+        platforms.sort_by_key(|p| p.as_str());
+        platforms.dedup();
+        for platform in platforms {
+            let keys: Vec<String> = ready
+                .iter()
+                .filter(|r| r.1 == platform)
+                .map(|r| r.2.clone())
+                .collect();
+            match self.store.posted_once(platform, &keys).await {
+                Ok(posted) => {
+                    for (id, _, key, _, post) in ready.iter().filter(|r| r.1 == platform) {
+                        if !posted.contains(key) {
+                            tracing::info!(
+                                table = id,
+                                key = key.as_str(),
+                                "posting a result no process posted"
+                            );
+                            out.push(post.clone());
+                        }
+                    }
+                }
+                Err(e) => {
+                    // Looked for again at the next sweep.
+                    tracing::debug!(error = %e, "could not read which results were posted");
+                    for (id, _, _, n, post) in ready.iter().filter(|r| r.1 == platform) {
+                        if let Some(shared) = self.cached(*id) {
+                            shared.lock().await.due.push((now, *n, post.clone()));
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Loads table `id` afresh, shows it and drives it (see `sweep`). Read afresh even if this
@@ -1884,10 +1978,10 @@ impl Host {
             }
             return;
         }
-        let keys: Vec<String> = ended.iter().map(|(n, _)| result_key(live.id(), *n)).collect();
+        let keys: Vec<String> = ended.iter().map(|(n, _, _)| result_key(live.id(), *n)).collect();
         match self.store.posted_once(platform, &keys).await {
             Ok(posted) => {
-                for ((_, post), key) in ended.into_iter().zip(keys) {
+                for ((_, post, _), key) in ended.into_iter().zip(keys) {
                     if !posted.contains(&key) {
                         out.push(post);
                     }

@@ -103,10 +103,15 @@ pub(crate) struct Live {
     /// edit them.
     pub owed_hands: Option<Box<Live>>,
     /// The result posts of the last `OWED_RESULTS` deals that ended, by deal number, as they
-    /// were when each ended, when the table was just loaded from the log: the process that
+    /// were when each ended (and when, Unix ms), when the table was just loaded from the log: the process that
     /// takes it over posts those no process posted (several, when the process that played
     /// them died with its posts still queued).
-    pub ended: Vec<(usize, Out)>,
+    pub ended: Vec<(usize, Out, i64)>,
+    /// Result posts to look for in the database when they are due (Unix ms; see
+    /// `Host::post_due_results`), by deal number: those this copy made, and those a process
+    /// not known to be gone may owe. A post that fails, or whose process dies before posting
+    /// it or while the others still count it alive, is posted then by the table's owner.
+    pub due: Vec<(i64, usize, Out)>,
     /// Changes whenever the turn changes, so a timer for an old turn does nothing. Unique in
     /// the process, not only in this copy of the table: a timer armed by a copy that was
     /// dropped (another process moved the table on, and it was loaded again) must not match
@@ -166,6 +171,7 @@ impl Live {
             last_report: None,
             owed_hands: None,
             ended: Vec::new(),
+            due: Vec::new(),
             turn_gen: next_turn_gen(),
             turn_since: Instant::now(),
             settings,
@@ -337,7 +343,7 @@ impl Live {
                     if deals.len() - i <= OWED_RESULTS {
                         // Its post as it was then, with the totals of then.
                         let post = live.result_post_of(&*game, &report);
-                        live.ended.push((report.deal_no, post));
+                        live.ended.push((report.deal_no, post, a.at_ms));
                     }
                     live.owed_result = Some(report);
                 } else if live.owed_result.is_some() && !live.by_computer(&a.payload) {
@@ -497,7 +503,12 @@ impl Live {
         out: &mut Outbox,
     ) -> Result<(), HostError> {
         metrics::counter!("stikis_deals_total", "game" => self.row.game.clone()).increment(1);
-        out.push(self.result_post(report));
+        let post = self.result_post(report);
+        if self.row.chat.platform != Platform::Local {
+            let due = crate::store::now_ms() + crate::lobby::OWED_WAIT.as_millis() as i64;
+            self.due.push((due, report.deal_no, post.clone()));
+        }
+        out.push(post);
         self.owed_result = None;
         self.last_report = Some(report.clone());
         let entries: Vec<StatsEntry> = self

@@ -465,6 +465,77 @@ fn the_tables_of_a_process_that_is_gone_are_taken_over_at_once() {
     });
 }
 
+/// A deal's result that no process posted (its post failed, or its process died before
+/// posting it while the others still counted it alive) is posted by the table's owner when
+/// it is due (`OWED_WAIT` after the deal's end), once the database says it is not posted;
+/// one posted is left alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_no_process_posted_is_posted_by_the_owner_when_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("due.db");
+    let (h, _e) = Host::new(
+        Store::open_sqlite(path.to_str().unwrap()).await.unwrap(),
+        config(),
+    );
+    let mut screen = Screen::default();
+    screen.show(
+        &send(
+            &h,
+            "anna",
+            Command::NewTable {
+                game: "zole".into(),
+                rules: None,
+                seats: Some(3),
+            },
+        )
+        .await,
+    );
+    let table = Token::decode(&screen.lobby[0]).unwrap().table;
+    send(&h, "bruno", Command::Join).await;
+    send(&h, "anna", Command::AddBot { level: Level::Basic }).await;
+    screen.show(&send(&h, "anna", Command::Start).await);
+    let result_posts = |out: &Outbox| -> Vec<String> {
+        out.0
+            .iter()
+            .filter_map(|o| match o {
+                Out::Post { once: Some(k), .. } if k.ends_with(".result") => Some(k.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut ended = Vec::new();
+    for _ in 0..200 {
+        if ended.len() == 2 {
+            break;
+        }
+        let (who, token) = screen.next_press();
+        let out = send(&h, &who, Command::Press { token }).await;
+        ended.extend(result_posts(&out));
+        screen.show(&out);
+    }
+    assert_eq!(ended.len(), 2, "two deals ended: {ended:?}");
+    // Nobody kept an id for them: the first as if its post never went out, the second was
+    // posted and kept.
+    let chat = ChatRef::new(Platform::Telegram, "group-1", "g");
+    h.store()
+        .set_message_ref(Platform::Telegram, &ended[1], &chat.chat, "4242")
+        .await
+        .unwrap();
+    // Not due yet: this process posted them a moment ago.
+    let out = h.sweep(std::time::Duration::from_secs(300)).await.unwrap();
+    assert!(result_posts(&out).is_empty(), "{out:?}");
+    h.advance_clock(stikis_host::lobby::OWED_WAIT.as_millis() as i64 + 1_000);
+    let out = h.sweep(std::time::Duration::from_secs(300)).await.unwrap();
+    assert_eq!(
+        result_posts(&out),
+        vec![ended[0].clone()],
+        "table {table}: {out:?}"
+    );
+    // Looked at once.
+    let out = h.sweep(std::time::Duration::from_secs(300)).await.unwrap();
+    assert!(result_posts(&out).is_empty(), "{out:?}");
+}
+
 /// The first button of the newest hand of anyone who can act (a burial card already picked,
 /// marked ✓, is skipped), from the outboxes seen so far.
 fn first_move(hands: &HashMap<String, Vec<(String, String)>>) -> Option<(String, String)> {
