@@ -303,7 +303,8 @@ pub fn token_of_start(param: &str) -> String {
     param.replace('-', ".")
 }
 
-/// Sends a request, waiting out 429s (`retry_after`) and retrying a network error a few times.
+/// Sends a request, waiting out 429s (`retry_after`) and retrying a network error a few times
+/// (a new message only if it never reached Telegram).
 pub async fn call<R>(req: R) -> Result<<R::Payload as Payload>::Output, RequestError>
 where
     R: Request<Err = RequestError>,
@@ -323,7 +324,9 @@ where
                 stikis_host::observe::platform_retry("telegram", s.duration());
                 tokio::time::sleep(s.duration()).await;
             }
-            Err(RequestError::Network(e)) if tries < 3 => {
+            // A request that may have reached Telegram is sent again only if sending it twice
+            // does what sending it once does: a message sent twice is shown twice.
+            Err(RequestError::Network(e)) if tries < 3 && (e.is_connect() || repeatable(method)) => {
                 tracing::warn!(error = %e, "network error, retrying");
                 let wait = Duration::from_millis(200 << tries);
                 stikis_host::observe::platform_retry("telegram", wait);
@@ -333,6 +336,14 @@ where
         }
         tries += 1;
     }
+}
+
+/// Whether sending Bot API method `method` (teloxide's spelling, `SendMessage`) twice does
+/// what sending it once does (an edit, an answer, a deletion), unlike a new message.
+fn repeatable(method: &str) -> bool {
+    !["Send", "Create", "Copy", "Forward"]
+        .iter()
+        .any(|p| method.starts_with(p))
 }
 
 /// The Bot API's own spelling of a method (`answerCallbackQuery`), from teloxide's
@@ -951,6 +962,7 @@ impl Shower {
             }
         };
         for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
+            tracing::debug!(key = k.as_str(), message = m.id.0, "posted once");
             self.remember(k, &recipient, m.id).await;
         }
         Ok(())
@@ -1449,6 +1461,17 @@ fn keyboard_with_links(buttons: &[Vec<Button>]) -> InlineKeyboardMarkup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_requests_that_do_the_same_twice_are_sent_again_after_a_network_error() {
+        use teloxide::requests::Payload;
+        assert!(!repeatable(teloxide::payloads::SendMessage::NAME));
+        assert!(!repeatable(teloxide::payloads::SendDocument::NAME));
+        assert!(!repeatable(teloxide::payloads::CreateForumTopic::NAME));
+        assert!(repeatable(teloxide::payloads::EditMessageText::NAME));
+        assert!(repeatable(teloxide::payloads::AnswerCallbackQuery::NAME));
+        assert!(repeatable(teloxide::payloads::DeleteMessage::NAME));
+    }
 
     #[test]
     fn lobby_tokens_survive_the_start_parameter_alphabet() {

@@ -104,7 +104,11 @@ pub struct Store {
     /// (`notify`). They are most of the writes when several processes run, and each would
     /// otherwise wait for its own flush. A crash loses at most the last fraction of a second
     /// of them: a notice's sender answers "try again", and a lost claim lets one older render
-    /// through once.
+    /// through once. The claims to send a message's first version and its id once sent
+    /// (`claim_first_post`, `keep_first_post`) go here too: until the id is kept, a process
+    /// killed after sending leaves a claim that another process takes over and sends again,
+    /// so the sooner it is kept the rarer a message shown twice; a crash of the database
+    /// that loses an id kept shows that one message twice.
     light: Option<PgPool>,
     /// This process's name in the `processes` table and on the actions it commits.
     process: Arc<str>,
@@ -141,6 +145,19 @@ macro_rules! on_write {
             (Backend::Sqlite(_), Some($pool)) => $body,
             (Backend::Sqlite($pool), None) => $body,
             (Backend::Postgres($pool), _) => $body,
+        }
+    };
+}
+
+/// Like `on_write!`, for writes a database crash may lose (see `Store::light`): on
+/// PostgreSQL they go through the light pool, whose commits do not wait for the disk.
+macro_rules! on_light {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match (&$store.light, &$store.backend, &$store.writer) {
+            (Some($pool), _, _) => $body,
+            (None, Backend::Sqlite(_), Some($pool)) => $body,
+            (None, Backend::Sqlite($pool), None) => $body,
+            (None, Backend::Postgres($pool), _) => $body,
         }
     };
 }

@@ -126,7 +126,7 @@ impl Store {
             "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id"
         };
-        on_write!(self, pool => {
+        on_light!(self, pool => {
             sqlx::query(sql)
                 .bind(platform.as_str())
                 .bind(key)
@@ -191,7 +191,7 @@ impl Store {
         let insert =
             "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
                       ON CONFLICT (platform, msg_key, recipient) DO NOTHING";
-        let n = on_write!(self, pool => {
+        let n = on_light!(self, pool => {
             sqlx::query(insert)
                 .bind(platform.as_str())
                 .bind(key)
@@ -215,7 +215,7 @@ impl Store {
         }
         let take = "UPDATE messages SET message_id = $4 \
                     WHERE platform = $1 AND msg_key = $2 AND recipient = $3 AND message_id = $5";
-        let n = on_write!(self, pool => {
+        let n = on_light!(self, pool => {
             sqlx::query(take)
                 .bind(platform.as_str())
                 .bind(key)
@@ -226,11 +226,12 @@ impl Store {
                 .await?
                 .rows_affected()
         });
-        Ok(if n > 0 {
-            FirstPost::Mine
-        } else {
-            FirstPost::Sending
-        })
+        if n > 0 {
+            // Its claimant died before sending or before keeping the id, or is slow.
+            tracing::info!(key, claim = %stored, "took over a lapsed first-post claim");
+            return Ok(FirstPost::Mine);
+        }
+        Ok(FirstPost::Sending)
     }
 
     /// Whether a first-post claim (`<ms>:<process>` after the mark) still holds: younger
@@ -328,24 +329,18 @@ impl Store {
                    ON CONFLICT (platform, msg_key, recipient) DO UPDATE \
                    SET version = excluded.version, body = excluded.body \
                    WHERE renders.version <= excluded.version";
-        macro_rules! claim {
-            ($pool:expr) => {
-                sqlx::query(sql)
-                    .bind(platform.as_str())
-                    .bind(key)
-                    .bind(recipient)
-                    .bind(version)
-                    .bind(body)
-                    .execute($pool)
-                    .await?
-                    .rows_affected()
-            };
-        }
         // On PostgreSQL a claim need not wait for the disk (`Store::light`).
-        let n = match &self.light {
-            Some(pool) => claim!(pool),
-            None => on_write!(self, pool => claim!(pool)),
-        };
+        let n = on_light!(self, pool => {
+            sqlx::query(sql)
+                .bind(platform.as_str())
+                .bind(key)
+                .bind(recipient)
+                .bind(version)
+                .bind(body)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
         Ok(n > 0)
     }
 
@@ -375,27 +370,49 @@ impl Store {
     /// show at once: `Mine` if this process does (it must then remember the id with
     /// `keep_first_post`, or `release_first_post` if sending failed), `Sent(id)` if another
     /// did, waited for while it sends (up to `FIRST_POST_WAITS` × 100 ms), `Sending` if it
-    /// is still being sent after that (show it again later). Without the store this process
-    /// sends it: a message shown twice is better than none.
+    /// is still being sent after that (show it again later). While the store is away (a
+    /// database restart) the claim is tried again for up to `REMEMBER_WAIT`: a message sent
+    /// unclaimed may be sent by another process too (a result posted twice). After that this
+    /// process sends it: a message shown twice is better than none.
     pub async fn first_post(&self, platform: Platform, key: &str, recipient: &str) -> FirstPost {
-        for _ in 0..FIRST_POST_WAITS {
-            match self.first_post_now(platform, key, recipient).await {
-                FirstPost::Sending => tokio::time::sleep(Duration::from_millis(100)).await,
-                answer => return answer,
+        let until = tokio::time::Instant::now() + REMEMBER_WAIT;
+        let mut waits = 0;
+        let mut pause = Duration::from_millis(100);
+        loop {
+            match self.claim_first_post(platform, key, recipient).await {
+                Ok(FirstPost::Sending) if waits < FIRST_POST_WAITS => {
+                    waits += 1;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Ok(FirstPost::Sending) => {
+                    tracing::warn!(key, "another process is still sending a message");
+                    return FirstPost::Sending;
+                }
+                Ok(answer) => return answer,
+                Err(e) if tokio::time::Instant::now() + pause >= until => {
+                    crate::observe::store_error("claim", &e);
+                    tracing::warn!(error = %e, key, "could not claim a message's first post; sending it");
+                    return FirstPost::Mine;
+                }
+                Err(e) => {
+                    tracing::debug!(error = %e, "could not claim a first post yet; trying again");
+                    crate::observe::store_retry("claim");
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(2));
+                }
             }
         }
-        tracing::warn!(key, "another process is still sending a message");
-        FirstPost::Sending
     }
 
-    /// `first_post` without waiting: `Sending` at once while another process sends it (for
-    /// a caller that retries later rather than hold anything while it waits).
+    /// `first_post` without waiting: `Sending` at once while another process sends it, or
+    /// while the store cannot tell (for a caller that shows it again later rather than hold
+    /// anything while it waits).
     pub async fn first_post_now(&self, platform: Platform, key: &str, recipient: &str) -> FirstPost {
         self.claim_first_post(platform, key, recipient)
             .await
             .unwrap_or_else(|e| {
                 tracing::debug!(error = %e, "could not claim a first post");
-                FirstPost::Mine
+                FirstPost::Sending
             })
     }
 
