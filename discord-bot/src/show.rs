@@ -31,6 +31,15 @@ use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 pub const DM_CLOSED: isize = 50007;
 /// Characters of one posted message (Discord allows 2000).
 const POST_MAX: usize = 1990;
+
+/// The nonce of part `part` of a post to `channel` holding the posts kept under `keys` (see
+/// `Shower::post`): the same for every process that posts them, at most Discord's 25
+/// characters.
+fn post_nonce(keys: &str, channel: ChannelId, part: usize) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("{channel}/{part}/{keys}"));
+    digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+}
 /// Interaction tokens live 15 minutes; refresh through one only while it surely lives.
 const TOKEN_LIFE: Duration = Duration::from_secs(14 * 60);
 
@@ -255,7 +264,9 @@ impl Shower {
                                 .map(|(t, _)| t.as_str())
                                 .collect::<Vec<_>>()
                                 .join("\n\n");
-                            if let Some(m) = self.post(channel, &text).await {
+                            let keys: Vec<&str> = keep.iter().filter_map(|(_, o)| o.as_deref()).collect();
+                            let once = (!keys.is_empty()).then(|| keys.join(" "));
+                            if let Some(m) = self.post(channel, &text, once.as_deref()).await {
                                 for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
                                     let r = self
                                         .store
@@ -272,7 +283,6 @@ impl Shower {
                                 }
                             } else {
                                 // The claims to post them go: the next showing posts them.
-                                let keys: Vec<&str> = keep.iter().filter_map(|(_, o)| o.as_deref()).collect();
                                 self.store
                                     .release_first_posts(Platform::Discord, &keys, &channel.to_string())
                                     .await;
@@ -304,13 +314,22 @@ impl Shower {
         r
     }
 
-    /// A new message, split at Discord's 2000 characters.
-    pub async fn post(&self, channel: ChannelId, text: &str) -> Option<MessageId> {
+    /// A new message, split at Discord's 2000 characters. With `once` (the keys of the posts
+    /// it holds that go out once), each part carries a nonce made from them and the channel,
+    /// which Discord enforces: a part another process posted already (it died before keeping
+    /// the id) is not posted again, and its message is returned instead.
+    pub async fn post(&self, channel: ChannelId, text: &str, once: Option<&str>) -> Option<MessageId> {
         let chars: Vec<char> = text.chars().collect();
         let mut first = None;
-        for part in chars.chunks(POST_MAX) {
+        for (i, part) in chars.chunks(POST_MAX).enumerate() {
             let part: String = part.iter().collect();
-            let r = channel.say(&self.http, part).await;
+            let mut msg = CreateMessage::new().content(part);
+            if let Some(keys) = once {
+                msg = msg
+                    .nonce(serenity::Nonce::String(post_nonce(keys, channel, i)))
+                    .enforce_nonce(true);
+            }
+            let r = channel.send_message(&self.http, msg).await;
             crate::counted("createMessage", &r);
             match r {
                 Ok(m) => {
@@ -378,7 +397,7 @@ impl Shower {
                 let first = me.dm_closed.lock().expect("dm set").insert(user.clone());
                 if let (true, Some(channel)) = (first, channel_of(&chat)) {
                     let text = me.say(&chat, &user, "discord-dm-closed").await;
-                    me.post(channel, &text).await;
+                    me.post(channel, &text, None).await;
                 }
                 me.fallback(&user, &chat, content).await;
             }
@@ -423,7 +442,7 @@ impl Shower {
                 }
                 if let Some(channel) = channel_of(chat) {
                     let text = self.say(chat, user, "discord-hand-turn").await;
-                    self.post(channel, &text).await;
+                    self.post(channel, &text, None).await;
                 }
             }
             _ => {}

@@ -583,6 +583,47 @@ async fn a_restart_mid_deal_edits_the_same_messages_and_finishes_the_deal() {
     g.bot.take().unwrap().shutdown().await;
 }
 
+/// A process killed after posting a deal's result and before keeping its id leaves its claim
+/// behind, and the process that takes the table over posts the result again: with the same
+/// nonce, which Discord enforces, so the channel still shows it once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_whose_poster_died_before_keeping_its_id_is_not_shown_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db(&dir, "n.db");
+    let mut g = Play::start(&path).await;
+    g.open().await;
+    g.play(1, 400).await;
+    assert_eq!(g.results(), 1);
+    // The result's row as a process killed between posting and keeping the id leaves it: its
+    // claim to post, long lapsed.
+    let store = stikis_host::store::Store::open_sqlite(&path).await.unwrap();
+    let key = stikis_host::table::result_key(TABLE, 1);
+    let channel = CHANNEL.to_string();
+    store
+        .set_message_ref(
+            stikis_host::store::Platform::Discord,
+            &key,
+            &channel,
+            "sending:1:p1-gone",
+        )
+        .await
+        .unwrap();
+    drop(store);
+    let repeats = g.fake.state.nonce_repeats.load(Ordering::Relaxed);
+
+    g.restart(&path).await;
+    // The restarted process owes the result as far as the database says, and posts it again.
+    for _ in 0..200 {
+        if g.fake.state.nonce_repeats.load(Ordering::Relaxed) > repeats {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(g.fake.state.nonce_repeats.load(Ordering::Relaxed), repeats + 1);
+    assert_eq!(g.results(), 1, "{:#?}", g.public());
+    g.bot.take().unwrap().shutdown().await;
+}
+
 /// The custom id of the first button of the first message that has any (the lobby loses its
 /// buttons when the game starts).
 fn first_button(msgs: &[fake::Msg]) -> String {

@@ -107,6 +107,10 @@ pub struct State {
     /// Interaction posts that a process did not answer (it was down, or died on it), so the
     /// balancer tried another, or the person saw "This interaction failed".
     pub redelivered: AtomicU64,
+    /// Nonces of messages created with `enforce_nonce`: the message and when (Unix ms).
+    nonces: Mutex<HashMap<String, (u64, i64)>>,
+    /// Creates that repeated an enforced nonce, answered with the earlier message.
+    pub nonce_repeats: AtomicU64,
 }
 
 impl State {
@@ -437,9 +441,35 @@ async fn send_message(
         return error(StatusCode::FORBIDDEN, 50007, "Cannot send messages to this user");
     }
     let (v, file) = parse_body(&headers, &body);
+    // Discord: a nonce is at most 25 characters; with `enforce_nonce`, a message the bot
+    // created with the same nonce in the last few minutes is returned, and none is created.
+    let nonce = match &v["nonce"] {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    if nonce.as_ref().is_some_and(|n| n.chars().count() > 25) {
+        return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
+    }
+    let enforced = nonce.filter(|_| v["enforce_nonce"] == Value::Bool(true));
+    if let Some(n) = &enforced {
+        let earlier = st.nonces.lock().unwrap().get(n).copied();
+        if let Some((id, _)) = earlier.filter(|(_, at)| unix_ms() - at < NONCE_WINDOW_MS) {
+            if let Some(m) = st.msgs.lock().unwrap().get(&id).cloned() {
+                st.nonce_repeats.fetch_add(1, Ordering::Relaxed);
+                return Json(msg_json(&m)).into_response();
+            }
+        }
+    }
     let m = st.create(channel, &v, file, None);
+    if let Some(n) = enforced {
+        st.nonces.lock().unwrap().insert(n, (m.id, unix_ms()));
+    }
     Json(msg_json(&m)).into_response()
 }
+
+/// How long Discord remembers an enforced nonce ("the past few minutes").
+const NONCE_WINDOW_MS: i64 = 5 * 60_000;
 
 async fn edit_message(
     AxState(st): St,
