@@ -1160,11 +1160,28 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                     let header = format!("Result of deal {n}\n");
                     let posts: Vec<&String> = results.iter().filter(|m| m.starts_with(&header)).collect();
                     if posts.is_empty() {
-                        results_lost.push(format!("table {id} deal {n}"));
+                        // When it ended (the next deal's start) and who moved its last action.
+                        let end = deals.get(i + 1).map(|next| {
+                            let last = by_seq.get(&(next.first_seq - 1));
+                            format!(
+                                "ended at +{} ms by {:?}",
+                                next.at_ms - start_ms,
+                                last.and_then(|a| a.process.clone())
+                            )
+                        });
+                        results_lost.push(format!("table {id} deal {n} ({end:?})"));
                     }
                     if posts.len() > 1 {
                         // A process killed after posting and before remembering it posted.
-                        results_twice.push(format!("table {id} deal {n}: {} posts", posts.len()));
+                        let when: Vec<String> = history
+                            .iter()
+                            .filter(|(c, _, text, _)| {
+                                *c == t.group
+                                    && (text.starts_with(&header) || text.contains(&format!("\n\n{header}")))
+                            })
+                            .map(|(_, m, _, at)| format!("msg {m} at +{} ms", at - start_ms))
+                            .collect();
+                        results_twice.push(format!("table {id} deal {n}: {} posts ({when:?})", posts.len()));
                     }
                     for m in posts {
                         let shown: Option<Vec<i64>> =
@@ -1633,7 +1650,8 @@ fn user_of(s: &stikis_host::store::SeatRow) -> Option<&str> {
     }
 }
 
-/// Keeps the temporary directory (the bots' logs) when the run panics.
+/// Keeps the temporary directory (the bots' logs) when the run panics, or always when
+/// STIKIS_CHAOS_KEEP is set (its path is printed).
 struct Keep(Option<tempfile::TempDir>);
 
 fn scopeguard(dir: tempfile::TempDir) -> Keep {
@@ -1642,9 +1660,9 @@ fn scopeguard(dir: tempfile::TempDir) -> Keep {
 
 impl Drop for Keep {
     fn drop(&mut self) {
-        if std::thread::panicking() {
+        if std::thread::panicking() || std::env::var("STIKIS_CHAOS_KEEP").is_ok() {
             if let Some(d) = self.0.take() {
-                let _ = d.keep();
+                println!("chaos: the bots' logs are kept in {}", d.keep().display());
             }
         }
     }
