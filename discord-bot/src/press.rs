@@ -235,6 +235,19 @@ async fn answer(
     // Other people's messages first: the answer tells the presser it is done.
     bot.show.show(&rest).await;
     drop(turn);
+    // Another process may have shown a newer state of the pressed hand meanwhile (another
+    // person moved): the answer carries that one rather than land on it as an older one.
+    if let Some(cl) = claim.as_mut() {
+        if let Some(content) = bot.show.newest_claimed(cl).await {
+            response = Some(
+                CreateInteractionResponseMessage::new()
+                    .embed(content.embed())
+                    .components(content.rows()),
+            );
+            update = true;
+            hand = hand.map(|(key, _)| (key, content));
+        }
+    }
 
     let http = &bot.http;
     let result = match (response, deferred) {

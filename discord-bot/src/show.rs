@@ -563,6 +563,26 @@ impl Shower {
         }
     }
 
+    /// The newest version of the claimed hand, if another process claimed one after it
+    /// (while this one showed the other messages of the press): the answer then carries that
+    /// one, so it does not land on the message after it as an older state.
+    pub async fn newest_claimed(&self, claim: &mut Claim) -> Option<Content> {
+        let v = claim.content.version?;
+        let (v, text, buttons) = self
+            .store
+            .newer_shown(Platform::Discord, &claim.slot.key, &claim.slot.recipient, v)
+            .await?;
+        let content = Content {
+            text,
+            buttons,
+            version: Some(v),
+        };
+        claim.guard.sent = Some(content.digest());
+        claim.content = content.clone();
+        claim.changed = true;
+        Some(content)
+    }
+
     /// The answer carrying a claimed version failed: the version is sent as an edit.
     pub async fn unclaim(self: &Arc<Self>, claim: Claim) {
         let Claim {
