@@ -1311,25 +1311,36 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         for u in &t.users {
             let dm = (bot.dm_chat)(u);
             let mut newest: HashMap<&str, i64> = HashMap::new();
-            for (chat, m, text, at) in &history {
-                if *chat != dm {
-                    continue;
-                }
-                let Some(seq) = text
-                    .split('⌁')
+            let seq_of = |text: &str| {
+                text.split('⌁')
                     .skip(1)
                     .filter_map(|rest| Token::decode(rest.split_whitespace().next()?).ok())
                     .find(|tok| tok.table == id)
                     .map(|tok| tok.seq)
-                else {
+            };
+            for (i, (chat, m, text, at)) in history.iter().enumerate() {
+                if *chat != dm {
+                    continue;
+                }
+                let Some(seq) = seq_of(text) else {
                     continue;
                 };
                 let seen = newest.entry(m.as_str()).or_insert(seq);
                 if seq < *seen {
+                    // How long it showed the older state: until the message next showed one
+                    // at least as new, or one without this table's buttons (the turn moved on).
+                    let fixed = history[i + 1..]
+                        .iter()
+                        .find(|(c, n, t, _)| c == chat && n == m && seq_of(t).is_none_or(|s| s >= *seen))
+                        .map(|(_, _, _, later)| later - at);
                     stale_hands.push(format!(
-                        "table {id}: the hand message {m} of {u} showed action {seq}'s buttons at +{} ms, after action {}'s",
+                        "table {id}: the hand message {m} of {u} showed action {seq}'s buttons at +{} ms, after action {}'s; {}",
                         at - start_ms,
-                        *seen
+                        *seen,
+                        match fixed {
+                            Some(ms) => format!("newer again {ms} ms later"),
+                            None => "left so".to_string(),
+                        }
                     ));
                 }
                 *seen = (*seen).max(seq);
@@ -1438,7 +1449,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
          ({deferred_unanswered} more deferred but never acknowledged); \
          moved by two owners: {} ({} changes of mover within {TWO_OWNERS_MS} ms during a change of the live set {owners_changed:?}, \
          whose windows cover {:.0} of {:.0} s); \
-         {} leaked cards, {} hands gone back to older buttons, {} replay problems, {} deal results never posted, {} posted twice; {timed_out} moves by the turn timer \
+         {} leaked cards, {} hands gone back to older buttons ({} left so), {} replay problems, {} deal results never posted, {} posted twice; {timed_out} moves by the turn timer \
          ({} of turns never shown); {} posts to a process that failed (redelivered, or unanswered); {actions_total} actions, \
          {throughput:.0} moves/s during the chaos; takeover after a kill: p50 {} ms, p99 {} ms, max {} ms \
          over {} tables",
@@ -1458,6 +1469,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         (run_end_ms - start_ms) as f64 / 1000.0,
         leaks.len(),
         stale_hands.len(),
+        stale_hands.iter().filter(|h| h.ends_with("left so")).count(),
         replay_errors.len(),
         results_lost.len(),
         results_twice.len(),
