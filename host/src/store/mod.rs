@@ -118,7 +118,16 @@ pub struct Store {
     /// that and on SQLite): a first-post claim of a process not among them is taken over
     /// without waiting for it to lapse (`claim_first_post`).
     live: Arc<std::sync::RwLock<Option<Vec<String>>>>,
+    /// The first posts this process claimed and is sending (`claim_first_post` said `Mine`,
+    /// and neither an id was kept nor the claim given up yet), by platform, key and
+    /// recipient, with when: a post kept under a key that this process is still sending (a
+    /// chat's flood control may hold it long after its claim would lapse) is not posted by it
+    /// a second time (`claim_once`).
+    sending: Arc<std::sync::Mutex<HashMap<PostKey, std::time::Instant>>>,
 }
+
+/// A keyed message to one recipient: platform, key, recipient.
+type PostKey = (Platform, String, String);
 
 #[derive(Clone, Debug)]
 enum Backend {
@@ -548,6 +557,7 @@ impl Store {
             process,
             cache: Arc::default(),
             live: Arc::default(),
+            sending: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -598,6 +608,7 @@ impl Store {
             process,
             cache: Arc::default(),
             live: Arc::default(),
+            sending: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -652,6 +663,9 @@ impl Store {
     pub async fn close(&self) {
         if let Some(w) = &self.writer {
             w.close().await;
+        }
+        if let Some(l) = &self.light {
+            l.close().await;
         }
         on_pool!(self, pool => pool.close().await)
     }

@@ -135,7 +135,28 @@ impl Store {
                 .execute(pool)
                 .await?;
         });
+        self.mark_sending(platform, key, recipient, false);
         Ok(())
+    }
+
+    /// Notes that this process is sending the first post of `key` to `recipient` (true), or
+    /// no longer is (false: its id was kept, or its claim given up).
+    fn mark_sending(&self, platform: Platform, key: &str, recipient: &str, sending: bool) {
+        let mut map = self.sending.lock().expect("sending");
+        let k = (platform, key.to_string(), recipient.to_string());
+        if sending {
+            map.insert(k, std::time::Instant::now());
+        } else {
+            map.remove(&k);
+        }
+    }
+
+    /// Whether this process is sending the first post of `key` to `recipient` now (claimed
+    /// within `SENDING_HELD`, neither kept nor given up since).
+    fn is_sending(&self, platform: Platform, key: &str, recipient: &str) -> bool {
+        let mut map = self.sending.lock().expect("sending");
+        map.retain(|_, at| at.elapsed() < SENDING_HELD);
+        map.contains_key(&(platform, key.to_string(), recipient.to_string()))
     }
 
     /// `set_message_ref`, tried again while the store is away (a database restart): a
@@ -202,6 +223,7 @@ impl Store {
                 .rows_affected()
         });
         if n > 0 {
+            self.mark_sending(platform, key, recipient, true);
             return Ok(FirstPost::Mine);
         }
         let Some(stored) = self.stored_message_id(platform, key, recipient).await? else {
@@ -229,6 +251,7 @@ impl Store {
         if n > 0 {
             // Its claimant died before sending or before keeping the id, or is slow.
             tracing::info!(key, claim = %stored, "took over a lapsed first-post claim");
+            self.mark_sending(platform, key, recipient, true);
             return Ok(FirstPost::Mine);
         }
         Ok(FirstPost::Sending)
@@ -290,6 +313,7 @@ impl Store {
     /// Gives up a first-post claim whose send failed (`claim_first_post`), so that the next
     /// showing, by this process or another, sends it without waiting for the claim to lapse.
     pub async fn release_first_post(&self, platform: Platform, key: &str, recipient: &str) -> Result<()> {
+        self.mark_sending(platform, key, recipient, false);
         let sql = "DELETE FROM messages WHERE platform = $1 AND msg_key = $2 AND recipient = $3 \
                    AND message_id LIKE 'sending:%'";
         on_write!(self, pool => {
@@ -418,10 +442,15 @@ impl Store {
 
     /// Whether this process posts the message kept under `once` (a deal's result): false if
     /// it was posted (by this process or another), or another process posted it while this
-    /// one waited. If that process is still at it after the wait (it may have died), this one
-    /// posts too: a result shown twice is better than one never shown. A post that fails
-    /// gives its claim up with `release_first_post`.
+    /// one waited, or this process is sending it now. If another process is still at it after
+    /// the wait (it may have died), this one posts too: a result shown twice is better than
+    /// one never shown. A post that fails gives its claim up with `release_first_post`.
     pub async fn claim_once(&self, platform: Platform, once: &str, recipient: &str) -> bool {
+        if self.is_sending(platform, once, recipient) {
+            // This process is sending it (e.g. held by a chat's flood control) and keeps its
+            // id when it is sent: a second post would show it twice.
+            return false;
+        }
         !matches!(
             self.first_post(platform, once, recipient).await,
             FirstPost::Sent(_)
@@ -500,6 +529,10 @@ impl Store {
         Some((v, text, buttons))
     }
 }
+
+/// How long a first post this process claimed counts as being sent by it (`claim_once`):
+/// longer than Telegram's flood control holds a message (its `retry_after`, tried 5 times).
+const SENDING_HELD: Duration = Duration::from_secs(300);
 
 /// How often (every 100 ms) `Store::first_post` waits for another process that sends a
 /// message's first version before it gives up for now.
