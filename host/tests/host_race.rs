@@ -41,13 +41,26 @@ struct Screen {
     /// The version of every lobby render, in the order shown.
     lobby_versions: Vec<i64>,
     results: usize,
+    /// The version of each person's newest hand shown: an older one that comes later (a
+    /// process's outbox drained after another's) is not shown over it, as the bots do.
+    hand_versions: HashMap<String, i64>,
 }
 
 impl Screen {
     fn show(&mut self, out: &Outbox) {
         for o in &out.0 {
             match o {
-                Out::Private { user, buttons, .. } => {
+                Out::Private {
+                    user,
+                    buttons,
+                    version,
+                    ..
+                } => {
+                    let newest = self.hand_versions.entry(user.clone()).or_insert(*version);
+                    if *version < *newest {
+                        continue;
+                    }
+                    *newest = *version;
                     let b = buttons.iter().flatten().map(|b| b.token.clone()).collect();
                     self.hands.insert(user.clone(), b);
                 }
