@@ -124,6 +124,8 @@ pub struct Store {
     /// chat's flood control may hold it long after its claim would lapse) is not posted by it
     /// a second time (`claim_once`).
     sending: Arc<std::sync::Mutex<HashMap<PostKey, std::time::Instant>>>,
+    /// Which tables' hands this process alone shows, unclaimed (`sole`, `claim_hand`).
+    sole: Arc<sole::Sole>,
 }
 
 /// A keyed message to one recipient: platform, key, recipient.
@@ -558,6 +560,7 @@ impl Store {
             cache: Arc::default(),
             live: Arc::default(),
             sending: Arc::default(),
+            sole: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -609,6 +612,7 @@ impl Store {
             cache: Arc::default(),
             live: Arc::default(),
             sending: Arc::default(),
+            sole: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -1734,10 +1738,12 @@ impl TableLog {
 mod boards;
 mod processes;
 mod shown;
+mod sole;
 mod tournament;
 mod web;
 pub use boards::{civil_date, period_start, BoardRow, Period, RatingRow};
 pub use cached::SETTINGS_TTL;
+pub(crate) use shown::hand_table;
 pub use shown::{FirstPost, DEAD_CLAIM_MS, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
 pub use tournament::EntryRefused;
 
