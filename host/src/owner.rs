@@ -755,7 +755,7 @@ impl Host {
         }
         if hands_back {
             self.store.hand_shown_elsewhere(table, &presser);
-        } else {
+        } else if !rest.0.is_empty() {
             // Shown here as the receiver would have: the presser's hand first and at once.
             rest.0.insert(0, Out::Pressed { user: presser });
         }

@@ -936,24 +936,7 @@ async fn on_postgres_a_press_is_handed_to_the_tables_owner() {
     for h in [&h1, &h2, &h1] {
         h.sweep(quiet).await.unwrap();
     }
-    let mut screen = Screen::default();
-    send(&h1, "admin", Command::SetTurnLimit(None)).await;
-    let new = Command::NewTable {
-        game: "zole".into(),
-        rules: None,
-        seats: Some(3),
-    };
-    screen.show(&send(&h1, "anna", new).await);
-    screen.show(&send(&h2, "bruno", Command::Join).await);
-    screen.show(&send(&h1, "anna", Command::AddBot { level: Level::Basic }).await);
-    screen.show(&send(&h1, "anna", Command::Start).await);
-    let table = screen
-        .hands
-        .values()
-        .flatten()
-        .find_map(|t| Token::decode(t).ok())
-        .expect("hands with buttons after the start")
-        .table;
+    let (mut screen, table) = start_on_two(&h1, &h2).await;
     assert_ne!(h1.owns(table), h2.owns(table), "exactly one owner");
     let (owner, other) = if h1.owns(table) { (&h1, &h2) } else { (&h2, &h1) };
     // The owner takes the table up (the other may have started it) and the other lets go.
@@ -1128,24 +1111,7 @@ async fn on_postgres_a_settled_owner_shows_its_tables_hands_unclaimed() {
     for h in [&h1, &h2, &h1] {
         h.sweep(quiet).await.unwrap();
     }
-    send(&h1, "admin", Command::SetTurnLimit(None)).await;
-    let new = Command::NewTable {
-        game: "zole".into(),
-        rules: None,
-        seats: Some(3),
-    };
-    let mut screen = Screen::default();
-    screen.show(&send(&h1, "anna", new).await);
-    screen.show(&send(&h2, "bruno", Command::Join).await);
-    screen.show(&send(&h1, "anna", Command::AddBot { level: Level::Basic }).await);
-    screen.show(&send(&h1, "anna", Command::Start).await);
-    let table = screen
-        .hands
-        .values()
-        .flatten()
-        .find_map(|t| Token::decode(t).ok())
-        .expect("hands with buttons after the start")
-        .table;
+    let (_, table) = start_on_two(&h1, &h2).await;
     let (owner, other) = if h1.owns(table) { (&h1, &h2) } else { (&h2, &h1) };
     for h in [owner, other] {
         h.sweep(quiet).await.unwrap();
@@ -1170,10 +1136,14 @@ async fn on_postgres_a_settled_owner_shows_its_tables_hands_unclaimed() {
     };
     assert!(claims(owner, 1).await, "just taken up: claimed");
     assert!(claims(other, 2).await, "not the owner: claimed");
-    // Settled: nothing changed for a while, and the live set read lately.
-    tokio::time::sleep(std::time::Duration::from_millis(5_500)).await;
-    for h in [owner, other] {
-        h.sweep(quiet).await.unwrap();
+    // Settled: nothing changed for a while, and the live set read lately. Both beat meanwhile
+    // (each sweep does), so that neither looks gone to the other.
+    let since = std::time::Instant::now();
+    while since.elapsed() <= stikis_host::store::SETTLED {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        for h in [owner, other] {
+            h.sweep(quiet).await.unwrap();
+        }
     }
     assert!(
         !claims(owner, 3).await,
@@ -1189,4 +1159,28 @@ async fn on_postgres_a_settled_owner_shows_its_tables_hands_unclaimed() {
     if owner.owns(table) {
         assert!(claims(owner, 5).await, "claimed again after the live set changed");
     }
+}
+
+/// Starts a Zole table (no turn timer) of Anna (through `h1`), Bruno (through `h2`) and a
+/// computer player: what was shown, and the table's id.
+async fn start_on_two(h1: &Arc<Host>, h2: &Arc<Host>) -> (Screen, i64) {
+    let mut screen = Screen::default();
+    send(h1, "admin", Command::SetTurnLimit(None)).await;
+    let new = Command::NewTable {
+        game: "zole".into(),
+        rules: None,
+        seats: Some(3),
+    };
+    screen.show(&send(h1, "anna", new).await);
+    screen.show(&send(h2, "bruno", Command::Join).await);
+    screen.show(&send(h1, "anna", Command::AddBot { level: Level::Basic }).await);
+    screen.show(&send(h1, "anna", Command::Start).await);
+    let table = screen
+        .hands
+        .values()
+        .flatten()
+        .find_map(|t| Token::decode(t).ok())
+        .expect("hands with buttons after the start")
+        .table;
+    (screen, table)
 }

@@ -1745,6 +1745,7 @@ pub use boards::{civil_date, period_start, BoardRow, Period, RatingRow};
 pub use cached::SETTINGS_TTL;
 pub(crate) use shown::hand_table;
 pub use shown::{FirstPost, DEAD_CLAIM_MS, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
+pub use sole::SETTLED;
 pub use tournament::EntryRefused;
 
 #[cfg(test)]
