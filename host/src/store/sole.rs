@@ -47,11 +47,15 @@ struct Inner {
 }
 
 impl Sole {
-    /// A read of the live processes: `changed` when the set is not the one read before.
+    /// A read of the live processes: `changed` when the set is not the one read before. The
+    /// first read after a gap (the database was away) counts as a change too: the other
+    /// processes' sessions come back one by one, and meanwhile they see one another come
+    /// and go, and move tables, while this process's own view may not change at all.
     pub(super) fn read(&self, changed: bool, now: Instant) {
         let mut i = self.inner.lock().expect("sole");
+        let gap = i.read.is_none_or(|r| now.duration_since(r) > READ_FRESH);
         i.read = Some(now);
-        if changed || i.changed.is_none() {
+        if changed || gap {
             i.changed = Some(now);
         }
     }
@@ -105,39 +109,52 @@ mod tests {
     fn a_hand_is_shown_unclaimed_only_by_a_settled_owner() {
         let sole = Sole::default();
         let t0 = Instant::now();
-        let later = |s: u64| t0 + Duration::from_secs(s);
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        // Reads every second from `from` to `to` (ms), as the host makes them.
+        let reads = |from: u64, to: u64| {
+            for ms in (from..=to).step_by(1_000) {
+                sole.read(false, at(ms));
+            }
+        };
         // Nothing read yet: nobody knows who owns what.
         assert!(!sole.alone_shows(7, Some("anna"), true, t0));
         sole.read(true, t0);
         sole.hold(7, t0);
         // Just read and just taken up: claimed.
         assert!(!sole.alone_shows(7, Some("anna"), true, t0));
-        // Settled, but the reads stopped (the database is away).
-        assert!(!sole.alone_shows(7, Some("anna"), true, later(6)));
-        sole.read(false, later(6));
-        assert!(sole.alone_shows(7, Some("anna"), true, later(6)));
+        reads(1_000, 6_000);
+        assert!(sole.alone_shows(7, Some("anna"), true, at(6_000)));
         // Another process's table, or one not held here.
-        assert!(!sole.alone_shows(7, Some("anna"), false, later(6)));
-        assert!(!sole.alone_shows(8, Some("anna"), true, later(6)));
+        assert!(!sole.alone_shows(7, Some("anna"), false, at(6_000)));
+        assert!(!sole.alone_shows(8, Some("anna"), true, at(6_000)));
+        // The reads stopped (the database is away): claimed.
+        assert!(!sole.alone_shows(7, Some("anna"), true, at(8_000)));
+        // When they come back the others may still be moving tables about: claimed for a
+        // while yet.
+        reads(20_000, 24_000);
+        assert!(!sole.alone_shows(7, Some("anna"), true, at(24_000)));
+        reads(25_000, 25_000);
+        assert!(sole.alone_shows(7, Some("anna"), true, at(25_000)));
         // Anna's hand went back in an answer: hers are claimed for a while, not Bruno's.
-        sole.shown_elsewhere(7, "anna", later(6));
-        assert!(!sole.alone_shows(7, Some("anna"), true, later(6)));
-        assert!(sole.alone_shows(7, Some("bruno"), true, later(6)));
-        assert!(sole.alone_shows(7, None, true, later(6)));
-        sole.read(false, later(11));
-        assert!(sole.alone_shows(7, Some("anna"), true, later(11)));
+        sole.shown_elsewhere(7, "anna", at(25_000));
+        assert!(!sole.alone_shows(7, Some("anna"), true, at(25_000)));
+        assert!(sole.alone_shows(7, Some("bruno"), true, at(25_000)));
+        assert!(sole.alone_shows(7, None, true, at(25_000)));
+        reads(26_000, 30_000);
+        assert!(sole.alone_shows(7, Some("anna"), true, at(30_000)));
         // The live set changed: every table's hands are claimed again for a while.
-        sole.read(true, later(12));
-        assert!(!sole.alone_shows(7, Some("anna"), true, later(12)));
-        sole.read(false, later(17));
-        assert!(sole.alone_shows(7, Some("anna"), true, later(17)));
+        sole.read(true, at(31_000));
+        reads(32_000, 35_000);
+        assert!(!sole.alone_shows(7, Some("anna"), true, at(35_000)));
+        reads(36_000, 36_000);
+        assert!(sole.alone_shows(7, Some("anna"), true, at(36_000)));
         // Held again after being dropped: taken up anew.
         sole.drop_table(7);
-        sole.hold(7, later(17));
-        assert!(!sole.alone_shows(7, Some("anna"), true, later(17)));
+        sole.hold(7, at(36_000));
+        assert!(!sole.alone_shows(7, Some("anna"), true, at(36_000)));
         // Holding it on keeps the first time.
-        sole.hold(7, later(20));
-        sole.read(false, later(22));
-        assert!(sole.alone_shows(7, Some("anna"), true, later(22)));
+        sole.hold(7, at(39_000));
+        reads(37_000, 41_000);
+        assert!(sole.alone_shows(7, Some("anna"), true, at(41_000)));
     }
 }
