@@ -302,7 +302,7 @@ impl Shower {
                     }
                 }
                 // Said only as a command's ephemeral reply (commands.rs), never to a channel.
-                Out::Reply { .. } | Out::Personal { .. } | Out::Pressed { .. } => {}
+                Out::Reply { .. } | Out::Personal { .. } => {}
             }
         }
     }

@@ -264,7 +264,6 @@ impl Host {
     /// the copy that stands.
     pub(crate) fn keep_table(&self, id: i64, live: Live) -> Shared {
         let shared = Arc::new(AsyncMutex::new(live));
-        self.store.hold_table(id);
         self.tables
             .lock()
             .expect("table map")
@@ -329,8 +328,8 @@ impl Host {
         let (Some(game), Some(seat)) = (live.game.as_ref(), live.seat_of(user)) else {
             return Ok(false);
         };
-        // Only the seat to act makes such a choice, and only the process that moves the table.
-        if game.to_act() != Some(seat) || self.store.alone_moves(live.id()) {
+        // Only the seat to act makes such a choice.
+        if game.to_act() != Some(seat) {
             return Ok(false);
         }
         let kept = self
@@ -383,7 +382,6 @@ impl Host {
     /// Forgets the in-memory table so the next use reloads it (after another process moved).
     pub(crate) fn evict(&self, id: i64) {
         self.tables.lock().expect("table map").remove(&id);
-        self.store.drop_table(id);
     }
 
     /// A community's new language for its open tables in this process: each keeps the
@@ -694,7 +692,6 @@ impl Host {
                 ("game", game_title(lang, game).into()),
             ],
         ));
-        self.store.hold_table(live.id());
         self.tables
             .lock()
             .expect("table map")
@@ -1728,7 +1725,6 @@ impl Host {
                         }
                     };
                     self.restore_selection(&mut live).await?;
-                    self.store.hold_table(id);
                     self.tables
                         .lock()
                         .expect("table map")

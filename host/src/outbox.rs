@@ -238,10 +238,6 @@ pub enum Out {
         text: String,
         closed: String,
     },
-    /// This outbox follows `user`'s press, which another process received and handed to
-    /// this one, the table's owner: their hand is shown first and at once, as it is where
-    /// a press is received (it just lost the buttons they pressed). Nothing to show itself.
-    Pressed { user: String },
 }
 
 impl Out {
@@ -254,7 +250,6 @@ impl Out {
             | Out::Reply { text }
             | Out::Personal { text, .. } => text,
             Out::File { content, .. } => content,
-            Out::Pressed { .. } => "",
         }
     }
 

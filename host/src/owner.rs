@@ -12,10 +12,8 @@
 //! timer. A process that receives a press for a table another process owns hands it over
 //! (`NOTIFY` on the owner's own channel, [`HANDOFF_CHANNEL`] and its process id): the owner
 //! handles it as if it had received it, shows the table's messages itself, and sends back
-//! what only the receiver can give the person (the short answer, a personal message, and on
-//! Discord the presser's own hand, which it shows in the interaction's answer; on Telegram
-//! the owner shows that hand too, so that one process shows all of a table's hands and
-//! need not claim them, `Store::claim_hand`). An owner that does
+//! what only the receiver can give the person (the short answer, a personal message, the
+//! presser's own hand, which Discord shows in the interaction's answer). An owner that does
 //! not answer in time is answered "try again" for (the press carries its time limit, past
 //! which the owner never commits it).
 //!
@@ -717,16 +715,6 @@ impl Host {
         }
         crate::observe::handed_over("taken");
         let presser = user.id.clone();
-        let tok = Token::decode(&token).ok();
-        let table = tok.as_ref().map_or(0, |t| t.table);
-        // The presser's own hand goes back only where the receiver must draw it: Discord's
-        // answer to an interaction is the pressed message's redraw, and Telegram's "my hand"
-        // numbers its choices from it. Elsewhere this owner shows it, as it shows every
-        // other hand, and so alone shows the table's hands (`Store::claim_hand`), unless
-        // the press came from a live page (whose forward holds the chat's hand back).
-        let with_hands = chat.platform != Platform::Telegram
-            || tok.as_ref().is_some_and(|t| t.action == "hand")
-            || self.is_watched(table, &presser);
         let req = Request {
             chat,
             user: User {
@@ -738,26 +726,21 @@ impl Host {
         };
         let back_to = channel_of(&from);
         let out = self.handle_here(req, until_ms).await;
-        let answer = |back: Vec<Handed>| {
-            serde_json::to_string(&Message::Answer {
-                to: from.clone(),
+        let (mut back, mut rest) = split(out.clone(), &presser, true);
+        let mut payload = serde_json::to_string(&Message::Answer {
+            to: from.clone(),
+            n,
+            outs: back.clone(),
+        })
+        .expect("an answer serializes");
+        if payload.len() > MAX_PAYLOAD {
+            (back, rest) = split(out, &presser, false);
+            payload = serde_json::to_string(&Message::Answer {
+                to: from,
                 n,
                 outs: back,
             })
-            .expect("an answer serializes")
-        };
-        let (back, mut rest) = split(out.clone(), &presser, with_hands);
-        let mut payload = answer(back);
-        let mut hands_back = with_hands;
-        if with_hands && payload.len() > MAX_PAYLOAD {
-            let (back, r) = split(out, &presser, false);
-            (payload, rest, hands_back) = (answer(back), r, false);
-        }
-        if hands_back {
-            self.store.hand_shown_elsewhere(table, &presser);
-        } else if !rest.0.is_empty() {
-            // Shown here as the receiver would have: the presser's hand first and at once.
-            rest.0.insert(0, Out::Pressed { user: presser });
+            .expect("an answer serializes");
         }
         self.forward(rest);
         if let Err(e) = self.store.notify(&back_to, &payload).await {

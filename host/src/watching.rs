@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use crate::outbox::{Out, Outbox};
-use crate::store::{hand_table, Occupant};
+use crate::store::Occupant;
 use crate::Host;
 
 /// How long after the last page of a person closes their hand is shown in the chat again: a
@@ -66,6 +66,12 @@ impl Drop for Watch {
             host.unwatch(self.table, &self.user);
         }
     }
+}
+
+/// The table of a table's hand message key (`t<table>.d<deal>.s<seat>`); None for other
+/// private messages (a tournament's seat notice, `T…`).
+fn hand_table(key: &str) -> Option<i64> {
+    key.strip_prefix('t')?.split('.').next()?.parse().ok()
 }
 
 impl Host {

@@ -649,13 +649,9 @@ impl Shower {
         // a deal this outbox starts: that one waits for the result before it (posted below),
         // since a person who plays in the next deal is taken to have seen the result (a
         // process that takes the table over posts it again only if nobody moved since).
-        // A press received here, or one another process received and handed to this one.
         let presser = match &answer {
             Answer::Callback { from, .. } => Some(from.as_str()),
-            _ => out.0.iter().find_map(|o| match o {
-                Out::Pressed { user } => Some(user.as_str()),
-                _ => None,
-            }),
+            _ => None,
         };
         let oldest_deal = oldest_deals(&out);
         let mut shown_first = HashSet::new();
@@ -744,7 +740,7 @@ impl Shower {
                     self.posts(chat, parts).await
                 }
                 Out::File { chat, name, content } => self.file(chat, name, content).await,
-                Out::Reply { .. } | Out::Pressed { .. } => Ok(()),
+                Out::Reply { .. } => Ok(()),
                 Out::Personal {
                     user,
                     chat,

@@ -124,8 +124,6 @@ pub struct Store {
     /// chat's flood control may hold it long after its claim would lapse) is not posted by it
     /// a second time (`claim_once`).
     sending: Arc<std::sync::Mutex<HashMap<PostKey, std::time::Instant>>>,
-    /// Which tables' hands this process alone shows, unclaimed (`sole`, `claim_hand`).
-    sole: Arc<sole::Sole>,
 }
 
 /// A keyed message to one recipient: platform, key, recipient.
@@ -560,7 +558,6 @@ impl Store {
             cache: Arc::default(),
             live: Arc::default(),
             sending: Arc::default(),
-            sole: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -612,7 +609,6 @@ impl Store {
             cache: Arc::default(),
             live: Arc::default(),
             sending: Arc::default(),
-            sole: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -1738,14 +1734,11 @@ impl TableLog {
 mod boards;
 mod processes;
 mod shown;
-mod sole;
 mod tournament;
 mod web;
 pub use boards::{civil_date, period_start, BoardRow, Period, RatingRow};
 pub use cached::SETTINGS_TTL;
-pub(crate) use shown::hand_table;
 pub use shown::{FirstPost, DEAD_CLAIM_MS, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
-pub use sole::SETTLED;
 pub use tournament::EntryRefused;
 
 #[cfg(test)]

@@ -284,54 +284,7 @@ impl Store {
     /// The hosting processes alive now, as the host last read them: a first-post claim of
     /// any other process is taken over after `DEAD_CLAIM_MS`.
     pub fn set_live(&self, live: Vec<String>) {
-        let mut held = self.live.write().expect("live processes");
-        let changed = held.as_ref() != Some(&live);
-        *held = Some(live);
-        drop(held);
-        self.sole.read(changed, std::time::Instant::now());
-    }
-
-    /// This process holds a copy of table `id` from now on (the host's table map): its hands
-    /// are claimed for a while (`sole`).
-    pub(crate) fn hold_table(&self, id: i64) {
-        self.sole.hold(id, std::time::Instant::now());
-    }
-
-    /// This process dropped its copy of table `id`.
-    pub(crate) fn drop_table(&self, id: i64) {
-        self.sole.drop_table(id);
-    }
-
-    /// A hand of `user` at table `id` went back to another process, which shows it: this
-    /// owner claims their hands for a while, so that its newer ones win (`sole`).
-    pub(crate) fn hand_shown_elsewhere(&self, id: i64, user: &str) {
-        self.sole.shown_elsewhere(id, user, std::time::Instant::now());
-    }
-
-    /// Whether this process alone shows hand `key` to `user` now (`sole`): it owns the
-    /// table among the live processes as last read, and nothing changed lately.
-    fn sole_hand(&self, key: &str, user: &str) -> bool {
-        hand_table(key).is_some_and(|table| self.sole_at(table, Some(user)))
-    }
-
-    /// Whether this process alone moves table `id` now, so that no other process made a
-    /// choice at it since this copy was loaded: on PostgreSQL, the only process alive or the
-    /// table's settled owner (`sole`). Not known on SQLite, where nothing tells processes
-    /// apart (one at a time is supported, but a second one's choice is still looked for).
-    pub(crate) fn alone_moves(&self, id: i64) -> bool {
-        self.is_postgres() && (self.alone() || self.sole_at(id, None))
-    }
-
-    fn sole_at(&self, table: i64, user: Option<&str>) -> bool {
-        let owns = self
-            .live
-            .read()
-            .expect("live processes")
-            .as_ref()
-            .and_then(|live| crate::owner::owner_among(table, live))
-            .is_some_and(|o| *o == *self.process);
-        self.sole
-            .alone_shows(table, user, owns, std::time::Instant::now())
+        *self.live.write().expect("live processes") = Some(live);
     }
 
     /// Which of `keys` were posted once (`claim_once`) on `platform`, to any recipient:
@@ -532,8 +485,7 @@ impl Store {
     /// the table, shows a hand, and its older versions come late from a process that
     /// received a handed press or died meanwhile (a newer version is claimed before they
     /// arrive). Alone (SQLite, or no other process alive on PostgreSQL as last read) nobody
-    /// else shows it, and the claim, a write for every hand shown, is left out; so it is
-    /// for the settled owner of a table whose hands no other process shows (`sole`).
+    /// else shows it, and the claim, a write for every hand shown, is left out.
     pub async fn claim_hand(
         &self,
         platform: Platform,
@@ -544,7 +496,6 @@ impl Store {
         buttons: &[Vec<Button>],
     ) -> bool {
         self.alone()
-            || self.sole_hand(key, recipient)
             || self
                 .claim_shown(platform, key, recipient, version, text, buttons)
                 .await
@@ -586,12 +537,6 @@ const SENDING_HELD: Duration = Duration::from_secs(300);
 /// How often (every 100 ms) `Store::first_post` waits for another process that sends a
 /// message's first version before it gives up for now.
 const FIRST_POST_WAITS: usize = 50;
-
-/// The table of a hand's key (`t<table>.d<deal>.s<seat>`); None for other private
-/// messages (a tournament's notices, `T…`).
-pub(crate) fn hand_table(key: &str) -> Option<i64> {
-    key.strip_prefix('t')?.split('.').next()?.parse().ok()
-}
 
 /// The content of a version of a table message, as kept with its claim: JSON
 /// `{"text", "buttons"}`.
