@@ -411,19 +411,25 @@ impl Host {
                 self.hold_watched_but(&mut out, Some(&req.user.id));
                 out
             }
-            crate::owner::Route::Here { until_ms } => self.handle_here(req, until_ms).await,
+            crate::owner::Route::Here { until_ms } => self.handle_here(req, until_ms, None).await,
         }
     }
 
     /// Handles a request in this process (its own, or a press handed to it as its table's
     /// owner). A press whose move is not committed by `until_ms` is answered "try again"
-    /// and never committed later.
-    pub(crate) async fn handle_here(self: &Arc<Self>, req: Request, until_ms: i64) -> Outbox {
+    /// and never committed later. `handed`: the receiver's name for a press handed to this
+    /// process, written with its move.
+    pub(crate) async fn handle_here(
+        self: &Arc<Self>,
+        req: Request,
+        until_ms: i64,
+        handed: Option<String>,
+    ) -> Outbox {
         let timer = crate::observe::Timer::start();
         let press = matches!(req.command, Command::Press { .. });
         let presser = req.user.id.clone();
         let (mut out, outcome) = if press {
-            crate::observe::with_move_outcome(self.handle_in_time(req, until_ms)).await
+            crate::observe::with_move_outcome(self.handle_in_time(req, until_ms, handed)).await
         } else {
             crate::observe::with_move_outcome(self.handle_timed(req)).await
         };
@@ -442,8 +448,8 @@ impl Host {
     /// hang: the database does not answer), the press is answered "try again" (its move will
     /// be refused if it ever reaches the writer). A move with the writer is answered by it
     /// soon after the limit; the press then goes on as long as it takes.
-    async fn handle_in_time(self: &Arc<Self>, req: Request, until_ms: i64) -> Outbox {
-        let limit = crate::store::CommitBy::new(until_ms);
+    async fn handle_in_time(self: &Arc<Self>, req: Request, until_ms: i64, handed: Option<String>) -> Outbox {
+        let limit = crate::store::CommitBy::new(until_ms, handed);
         let table = match &req.command {
             Command::Press { token } => Token::decode(token).ok().map(|t| t.table),
             _ => None,

@@ -28,12 +28,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
-use crate::games::Pressed;
 use crate::i18n::t;
 use crate::lobby::{Host, BEAT_STALE_MS};
 use crate::outbox::{Button, Command, Out, Outbox, Request, User};
 use crate::store::{ChatRef, Platform};
-use crate::table::Live;
 use crate::token::Token;
 
 /// The start of the PostgreSQL channels on which presses are handed to their table's owner,
@@ -44,6 +42,12 @@ pub const HANDOFF_CHANNEL: &str = "stikis_handoff";
 /// message wakes only the process it is for (not every process on the database).
 fn channel_of(process: &str) -> String {
     format!("{HANDOFF_CHANNEL}_{process}")
+}
+
+/// A handed press's name among all processes: its receiver and the receiver's number for it.
+/// The owner writes it with the press's move (the log's `press` column).
+fn press_name(receiver: &str, n: u64) -> String {
+    format!("{receiver}/{n}")
 }
 
 /// How often each process reads which processes are alive (on PostgreSQL): a killed
@@ -64,13 +68,6 @@ pub const ANSWER_GRACE: Duration = Duration::from_millis(1_500);
 /// How long a receiver reads the log for a press whose answer never came (within the 5 s in
 /// which every press is answered).
 const LOG_READ_LIMIT: Duration = Duration::from_millis(500);
-
-/// How far the clocks of two processes may disagree: a move in the log stamped earlier than
-/// this before a press arrived was made by another press (the same button pressed again,
-/// after the first press's answer showed it once more; the chaos harness met such a second
-/// press 266 ms after the first one's move, so this is well below that: clocks kept by NTP
-/// agree within a few milliseconds).
-const CLOCK_SKEW_MS: i64 = 50;
 
 /// NOTIFY's payload limit is 8,000 bytes; an answer larger than this leaves the presser's
 /// hand to the owner to show.
@@ -451,26 +448,27 @@ impl Host {
         // The whole wait is bounded, whichever owners the press goes to.
         let deadline = tokio::time::Instant::now() + PRESS_LIMIT + ANSWER_GRACE;
         let mut sent = false;
-        // The processes this press went to: the only ones that may have committed it.
-        let mut handed_to = vec![owner.clone()];
+        // This press's names at the owners it went to: a move in the log under one of them
+        // is this press's.
+        let mut names = Vec::new();
         let answer = loop {
-            match self.hand_to(&owner, req, token, until_ms, deadline).await {
+            match self
+                .hand_to(&owner, req, token, until_ms, deadline, &mut names)
+                .await
+            {
                 Handoff::Answered(outs) => break Some(outs),
                 Handoff::Unanswered { notified } => {
                     sent |= notified;
                     break None;
                 }
                 Handoff::OwnerGone => {
-                    if let Some(found) = self.answer_from_log(req, token, received_ms, &handed_to).await {
+                    if let Some(found) = self.answer_from_log(req, token, &names).await {
                         return Route::Handed(found);
                     }
                     crate::observe::handed_over("owner_gone");
                     match self.owner_elsewhere(table) {
                         None => return here,
-                        Some(next) if next != owner => {
-                            handed_to.push(next.clone());
-                            owner = next;
-                        }
+                        Some(next) if next != owner => owner = next,
                         // Not seen gone after all: answered "try again" below.
                         Some(_) => break None,
                     }
@@ -486,7 +484,7 @@ impl Host {
             None => {
                 // A press never handed over was never committed: no need to look.
                 if sent {
-                    if let Some(found) = self.answer_from_log(req, token, received_ms, &handed_to).await {
+                    if let Some(found) = self.answer_from_log(req, token, &names).await {
                         return Route::Handed(found);
                     }
                 }
@@ -499,7 +497,8 @@ impl Host {
         Route::Handed(out)
     }
 
-    /// Hands a press to `owner` and waits for its answer until `deadline`.
+    /// Hands a press to `owner` and waits for its answer until `deadline`; adds the name it
+    /// gave the press to `names`.
     async fn hand_to(
         &self,
         owner: &str,
@@ -507,6 +506,7 @@ impl Host {
         token: &str,
         until_ms: i64,
         deadline: tokio::time::Instant,
+        names: &mut Vec<String>,
     ) -> Handoff {
         let (tx, rx) = oneshot::channel();
         let n = {
@@ -516,6 +516,7 @@ impl Host {
             owners.waiting.insert(n, (owner.to_string(), tx));
             n
         };
+        names.push(press_name(self.store.process_id(), n));
         let message = Message::Press {
             to: owner.to_string(),
             from: self.store.process_id().to_string(),
@@ -557,43 +558,20 @@ impl Host {
     /// answer was lost while the database restarted): if the log holds the press's move, the
     /// person is told "✓" and shown their hand as the database has it, not "try again" for a
     /// move that stands. By now the move is committed or never will be (the owner commits it
-    /// only within `PRESS_LIMIT`). The press's move is the one it makes of the table as it
-    /// was before that number. None: not in the log, another move there (another button of
-    /// the seat, the turn timer's), in it from before the press arrived (an earlier press of
-    /// the same button), or the log could not be read in time.
-    async fn answer_from_log(
-        &self,
-        req: &Request,
-        token: &str,
-        received_ms: i64,
-        handed_to: &[String],
-    ) -> Option<Outbox> {
+    /// only within `PRESS_LIMIT`). The press's move is the one written under one of its
+    /// `names` (`press_name`); a move at that number made by anything else (another press of
+    /// the same button, handed over too, another button, the turn timer) is not this press's.
+    /// None: not in the log, someone else's, or the log could not be read in time.
+    async fn answer_from_log(&self, req: &Request, token: &str, names: &[String]) -> Option<Outbox> {
         let tok = Token::decode(token).ok()?;
         let user = req.user.id.as_str();
-        let read = async {
-            let action = self.store.action_at(tok.table, tok.seq + 1).await.ok()??;
-            if action.at_ms < received_ms - CLOCK_SKEW_MS {
-                // Committed before this press arrived: an earlier press of the same button.
-                return None;
-            }
-            if !action.process.as_ref().is_some_and(|p| handed_to.contains(p)) {
-                // Committed by a process this press never went to: another press's move.
-                return None;
-            }
-            // The table as it was when the button was current, and what the press makes of it.
-            let row = self.store.table(tok.table).await.ok()??;
-            let settings = self.table_settings(&row).await.ok()?;
-            let mut before = Live::load_until(&self.store, row, settings, tok.seq).await.ok()?;
-            self.restore_selection(&mut before).await.ok()?;
-            let seat = before.seat_of(user)?;
-            let lang = before.lang();
-            match before.game.as_mut()?.press(seat, &tok.action, lang) {
-                // This press's move, and not another of the seat's (or the turn timer's).
-                Ok(Pressed::Action(meant)) if meant == action.payload => Some(seat),
-                _ => None,
-            }
-        };
-        let seat = tokio::time::timeout(LOG_READ_LIMIT, read).await.ok()??;
+        let made_by = tokio::time::timeout(LOG_READ_LIMIT, self.store.action_press(tok.table, tok.seq + 1))
+            .await
+            .ok()?
+            .ok()??;
+        if !made_by.is_some_and(|p| names.contains(&p)) {
+            return None;
+        }
         crate::observe::handed_over("found_in_log");
         crate::observe::move_outcome("applied");
         let mut out = Outbox::default();
@@ -601,8 +579,10 @@ impl Host {
         self.evict(tok.table);
         if let Ok(Ok(Some(shared))) = tokio::time::timeout(LOG_READ_LIMIT, self.table(tok.table)).await {
             let live = shared.lock().await;
-            let lang = self.user_lang(&live.row.chat, user).await;
-            out.push(live.hand_message(seat, user, lang));
+            if let Some(seat) = live.seat_of(user) {
+                let lang = self.user_lang(&live.row.chat, user).await;
+                out.push(live.hand_message(seat, user, lang));
+            }
         }
         out.reply("✓");
         Some(out)
@@ -725,7 +705,7 @@ impl Host {
             command: Command::Press { token },
         };
         let back_to = channel_of(&from);
-        let out = self.handle_here(req, until_ms).await;
+        let out = self.handle_here(req, until_ms, Some(press_name(&from, n))).await;
         let (mut back, mut rest) = split(out.clone(), &presser, true);
         let mut payload = serde_json::to_string(&Message::Answer {
             to: from.clone(),
@@ -838,9 +818,10 @@ mod tests {
     }
 
     /// A press whose owner's answer never came is told what the log says: "✓" and the
-    /// presser's hand as it is now when the move is there, and nothing (so "try again")
-    /// when it is not, when the move at that number is someone else's or another choice of
-    /// the presser's, or when it was in the log before the press arrived.
+    /// presser's hand as it is now when the move is there under the press's own name, and
+    /// nothing (so "try again") when it is not there, or is there under another handed
+    /// press's name (the same button pressed again and handed over too), or was made by a
+    /// press that was not handed over.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_press_without_an_answer_is_answered_from_the_log() {
         use crate::store::now_ms;
@@ -877,37 +858,43 @@ mod tests {
         }
         host.handle(req("anna", Command::Start)).await;
         let table = host.tables.lock().unwrap().keys().copied().next().unwrap();
-        // The one to act and their first choice, as their page offers it; and someone else.
-        let mut to_act = None;
-        let mut idle = None;
-        for who in ["anna", "bruno", "cilda"] {
-            let v = host.table_view(table, Some(who)).await.unwrap().unwrap();
-            let tokens: Vec<String> = v.buttons.iter().flatten().map(|b| b.token.clone()).collect();
-            match tokens.as_slice() {
-                [t, other, ..] if to_act.is_none() => to_act = Some((who, t.clone(), other.clone())),
-                _ => idle = Some(who),
+        // The one to act and their first choice, as their page offers it.
+        let to_act = |host: Arc<Host>| async move {
+            for who in ["anna", "bruno", "cilda"] {
+                let v = host.table_view(table, Some(who)).await.unwrap().unwrap();
+                if let Some(b) = v.buttons.iter().flatten().next() {
+                    return (who, b.token.clone());
+                }
             }
-        }
-        let ((who, token, other), idle) = (to_act.expect("someone to act with two choices"), idle.unwrap());
-        let pressed = |user: &str| req(user, Command::Press { token: token.clone() });
-        // The press went to this process (here: the one that committed it).
-        let to = vec![host.store.process_id().to_string()];
+            panic!("no one to act");
+        };
+        let (who, token) = to_act(Arc::clone(&host)).await;
+        let pressed = |user: &str, token: &str| req(user, Command::Press { token: token.into() });
+        // The press was handed to this process by "p-receiver", which named it 7.
+        let name = press_name("p-receiver", 7);
+        let again = press_name("p-other", 3);
 
         assert!(
-            host.answer_from_log(&pressed(who), &token, now_ms(), &to)
+            host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&name))
                 .await
                 .is_none(),
             "not in the log yet: try again"
         );
-        let received = now_ms();
-        let out = host.handle(pressed(who)).await;
+        let out = host
+            .handle_here(pressed(who, &token), now_ms() + 2_500, Some(name.clone()))
+            .await;
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
         let seq = Token::decode(&token).unwrap().seq;
+        assert_eq!(
+            host.store.action_press(table, seq + 1).await.unwrap(),
+            Some(Some(name.clone())),
+            "the move is written with the press's name"
+        );
 
         let out = host
-            .answer_from_log(&pressed(who), &token, received, &to)
+            .answer_from_log(&pressed(who, &token), &token, &[again.clone(), name.clone()])
             .await
-            .expect("in the log");
+            .expect("in the log under one of the press's names");
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
         let hand = out
             .0
@@ -924,37 +911,23 @@ mod tests {
             "as it is after the move, without the buttons just pressed: {hand:?}"
         );
         assert!(
-            host.answer_from_log(&pressed(idle), &token, received, &to)
+            host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&again))
                 .await
                 .is_none(),
-            "the move at that number is not {idle}'s"
+            "the same button pressed again and handed over too: that press did not make the move"
         );
-        let other_press = req(who, Command::Press { token: other.clone() });
+
+        // A move made by a press that was not handed over carries no name.
+        let (who, token) = to_act(Arc::clone(&host)).await;
+        let out = host.handle(pressed(who, &token)).await;
+        assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+        let seq = Token::decode(&token).unwrap().seq;
+        assert_eq!(host.store.action_press(table, seq + 1).await.unwrap(), Some(None));
         assert!(
-            host.answer_from_log(&other_press, &other, received, &to)
+            host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&name))
                 .await
                 .is_none(),
-            "the move at that number is {who}'s other choice, not this one"
-        );
-        assert!(
-            host.answer_from_log(&pressed(who), &token, received + 10_000, &to)
-                .await
-                .is_none(),
-            "a press that arrived after the move was in the log is a second press of the button"
-        );
-        let moved_ms = host.store.action_at(table, seq + 1).await.unwrap().unwrap().at_ms;
-        assert!(
-            host.answer_from_log(&pressed(who), &token, moved_ms + 300, &to)
-                .await
-                .is_none(),
-            "nor one that arrived 300 ms after it (the harness met a second press 266 ms after)"
-        );
-        let elsewhere = vec!["p1-another".to_string()];
-        assert!(
-            host.answer_from_log(&pressed(who), &token, received, &elsewhere)
-                .await
-                .is_none(),
-            "a move committed by a process the press never went to is another press's"
+            "a move no handed press made is not this press's"
         );
     }
 }

@@ -401,7 +401,7 @@ async fn an_action_past_its_press_time_limit_is_never_committed() {
     for db in dbs().await {
         let s = &db.store;
         let t = s.create_table(&new_table(chat("c1"))).await.unwrap().id;
-        let past = CommitBy::new(now_ms() - 1);
+        let past = CommitBy::new(now_ms() - 1, None);
         let late = past
             .scope(s.append_action(t, 1, &json!({"seat": 0, "bid": "pass"})))
             .await;
@@ -416,7 +416,7 @@ async fn an_action_past_its_press_time_limit_is_never_committed() {
             "refused, so nothing was committed"
         );
 
-        let soon = CommitBy::new(now_ms() + 60_000);
+        let soon = CommitBy::new(now_ms() + 60_000, None);
         assert!(!soon.answered());
         soon.scope(async {
             s.append_action(t, 1, &json!({"seat": 0, "bid": "pass"}))
@@ -430,7 +430,7 @@ async fn an_action_past_its_press_time_limit_is_never_committed() {
         assert!(soon.answered());
         // A limit taken by its first action binds no other: a computer player's move after
         // the person's is committed whenever it comes.
-        let used = CommitBy::new(now_ms() - 1);
+        let used = CommitBy::new(now_ms() - 1, None);
         used.scope(async {
             let first = s.append_action(t, 3, &json!({"seat": 2, "bid": "pass"})).await;
             assert!(first.is_err());
@@ -888,7 +888,7 @@ async fn a_run_of_actions_is_committed_whole_or_not_at_all() {
             ),
             "{name}"
         );
-        let past = CommitBy::new(now_ms() - 1);
+        let past = CommitBy::new(now_ms() - 1, None);
         let late = past.scope(s.append_actions(t, 5, &[a(5), a(6)])).await;
         assert!(
             matches!(&late, Err(StoreError::Commit(m)) if m.contains("time limit")),
@@ -901,10 +901,22 @@ async fn a_run_of_actions_is_committed_whole_or_not_at_all() {
             ),
             "{name}"
         );
-        let soon = CommitBy::new(now_ms() + 60_000);
+        // A handed press's name is written with its move, the run's first action, only.
+        let soon = CommitBy::new(now_ms() + 60_000, Some("p-receiver/7".into()));
         soon.scope(s.append_actions(t, 5, &[a(5), a(6), a(7)]))
             .await
             .unwrap();
+        let made_by = [
+            s.action_press(t, 4).await.unwrap(),
+            s.action_press(t, 5).await.unwrap(),
+            s.action_press(t, 6).await.unwrap(),
+            s.action_press(t, 8).await.unwrap(),
+        ];
+        assert_eq!(
+            made_by,
+            [Some(None), Some(Some("p-receiver/7".into())), Some(None), None],
+            "{name}"
+        );
         let log = s.actions(t).await.unwrap();
         let got: Vec<(i64, i64)> = log
             .iter()

@@ -188,6 +188,10 @@ tokio::task_local! {
 #[derive(Debug)]
 pub struct CommitBy {
     until_ms: i64,
+    /// A press handed over by another process: its receiver's name for it, written with
+    /// its move (the `press` column), so that the receiver can tell its own press's move
+    /// in the log from a second press of the same button (`Host::answer_from_log`).
+    press: Option<String>,
     /// 0: no action taken yet; 1: one is being committed; 2: its commit answered.
     state: std::sync::atomic::AtomicU8,
 }
@@ -195,9 +199,10 @@ pub struct CommitBy {
 impl CommitBy {
     /// Runs `work` with its first commit bound to `until_ms` (Unix ms). Returns the limit's
     /// handle too, to ask whether that commit has been answered (`answered`).
-    pub fn new(until_ms: i64) -> Arc<CommitBy> {
+    pub fn new(until_ms: i64, press: Option<String>) -> Arc<CommitBy> {
         Arc::new(CommitBy {
             until_ms,
+            press,
             state: std::sync::atomic::AtomicU8::new(0),
         })
     }
@@ -238,8 +243,8 @@ impl CommitBy {
 /// Commits action `$2` of table `$1` only if it is the table's next sequence number. Two
 /// writers of the same number may both pass the guard (PostgreSQL, read committed); the
 /// primary key then makes the later one do nothing, and the caller sees 0 rows.
-const APPEND_SQL: &str = "INSERT INTO actions (table_id, seq, payload, at_ms, process) \
-     SELECT $1, $2, $3, $4, $5 \
+const APPEND_SQL: &str = "INSERT INTO actions (table_id, seq, payload, at_ms, process, press) \
+     SELECT $1, $2, $3, $4, $5, $6 \
      WHERE $2 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = $1) \
      ON CONFLICT (table_id, seq) DO NOTHING";
 
@@ -1003,6 +1008,7 @@ impl Store {
             payloads,
             at_ms,
             until_ms: bound.as_ref().map(|b| b.until_ms),
+            press: bound.as_ref().and_then(|b| b.press.clone()),
         };
         let outcome = self.append_job(run, reply, answer).await;
         if let Some(b) = bound {
@@ -1190,6 +1196,16 @@ impl Store {
         on_pool!(self, pool => {
             let row = sqlx::query(sql).bind(table).bind(seq).fetch_optional(pool).await?;
             row.map(|r| Ok(action_row!(r))).transpose()
+        })
+    }
+
+    /// Which handed press made action `seq` of the table (`CommitBy`): None when there is
+    /// no such action, Some(None) when no handed press made it.
+    pub async fn action_press(&self, table: i64, seq: i64) -> Result<Option<Option<String>>> {
+        let sql = "SELECT press FROM actions WHERE table_id = $1 AND seq = $2";
+        on_pool!(self, pool => {
+            let row = sqlx::query(sql).bind(table).bind(seq).fetch_optional(pool).await?;
+            row.map(|r| r.try_get("press").map_err(Into::into)).transpose()
         })
     }
 

@@ -32,12 +32,12 @@ const WORKERS: usize = 2;
 /// statement (only a run's own process can insert them once it holds the first), so a run is
 /// committed whole or not at all.
 const BATCH_SQL: &str = "WITH x AS (\
-       SELECT * FROM UNNEST($1::int8[], $2::int8[], $3::text[], $4::int8[], $6::int8[], $7::bool[]) \
-       AS x(t, s, p, a, d, f)), \
+       SELECT * FROM UNNEST($1::int8[], $2::int8[], $3::text[], $4::int8[], $6::int8[], $7::bool[], \
+       $8::text[]) AS x(t, s, p, a, d, f, h)), \
      now AS (SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::int8 AS ms), \
      first AS (\
-       INSERT INTO actions (table_id, seq, payload, at_ms, process) \
-       SELECT x.t, x.s, x.p, x.a, $5 FROM x, now \
+       INSERT INTO actions (table_id, seq, payload, at_ms, process, press) \
+       SELECT x.t, x.s, x.p, x.a, $5, x.h FROM x, now \
        WHERE x.f \
        AND x.s = (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = x.t) \
        AND (x.d = 0 OR x.d >= now.ms) \
@@ -129,7 +129,8 @@ fn one_per_table(batch: &mut Vec<Job>) -> Vec<Job> {
 
 async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i64, i64)>, String> {
     let rows = jobs.iter().map(|j| j.run.payloads.len()).sum();
-    let (mut tables, mut seqs, mut payloads, mut ats, mut untils, mut firsts) = (
+    let (mut tables, mut seqs, mut payloads, mut ats, mut untils, mut firsts, mut presses) = (
+        Vec::with_capacity(rows),
         Vec::with_capacity(rows),
         Vec::with_capacity(rows),
         Vec::with_capacity(rows),
@@ -145,6 +146,7 @@ async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i
             ats.push(run.at_ms);
             untils.push(run.until_ms.unwrap_or(0));
             firsts.push(i == 0);
+            presses.push(if i == 0 { run.press.as_deref() } else { None });
         }
     }
     let timer = crate::observe::Timer::start();
@@ -169,6 +171,7 @@ async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i
         .bind(process)
         .bind(&untils)
         .bind(&firsts)
+        .bind(&presses)
         .fetch_all(&mut *conn)
         .await
         .map_err(|e| e.to_string())?;

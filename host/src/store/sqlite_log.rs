@@ -26,6 +26,8 @@ pub(super) struct Run {
     pub at_ms: i64,
     /// The press's time limit (Unix ms): not committed after it (`CommitBy`).
     pub until_ms: Option<i64>,
+    /// The handed press that made the first action, if one did (`CommitBy`).
+    pub press: Option<String>,
 }
 
 pub(super) struct Job {
@@ -151,6 +153,7 @@ async fn append_run(
             .bind(payload)
             .bind(run.at_ms)
             .bind(process)
+            .bind(if i == 0 { run.press.as_deref() } else { None })
             .execute(&mut **tx)
             .await;
         let refused = match r {
