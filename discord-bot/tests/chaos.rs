@@ -103,6 +103,10 @@ impl Discord {
 /// How a message looked when its owner pressed it (per person and message): text, buttons.
 type Looked = (String, Vec<(String, String)>);
 
+/// How long a person waits for a press's answer: Discord takes none after 3 s
+/// (`fake::RESPONSE_WINDOW_MS`) and says "This interaction failed".
+const ANSWER_WAIT: Duration = Duration::from_millis(3_500);
+
 /// How long a person waits for a pressed hand to change before pressing again.
 const REPRESS: Duration = Duration::from_secs(10);
 
@@ -194,9 +198,10 @@ impl support::Bot for Discord {
                 &log,
                 Press::now(iid.to_string(), p.id.to_string(), Token::decode(&data).unwrap()),
             );
-            // Unanswered (the process died on it: "This interaction failed") or refused
-            // (out of date, try again): look again, press again.
-            let answer = self.answer(iid, Duration::from_secs(8)).await;
+            // Unanswered (the process died on it, or answered too late: Discord shows "This
+            // interaction failed" once its 3 s are over) or refused (out of date, try again):
+            // look again, press again.
+            let answer = self.answer(iid, ANSWER_WAIT).await;
             if answer.is_some() {
                 support::answered(&log, at);
             }
@@ -235,6 +240,10 @@ impl support::Bot for Discord {
 
     fn deliveries(&self) -> HashMap<String, Delivery> {
         let st = &self.fake.state;
+        println!(
+            "chaos: {} first responses refused for coming after Discord's 3 s (\"Unknown interaction\")",
+            st.expired.load(Ordering::Relaxed)
+        );
         let refused = st.refused_later.lock().unwrap().clone();
         let followed = st.followed_up.lock().unwrap().clone();
         st.received

@@ -445,6 +445,47 @@ async fn the_interactions_endpoint_answers_ping_and_refuses_unsigned_posts() {
     g.running().bot.settle().await;
 }
 
+/// The fake is as strict as Discord about an interaction's first response: one only (a
+/// second is refused with 40060), and only within 3 s of sending the interaction (after that,
+/// 10062 "Unknown interaction", and the person was told "This interaction failed").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fake_takes_one_first_response_within_three_seconds() {
+    let fake = Fake::start().await;
+    // An endpoint that takes the post and never answers it.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    fake.use_endpoint(&format!("http://{}/interactions", silent.local_addr().unwrap()));
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((c, _)) = silent.accept().await {
+            held.push(c);
+        }
+    });
+    let anna = Person::new(501, "Anna");
+    let callback = |iid: u64| {
+        let url = format!("{}/api/v10/interactions/{iid}/itok-{iid}/callback", fake.url);
+        async move {
+            let r = reqwest::Client::new()
+                .post(url)
+                .json(&json!({"type": 6}))
+                .send()
+                .await
+                .unwrap();
+            let status = r.status().as_u16();
+            let body: Value = r.json().await.unwrap_or(Value::Null);
+            (status, body["code"].as_u64())
+        }
+    };
+    let first = fake.slash_nowait(&anna, CHANNEL, "zole", json!([]));
+    assert_eq!(callback(first).await, (204, None), "in time");
+    assert_eq!(callback(first).await, (400, Some(40060)), "a second response");
+    let late = fake.slash_nowait(&anna, CHANNEL, "zole", json!([]));
+    tokio::time::sleep(std::time::Duration::from_millis(
+        fake::RESPONSE_WINDOW_MS as u64 + 200,
+    ))
+    .await;
+    assert_eq!(callback(late).await, (404, Some(10062)), "after 3 s");
+}
+
 /// Returns the fake and the number of presses.
 async fn three_people_play_a_deal(endpoint: bool) -> (Fake, usize) {
     let dir = tempfile::tempdir().unwrap();

@@ -107,6 +107,11 @@ pub struct State {
     /// Interaction posts that a process did not answer (it was down, or died on it), so the
     /// balancer tried another, or the person saw "This interaction failed".
     pub redelivered: AtomicU64,
+    /// When each interaction was sent to the bot (Unix ms): its first response is taken only
+    /// within `RESPONSE_WINDOW_MS` of it, as Discord does.
+    sent_ms: Mutex<HashMap<u64, i64>>,
+    /// First responses refused because they came too late ("Unknown interaction").
+    pub expired: AtomicU64,
     /// Nonces of messages created with `enforce_nonce`: the message and when (Unix ms).
     nonces: Mutex<HashMap<String, (u64, i64)>>,
     /// Creates that repeated an enforced nonce, answered with the earlier message.
@@ -250,6 +255,19 @@ fn place(channel: u64) -> &'static str {
     } else {
         "channel"
     }
+}
+
+/// How long Discord waits for an interaction's first response (a reply to its post, or a
+/// callback), from when it sent the interaction: after it the person sees "This interaction
+/// failed" and the interaction's token no longer takes a first response (10062).
+pub const RESPONSE_WINDOW_MS: i64 = 3_000;
+
+/// Why an interaction's response was refused.
+enum Refused {
+    /// It has one already (40060).
+    Acknowledged,
+    /// Its time for a first response is over (10062).
+    Expired,
 }
 
 fn error(status: StatusCode, code: u64, message: &str) -> Response {
@@ -530,23 +548,36 @@ async fn callback(
         &format!("POST interaction callback type {}", v["type"]),
         "POST callback".into(),
     );
-    if !apply_callback(&st, iid, token, v, file) {
-        return error(
+    match apply_callback(&st, iid, token, v, file) {
+        Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(Refused::Acknowledged) => error(
             StatusCode::BAD_REQUEST,
             40060,
             "Interaction has already been acknowledged.",
-        );
+        ),
+        Err(Refused::Expired) => error(StatusCode::NOT_FOUND, 10062, "Unknown interaction"),
     }
-    StatusCode::NO_CONTENT.into_response()
 }
 
-/// An interaction's response, from a callback call or from the reply to its post. False (and
-/// nothing shown) if it was answered already: Discord takes one response per interaction and
-/// refuses a second call with 40060.
-fn apply_callback(st: &State, iid: u64, token: String, v: Value, file: Option<String>) -> bool {
+/// An interaction's response, from a callback call or from the reply to its post. Refused
+/// (and nothing shown) if it was answered already: Discord takes one response per
+/// interaction and refuses a second call with 40060; or if it comes more than
+/// `RESPONSE_WINDOW_MS` after the interaction was sent: 10062.
+fn apply_callback(
+    st: &State,
+    iid: u64,
+    token: String,
+    v: Value,
+    file: Option<String>,
+) -> Result<(), Refused> {
+    let sent = st.sent_ms.lock().unwrap().get(&iid).copied();
+    if sent.is_some_and(|at| unix_ms() - at > RESPONSE_WINDOW_MS) {
+        st.expired.fetch_add(1, Ordering::Relaxed);
+        return Err(Refused::Expired);
+    }
     if !st.acknowledged.lock().unwrap().insert(iid) {
         st.refused_acks.fetch_add(1, Ordering::Relaxed);
-        return false;
+        return Err(Refused::Acknowledged);
     }
     let (pressed, channel, user) = st
         .originals
@@ -577,7 +608,7 @@ fn apply_callback(st: &State, iid: u64, token: String, v: Value, file: Option<St
     };
     st.originals.lock().unwrap().insert(token, (shown, channel, user));
     st.callbacks.lock().unwrap().insert(iid, v);
-    true
+    Ok(())
 }
 
 /// The key the fake signs its posts with, and the public key the bot is given.
@@ -649,9 +680,10 @@ async fn try_post_interaction(url: &str, body: &Value) -> Result<(u16, Option<Va
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
+    // Discord waits no longer for the reply.
     let sent = reqwest::Client::new()
         .post(url)
-        .timeout(Duration::from_secs(15))
+        .timeout(Duration::from_millis(RESPONSE_WINDOW_MS as u64))
         .header("Content-Type", "application/json")
         .header("X-Signature-Ed25519", &signature)
         .header("X-Signature-Timestamp", timestamp)
@@ -824,7 +856,9 @@ impl Fake {
         tokio::spawn(async move {
             let iid: u64 = d["id"].as_str().unwrap().parse().unwrap();
             let mut i = iid as usize * 7919;
-            let deadline = std::time::Instant::now() + Duration::from_secs(30);
+            // The balancer tries the next process while one refuses the connection, within
+            // the time Discord waits.
+            let deadline = std::time::Instant::now() + Duration::from_millis(RESPONSE_WINDOW_MS as u64);
             while std::time::Instant::now() < deadline {
                 let at = i % urls.len();
                 let url = &urls[at];
@@ -843,7 +877,7 @@ impl Fake {
                         st.posted.lock().unwrap().push(status);
                         if let Some(v) = reply.filter(|v| v["type"].is_u64()) {
                             let token = d["token"].as_str().unwrap().to_string();
-                            apply_callback(&st, iid, token, v, None);
+                            let _ = apply_callback(&st, iid, token, v, None);
                         }
                         return;
                     }
@@ -860,6 +894,9 @@ impl Fake {
     }
 
     fn dispatch(&self, d: Value) {
+        if let Some(iid) = d["id"].as_str().and_then(|i| i.parse().ok()) {
+            self.state.sent_ms.lock().unwrap().insert(iid, unix_ms());
+        }
         let urls = self.state.balanced.lock().unwrap().clone();
         if !urls.is_empty() {
             return self.dispatch_balanced(d, urls);
@@ -878,7 +915,7 @@ impl Fake {
                         .or_default() += 1;
                     let iid = d["id"].as_str().unwrap().parse().unwrap();
                     let token = d["token"].as_str().unwrap().to_string();
-                    apply_callback(&st, iid, token, v, None);
+                    let _ = apply_callback(&st, iid, token, v, None);
                 }
             });
             return;
