@@ -91,6 +91,10 @@ impl Settings {
 /// How long an admin check (getChatMember) is trusted.
 const ADMIN_TTL: Duration = Duration::from_secs(300);
 
+/// How long a person's press waits for its table's lock before it is answered "try again"
+/// (`App::run`).
+const PRESS_LOCK_WAIT: Duration = Duration::from_millis(1_000);
+
 pub struct App {
     pub host: Arc<Host>,
     pub shower: Arc<Shower>,
@@ -433,12 +437,37 @@ impl App {
     }
 
     /// Handles one request under its table's lock and shows the outbox.
-    async fn run(&self, table: Option<i64>, req: Request, answer: Answer) {
+    /// Handles a request under its table's lock and shows what comes of it. A person's press
+    /// (`presser`) waits for the lock at most `PRESS_LOCK_WAIT` and is then answered "try
+    /// again" without being handled: the press before it may still be showing its messages
+    /// (while the database is away, its first sends wait for it), and every press is answered
+    /// within 5 s.
+    async fn run(
+        &self,
+        table: Option<i64>,
+        req: Request,
+        answer: Answer,
+        presser: Option<&teloxide::types::User>,
+    ) {
         let lock = table.map(|t| self.lock(t));
         let t0 = Instant::now();
-        let _guard = match &lock {
-            Some(l) => Some(l.lock().await),
-            None => None,
+        let _guard = match (&lock, presser) {
+            (Some(l), Some(u)) => match tokio::time::timeout(PRESS_LOCK_WAIT, l.lock()).await {
+                Ok(guard) => Some(guard),
+                Err(_) => {
+                    tracing::warn!(table = ?table, "a press waited too long for its table; answered \"try again\"");
+                    let lang = tokio::time::timeout(Duration::from_millis(300), self.lang_of(u))
+                        .await
+                        .unwrap_or_else(|_| {
+                            commands::lang_of_code(u.language_code.as_deref()).unwrap_or_default()
+                        });
+                    let mut o = Outbox::default();
+                    o.reply(t(lang, "press-try-again", &[]));
+                    return self.shower.show(o, answer).await;
+                }
+            },
+            (Some(l), None) => Some(l.lock().await),
+            (None, _) => None,
         };
         let t1 = Instant::now();
         let out = self.host.handle(req).await;
@@ -572,7 +601,7 @@ impl App {
             user,
             command: Command::Press { token: data },
         };
-        self.run(tok.map(|t| t.table), req, answer).await;
+        self.run(tok.map(|t| t.table), req, answer, Some(&q.from)).await;
         if !held.is_empty() {
             self.shower.release_now(held).await;
         }
@@ -733,7 +762,7 @@ impl App {
                     user,
                     command: Command::Press { token },
                 };
-                return self.run(table, req, answer).await;
+                return self.run(table, req, answer, None).await;
             }
             "start" | "help" => {
                 self.shower.reachable(&user.id);

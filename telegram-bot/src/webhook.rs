@@ -150,6 +150,13 @@ impl Webhook {
     }
 }
 
+/// How long a press waits for its chat's previous update (the same person's last press, which
+/// may still be showing its messages) before it is answered "try again" without being
+/// handled: the press's own time limit starts only when it is handled, and every press is
+/// answered within 5 s, also while the database is away and the previous update's messages
+/// wait for it.
+const PRESS_TURN_WAIT: Duration = Duration::from_millis(1_000);
+
 async fn on_post(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes) -> Response {
     let genuine = headers
         .get("X-Telegram-Bot-Api-Secret-Token")
@@ -171,9 +178,32 @@ async fn on_post(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes)
     };
     let answer = press.as_deref().map(|id| hook.app.shower.answer_in_reply(id));
     let chat = update.chat().map(|c| c.id.0);
-    let turn = match chat {
-        Some(c) => Some(hook.turn(c).await),
-        None => None,
+    let turn = match (chat, &update.kind) {
+        (Some(c), UpdateKind::CallbackQuery(q)) => {
+            match tokio::time::timeout(PRESS_TURN_WAIT, hook.turn(c)).await {
+                Ok(turn) => Some(turn),
+                Err(_) => {
+                    // Never handled, so never applied: the person presses again.
+                    if let Some(id) = &press {
+                        hook.app.shower.answer_by_call(id);
+                    }
+                    tracing::warn!(
+                        chat = c,
+                        "a press waited too long for its chat's previous update; answered \"try again\""
+                    );
+                    let lang =
+                        crate::commands::lang_of_code(q.from.language_code.as_deref()).unwrap_or_default();
+                    let body = serde_json::json!({
+                        "method": "answerCallbackQuery",
+                        "callback_query_id": q.id.0,
+                        "text": stikis_host::i18n::t(lang, "press-try-again", &[]),
+                    });
+                    return axum::Json(body).into_response();
+                }
+            }
+        }
+        (Some(c), _) => Some(hook.turn(c).await),
+        (None, _) => None,
     };
     let task_hook = Arc::clone(&hook);
     hook.tasks.spawn(async move {

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use fake::{lobby_button, move_button, Fake, Pressed};
 use stikis_host::store::Platform;
 use stikis_host::token::Token;
-use support::{free_port, Press, Seen, Table};
+use support::{free_port, Delivery, Press, Seen, Table};
 
 const TOKEN: &str = "1:CHAOS";
 const SECRET: &str = "chaos";
@@ -163,6 +163,22 @@ impl support::Bot for Telegram {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         }
+    }
+
+    fn deliveries(&self) -> HashMap<String, Delivery> {
+        let s = self.fake.state.lock().unwrap();
+        s.received
+            .iter()
+            .map(|(id, &(process, posted_ms))| {
+                let d = Delivery {
+                    process,
+                    posted_ms,
+                    followed_up_ms: None,
+                    refused_later: false,
+                };
+                (id.clone(), d)
+            })
+            .collect()
     }
 
     fn seen(&self) -> Seen {

@@ -34,18 +34,28 @@ pub enum FirstPost {
     Sending,
 }
 
-/// How long `Store::remember_message_ref` and `Store::keep_first_post` try while the store
-/// is away: longer than a database restart takes, shorter than a stop's grace period.
+/// How long `Store::first_post` tries to claim a first send while the store is away before
+/// sending unclaimed: longer than a database restart takes, shorter than a stop's grace
+/// period.
 pub const REMEMBER_WAIT: Duration = Duration::from_secs(20);
 
-/// Runs `attempt` until it succeeds or `REMEMBER_WAIT` has passed, waiting longer after each
+/// How long `Store::remember_message_ref` and `Store::keep_first_post` try while the store
+/// is away: longer than an outage of a minute. A message sent while the store was away is
+/// then remembered, or found to be a second copy and deleted, once it is back; given up
+/// sooner, its copy was never edited again and showed an older state (in a 60 s outage, a
+/// person's newest hand message kept the buttons it had when the outage began, and the
+/// table waited on the turn timer). A stop in the middle of an outage may take that long;
+/// killed at the end of its grace period, it loses no more than a crash would.
+pub const KEEP_WAIT: Duration = Duration::from_secs(90);
+
+/// Runs `attempt` until it succeeds or `KEEP_WAIT` has passed, waiting longer after each
 /// failure (from 100 ms, doubling, at most 2 s).
 async fn retry_remember<T, F, Fut>(mut attempt: F) -> Result<T>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<T>>,
 {
-    let until = tokio::time::Instant::now() + REMEMBER_WAIT;
+    let until = tokio::time::Instant::now() + KEEP_WAIT;
     let mut pause = Duration::from_millis(100);
     loop {
         match attempt().await {
@@ -161,7 +171,7 @@ impl Store {
 
     /// `set_message_ref`, tried again while the store is away (a database restart): a
     /// message sent and never remembered is a copy that no process edits any more, which its
-    /// reader takes for the newest. Gives up after `REMEMBER_WAIT` with the last error.
+    /// reader takes for the newest. Gives up after `KEEP_WAIT` with the last error.
     pub async fn remember_message_ref(
         &self,
         platform: Platform,

@@ -1402,8 +1402,11 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     }
     let f = fleet.lock().unwrap();
     let throughput = in_chaos as f64 / chaos_secs;
-    // Presses made while PostgreSQL was away: each answered within `OUTAGE_ANSWER_MS`.
+    // Presses made while PostgreSQL was away: each answered within `OUTAGE_ANSWER_MS`,
+    // unless the process that took it was killed before that (counted: its person presses
+    // again, as after any kill).
     let mut slow_in_outage = Vec::new();
+    let mut outage_lost = 0;
     if let Some((from_ms, to_ms)) = outage_window {
         let during: Vec<&Press> = presses
             .iter()
@@ -1414,8 +1417,20 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             .filter_map(|p| p.answered_ms.map(|a| a - p.sent_ms))
             .collect();
         for p in &during {
+            let killed = deliveries.get(&p.id).is_some_and(|d| {
+                changes.iter().any(|c| {
+                    c.process == Some(d.process)
+                        && matches!(c.kind, ChangeKind::Kill | ChangeKind::Exit)
+                        && c.to_ms >= d.posted_ms
+                        && c.from_ms
+                            <= p.answered_ms
+                                .unwrap_or(i64::MAX)
+                                .min(p.sent_ms + OUTAGE_ANSWER_MS)
+                })
+            });
             match p.answered_ms {
                 Some(a) if a - p.sent_ms <= OUTAGE_ANSWER_MS => {}
+                _ if killed => outage_lost += 1,
                 Some(a) => slow_in_outage.push(format!(
                     "press {} of {} during the outage answered after {} ms",
                     p.id,
@@ -1430,7 +1445,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         }
         println!(
             "chaos: outage of {} s: {} presses made during it, {} answered, the slowest after {} ms; \
-             {} not answered within {OUTAGE_ANSWER_MS} ms",
+             {outage_lost} lost with the process that took them; {} not answered within {OUTAGE_ANSWER_MS} ms",
             (to_ms - from_ms) / 1000,
             during.len(),
             waits.len(),

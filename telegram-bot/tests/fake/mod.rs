@@ -86,6 +86,9 @@ pub struct FakeState {
     pub answer_log: Vec<(String, String)>,
     /// Webhook posts that failed (the server was down, died, or did not answer 200).
     pub redelivered: usize,
+    /// Behind the load balancer: which webhook server took each callback query (its index
+    /// among `balanced`'s) and when the post that it took began (Unix ms).
+    pub received: HashMap<String, (usize, i64)>,
     /// A group's limit on messages sent and edited, as Telegram enforces it (about 20 a
     /// minute): at most this many in any such window, else 429 with `retry_after`. Off
     /// unless a test sets it (most tests run the bot without pacing, to be quick).
@@ -243,11 +246,18 @@ async fn deliver_balanced(
 ) {
     let mut i = update["update_id"].as_u64().unwrap_or(0) as usize * 7919;
     loop {
-        let addr = backends[i % backends.len()];
+        let at = i % backends.len();
+        let addr = backends[at];
         i += 1;
+        let posted_ms = unix_ms();
         match try_post(addr, &path, secret.as_deref(), &update, Duration::from_secs(15)).await {
             Ok((200, reply)) => {
-                fake.state.lock().unwrap().delivered.push(200);
+                let mut st = fake.state.lock().unwrap();
+                st.delivered.push(200);
+                if let Some(id) = update["callback_query"]["id"].as_str() {
+                    st.received.insert(id.to_string(), (at, posted_ms));
+                }
+                drop(st);
                 if let Some(method) = reply.as_ref().and_then(|r| r["method"].as_str()) {
                     *fake
                         .state
