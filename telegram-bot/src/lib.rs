@@ -436,7 +436,6 @@ impl App {
             .clone()
     }
 
-    /// Handles one request under its table's lock and shows the outbox.
     /// Handles a request under its table's lock and shows what comes of it. A person's press
     /// (`presser`) waits for the lock at most `PRESS_LOCK_WAIT` and is then answered "try
     /// again" without being handled: the press before it may still be showing its messages
