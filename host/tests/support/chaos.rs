@@ -1084,9 +1084,19 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                             )
                         })
                         .collect();
+                    // The turn timer's word for it, if it came later than the check allows.
+                    let said_at: Vec<i64> = history
+                        .iter()
+                        .filter(|(c, _, text, _)| *c == t.group && text.contains(&said))
+                        .map(|(_, _, _, at)| at - a.at_ms)
+                        .collect();
                     ghosts.push(format!(
-                        "table {id}: action {} {} by {:?} without a press (presses near: {near:?})",
-                        a.seq, a.payload, a.process
+                        "table {id}: action {} {} by {:?} at +{} ms without a press (presses near: \
+                         {near:?}; \"ran out of time\" said for them at {said_at:?} ms from it)",
+                        a.seq,
+                        a.payload,
+                        a.process,
+                        a.at_ms - start_ms
                     ));
                 }
             }
