@@ -400,8 +400,15 @@ impl Host {
     /// Handles one request and returns what to show. Never panics on bad input: every refusal
     /// is a reply in the user's language.
     pub async fn handle(self: &Arc<Self>, req: Request) -> Outbox {
+        self.handle_since(req, crate::store::now_ms()).await
+    }
+
+    /// `handle`, for a request that reached this process at `received_ms` and waited since
+    /// (for its chat's or its table's previous one): a press's time limit counts from then,
+    /// so that the person's answer comes within it whatever the press waited for.
+    pub async fn handle_since(self: &Arc<Self>, req: Request, received_ms: i64) -> Outbox {
         let timer = crate::observe::Timer::start();
-        let (route, outcome) = crate::observe::with_move_outcome(self.hand_over(&req)).await;
+        let (route, outcome) = crate::observe::with_move_outcome(self.hand_over(&req, received_ms)).await;
         match route {
             crate::owner::Route::Handed(mut out) => {
                 // The owner's process counted the press's outcome; this one its wait.
@@ -504,6 +511,16 @@ impl Host {
                 crate::observe::move_outcome("refused");
                 let mut out = Outbox::default();
                 out.reply(r.0);
+                out
+            }
+            Err(HostError::Store(StoreError::Late)) => {
+                // Its time was up before its move reached the database (it waited for its
+                // chat, its table or a connection): never committed, so it may be made again.
+                tracing::warn!("a press's move was not committed in time; answered \"try again\"");
+                crate::observe::move_outcome("error");
+                crate::observe::store_error("request", &StoreError::Late);
+                let mut out = Outbox::default();
+                out.reply(t(lang, "press-try-again", &[]));
                 out
             }
             Err(HostError::Store(e)) => {

@@ -431,6 +431,7 @@ pub fn store_error_kind(e: &StoreError) -> &'static str {
         ) => "connection",
         StoreError::Db(sqlx::Error::Database(_)) => "database",
         StoreError::Commit(_) => "commit",
+        StoreError::Late => "late",
         StoreError::Corrupt(_) => "corrupt",
         _ => "other",
     }

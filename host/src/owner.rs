@@ -432,8 +432,7 @@ impl Host {
     /// handles it, by the time given. An owner found gone while the press waits for it (its
     /// sessions closed: it commits nothing more) leaves the press to the new owner, within
     /// the same time, unless the log shows it committed the press's move before it went.
-    pub(crate) async fn hand_over(&self, req: &Request) -> Route {
-        let received_ms = crate::store::now_ms();
+    pub(crate) async fn hand_over(&self, req: &Request, received_ms: i64) -> Route {
         let until_ms = received_ms + PRESS_LIMIT.as_millis() as i64;
         let here = Route::Here { until_ms };
         let Some(table) = pressed_table(req) else {
@@ -446,7 +445,8 @@ impl Host {
             return here;
         };
         // The whole wait is bounded, whichever owners the press goes to.
-        let deadline = tokio::time::Instant::now() + PRESS_LIMIT + ANSWER_GRACE;
+        let left = Duration::from_millis((until_ms - crate::store::now_ms()).max(0) as u64);
+        let deadline = tokio::time::Instant::now() + left + ANSWER_GRACE;
         let mut sent = false;
         // This press's names at the owners it went to: a move in the log under one of them
         // is this press's.

@@ -416,6 +416,63 @@ async fn a_community_renames_its_computer_players() {
     );
 }
 
+/// A press's time limit counts from when it reached the process (`handle_since`), not from
+/// when the host took it up: one that waited longer than its limit before it was handled
+/// (for its chat's or its table's previous request) is answered "try again" and never
+/// applied; the same press, just received, is.
+#[tokio::test]
+async fn a_press_that_waited_past_its_time_limit_is_answered_try_again_unapplied() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(dir.path().join("late.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let (host, _events) = Host::new(store.clone(), config());
+    let out = open_table(&host).await;
+    let (presser, token) = out
+        .0
+        .iter()
+        .rev()
+        .find_map(|o| match o {
+            Out::Private { user, buttons, .. } => buttons
+                .iter()
+                .flatten()
+                .next()
+                .map(|b| (user.clone(), b.token.clone())),
+            _ => None,
+        })
+        .expect("a hand with a button");
+    let table = stikis_host::token::Token::decode(&token).unwrap().table;
+    let logged = store.actions(table).await.unwrap().len();
+    let press = || Request {
+        chat: chat(),
+        user: user(&presser, false),
+        command: Command::Press { token: token.clone() },
+    };
+    let limit = stikis_host::owner::PRESS_LIMIT.as_millis() as i64;
+    let late = stikis_host::store::now_ms() - limit - 500;
+    let out = host.handle_since(press(), late).await;
+    assert_eq!(
+        out.reply_text(),
+        Some("That did not go through in time: nothing was changed. Please press again."),
+        "{out:?}"
+    );
+    assert_eq!(
+        store.actions(table).await.unwrap().len(),
+        logged,
+        "nothing applied"
+    );
+    let out = host.handle_since(press(), stikis_host::store::now_ms()).await;
+    assert_ne!(
+        out.reply_text(),
+        Some("That did not go through in time: nothing was changed. Please press again."),
+        "{out:?}"
+    );
+    assert!(
+        store.actions(table).await.unwrap().len() > logged,
+        "applied when in time"
+    );
+}
+
 /// With its database gone, a press or a command is answered "try again" in words, nothing is
 /// changed and nothing panics.
 #[tokio::test]

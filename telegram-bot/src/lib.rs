@@ -437,31 +437,27 @@ impl App {
     }
 
     /// Handles a request under its table's lock and shows what comes of it. A person's press
-    /// (`presser`) waits for the lock at most `PRESS_LOCK_WAIT` and is then answered "try
-    /// again" without being handled: the press before it may still be showing its messages
-    /// (while the database is away, its first sends wait for it), and every press is answered
-    /// within 5 s.
+    /// (`presser`, received at the time given) waits for the lock at most `PRESS_LOCK_WAIT`
+    /// and is then answered "try again" without being handled: the press before it may still
+    /// be showing its messages (while the database is away, its first sends wait for it), and
+    /// every press is answered within 5 s. Its time limit counts from when it was received,
+    /// waits included.
     async fn run(
         &self,
         table: Option<i64>,
         req: Request,
         answer: Answer,
-        presser: Option<&teloxide::types::User>,
+        presser: Option<(&teloxide::types::User, i64)>,
     ) {
         let lock = table.map(|t| self.lock(t));
         let t0 = Instant::now();
         let _guard = match (&lock, presser) {
-            (Some(l), Some(u)) => match tokio::time::timeout(PRESS_LOCK_WAIT, l.lock()).await {
+            (Some(l), Some((u, _))) => match tokio::time::timeout(PRESS_LOCK_WAIT, l.lock()).await {
                 Ok(guard) => Some(guard),
                 Err(_) => {
                     tracing::warn!(table = ?table, "a press waited too long for its table; answered \"try again\"");
-                    let lang = tokio::time::timeout(Duration::from_millis(300), self.lang_of(u))
-                        .await
-                        .unwrap_or_else(|_| {
-                            commands::lang_of_code(u.language_code.as_deref()).unwrap_or_default()
-                        });
                     let mut o = Outbox::default();
-                    o.reply(t(lang, "press-try-again", &[]));
+                    o.reply(self.try_again(u).await);
                     return self.shower.show(o, answer).await;
                 }
             },
@@ -469,7 +465,8 @@ impl App {
             (None, _) => None,
         };
         let t1 = Instant::now();
-        let out = self.host.handle(req).await;
+        let received_ms = presser.map_or_else(stikis_host::store::now_ms, |(_, at)| at);
+        let out = self.host.handle_since(req, received_ms).await;
         let t2 = Instant::now();
         self.shower.show(out, answer).await;
         slow("a request", table, t0, t1, t2);
@@ -495,9 +492,15 @@ impl App {
     }
 
     pub async fn on_update(self: &Arc<Self>, upd: Update) {
+        self.on_update_since(upd, stikis_host::store::now_ms()).await
+    }
+
+    /// `on_update`, for an update received at `received_ms` (a press's time limit counts
+    /// from then: `Host::handle_since`).
+    pub async fn on_update_since(self: &Arc<Self>, upd: Update, received_ms: i64) {
         match upd.kind {
             UpdateKind::Message(m) => self.on_message(m).await,
-            UpdateKind::CallbackQuery(q) => self.on_callback(q).await,
+            UpdateKind::CallbackQuery(q) => self.on_callback(q, received_ms).await,
             UpdateKind::MyChatMember(u) => self.on_membership(u).await,
             _ => {}
         }
@@ -552,7 +555,7 @@ impl App {
         creator.then_some(false)
     }
 
-    async fn on_callback(self: &Arc<Self>, q: CallbackQuery) {
+    async fn on_callback(self: &Arc<Self>, q: CallbackQuery, received_ms: i64) {
         let data = q.data.clone().unwrap_or_default();
         if let Some(choice) = show::parse_choice(&data) {
             return self.on_choice(&q, choice).await;
@@ -600,7 +603,8 @@ impl App {
             user,
             command: Command::Press { token: data },
         };
-        self.run(tok.map(|t| t.table), req, answer, Some(&q.from)).await;
+        self.run(tok.map(|t| t.table), req, answer, Some((&q.from, received_ms)))
+            .await;
         if !held.is_empty() {
             self.shower.release_now(held).await;
         }
@@ -679,6 +683,16 @@ impl App {
             }
         };
         self.shower.show(say(reply), answer).await;
+    }
+
+    /// "Try again" for a press answered without being handled, in the person's language: the
+    /// one they chose if the database says so within a moment (it may be away: the answer
+    /// must not wait for it), else their Telegram client's.
+    pub(crate) async fn try_again(&self, u: &teloxide::types::User) -> String {
+        let lang = tokio::time::timeout(Duration::from_millis(300), self.lang_of(u))
+            .await
+            .unwrap_or_else(|_| commands::lang_of_code(u.language_code.as_deref()).unwrap_or_default());
+        t(lang, "press-try-again", &[])
     }
 
     /// The language of a person: the one they chose, else their Telegram client's.

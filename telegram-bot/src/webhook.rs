@@ -152,12 +152,13 @@ impl Webhook {
 
 /// How long a press waits for its chat's previous update (the same person's last press, which
 /// may still be showing its messages) before it is answered "try again" without being
-/// handled: the press's own time limit starts only when it is handled, and every press is
-/// answered within 5 s, also while the database is away and the previous update's messages
-/// wait for it.
+/// handled. Its time limit (`Host::handle_since`) counts from its arrival, this wait
+/// included, so every press is answered within 5 s, also while the database is away and the
+/// previous update's messages wait for it.
 const PRESS_TURN_WAIT: Duration = Duration::from_millis(1_000);
 
 async fn on_post(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes) -> Response {
+    let received_ms = stikis_host::store::now_ms();
     let genuine = headers
         .get("X-Telegram-Bot-Api-Secret-Token")
         .is_some_and(|h| h.as_bytes() == hook.secret.as_bytes());
@@ -191,12 +192,10 @@ async fn on_post(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes)
                         chat = c,
                         "a press waited too long for its chat's previous update; answered \"try again\""
                     );
-                    let lang =
-                        crate::commands::lang_of_code(q.from.language_code.as_deref()).unwrap_or_default();
                     let body = serde_json::json!({
                         "method": "answerCallbackQuery",
                         "callback_query_id": q.id.0,
-                        "text": stikis_host::i18n::t(lang, "press-try-again", &[]),
+                        "text": hook.app.try_again(&q.from).await,
                     });
                     return axum::Json(body).into_response();
                 }
@@ -213,7 +212,7 @@ async fn on_post(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes)
             _ => "other",
         };
         let started = std::time::Instant::now();
-        let handled = task_hook.app.on_update(update);
+        let handled = task_hook.app.on_update_since(update, received_ms);
         tokio::pin!(handled);
         let mut warned = false;
         loop {

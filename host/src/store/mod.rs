@@ -69,6 +69,10 @@ pub enum StoreError {
     TableClosed(i64),
     #[error("bad PostgreSQL schema name {0:?} (ASCII letters, digits, _)")]
     BadSchema(String),
+    /// The action's press's time limit (`CommitBy`) was up before it could be committed; it
+    /// is not, and never will be.
+    #[error("not committed within the press's time limit")]
+    Late,
     /// The transaction holding the action failed; the action is not committed.
     #[error("commit failed: {0}")]
     Commit(String),
@@ -1019,6 +1023,7 @@ impl Store {
             sqlite_log::Outcome::NotInserted => false,
             sqlite_log::Outcome::NoTable => return Err(StoreError::NoTable(table)),
             sqlite_log::Outcome::Failed(msg) => return Err(StoreError::Commit(msg)),
+            sqlite_log::Outcome::Late => return Err(StoreError::Late),
         };
         if inserted {
             return Ok(());

@@ -88,9 +88,7 @@ pub(super) fn spawn(pool: PgPool, process: Arc<str>) -> mpsc::Sender<Job> {
                     let run = &job.run;
                     let outcome = match &inserted {
                         Ok(keys) if keys.contains(&(run.table, run.seq)) => Outcome::Committed,
-                        Ok(_) if run.until_ms.is_some_and(|u| u < super::now_ms()) => {
-                            Outcome::Failed(TOO_LATE.into())
-                        }
+                        Ok(_) if run.until_ms.is_some_and(|u| u < super::now_ms()) => Outcome::Late,
                         Ok(_) => Outcome::NotInserted,
                         Err(msg) => Outcome::Failed(msg.clone()),
                     };
@@ -111,7 +109,7 @@ fn refuse_late(batch: &mut Vec<Job>) {
         .partition(|j| j.run.until_ms.is_some_and(|u| u < now));
     batch.extend(keep);
     for job in late {
-        let _ = job.reply.send(Outcome::Failed(TOO_LATE.into()));
+        let _ = job.reply.send(Outcome::Late);
     }
 }
 

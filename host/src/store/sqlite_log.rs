@@ -58,6 +58,8 @@ pub(super) enum Outcome {
     NoTable,
     /// The batch's transaction failed; nothing of it was committed.
     Failed(String),
+    /// Its press's time was up before it was sent (`CommitBy`): not committed.
+    Late,
 }
 
 /// Starts the writer task; it ends when every sender (every clone of the `Store`) is gone.
@@ -86,6 +88,7 @@ pub(super) fn spawn(pool: SqlitePool, process: Arc<str>) -> mpsc::Sender<Job> {
                     (Some(o), None) => {
                         let msg = match outcome {
                             Outcome::Failed(m) => m,
+                            Outcome::Late => TOO_LATE.into(),
                             _ => "not run".into(),
                         };
                         let _ = o.reply.send(Err(sqlx::Error::Protocol(msg)));
@@ -124,7 +127,7 @@ async fn commit(pool: &SqlitePool, jobs: &mut [Job], process: &str) -> Result<Ve
         }
         let run = &j.run;
         if run.until_ms.is_some_and(|u| u < super::now_ms()) {
-            out.push((Outcome::Failed(TOO_LATE.into()), None));
+            out.push((Outcome::Late, None));
             continue;
         }
         out.push((append_run(&mut tx, run, process).await?, None));
