@@ -416,14 +416,10 @@ async fn a_community_renames_its_computer_players() {
     );
 }
 
-/// A press's time limit counts from when it reached the process (`handle_since`), not from
-/// when the host took it up: one that waited longer than its limit before it was handled
-/// (for its chat's or its table's previous request) is answered "try again" and never
-/// applied; the same press, just received, is.
-#[tokio::test]
-async fn a_press_that_waited_past_its_time_limit_is_answered_try_again_unapplied() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_sqlite(dir.path().join("late.db").to_str().unwrap())
+/// A host on a new SQLite file in `dir` with a started table (`open_table`), and the person
+/// whose hand has a button to press, with that button's token.
+async fn started(dir: &tempfile::TempDir, file: &str) -> (Store, Arc<Host>, String, String) {
+    let store = Store::open_sqlite(dir.path().join(file).to_str().unwrap())
         .await
         .unwrap();
     let (host, _events) = Host::new(store.clone(), config());
@@ -441,6 +437,17 @@ async fn a_press_that_waited_past_its_time_limit_is_answered_try_again_unapplied
             _ => None,
         })
         .expect("a hand with a button");
+    (store, host, presser, token)
+}
+
+/// A press's time limit counts from when it reached the process (`handle_since`), not from
+/// when the host took it up: one that waited longer than its limit before it was handled
+/// (for its chat's or its table's previous request) is answered "try again" and never
+/// applied; the same press, just received, is.
+#[tokio::test]
+async fn a_press_that_waited_past_its_time_limit_is_answered_try_again_unapplied() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, host, presser, token) = started(&dir, "late.db").await;
     let table = stikis_host::token::Token::decode(&token).unwrap().table;
     let logged = store.actions(table).await.unwrap().len();
     let press = || Request {
@@ -478,24 +485,7 @@ async fn a_press_that_waited_past_its_time_limit_is_answered_try_again_unapplied
 #[tokio::test]
 async fn without_its_database_the_host_says_try_again() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_sqlite(dir.path().join("gone.db").to_str().unwrap())
-        .await
-        .unwrap();
-    let (host, _events) = Host::new(store.clone(), config());
-    let out = open_table(&host).await;
-    let (presser, token) = out
-        .0
-        .iter()
-        .rev()
-        .find_map(|o| match o {
-            Out::Private { user, buttons, .. } => buttons
-                .iter()
-                .flatten()
-                .next()
-                .map(|b| (user.clone(), b.token.clone())),
-            _ => None,
-        })
-        .expect("a hand with a button");
+    let (store, host, presser, token) = started(&dir, "gone.db").await;
     store.close().await;
     let try_again =
         "The bot cannot reach its database just now: nothing was changed. Please try again in a moment.";
