@@ -26,7 +26,7 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use serde_json::{json, Value};
 use stikis_host::i18n::{t, Arg, Lang};
-use stikis_host::store::{ChatRef, FirstPost, Platform, Store, DEAD_CLAIM_MS};
+use stikis_host::store::{ChatRef, FirstPost, Platform, Store, FIRST_POST_CLAIM_MS};
 use stikis_host::token::Token;
 use stikis_host::{Button, Out, Outbox};
 use teloxide::payloads::{
@@ -469,9 +469,7 @@ impl Shower {
             key,
             "a first post claimed by another process is shown again later"
         );
-        // Soon after a dead claimant's claim lapses; a live claimant's holds longer, and this
-        // looks again every while (showing it again retries anew) until it is kept.
-        let after = Duration::from_millis(DEAD_CLAIM_MS as u64 + 500);
+        let after = Duration::from_millis(FIRST_POST_CLAIM_MS as u64 + 500);
         let (me, key, recipient) = (Arc::clone(self), key.to_string(), recipient.to_string());
         tokio::spawn(async move {
             tokio::time::sleep(after).await;

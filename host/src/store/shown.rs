@@ -15,13 +15,9 @@ use crate::Button;
 /// claiming process's id (`sending:<ms>:<process>`; older versions wrote no process). Never
 /// a platform id.
 pub const FIRST_POST_MARK: &str = "sending:";
-/// How long a first-post claim of a live process holds before another process may take it
-/// over: as long as its claimant may still be keeping the id it sent (`KEEP_WAIT`), and a
-/// little more. Shorter, a message sent just before a database outage of a minute was sent
-/// again by another process as soon as the store was back, while its claimant was still
-/// trying to keep the first copy's id (a deal's result posted twice). A claim of a process
-/// that died lapses after `DEAD_CLAIM_MS`.
-pub const FIRST_POST_CLAIM_MS: i64 = KEEP_WAIT.as_millis() as i64 + 10_000;
+/// How long a first-post claim holds before another process may take it over (the claimant
+/// died before sending, or before remembering the id).
+pub const FIRST_POST_CLAIM_MS: i64 = 10_000;
 /// How long a first-post claim of a process that is not alive (`Store::set_live`) holds: long
 /// enough for a process that just started, which the others count among the live ones a
 /// moment after its first claims, not to have its claims taken.
