@@ -111,6 +111,10 @@ pub struct Host {
     pub(crate) owners_task: crate::owner::HandoffTask,
     /// Told when the live processes changed: the next sweep is due at once (`sweep_due`).
     pub(crate) owners_moved: tokio::sync::Notify,
+    /// When this process last met its database failing (`store_failed`). A turn's clock
+    /// runs from then if that was later than the turn's start (`arm_timer`): while the
+    /// database was away, the person to act could not, their presses answered "try again".
+    store_failed_at: Mutex<Option<tokio::time::Instant>>,
 }
 
 impl Host {
@@ -134,6 +138,7 @@ impl Host {
             handoff_task: crate::owner::HandoffTask::default(),
             owners_task: crate::owner::HandoffTask::default(),
             owners_moved: tokio::sync::Notify::new(),
+            store_failed_at: Mutex::new(None),
         });
         if host.store.is_postgres() && tokio::runtime::Handle::try_current().is_ok() {
             host.listen_handoffs();
@@ -149,6 +154,13 @@ impl Host {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The database failed just now (a request, a timer): the turns running now get their
+    /// whole time again from here (`store_failed_at`). Public for tests of the turn timer.
+    #[doc(hidden)]
+    pub fn store_failed(&self) {
+        *self.store_failed_at.lock().expect("store_failed_at") = Some(tokio::time::Instant::now());
     }
 
     /// The wall clock as the host reads it (Unix ms).
@@ -483,6 +495,7 @@ impl Host {
         }
         tracing::warn!(table = ?table, "a press was not committed in time; answered \"try again\"");
         crate::observe::move_outcome("error");
+        self.store_failed();
         let lang = self.lang_soon(&chat, &user).await;
         let mut out = Outbox::default();
         out.reply(t(lang, "press-try-again", &[]));
@@ -519,6 +532,7 @@ impl Host {
                 tracing::warn!("a press's move was not committed in time; answered \"try again\"");
                 crate::observe::move_outcome("error");
                 crate::observe::store_error("request", &StoreError::Late);
+                self.store_failed();
                 let mut out = Outbox::default();
                 out.reply(t(lang, "press-try-again", &[]));
                 out
@@ -529,6 +543,7 @@ impl Host {
                 tracing::error!(error = %e, "store error while handling a request");
                 crate::observe::move_outcome("error");
                 crate::observe::store_error("request", &e);
+                self.store_failed();
                 let mut out = Outbox::default();
                 out.reply(t(lang, "store-unavailable", &[]));
                 out
@@ -1549,22 +1564,44 @@ impl Host {
         }
         let (id, gen) = (live.id(), live.turn_gen);
         let limit = Duration::from_secs(limit.into());
-        let half = live.turn_since + limit / 2;
-        let end = live.turn_since + limit;
+        let failed = *self.store_failed_at.lock().expect("store_failed_at");
+        let since = failed.map_or(live.turn_since, |f| f.max(live.turn_since));
+        let half = since + limit / 2;
+        let end = since + limit;
         let host = Arc::clone(self);
         tokio::spawn(async move {
             tokio::time::sleep_until(half).await;
-            host.on_timer(id, gen, seat, false).await;
-            tokio::time::sleep_until(end).await;
-            host.on_timer(id, gen, seat, true).await;
+            if host.on_timer(id, gen, seat, since, false).await {
+                tokio::time::sleep_until(end).await;
+                host.on_timer(id, gen, seat, since, true).await;
+            }
         });
     }
 
-    async fn on_timer(self: &Arc<Self>, id: i64, gen: u64, seat: Seat, expired: bool) {
-        let Some(shared) = self.cached(id) else { return };
+    /// The turn timer of turn `gen` at table `id`, armed to run from `since`, at half time
+    /// or (`expired`) at its end. False if it was armed anew instead (the database failed
+    /// since `since`): this one is done.
+    async fn on_timer(
+        self: &Arc<Self>,
+        id: i64,
+        gen: u64,
+        seat: Seat,
+        since: tokio::time::Instant,
+        expired: bool,
+    ) -> bool {
+        let Some(shared) = self.cached(id) else {
+            return true;
+        };
         let mut live = shared.lock().await;
         if live.turn_gen != gen {
-            return;
+            return true;
+        }
+        let failed = *self.store_failed_at.lock().expect("store_failed_at");
+        if failed.is_some_and(|f| f > since) {
+            // The person could not act while the database failed: their time runs again. (A
+            // copy the failure left without its game was evicted; its next load arms anew.)
+            self.arm_timer(&live);
+            return false;
         }
         // A copy another process moved on from is stale: its timer is not this turn's.
         match self.store.next_seq(id).await {
@@ -1573,28 +1610,30 @@ impl Host {
                 crate::observe::takeover("moved_elsewhere");
                 drop(live);
                 self.evict(id);
-                return;
+                return true;
             }
             Err(e) => {
                 // Given up here; a sweep takes the quiet table over and arms the timer anew.
                 tracing::warn!(table = id, error = %e, "could not check a timed table");
                 crate::observe::store_error("timer", &e);
+                self.store_failed();
                 drop(live);
                 self.evict(id);
-                return;
+                return true;
             }
         }
         // Every process with the table loaded armed this timer: the first to claim it acts.
         let kind = if expired { "move" } else { "warn" };
         match self.store.claim_timer(id, live.seq, kind).await {
             Ok(true) => {}
-            Ok(false) => return,
+            Ok(false) => return true,
             Err(e) => {
                 tracing::warn!(table = id, error = %e, "could not claim a turn timer");
                 crate::observe::store_error("timer", &e);
+                self.store_failed();
                 drop(live);
                 self.evict(id);
-                return;
+                return true;
             }
         }
         let name = live
@@ -1616,7 +1655,7 @@ impl Host {
                 once: None,
             });
             self.publish(out);
-            return;
+            return true;
         }
         let result = self.timeout(&mut live, seat, name).await;
         match result {
@@ -1635,6 +1674,7 @@ impl Host {
             }
         }
         self.publish(out);
+        true
     }
 
     /// The time is up: a computer player moves for the absent person; after 3 timeouts in a

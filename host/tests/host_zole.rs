@@ -519,6 +519,55 @@ async fn timeouts_warn_then_move_then_hand_the_seat_over_until_im_back() {
     assert_eq!(out.reply_text(), Some("Your turn."));
 }
 
+/// When the database fails during a turn (the host meets it failing: a press answered "try
+/// again", a timer that cannot read the log), the person to act could not act meanwhile:
+/// their turn gets its whole time again from then, and the computer's move comes that much
+/// later.
+#[tokio::test(start_paused = true)]
+async fn a_turn_gets_its_whole_time_again_after_the_database_failed() {
+    let _clock = hold_the_clock();
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "again.db").await;
+    let limit = 20;
+    let mut game = open_with(store, Some(limit as u32)).await;
+    let mut events = std::mem::replace(&mut game.events, tokio::sync::mpsc::unbounded_channel().1);
+    let secs = std::time::Duration::from_secs;
+    tokio::time::advance(secs(10)).await;
+    let out = next_event(&mut events, 30_000)
+        .await
+        .expect("a warning at half time");
+    game.screen.show(&out);
+    let who = [&game.anna, &game.bruno]
+        .into_iter()
+        .find(|u| game.screen.my_button(&u.id).is_some())
+        .expect("a button for the person to act")
+        .clone();
+    tokio::time::advance(secs(5)).await;
+    game.host.store_failed();
+    // The turn's first end passes without a move, and so does all but the last second of
+    // its new time (15 s + 20 s); its half-time warning was given once already.
+    tokio::time::advance(secs(6)).await;
+    assert!(
+        next_event(&mut events, 200).await.is_none(),
+        "the timer moved at the turn's first end"
+    );
+    tokio::time::advance(secs(13)).await;
+    assert!(
+        next_event(&mut events, 200).await.is_none(),
+        "moved or warned again before the new end"
+    );
+    tokio::time::advance(secs(1)).await;
+    let out = next_event(&mut events, 30_000)
+        .await
+        .expect("a move at the new end");
+    assert!(
+        posts(&out)
+            .iter()
+            .any(|p| p.contains(&format!("{} ran out of time", who.name))),
+        "{out:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_player_who_leaves_mid_deal_is_played_for_until_back() {
     let dir = tempfile::tempdir().unwrap();
