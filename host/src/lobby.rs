@@ -115,6 +115,11 @@ pub struct Host {
     /// runs from then if that was later than the turn's start (`arm_timer`): while the
     /// database was away, the person to act could not, their presses answered "try again".
     store_failed_at: Mutex<Option<tokio::time::Instant>>,
+    /// The result posts to look for when due (`Live::due`) of copies dropped before they
+    /// were (`evict`): a copy read afresh by the process that moved the table last owes
+    /// nothing it knows of, so they would be lost (a result never posted in a 300 s chaos
+    /// run). `post_due_results` looks for them with the copies' own.
+    evicted_due: Mutex<HashMap<i64, Vec<crate::table::DueResult>>>,
 }
 
 impl Host {
@@ -139,6 +144,7 @@ impl Host {
             owners_task: crate::owner::HandoffTask::default(),
             owners_moved: tokio::sync::Notify::new(),
             store_failed_at: Mutex::new(None),
+            evicted_due: Mutex::new(HashMap::new()),
         });
         if host.store.is_postgres() && tokio::runtime::Handle::try_current().is_ok() {
             host.listen_handoffs();
@@ -393,7 +399,38 @@ impl Host {
 
     /// Forgets the in-memory table so the next use reloads it (after another process moved).
     pub(crate) fn evict(&self, id: i64) {
-        self.tables.lock().expect("table map").remove(&id);
+        let Some(shared) = self.tables.lock().expect("table map").remove(&id) else {
+            return;
+        };
+        // Its results still to look for are kept (`evicted_due`), now or once whoever holds
+        // the copy lets it go.
+        let keep = move |host: &Host, live: &mut Live| {
+            let due = std::mem::take(&mut live.due);
+            if !due.is_empty() {
+                host.evicted_due
+                    .lock()
+                    .expect("evicted_due")
+                    .entry(id)
+                    .or_default()
+                    .extend(due);
+            }
+        };
+        if let Ok(mut live) = shared.try_lock() {
+            return keep(self, &mut live);
+        }
+        if let (Some(host), Ok(_)) = (self.me.upgrade(), tokio::runtime::Handle::try_current()) {
+            tokio::spawn(async move {
+                let mut live = shared.lock().await;
+                keep(&host, &mut live);
+            });
+        }
+    }
+
+    /// Drops this process's copy of table `id`, as a failure in the middle of a move does:
+    /// for tests of what survives that.
+    #[doc(hidden)]
+    pub fn forget_table(&self, id: i64) {
+        self.evict(id);
     }
 
     /// A community's new language for its open tables in this process: each keeps the
@@ -1927,6 +1964,22 @@ impl Host {
             .map(|(id, t)| (*id, Arc::clone(t)))
             .collect();
         let mut ready: Vec<(i64, Platform, String, usize, Out)> = Vec::new();
+        {
+            let mut evicted = self.evicted_due.lock().expect("evicted_due");
+            for (id, due) in evicted.iter_mut() {
+                let (now_due, later): (Vec<_>, Vec<_>) =
+                    std::mem::take(due).into_iter().partition(|(at, _, _)| *at <= now);
+                *due = later;
+                for (_, n, post) in now_due {
+                    let platform = match &post {
+                        Out::Post { chat, .. } => chat.platform,
+                        _ => continue,
+                    };
+                    ready.push((*id, platform, result_key(*id, n), n, post));
+                }
+            }
+            evicted.retain(|_, due| !due.is_empty());
+        }
         for (id, shared) in held {
             if !self.owns(id) {
                 continue;
@@ -1970,8 +2023,15 @@ impl Host {
                     // Looked for again at the next sweep.
                     tracing::debug!(error = %e, "could not read which results were posted");
                     for (id, _, _, n, post) in ready.iter().filter(|r| r.1 == platform) {
-                        if let Some(shared) = self.cached(*id) {
-                            shared.lock().await.due.push((now, *n, post.clone()));
+                        match self.cached(*id) {
+                            Some(shared) => shared.lock().await.due.push((now, *n, post.clone())),
+                            None => self
+                                .evicted_due
+                                .lock()
+                                .expect("evicted_due")
+                                .entry(*id)
+                                .or_default()
+                                .push((now, *n, post.clone())),
                         }
                     }
                 }

@@ -111,7 +111,7 @@ pub(crate) struct Live {
     /// `Host::post_due_results`), by deal number: those this copy made, and those a process
     /// not known to be gone may owe. A post that fails, or whose process dies before posting
     /// it or while the others still count it alive, is posted then by the table's owner.
-    pub due: Vec<(i64, usize, Out)>,
+    pub due: Vec<DueResult>,
     /// Changes whenever the turn changes, so a timer for an old turn does nothing. Unique in
     /// the process, not only in this copy of the table: a timer armed by a copy that was
     /// dropped (another process moved the table on, and it was loaded again) must not match
@@ -154,6 +154,10 @@ const OWED_RESULTS: usize = 20;
 pub fn result_key(table: i64, deal_no: usize) -> String {
     format!("t{table}.d{deal_no}.result")
 }
+
+/// A result post to look for in the database when it is due: when (Unix ms), its deal's
+/// number and the post (`Live::due`).
+pub type DueResult = (i64, usize, Out);
 
 impl Live {
     pub fn new(row: TableRow, seats: Vec<SeatRow>, size: usize, settings: CommunitySettings) -> Live {

@@ -482,18 +482,25 @@ fn the_tables_of_a_process_that_is_gone_are_taken_over_at_once() {
 /// posting it while the others still counted it alive) is posted by the table's owner when
 /// it is due (`OWED_WAIT` after the deal's end), once the database says it is not posted;
 /// one posted is left alone.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_result_no_process_posted_is_posted_by_the_owner_when_due() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("due.db");
-    let (h, _e) = Host::new(
-        Store::open_sqlite(path.to_str().unwrap()).await.unwrap(),
-        config(),
-    );
+/// The result posts' `once` keys in `out`.
+fn result_keys(out: &Outbox) -> Vec<String> {
+    out.0
+        .iter()
+        .filter_map(|o| match o {
+            Out::Post { once: Some(k), .. } if k.ends_with(".result") => Some(k.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Anna, Bruno and a computer player play two deals at a new table of `h`. The first
+/// result's post is left as if it never went out (no id kept), the second's id is kept.
+/// Returns the table and the two results' keys.
+async fn two_deals(h: &Arc<Host>) -> (i64, Vec<String>) {
     let mut screen = Screen::default();
     screen.show(
         &send(
-            &h,
+            h,
             "anna",
             Command::NewTable {
                 game: "zole".into(),
@@ -504,49 +511,72 @@ async fn a_result_no_process_posted_is_posted_by_the_owner_when_due() {
         .await,
     );
     let table = Token::decode(&screen.lobby[0]).unwrap().table;
-    send(&h, "bruno", Command::Join).await;
-    send(&h, "anna", Command::AddBot { level: Level::Basic }).await;
-    screen.show(&send(&h, "anna", Command::Start).await);
-    let result_posts = |out: &Outbox| -> Vec<String> {
-        out.0
-            .iter()
-            .filter_map(|o| match o {
-                Out::Post { once: Some(k), .. } if k.ends_with(".result") => Some(k.clone()),
-                _ => None,
-            })
-            .collect()
-    };
+    send(h, "bruno", Command::Join).await;
+    send(h, "anna", Command::AddBot { level: Level::Basic }).await;
+    screen.show(&send(h, "anna", Command::Start).await);
     let mut ended = Vec::new();
     for _ in 0..200 {
         if ended.len() == 2 {
             break;
         }
         let (who, token) = screen.next_press();
-        let out = send(&h, &who, Command::Press { token }).await;
-        ended.extend(result_posts(&out));
+        let out = send(h, &who, Command::Press { token }).await;
+        ended.extend(result_keys(&out));
         screen.show(&out);
     }
     assert_eq!(ended.len(), 2, "two deals ended: {ended:?}");
-    // Nobody kept an id for them: the first as if its post never went out, the second was
-    // posted and kept.
     let chat = ChatRef::new(Platform::Telegram, "group-1", "g");
     h.store()
         .set_message_ref(Platform::Telegram, &ended[1], &chat.chat, "4242")
         .await
         .unwrap();
+    (table, ended)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_no_process_posted_is_posted_by_the_owner_when_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("due.db");
+    let (h, _e) = Host::new(
+        Store::open_sqlite(path.to_str().unwrap()).await.unwrap(),
+        config(),
+    );
+    let (table, ended) = two_deals(&h).await;
     // Not due yet: this process posted them a moment ago.
     let out = h.sweep(std::time::Duration::from_secs(300)).await.unwrap();
-    assert!(result_posts(&out).is_empty(), "{out:?}");
+    assert!(result_keys(&out).is_empty(), "{out:?}");
     h.advance_clock(stikis_host::lobby::OWED_WAIT.as_millis() as i64 + 1_000);
     let out = h.sweep(std::time::Duration::from_secs(300)).await.unwrap();
     assert_eq!(
-        result_posts(&out),
+        result_keys(&out),
         vec![ended[0].clone()],
         "table {table}: {out:?}"
     );
     // Looked at once.
     let out = h.sweep(std::time::Duration::from_secs(300)).await.unwrap();
-    assert!(result_posts(&out).is_empty(), "{out:?}");
+    assert!(result_keys(&out).is_empty(), "{out:?}");
+}
+
+/// A result this process owes is looked for when due even if its copy of the table was
+/// dropped meanwhile (a failure in the middle of a move drops it): the copy read afresh
+/// knows of no result owed, as this process moved the table last.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_owed_by_a_dropped_copy_is_still_posted_when_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dropped.db");
+    let (h, _e) = Host::new(
+        Store::open_sqlite(path.to_str().unwrap()).await.unwrap(),
+        config(),
+    );
+    let (table, ended) = two_deals(&h).await;
+    h.forget_table(table);
+    h.advance_clock(stikis_host::lobby::OWED_WAIT.as_millis() as i64 + 1_000);
+    let out = h.sweep(std::time::Duration::from_secs(300)).await.unwrap();
+    assert_eq!(
+        result_keys(&out),
+        vec![ended[0].clone()],
+        "table {table}: {out:?}"
+    );
 }
 
 /// The first button of the newest hand of anyone who can act (a burial card already picked,
