@@ -493,10 +493,25 @@ fn result_keys(out: &Outbox) -> Vec<String> {
         .collect()
 }
 
-/// Anna, Bruno and a computer player play two deals at a new table of `h`. The first
-/// result's post is left as if it never went out (no id kept), the second's id is kept.
-/// Returns the table and the two results' keys.
-async fn two_deals(h: &Arc<Host>) -> (i64, Vec<String>) {
+/// A host on a new SQLite file `file` in `dir`, at whose new table Anna, Bruno and a
+/// computer player play two deals. The first result's post is left as if it never went out
+/// (no id kept), the second's id is kept. Returns the host (with its timers' stream), the
+/// table and the two results' keys.
+async fn two_deals(
+    dir: &tempfile::TempDir,
+    file: &str,
+) -> (
+    Arc<Host>,
+    tokio::sync::mpsc::UnboundedReceiver<Outbox>,
+    i64,
+    Vec<String>,
+) {
+    let path = dir.path().join(file);
+    let (host, events) = Host::new(
+        Store::open_sqlite(path.to_str().unwrap()).await.unwrap(),
+        config(),
+    );
+    let h = &host;
     let mut screen = Screen::default();
     screen.show(
         &send(
@@ -530,18 +545,18 @@ async fn two_deals(h: &Arc<Host>) -> (i64, Vec<String>) {
         .set_message_ref(Platform::Telegram, &ended[1], &chat.chat, "4242")
         .await
         .unwrap();
-    (table, ended)
+    (host, events, table, ended)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_result_no_process_posted_is_posted_by_the_owner_when_due() {
+/// Two deals at a new table (`two_deals`), the first result's post never went out; with
+/// `drop_copy`, the process's copy of the table is dropped then. The result is not posted
+/// before it is due, then posted once by a sweep.
+async fn owed_result_posted_when_due(file: &str, drop_copy: bool) {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("due.db");
-    let (h, _e) = Host::new(
-        Store::open_sqlite(path.to_str().unwrap()).await.unwrap(),
-        config(),
-    );
-    let (table, ended) = two_deals(&h).await;
+    let (h, _e, table, ended) = two_deals(&dir, file).await;
+    if drop_copy {
+        h.forget_table(table);
+    }
     // Not due yet: this process posted them a moment ago.
     let out = h.sweep(std::time::Duration::from_secs(300)).await.unwrap();
     assert!(result_keys(&out).is_empty(), "{out:?}");
@@ -557,26 +572,17 @@ async fn a_result_no_process_posted_is_posted_by_the_owner_when_due() {
     assert!(result_keys(&out).is_empty(), "{out:?}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_no_process_posted_is_posted_by_the_owner_when_due() {
+    owed_result_posted_when_due("due.db", false).await;
+}
+
 /// A result this process owes is looked for when due even if its copy of the table was
 /// dropped meanwhile (a failure in the middle of a move drops it): the copy read afresh
 /// knows of no result owed, as this process moved the table last.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_result_owed_by_a_dropped_copy_is_still_posted_when_due() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("dropped.db");
-    let (h, _e) = Host::new(
-        Store::open_sqlite(path.to_str().unwrap()).await.unwrap(),
-        config(),
-    );
-    let (table, ended) = two_deals(&h).await;
-    h.forget_table(table);
-    h.advance_clock(stikis_host::lobby::OWED_WAIT.as_millis() as i64 + 1_000);
-    let out = h.sweep(std::time::Duration::from_secs(300)).await.unwrap();
-    assert_eq!(
-        result_keys(&out),
-        vec![ended[0].clone()],
-        "table {table}: {out:?}"
-    );
+    owed_result_posted_when_due("dropped.db", true).await;
 }
 
 /// The first button of the newest hand of anyone who can act (a burial card already picked,
