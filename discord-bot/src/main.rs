@@ -58,6 +58,14 @@ struct Args {
     /// all shards, as many as Discord recommends.
     #[arg(long, env = "DISCORD_SHARDS")]
     shards: Option<stikis_discord::Shards>,
+    /// Several instances on one PostgreSQL database: where this one listens for the others
+    /// (a press that reached an instance other than its table's owner goes straight to the
+    /// owner). Port 0 takes a free one. The default serves instances on one machine; where
+    /// they run on several machines or containers, give e.g. 0.0.0.0:7070 (the others are
+    /// told the address the database sees this instance come from). Instances the others
+    /// cannot reach are told through the database (slower).
+    #[arg(long, env = "STIKIS_PEER_LISTEN", default_value = "127.0.0.1:0")]
+    peer_listen: std::net::SocketAddr,
     /// Log one JSON object per line (for log collectors) instead of plain lines.
     #[arg(long, env = "STIKIS_LOG_JSON")]
     log_json: bool,
@@ -84,6 +92,7 @@ async fn main() -> ExitCode {
         .filter(|u| !u.trim().is_empty())
         .or_else(|| args.web_listen.map(|a| format!("http://{a}")));
     config.shards = args.shards;
+    config.host.peer_listen = Some(args.peer_listen);
     config.api_url = args.api_url.filter(|s| !s.is_empty());
     if let Some(listen) = args.interactions_listen.filter(|s| !s.is_empty()) {
         let Ok(listen) = listen.parse() else {

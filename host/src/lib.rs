@@ -12,6 +12,7 @@ pub mod lobby;
 pub mod observe;
 pub mod outbox;
 pub mod owner;
+mod peers;
 pub mod store;
 pub mod table;
 pub mod token;

@@ -38,6 +38,12 @@ pub struct HostConfig {
     /// The key that signs personal links to the live table (`links::play_secret` of the
     /// bot's token): with `web_url`, `/play` gives them.
     pub play_secret: Option<Vec<u8>>,
+    /// Where this process listens for the other processes on the same PostgreSQL database
+    /// (`--peer-listen`, see `crate::peers`): port 0 takes a free one; an unspecified address
+    /// (0.0.0.0) is told to the others as the one the database sees this process come from.
+    /// None: nowhere (the others tell this process everything through the database, and it
+    /// tells them so too).
+    pub peer_listen: Option<std::net::SocketAddr>,
 }
 
 impl Default for HostConfig {
@@ -47,6 +53,7 @@ impl Default for HostConfig {
             seeds: Arc::new(|_, _| os_seed()),
             web_url: None,
             play_secret: None,
+            peer_listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], 0))),
         }
     }
 }
@@ -120,33 +127,56 @@ pub struct Host {
     /// nothing it knows of, so they would be lost (a result never posted in a 300 s chaos
     /// run). `post_due_results` looks for them with the copies' own.
     evicted_due: Mutex<HashMap<i64, Vec<crate::table::DueResult>>>,
+    /// The connections to the other processes on PostgreSQL (None: on SQLite, or where this
+    /// process could not listen; everything then goes through the database).
+    pub(crate) peers: Option<Arc<crate::peers::Peers>>,
+    /// The listener for the other processes: held, so that it ends with the host.
+    _peers_task: crate::owner::HandoffTask,
 }
 
 impl Host {
     /// A host on `store`, and the stream of outboxes its timers produce.
     pub fn new(store: Store, config: HostConfig) -> (Arc<Host>, mpsc::UnboundedReceiver<Outbox>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        let host = Arc::new_cyclic(|me| Host {
-            store,
-            config,
-            tables: Mutex::new(HashMap::new()),
-            events: tx,
-            me: me.clone(),
-            tournament_locks: Mutex::new(HashMap::new()),
-            playing_out: Mutex::new(std::collections::HashSet::new()),
-            clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
-            swept: Mutex::new(HashMap::new()),
-            changed: tokio::sync::broadcast::channel(4096).0,
-            changed_out: Mutex::new(None),
-            watching: Default::default(),
-            owners: Mutex::new(crate::owner::Owners::default()),
-            handoff_task: crate::owner::HandoffTask::default(),
-            owners_task: crate::owner::HandoffTask::default(),
-            owners_moved: tokio::sync::Notify::new(),
-            store_failed_at: Mutex::new(None),
-            evicted_due: Mutex::new(HashMap::new()),
+        let several = store.is_postgres() && tokio::runtime::Handle::try_current().is_ok();
+        let host = Arc::new_cyclic(|me: &std::sync::Weak<Host>| {
+            let heard_by = me.clone();
+            let peers = config.peer_listen.filter(|_| several).and_then(|listen| {
+                crate::peers::Peers::start(&store, listen, move |payload| {
+                    if let Some(host) = heard_by.upgrade() {
+                        host.heard(payload);
+                    }
+                })
+            });
+            let peers_task = crate::owner::HandoffTask::default();
+            let peers = peers.map(|(peers, task)| {
+                *peers_task.0.lock().expect("peers task") = Some(task);
+                peers
+            });
+            Host {
+                store,
+                config,
+                tables: Mutex::new(HashMap::new()),
+                events: tx,
+                me: me.clone(),
+                tournament_locks: Mutex::new(HashMap::new()),
+                playing_out: Mutex::new(std::collections::HashSet::new()),
+                clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
+                swept: Mutex::new(HashMap::new()),
+                changed: tokio::sync::broadcast::channel(4096).0,
+                changed_out: Mutex::new(None),
+                watching: Default::default(),
+                owners: Mutex::new(crate::owner::Owners::default()),
+                handoff_task: crate::owner::HandoffTask::default(),
+                owners_task: crate::owner::HandoffTask::default(),
+                owners_moved: tokio::sync::Notify::new(),
+                store_failed_at: Mutex::new(None),
+                evicted_due: Mutex::new(HashMap::new()),
+                peers,
+                _peers_task: peers_task,
+            }
         });
-        if host.store.is_postgres() && tokio::runtime::Handle::try_current().is_ok() {
+        if several {
             host.listen_handoffs();
             host.watch_owners();
         }

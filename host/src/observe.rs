@@ -35,6 +35,12 @@
 //! - `presses_handed_over_total{outcome}`: presses handed to the process that owns their
 //!   table (`answered`, `unanswered`, `found_in_log`, `owner_gone` where they arrived;
 //!   `taken`, `late` at the owner)
+//! - `peer_messages_total{way}`: messages to another process (handed presses, their
+//!   answers, open live pages) sent `straight` (over a connection between the processes) or
+//!   through the `database` (`NOTIFY`: the process gives no address, or cannot be reached)
+//! - `peer_connections_total{outcome}`: connections between processes: `open`,
+//!   `unreachable` (this process could not reach another), `refused` (one that did not greet
+//!   with this process's secret)
 //! - `store_retries_total{op}`: a database operation tried again (`open`, `migrate`,
 //!   `remember`, `listen`)
 //! - `heartbeats_total{outcome}` (`ok`, `error`) and
@@ -202,6 +208,18 @@ pub const METRICS: &[Metric] = &[
         "Presses handed between processes because another process owns the table: answered, unanswered (answered \"try again\") found_in_log (no answer came, but the log holds the move: answered as applied) and owner_gone (the owner went while the press waited: handed to the new owner) where they arrived, taken and late (past their time limit, dropped) at the owner.",
     ),
     m(
+        "stikis_peer_messages_total",
+        Kind::Counter,
+        &["way"],
+        "Messages to another process (handed presses, their answers, open live pages): straight (over a connection between the processes) or database (through PostgreSQL NOTIFY: the process gives no address, or cannot be reached).",
+    ),
+    m(
+        "stikis_peer_connections_total",
+        Kind::Counter,
+        &["outcome"],
+        "Connections between processes: open, unreachable (this process could not reach another: told through the database for 10 s), refused (a connection that did not greet with this process's secret).",
+    ),
+    m(
         "stikis_store_retries_total",
         Kind::Counter,
         &["op"],
@@ -311,6 +329,12 @@ fn describe() {
     }
     for outcome in ["answered", "unanswered", "found_in_log", "taken", "late"] {
         metrics::counter!("stikis_presses_handed_over_total", "outcome" => outcome).increment(0);
+    }
+    for way in ["straight", "database"] {
+        metrics::counter!("stikis_peer_messages_total", "way" => way).increment(0);
+    }
+    for outcome in ["open", "unreachable", "refused"] {
+        metrics::counter!("stikis_peer_connections_total", "outcome" => outcome).increment(0);
     }
     metrics::gauge!("stikis_tables_in_memory").set(0.0);
     metrics::gauge!("stikis_tables_moved_here").set(0.0);
@@ -453,6 +477,16 @@ pub fn host_error(op: &'static str, e: &crate::table::HostError) {
 /// `presses_handed_over_total`).
 pub fn handed_over(outcome: &'static str) {
     metrics::counter!("stikis_presses_handed_over_total", "outcome" => outcome).increment(1);
+}
+
+/// A message to another process, sent `straight` or through the `database`.
+pub(crate) fn peer_message(way: &'static str) {
+    metrics::counter!("stikis_peer_messages_total", "way" => way).increment(1);
+}
+
+/// A connection between processes: `open`, `unreachable`, `refused`.
+pub(crate) fn peer_connection(outcome: &'static str) {
+    metrics::counter!("stikis_peer_connections_total", "outcome" => outcome).increment(1);
 }
 
 /// A database operation tried again (see `store_retries_total`).

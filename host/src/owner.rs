@@ -10,7 +10,8 @@
 //!
 //! The owner keeps the table in memory, moves it, runs its computer players and its turn
 //! timer. A process that receives a press for a table another process owns hands it over
-//! (`NOTIFY` on the owner's own channel, [`HANDOFF_CHANNEL`] and its process id): the owner
+//! (straight over a connection between the two, `crate::peers`; else `NOTIFY` on the owner's
+//! own channel, [`HANDOFF_CHANNEL`] and its process id): the owner
 //! handles it as if it had received it, shows the table's messages itself, and sends back
 //! what only the receiver can give the person (the short answer, a personal message, the
 //! presser's own hand, which Discord shows in the interaction's answer). An owner that does
@@ -342,7 +343,11 @@ impl Host {
             return Ok(false);
         }
         let since = crate::store::now_ms() - BEAT_STALE_MS;
-        let mut live = self.store.live_process_ids(since).await?;
+        let peers = self.store.live_peers(since).await?;
+        let mut live: Vec<String> = peers.iter().map(|(p, _)| p.clone()).collect();
+        if let Some(links) = &self.peers {
+            links.set_live(peers);
+        }
         let me = self.store.process_id().to_string();
         if !live.contains(&me) {
             // Just beaten: this process is alive, whatever a slow clock says.
@@ -534,7 +539,7 @@ impl Host {
         // Sending waits for a connection too: within the same bound.
         let mut notified = false;
         let answer = tokio::time::timeout_at(deadline, async {
-            match self.store.notify(&channel_of(owner), &payload).await {
+            match self.tell(owner, &payload).await {
                 Ok(()) => {
                     notified = true;
                     rx.await.ok()
@@ -588,45 +593,69 @@ impl Host {
         Some(out)
     }
 
+    /// How many messages this process sent to the others: (straight, through the database;
+    /// every one through the database where it does not listen for them). For tests.
+    #[doc(hidden)]
+    pub fn told_others(&self) -> (u64, u64) {
+        self.peers.as_ref().map_or((0, 0), |p| p.told())
+    }
+
+    /// Sends `payload` to process `to`: straight when it listens for the others
+    /// (`crate::peers`), else through the database.
+    async fn tell(&self, to: &str, payload: &str) -> crate::store::Result<()> {
+        match &self.peers {
+            Some(peers) => peers.send(to, &channel_of(to), payload).await,
+            None => self.store.notify(&channel_of(to), payload).await,
+        }
+    }
+
     /// Listens for presses handed to this process and for answers to the ones it handed over
-    /// (PostgreSQL; nothing on SQLite).
+    /// through the database (PostgreSQL; nothing on SQLite). Those that come straight from
+    /// the other processes are heard by `crate::peers`.
     pub(crate) fn listen_handoffs(self: &Arc<Self>) {
         let host = Arc::downgrade(self);
-        let me = self.store.process_id().to_string();
-        let task = self.store.listen(channel_of(&me), move |payload| {
-            let Some(payload) = payload else { return };
-            let Ok(message) = serde_json::from_str::<Message>(payload) else {
-                tracing::warn!("a handoff message that is not one");
-                return;
-            };
-            let Some(host) = host.upgrade() else { return };
-            match message {
-                Message::Watch { from, on, seats } => {
-                    host.watched_elsewhere(&from, on, seats);
+        let task = self
+            .store
+            .listen(channel_of(self.store.process_id()), move |payload| {
+                if let (Some(payload), Some(host)) = (payload, host.upgrade()) {
+                    host.heard(payload);
                 }
-                Message::Answer { to, n, outs } if to == me => {
-                    if let Some((_, tx)) = host.owners.lock().expect("owners").waiting.remove(&n) {
-                        let _ = tx.send(Some(outs));
-                    }
-                }
-                Message::Press {
-                    to,
-                    from,
-                    n,
-                    until_ms,
-                    chat,
-                    user,
-                    token,
-                } if to == me => {
-                    tokio::spawn(async move {
-                        host.take_handed(from, n, until_ms, chat, user, token).await;
-                    });
-                }
-                _ => {}
-            }
-        });
+            });
         if let Some(task) = task {
             *self.handoff_task.0.lock().expect("handoff task") = Some(task);
+        }
+    }
+
+    /// A message from another process (`Message`).
+    pub(crate) fn heard(self: Arc<Self>, payload: &str) {
+        let Ok(message) = serde_json::from_str::<Message>(payload) else {
+            tracing::warn!("a handoff message that is not one");
+            return;
+        };
+        let me = self.store.process_id();
+        match message {
+            Message::Watch { from, on, seats } => {
+                self.watched_elsewhere(&from, on, seats);
+            }
+            Message::Answer { to, n, outs } if to == me => {
+                if let Some((_, tx)) = self.owners.lock().expect("owners").waiting.remove(&n) {
+                    let _ = tx.send(Some(outs));
+                }
+            }
+            Message::Press {
+                to,
+                from,
+                n,
+                until_ms,
+                chat,
+                user,
+                token,
+            } if to == me => {
+                tokio::spawn(async move {
+                    self.take_handed(from, n, until_ms, chat, user, token).await;
+                });
+            }
+            _ => {}
         }
     }
 
@@ -658,7 +687,7 @@ impl Host {
             }
         }
         parts.push(part);
-        let store = self.store.clone();
+        let Some(host) = self.me.upgrade() else { return };
         tokio::spawn(async move {
             for seats in parts.into_iter().filter(|p| !p.is_empty()) {
                 let message = Message::Watch {
@@ -668,7 +697,7 @@ impl Host {
                 };
                 let payload = serde_json::to_string(&message).expect("a watch message");
                 for p in &to {
-                    if let Err(e) = store.notify(&channel_of(p), &payload).await {
+                    if let Err(e) = host.tell(p, &payload).await {
                         tracing::debug!(error = %e, "open live pages were not told to the other processes");
                     }
                 }
@@ -704,7 +733,6 @@ impl Host {
             },
             command: Command::Press { token },
         };
-        let back_to = channel_of(&from);
         let out = self.handle_here(req, until_ms, Some(press_name(&from, n))).await;
         let (mut back, mut rest) = split(out.clone(), &presser, true);
         let mut payload = serde_json::to_string(&Message::Answer {
@@ -716,14 +744,14 @@ impl Host {
         if payload.len() > MAX_PAYLOAD {
             (back, rest) = split(out, &presser, false);
             payload = serde_json::to_string(&Message::Answer {
-                to: from,
+                to: from.clone(),
                 n,
                 outs: back,
             })
             .expect("an answer serializes");
         }
         self.forward(rest);
-        if let Err(e) = self.store.notify(&back_to, &payload).await {
+        if let Err(e) = self.tell(&from, &payload).await {
             tracing::warn!(error = %e, "could not answer a handed press");
             crate::observe::store_error("handoff", &e);
         }
@@ -749,7 +777,7 @@ impl Host {
 
 /// A task of the host's (the handoff listener, the owners' watcher), ended when the host goes.
 #[derive(Default)]
-pub(crate) struct HandoffTask(Mutex<Option<tokio::task::JoinHandle<()>>>);
+pub(crate) struct HandoffTask(pub(crate) Mutex<Option<tokio::task::JoinHandle<()>>>);
 
 impl Drop for HandoffTask {
     fn drop(&mut self) {

@@ -113,6 +113,12 @@ fn postgres(prefix: &str) -> Option<(String, String)> {
     Some((url, schema))
 }
 
+/// A connection of the test's own to the database at `url`.
+async fn observer_connection(url: &str) -> sqlx::PgConnection {
+    use sqlx::Connection;
+    sqlx::PgConnection::connect(url).await.unwrap()
+}
+
 async fn send(host: &Arc<Host>, who: &str, command: Command) -> Outbox {
     host.handle(Request {
         chat: ChatRef::new(Platform::Telegram, "group-1", "g"),
@@ -958,13 +964,47 @@ async fn picks_on_two_hosts(one: Store, two: Store, observer: Store) {
 /// at, with their hand; while the owner is gone but still counted alive, the press is
 /// answered "try again" within seconds and never committed later; once the owner has
 /// stopped, the other process owns the table and the press goes through.
+///
+/// The processes tell each other straight (over a connection between them), or through the
+/// database: where a process does not listen for the others, or where what it says of where
+/// it listens does not hold (its secret there is not its own: the connection is refused).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_postgres_a_press_is_handed_to_the_tables_owner() {
+    press_handed_to_owner(Told::Straight).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_press_is_handed_to_the_tables_owner_through_the_database() {
+    press_handed_to_owner(Told::Database).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_press_is_handed_through_the_database_to_an_owner_that_refuses_the_connection() {
+    press_handed_to_owner(Told::Refused).await;
+}
+
+/// How the processes of `press_handed_to_owner` tell each other.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Told {
+    /// Over a connection between them.
+    Straight,
+    /// Neither listens for the other: through the database.
+    Database,
+    /// Each gives a secret that is not its own: the connections are refused, and what they
+    /// were for goes through the database.
+    Refused,
+}
+
+async fn press_handed_to_owner(told: Told) {
     let Some((url, schema)) = postgres("own") else {
         return;
     };
     let open = || Store::connect_postgres(&url, Some(&schema));
     let observer = open().await.unwrap();
+    let config = || HostConfig {
+        peer_listen: config().peer_listen.filter(|_| told != Told::Database),
+        ..config()
+    };
     let (h1, mut e1) = Host::new(open().await.unwrap(), config());
     let (h2, mut e2) = Host::new(open().await.unwrap(), config());
     let quiet = std::time::Duration::from_secs(600);
@@ -995,6 +1035,26 @@ async fn on_postgres_a_press_is_handed_to_the_tables_owner() {
     // The owner takes the table up (the other may have started it) and the other lets go.
     for h in [owner, other] {
         h.sweep(quiet).await.unwrap();
+    }
+    let peers: Vec<Option<String>> = sqlx::query_scalar(&format!("SELECT peer FROM \"{schema}\".processes"))
+        .fetch_all(&mut observer_connection(&url).await)
+        .await
+        .unwrap();
+    assert_eq!(
+        peers.iter().filter(|p| p.is_some()).count(),
+        if told == Told::Database { 0 } else { 2 },
+        "where each listens, as their heartbeats say: {peers:?}"
+    );
+    if told == Told::Refused {
+        // Until the next sweep's heartbeat; each process reads it within `OWNERS_EVERY`
+        // and drops the connection it may have made.
+        sqlx::query(&format!(
+            "UPDATE \"{schema}\".processes SET peer = split_part(peer, ' ', 1) || ' not-the-secret'"
+        ))
+        .execute(&mut observer_connection(&url).await)
+        .await
+        .unwrap();
+        tokio::time::sleep(stikis_host::owner::OWNERS_EVERY * 3).await;
     }
 
     // A live page of Bruno's served by the other process: the owner, which shows the
@@ -1063,6 +1123,17 @@ async fn on_postgres_a_press_is_handed_to_the_tables_owner() {
             Some(owner.store().process_id()),
             "every move after the press was made by the owner: {log:?}"
         );
+    }
+    // How the press and its answer went between the processes.
+    let (straight, database) = {
+        let (a, b) = (owner.told_others(), other.told_others());
+        (a.0 + b.0, a.1 + b.1)
+    };
+    match told {
+        Told::Straight => assert!(straight >= 2 && database == 0, "{straight} {database}"),
+        // Neither process listens: each sends by NOTIFY alone, which is not counted here.
+        Told::Database => assert_eq!((straight, database), (0, 0)),
+        Told::Refused => assert!(database >= 2, "{straight} {database}"),
     }
 
     // Until a person is to act (the owner's computer player may be to move).

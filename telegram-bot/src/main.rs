@@ -64,6 +64,14 @@ struct Args {
     /// Milliseconds a computer player may think over one move (more: stronger and more CPU).
     #[arg(long, env = "STIKIS_COMPUTER_THINK_MS", default_value_t = stikis_core::ai::DEFAULT_BUDGET_MS)]
     computer_think_ms: u64,
+    /// Several instances on one PostgreSQL database: where this one listens for the others
+    /// (a press that reached an instance other than its table's owner goes straight to the
+    /// owner). Port 0 takes a free one. The default serves instances on one machine; where
+    /// they run on several machines or containers, give e.g. 0.0.0.0:7070 (the others are
+    /// told the address the database sees this instance come from). Instances the others
+    /// cannot reach are told through the database (slower).
+    #[arg(long, env = "STIKIS_PEER_LISTEN", default_value = "127.0.0.1:0")]
+    peer_listen: std::net::SocketAddr,
     /// Log one JSON object per line (for log collectors) instead of plain lines.
     #[arg(long, env = "STIKIS_LOG_JSON")]
     log_json: bool,
@@ -92,6 +100,7 @@ async fn main() -> ExitCode {
         .filter(|u| !u.trim().is_empty())
         .or_else(|| args.web_listen.map(|a| format!("http://{a}")));
     settings.host.bot_budget_ms = args.computer_think_ms;
+    settings.host.peer_listen = Some(args.peer_listen);
     if let Some(url) = args.webhook_url {
         settings.mode = stikis_telegram::Mode::Webhook {
             url,

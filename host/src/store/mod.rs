@@ -128,6 +128,9 @@ pub struct Store {
     /// chat's flood control may hold it long after its claim would lapse) is not posted by it
     /// a second time (`claim_once`).
     sending: Arc<std::sync::Mutex<HashMap<PostKey, std::time::Instant>>>,
+    /// Where this process listens for the others and its secret ("address secret"), written
+    /// with its heartbeat (`processes.peer`, see `crate::peers`); None: nowhere.
+    peer: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 /// A keyed message to one recipient: platform, key, recipient.
@@ -567,6 +570,7 @@ impl Store {
             cache: Arc::default(),
             live: Arc::default(),
             sending: Arc::default(),
+            peer: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -618,6 +622,7 @@ impl Store {
             cache: Arc::default(),
             live: Arc::default(),
             sending: Arc::default(),
+            peer: Arc::default(),
         };
         store.beat().await?;
         Ok(store)

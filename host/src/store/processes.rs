@@ -75,14 +75,20 @@ impl Store {
     /// The heartbeat: this process is alive now. Also forgets processes silent for a day.
     pub async fn beat(&self) -> Result<()> {
         let now = now_ms();
-        let sql = "INSERT INTO processes (id, started_ms, beat_ms) VALUES ($1, $2, $2) \
-                   ON CONFLICT (id) DO UPDATE SET beat_ms = excluded.beat_ms";
+        let sql = "INSERT INTO processes (id, started_ms, beat_ms, peer) VALUES ($1, $2, $2, $3) \
+                   ON CONFLICT (id) DO UPDATE SET beat_ms = excluded.beat_ms, peer = excluded.peer";
+        let peer = self.peer.lock().expect("peer").clone();
         on_write!(self, pool => {
             // How long the pool made it wait is measured here, every few seconds.
             let timer = crate::observe::Timer::start();
             let mut conn = pool.acquire().await?;
             crate::observe::pool_acquire("heartbeat", timer.elapsed());
-            sqlx::query(sql).bind(&*self.process).bind(now).execute(&mut *conn).await?;
+            sqlx::query(sql)
+                .bind(&*self.process)
+                .bind(now)
+                .bind(&peer)
+                .execute(&mut *conn)
+                .await?;
             sqlx::query("DELETE FROM processes WHERE beat_ms < $1")
                 .bind(now - 86_400_000)
                 .execute(&mut *conn)
@@ -111,24 +117,54 @@ impl Store {
         })
     }
 
-    /// The hosting processes whose heartbeat is not older than `since_ms`, by id: those that
+    /// Where this process listens for the others, with its secret ("address secret"),
+    /// written with its next heartbeat (`crate::peers`).
+    pub(crate) fn set_peer(&self, peer: Option<String>) {
+        *self.peer.lock().expect("peer") = peer;
+    }
+
+    /// The address the database sees this process's sessions come from (None over a Unix
+    /// socket, and on SQLite).
+    pub(crate) async fn client_address(&self) -> Result<Option<std::net::IpAddr>> {
+        let Backend::Postgres(pool) = &self.backend else {
+            return Ok(None);
+        };
+        let ip: Option<String> = sqlx::query_scalar("SELECT host(inet_client_addr())")
+            .fetch_one(pool)
+            .await?;
+        Ok(ip.and_then(|ip| ip.parse().ok()))
+    }
+
+    /// The ids of `live_peers`.
+    pub async fn live_process_ids(&self, since_ms: i64) -> Result<Vec<String>> {
+        Ok(self
+            .live_peers(since_ms)
+            .await?
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect())
+    }
+
+    /// The hosting processes whose heartbeat is not older than `since_ms`, by id, with where
+    /// each listens for the others (`crate::peers`; None: nowhere): those that
     /// have beaten since they opened their store (a host beats at every sweep; a store opened
     /// by a tool, or by a test's observer, beats once at its opening and hosts no table).
     /// On PostgreSQL also only those with a session open now (their sessions carry their
     /// name, `application_name`): a process that was killed, or lost its machine's network
     /// connection, counts as dead as soon as the server has closed its sessions, not only
     /// once its heartbeat is stale; and a process without a session can commit nothing more.
-    pub async fn live_process_ids(&self, since_ms: i64) -> Result<Vec<String>> {
+    pub(crate) async fn live_peers(&self, since_ms: i64) -> Result<Vec<(String, Option<String>)>> {
         match &self.backend {
             Backend::Sqlite(pool) => {
-                let sql = "SELECT id FROM processes WHERE beat_ms >= $1 AND beat_ms > started_ms ORDER BY id";
-                Ok(sqlx::query_scalar(sql).bind(since_ms).fetch_all(pool).await?)
+                let sql =
+                    "SELECT id, peer FROM processes WHERE beat_ms >= $1 AND beat_ms > started_ms ORDER BY id";
+                Ok(sqlx::query_as(sql).bind(since_ms).fetch_all(pool).await?)
             }
             Backend::Postgres(pool) => {
-                let sql = "SELECT id FROM processes p WHERE beat_ms >= $1 AND beat_ms > started_ms \
+                let sql = "SELECT id, peer FROM processes p WHERE beat_ms >= $1 AND beat_ms > started_ms \
                            AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = p.id) \
                            ORDER BY id";
-                Ok(sqlx::query_scalar(sql).bind(since_ms).fetch_all(pool).await?)
+                Ok(sqlx::query_as(sql).bind(since_ms).fetch_all(pool).await?)
             }
         }
     }

@@ -1412,6 +1412,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     }
     let f = fleet.lock().unwrap();
     let throughput = in_chaos as f64 / chaos_secs;
+    // For a benchmark's CPU sampler: the window the throughput counts.
+    println!("chaos: played from unix ms {start_ms} for {chaos_secs:.2} s: {in_chaos} moves");
     // Presses made while PostgreSQL was away: each answered within `OUTAGE_ANSWER_MS`,
     // unless the process that took it was killed before that (counted: its person presses
     // again, as after any kill).
