@@ -28,19 +28,22 @@ use fake::{public_key_hex, Fake, Person, DM_OFFSET};
 use serde_json::json;
 use stikis_host::store::Platform;
 use stikis_host::token::Token;
-use support::{free_port, Delivery, Press, Seen, Table};
+use support::{free_ports, Delivery, Press, Seen, Table};
 
 /// The fake Discord, balancing its interaction posts over the processes' endpoints.
 #[derive(Clone)]
 struct Discord {
     fake: Fake,
     ports: Arc<Vec<u16>>,
+    peer_ports: Arc<Vec<u16>>,
 }
 
 impl Discord {
     async fn start(procs: usize) -> Discord {
         let fake = Fake::start().await;
-        let ports: Vec<u16> = (0..procs).map(|_| free_port()).collect();
+        // Each process's own port, and its port for the other processes (`--peer-listen`).
+        let mut ports = free_ports(2 * procs);
+        let peer_ports = ports.split_off(procs);
         fake.use_endpoints(
             ports
                 .iter()
@@ -50,6 +53,7 @@ impl Discord {
         Discord {
             fake,
             ports: Arc::new(ports),
+            peer_ports: Arc::new(peer_ports),
         }
     }
 
@@ -122,7 +126,8 @@ impl support::Bot for Discord {
         c.args(["--token", "fake-token", "--database-url", db_url])
             .args(["--api-url", &self.fake.url])
             .args(["--interactions-listen", &format!("127.0.0.1:{}", self.ports[i])])
-            .args(["--public-key", &public_key_hex()]);
+            .args(["--public-key", &public_key_hex()])
+            .args(["--peer-listen", &format!("127.0.0.1:{}", self.peer_ports[i])]);
         c
     }
 

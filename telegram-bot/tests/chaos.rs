@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use fake::{lobby_button, move_button, Fake, Pressed};
 use stikis_host::store::Platform;
 use stikis_host::token::Token;
-use support::{free_port, Delivery, Press, Seen, Table};
+use support::{free_ports, Delivery, Press, Seen, Table};
 
 const TOKEN: &str = "1:CHAOS";
 const SECRET: &str = "chaos";
@@ -39,12 +39,15 @@ const SECRET: &str = "chaos";
 struct Telegram {
     fake: Fake,
     ports: Arc<Vec<u16>>,
+    peer_ports: Arc<Vec<u16>>,
 }
 
 impl Telegram {
     async fn start(procs: usize) -> Telegram {
         let fake = Fake::start().await;
-        let ports: Vec<u16> = (0..procs).map(|_| free_port()).collect();
+        // Each process's own port, and its port for the other processes (`--peer-listen`).
+        let mut ports = free_ports(2 * procs);
+        let peer_ports = ports.split_off(procs);
         {
             let mut s = fake.state.lock().unwrap();
             let backends = ports.iter().map(|&p| ([127, 0, 0, 1], p).into()).collect();
@@ -53,6 +56,7 @@ impl Telegram {
         Telegram {
             fake,
             ports: Arc::new(ports),
+            peer_ports: Arc::new(peer_ports),
         }
     }
 }
@@ -79,6 +83,7 @@ impl support::Bot for Telegram {
             .args(["--webhook-url", &format!("http://127.0.0.1:{port}/hook")])
             .args(["--listen", &format!("127.0.0.1:{port}")])
             .args(["--webhook-secret", SECRET])
+            .args(["--peer-listen", &format!("127.0.0.1:{}", self.peer_ports[i])])
             .args(["--edit-interval-ms", "100", "--hand-delay-ms", "0"])
             .args(["--computer-think-ms", "5"]);
         c

@@ -444,12 +444,14 @@ pub fn unix_ms() -> i64 {
         .as_millis() as i64
 }
 
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// `n` different free ports on 127.0.0.1: one per process for each address it listens on,
+/// kept for it across its restarts (a process listening on port 0 could take a port chosen
+/// for another, which is down for a restart, and keep that one from starting).
+pub fn free_ports(n: usize) -> Vec<u16> {
+    let held: Vec<std::net::TcpListener> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    held.iter().map(|l| l.local_addr().unwrap().port()).collect()
 }
 
 /// The results posted in `group`, first to last: the first text of each message that begins
