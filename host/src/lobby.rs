@@ -130,8 +130,6 @@ pub struct Host {
     /// The connections to the other processes on PostgreSQL (None: on SQLite, or where this
     /// process could not listen; everything then goes through the database).
     pub(crate) peers: Option<Arc<crate::peers::Peers>>,
-    /// The listener for the other processes: held, so that it ends with the host.
-    _peers_task: crate::owner::HandoffTask,
 }
 
 impl Host {
@@ -147,11 +145,6 @@ impl Host {
                         host.heard(payload);
                     }
                 })
-            });
-            let peers_task = crate::owner::HandoffTask::default();
-            let peers = peers.map(|(peers, task)| {
-                *peers_task.0.lock().expect("peers task") = Some(task);
-                peers
             });
             Host {
                 store,
@@ -173,7 +166,6 @@ impl Host {
                 store_failed_at: Mutex::new(None),
                 evicted_due: Mutex::new(HashMap::new()),
                 peers,
-                _peers_task: peers_task,
             }
         });
         if several {

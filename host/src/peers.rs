@@ -49,6 +49,8 @@ pub(crate) struct Peers {
     told: Arc<Told>,
     /// How the messages that cannot go straight go: through the database.
     store: Store,
+    /// The listener's task, ended when these go (with their host).
+    listening: crate::owner::HandoffTask,
 }
 
 impl Peers {
@@ -61,7 +63,7 @@ impl Peers {
         store: &Store,
         listen: SocketAddr,
         heard: impl Fn(&str) + Send + Sync + 'static,
-    ) -> Option<(Arc<Peers>, tokio::task::JoinHandle<()>)> {
+    ) -> Option<Arc<Peers>> {
         let bound = std::net::TcpListener::bind(listen)
             .and_then(|l| l.set_nonblocking(true).map(|()| l))
             .and_then(|l| TcpListener::from_std(l));
@@ -86,6 +88,7 @@ impl Peers {
             made: Default::default(),
             told: Arc::default(),
             store: store.clone(),
+            listening: crate::owner::HandoffTask::default(),
         });
         let store = store.clone();
         let heard = Arc::new(heard);
@@ -118,7 +121,8 @@ impl Peers {
                 });
             }
         });
-        Some((peers, task))
+        *peers.listening.0.lock().expect("peers task") = Some(task);
+        Some(peers)
     }
 
     /// The other live processes and what their heartbeats say of where they listen (None:
