@@ -597,9 +597,11 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let mut outage_window: Option<(i64, i64)> = None;
     let pg_restart_at = cfg.secs / 2;
     let until = t0 + Duration::from_secs(cfg.secs);
+    // The mean pause between kills: STIKIS_CHAOS_KILL_MS (2000) lower makes the live set churn.
+    let kill_pause: u64 = env_or("STIKIS_CHAOS_KILL_MS", 2_000).max(2);
     while Instant::now() < until {
         let pause = if cfg.kills {
-            rng.random_range(1_000..4_000)
+            rng.random_range(kill_pause / 2..kill_pause * 2)
         } else {
             500
         };
@@ -1193,7 +1195,28 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                             })
                             .map(|(_, m, _, at)| format!("msg {m} at +{} ms", at - start_ms))
                             .collect();
-                        results_twice.push(format!("table {id} deal {n}: {} posts ({when:?})", posts.len()));
+                        // How soon after the first post a process was killed: its sender's window
+                        // between sending it and remembering that it did.
+                        let first = history
+                            .iter()
+                            .find(|(c, _, text, _)| {
+                                *c == t.group
+                                    && (text.starts_with(&header) || text.contains(&format!("\n\n{header}")))
+                            })
+                            .map(|(_, _, _, at)| *at);
+                        let killed = first.and_then(|f| {
+                            changes
+                                .iter()
+                                .filter(|c| matches!(c.kind, ChangeKind::Kill))
+                                .map(|c| c.from_ms - f)
+                                .filter(|d| *d >= 0)
+                                .min()
+                        });
+                        results_twice.push(format!(
+                            "table {id} deal {n}: {} posts ({when:?}), a kill {} after the first",
+                            posts.len(),
+                            killed.map_or("never".to_string(), |ms| format!("{ms} ms"))
+                        ));
                     }
                     for m in posts {
                         let shown: Option<Vec<i64>> =
@@ -1793,7 +1816,8 @@ pub fn short_on_postgres<B: Bot>(bot: MakeBot<B>) {
 
 /// The long run, by hand, set by STIKIS_CHAOS_SECS (default 300), STIKIS_CHAOS_TABLES (40),
 /// STIKIS_CHAOS_PROCS (4), STIKIS_CHAOS_SEED (random), STIKIS_CHAOS_KILLS (0 for none: a
-/// throughput run) and STIKIS_CHAOS_PG_RESTART.
+/// throughput run), STIKIS_CHAOS_KILL_MS (2000: the mean pause between kills, between half and
+/// twice it; lower for a live set that keeps changing) and STIKIS_CHAOS_PG_RESTART.
 pub fn long<B: Bot>(bot: MakeBot<B>) {
     let seed = seed();
     let procs = env_or("STIKIS_CHAOS_PROCS", 4);
