@@ -597,7 +597,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let mut outage_window: Option<(i64, i64)> = None;
     let pg_restart_at = cfg.secs / 2;
     let until = t0 + Duration::from_secs(cfg.secs);
-    // The mean pause between kills: STIKIS_CHAOS_KILL_MS (2000) lower makes the live set churn.
+    // Each pause between kills is drawn between half and twice STIKIS_CHAOS_KILL_MS (2000);
+    // lower, the live set keeps changing.
     let kill_pause: u64 = env_or("STIKIS_CHAOS_KILL_MS", 2_000).max(2);
     while Instant::now() < until {
         let pause = if cfg.kills {
@@ -1187,23 +1188,21 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                     }
                     if posts.len() > 1 {
                         // A process killed after posting and before remembering it posted.
-                        let when: Vec<String> = history
+                        let copies: Vec<(&String, i64)> = history
                             .iter()
                             .filter(|(c, _, text, _)| {
                                 *c == t.group
                                     && (text.starts_with(&header) || text.contains(&format!("\n\n{header}")))
                             })
-                            .map(|(_, m, _, at)| format!("msg {m} at +{} ms", at - start_ms))
+                            .map(|(_, m, _, at)| (m, *at))
                             .collect();
-                        // How soon after the first post a process was killed: its sender's window
-                        // between sending it and remembering that it did.
-                        let first = history
+                        let when: Vec<String> = copies
                             .iter()
-                            .find(|(c, _, text, _)| {
-                                *c == t.group
-                                    && (text.starts_with(&header) || text.contains(&format!("\n\n{header}")))
-                            })
-                            .map(|(_, _, _, at)| *at);
+                            .map(|(m, at)| format!("msg {m} at +{} ms", at - start_ms))
+                            .collect();
+                        // How soon after the first copy a process was killed: its sender's moment
+                        // between sending it and remembering that it did.
+                        let first = copies.first().map(|(_, at)| *at);
                         let killed = first.and_then(|f| {
                             changes
                                 .iter()
@@ -1816,7 +1815,7 @@ pub fn short_on_postgres<B: Bot>(bot: MakeBot<B>) {
 
 /// The long run, by hand, set by STIKIS_CHAOS_SECS (default 300), STIKIS_CHAOS_TABLES (40),
 /// STIKIS_CHAOS_PROCS (4), STIKIS_CHAOS_SEED (random), STIKIS_CHAOS_KILLS (0 for none: a
-/// throughput run), STIKIS_CHAOS_KILL_MS (2000: the mean pause between kills, between half and
+/// throughput run), STIKIS_CHAOS_KILL_MS (2000: each pause between kills is between half and
 /// twice it; lower for a live set that keeps changing) and STIKIS_CHAOS_PG_RESTART.
 pub fn long<B: Bot>(bot: MakeBot<B>) {
     let seed = seed();
