@@ -1,7 +1,7 @@
 //! The `stikis-discord` binary: `--help` documents its settings, a missing token is a clear
 //! error, and against the fake Discord it connects and stops cleanly on SIGTERM.
 
-mod fake;
+use crate::fake;
 
 use std::process::Command;
 use std::time::Duration;

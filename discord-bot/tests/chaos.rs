@@ -9,12 +9,12 @@
 //! deferred is checked on its own: the fake tells which process took it, when, and whether a
 //! follow-up came (and refused it).
 //!
-//! Short run, part of the tests: `cargo test --release -p stikis-discord --test chaos` (one
+//! Short run, part of the tests: `cargo test --release -p stikis-discord --test all chaos::` (one
 //! process on SQLite; three on PostgreSQL with STIKIS_TEST_POSTGRES_URL and
 //! STIKIS_CHAOS_PG_RESTART set, as `.ci/postgres.sh` prints them). Long run, by hand: add
 //! `-- --ignored --nocapture` and the STIKIS_CHAOS_* settings of the Telegram harness.
 
-mod fake;
+use crate::fake;
 #[path = "../../host/tests/support/chaos.rs"]
 mod support;
 

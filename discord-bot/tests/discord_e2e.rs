@@ -6,7 +6,7 @@
 //! one person and computer players; the bot's own texts in the person's or server's language;
 //! two processes splitting the gateway shards on one database.
 
-mod fake;
+use crate::fake;
 
 use std::sync::atomic::Ordering;
 

@@ -3,7 +3,7 @@
 //! selection, every card), the privacy of every public message, bad presses, a restart
 //! mid-deal, and the record the finished table posts replaying to the table's totals.
 
-mod common;
+use crate::common;
 
 use common::{
     chat, check_seeds, config, dm, file_of, log_of, send, sqlite, step, table_id, user, Screen, Table,

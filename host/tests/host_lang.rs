@@ -2,7 +2,7 @@
 //! a table that was playing in Latvian shows its next public message in Russian, while each
 //! player's private hand stays in the player's own language.
 
-mod common;
+use crate::common;
 
 use common::{chat, config, dm, send, sqlite, table_id, user, Screen};
 use stikis_host::i18n::Lang;

@@ -4,7 +4,7 @@
 //! returns, bad presses, a restart mid-hand, and the record the finished table posts
 //! replaying to the table's totals (tricks).
 
-mod common;
+use crate::common;
 
 use common::{
     chat, check_privacy, check_seeds, config, dm, file_of, log_of, send, sqlite, step, table_id, user,

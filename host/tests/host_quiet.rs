@@ -2,7 +2,7 @@
 //! "✓" besides, and a deal's commitment is shown short in its table message, never as a
 //! 64-digit hash or seed in the chat (the record has them whole).
 
-mod common;
+use crate::common;
 
 use common::{chat, config, dm, file_of, send, sqlite, user, Screen};
 use stikis_host::table::{commitment, fingerprint};

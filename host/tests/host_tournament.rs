@@ -4,7 +4,7 @@
 //! new one on the same database resumes; the tournament's record then verifies, and a changed
 //! record does not.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

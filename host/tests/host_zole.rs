@@ -2,7 +2,7 @@
 //! chats, computer players, every kind of bad press, the privacy of every public message, a
 //! restart mid-deal, and the turn timers (on tokio's paused clock).
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

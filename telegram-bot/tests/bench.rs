@@ -1,5 +1,5 @@
 //! Throughput benchmark against the fake Bot API server (ignored by default; run with
-//! `cargo test --release -p stikis-telegram --test bench -- --ignored --nocapture`):
+//! `cargo test --release -p stikis-telegram --test all bench:: -- --ignored --nocapture`):
 //! 200 group tables play one Zole deal each at the same time; reports updates handled per
 //! second and Bot API calls per card played (in all, per method, and without the compulsory
 //! answerCallbackQuery), with three people per table and with one person and two computer
@@ -7,7 +7,7 @@
 //! in the reply to its post and is no call of the bot's). People press only what they have
 //! not pressed already, as a person knows their own move.
 
-mod fake;
+use crate::fake;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -6,7 +6,7 @@
 //! once; then every acknowledged press must be in the log once, every record must replay to
 //! the results posted, and no message may have shown a hidden card.
 //!
-//! Short run, part of the tests: `cargo test --release -p stikis-telegram --test chaos`
+//! Short run, part of the tests: `cargo test --release -p stikis-telegram --test all chaos::`
 //! (one process on SQLite; three processes on PostgreSQL, restarted once, with
 //! STIKIS_TEST_POSTGRES_URL and STIKIS_CHAOS_PG_RESTART set, as `.ci/postgres.sh` prints them).
 //! Long run, by hand: add `-- --ignored --nocapture` and set STIKIS_CHAOS_SECS (default
@@ -16,7 +16,7 @@
 //! instead of the restart, STIKIS_CHAOS_OUTAGE_SECS with the shell commands
 //! STIKIS_CHAOS_PG_STOP and STIKIS_CHAOS_PG_START.
 
-mod fake;
+use crate::fake;
 #[path = "../../host/tests/support/chaos.rs"]
 mod support;
 

@@ -1,7 +1,7 @@
 //! The binary's start-up contract: a clear error without a token, and `--help` naming every
 //! setting.
 
-mod fake;
+use crate::fake;
 
 use std::process::Command;
 

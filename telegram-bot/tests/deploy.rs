@@ -5,7 +5,7 @@
 //! image's HEALTHCHECK command run by bash against a bot started here. Fast: no image is built
 //! and no container started.
 
-mod fake;
+use crate::fake;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -5,7 +5,7 @@
 //! removed from a group closes its table; a player without a private chat acts from the group
 //! through number buttons; the hand of who just acted is redrawn lazily; webhook mode.
 
-mod fake;
+use crate::fake;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! PostgreSQL, where several instances may run, refuses to start without the one secret they
 //! must share. The binary runs against the fake Bot API server, as an operator runs it.
 
-mod fake;
+use crate::fake;
 
 use std::io::{Read, Write};
 use std::process::{Child, Command, Stdio};

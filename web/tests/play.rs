@@ -5,9 +5,8 @@
 //! Telegram `initData` are checked: forged, expired, altered and other-table credentials are
 //! refused and change nothing.
 
-mod browser;
-#[path = "../../host/tests/common/mod.rs"]
-mod common;
+use crate::browser;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -3,9 +3,8 @@
 //! given (`/web`) and its rotation, and 404s for everything else: bad tokens, another
 //! community's tables, running tables, a deal still in play, malformed paths.
 
-mod browser;
-#[path = "../../host/tests/common/mod.rs"]
-mod common;
+use crate::browser;
+use crate::common;
 
 use std::sync::Arc;
 
