@@ -178,3 +178,46 @@ fn the_docs_stand_on_their_own() {
         assert!(repo().join(doc).is_file(), "{doc} is missing");
     }
 }
+
+/// With `autotests = false`, a file in a crate's tests/ that neither its tests/main.rs nor a
+/// `[[test]]` of its Cargo.toml names would never be built or run: each one must be named.
+#[test]
+fn every_test_file_is_part_of_a_test_binary() {
+    let mut crates = 0;
+    for entry in std::fs::read_dir(repo()).unwrap() {
+        let dir = entry.unwrap().path();
+        let main = dir.join("tests/main.rs");
+        if !main.is_file() {
+            continue;
+        }
+        crates += 1;
+        let declared = std::fs::read_to_string(&main).unwrap();
+        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        assert!(
+            manifest.contains("autotests = false") && manifest.contains("path = \"tests/main.rs\""),
+            "{}: tests/main.rs is not its test binary",
+            dir.display()
+        );
+        for file in std::fs::read_dir(dir.join("tests")).unwrap() {
+            let path = file.unwrap().path();
+            let Some(name) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".rs"))
+            else {
+                continue;
+            };
+            if name == "main" {
+                continue;
+            }
+            let as_module = declared.lines().any(|l| l.trim() == format!("mod {name};"));
+            let as_binary = manifest.contains(&format!("path = \"tests/{name}.rs\""));
+            assert!(
+                as_module || as_binary,
+                "{}: add `mod {name};` to tests/main.rs, or it is never run",
+                path.display()
+            );
+        }
+    }
+    assert!(crates >= 5, "only {crates} crates have tests/main.rs");
+}
