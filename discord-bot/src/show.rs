@@ -24,7 +24,7 @@ use serenity::{
 };
 use stikis_host::i18n::t;
 use stikis_host::store::{ChatRef, FirstPost, Platform, Store};
-use stikis_host::{Button, Out, Outbox};
+use stikis_host::{Button, HandDelivery, Out, Outbox};
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 /// Discord's error code for "Cannot send messages to this user".
@@ -217,7 +217,12 @@ impl Shower {
                     text,
                     buttons,
                     version,
+                    delivery,
                 } => {
+                    if *delivery == HandDelivery::Shown {
+                        // Shown by the table's owner (a Telegram press's copy: not seen here).
+                        continue;
+                    }
                     let content = Content {
                         text: text.clone(),
                         buttons: buttons.clone(),

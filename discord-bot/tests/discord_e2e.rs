@@ -1243,6 +1243,7 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
                 token: format!("x{v}"),
             }]],
             version: v,
+            delivery: stikis_host::HandDelivery::Show,
         }])
     };
     // (Two processes on one SQLite file stand for two on PostgreSQL: the store is told of

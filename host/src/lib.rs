@@ -21,4 +21,4 @@ pub mod view;
 pub mod watching;
 
 pub use lobby::{Host, HostConfig};
-pub use outbox::{Board, Button, Command, Out, Outbox, Request, TournamentVerb, User};
+pub use outbox::{Board, Button, Command, HandDelivery, Out, Outbox, Request, TournamentVerb, User};

@@ -184,6 +184,22 @@ pub struct Button {
     pub token: String,
 }
 
+/// How an adapter shows a hand (`Out::Private`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum HandDelivery {
+    /// As the adapter shows hands (one with nothing to press may be held back a while).
+    #[default]
+    Show,
+    /// At once: its person just pressed, in a chat that another process received the press
+    /// from and handed to this one, the table's owner.
+    Pressed,
+    /// Not at all: the table's owner (another process) showed it. It is here for the press's
+    /// receiver to read (a popup's legend, numbered choices). On Telegram, where any process
+    /// can edit a person's private messages, only the owner shows a table's hands while it
+    /// owns it, and need not claim their versions (`Store::claim_hand`).
+    Shown,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Out {
     /// A table's public message in its chat; one message per `key`, edited in place.
@@ -210,6 +226,8 @@ pub enum Out {
         /// process (the table's owner, the receiver of a handed press, one that took the
         /// table over) shows which version when.
         version: i64,
+        /// How the adapter shows it.
+        delivery: HandDelivery,
     },
     /// A new message in the chat (deal results, seeds, notices). With `once`, a key: the
     /// message is posted once under that key, whoever shows it and however often (a deal's

@@ -14,7 +14,10 @@
 //! own channel, [`HANDOFF_CHANNEL`] and its process id): the owner
 //! handles it as if it had received it, shows the table's messages itself, and sends back
 //! what only the receiver can give the person (the short answer, a personal message, the
-//! presser's own hand, which Discord shows in the interaction's answer). An owner that does
+//! presser's own hand, which Discord shows in the interaction's answer; on Telegram, where
+//! any process can edit a person's private messages, the owner shows that hand too and sends
+//! back a copy to read, so that only the owner shows its tables' hands and need not claim
+//! their versions: `Store::shows_alone`). An owner that does
 //! not answer in time is answered "try again" for (the press carries its time limit, past
 //! which the owner never commits it).
 //!
@@ -31,7 +34,7 @@ use tokio::sync::oneshot;
 
 use crate::i18n::t;
 use crate::lobby::{Host, BEAT_STALE_MS};
-use crate::outbox::{Button, Command, Out, Outbox, Request, User};
+use crate::outbox::{Button, Command, HandDelivery, Out, Outbox, Request, User};
 use crate::store::{ChatRef, Platform};
 use crate::token::Token;
 
@@ -218,6 +221,10 @@ enum Handed {
         /// Absent from an answer of a process that predates hand versions: 0, the oldest.
         #[serde(default)]
         version: i64,
+        /// The owner showed it (`HandDelivery::Shown`); absent from an answer of a
+        /// process that predates this: the receiver shows it.
+        #[serde(default)]
+        by_owner: bool,
     },
 }
 
@@ -243,6 +250,7 @@ impl Handed {
                 text,
                 buttons,
                 version,
+                by_owner,
             } => Out::Private {
                 user,
                 chat: chat.chat_ref()?,
@@ -250,14 +258,42 @@ impl Handed {
                 text,
                 buttons,
                 version,
+                delivery: if by_owner {
+                    HandDelivery::Shown
+                } else {
+                    HandDelivery::Show
+                },
             },
         })
     }
 }
 
+/// Who shows the presser's own hands after a press handed to the table's owner.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum PresserHands {
+    /// The receiver (Discord shows the hand in the interaction's answer).
+    Receiver,
+    /// The owner, which sends a copy back to be read (a popup's legend, numbered choices):
+    /// on Telegram, where any process can edit a person's private messages, so that only
+    /// the owner shows a table's hands.
+    Owner,
+    /// The owner, without a copy (an answer too large for `NOTIFY`).
+    OwnerOnly,
+}
+
+impl PresserHands {
+    /// Who shows them for a press made in `chat`.
+    fn for_chat(chat: &ChatRef) -> PresserHands {
+        match chat.platform {
+            Platform::Telegram => PresserHands::Owner,
+            _ => PresserHands::Receiver,
+        }
+    }
+}
+
 /// Splits an owner's outbox into what goes back to the press's receiver (the answer, a
 /// personal message, the presser's own hands, in order) and what the owner shows itself.
-fn split(out: Outbox, presser: &str, with_hands: bool) -> (Vec<Handed>, Outbox) {
+fn split(out: Outbox, presser: &str, hands: PresserHands) -> (Vec<Handed>, Outbox) {
     let mut back = Vec::new();
     let mut rest = Outbox::default();
     for o in out.0 {
@@ -281,14 +317,49 @@ fn split(out: Outbox, presser: &str, with_hands: bool) -> (Vec<Handed>, Outbox) 
                 text,
                 buttons,
                 version,
-            } if with_hands && user == presser => back.push(Handed::Private {
+                delivery: _,
+            } if user == presser && hands != PresserHands::Receiver => {
+                // Shown at once, as the receiver would have: its person just acted.
+                rest.push(Out::Private {
+                    user: user.clone(),
+                    chat: chat.clone(),
+                    key: key.clone(),
+                    text: text.clone(),
+                    buttons: buttons.clone(),
+                    version,
+                    delivery: HandDelivery::Pressed,
+                });
+                if hands == PresserHands::Owner {
+                    back.push(Handed::Private {
+                        user,
+                        chat: Chat::from(&chat),
+                        key,
+                        text,
+                        buttons,
+                        version,
+                        by_owner: true,
+                    });
+                }
+            }
+            Out::Private {
                 user,
-                chat: Chat::from(&chat),
+                chat,
                 key,
                 text,
                 buttons,
                 version,
-            }),
+                delivery: _,
+            } if user == presser => {
+                back.push(Handed::Private {
+                    user,
+                    chat: Chat::from(&chat),
+                    key,
+                    text,
+                    buttons,
+                    version,
+                    by_owner: false,
+                });
+            }
             o => rest.push(o),
         }
     }
@@ -724,6 +795,7 @@ impl Host {
         }
         crate::observe::handed_over("taken");
         let presser = user.id.clone();
+        let req_chat = chat.clone();
         let req = Request {
             chat,
             user: User {
@@ -734,7 +806,8 @@ impl Host {
             command: Command::Press { token },
         };
         let out = self.handle_here(req, until_ms, Some(press_name(&from, n))).await;
-        let (mut back, mut rest) = split(out.clone(), &presser, true);
+        let hands = PresserHands::for_chat(&req_chat);
+        let (mut back, mut rest) = split(out.clone(), &presser, hands);
         let mut payload = serde_json::to_string(&Message::Answer {
             to: from.clone(),
             n,
@@ -742,7 +815,7 @@ impl Host {
         })
         .expect("an answer serializes");
         if payload.len() > MAX_PAYLOAD {
-            (back, rest) = split(out, &presser, false);
+            (back, rest) = split(out, &presser, PresserHands::OwnerOnly);
             payload = serde_json::to_string(&Message::Answer {
                 to: from.clone(),
                 n,
@@ -750,7 +823,9 @@ impl Host {
             })
             .expect("an answer serializes");
         }
-        self.forward(rest);
+        // `handle_here` held back the hands of seats followed on a live page, but for the
+        // presser's (who pressed in the chat, where their hand is now shown).
+        self.show_unheld(rest);
         if let Err(e) = self.tell(&from, &payload).await {
             tracing::warn!(error = %e, "could not answer a handed press");
             crate::observe::store_error("handoff", &e);
@@ -833,16 +908,36 @@ mod tests {
                     token: "x".into(),
                 }]],
                 version: 3,
+                delivery: HandDelivery::Show,
             });
         }
         out.reply("✓");
-        let (back, rest) = split(out.clone(), "anna", true);
+        // Discord: the receiver shows the presser's hand (in the interaction's answer).
+        let (back, rest) = split(out.clone(), "anna", PresserHands::Receiver);
         let back: Vec<Out> = back.into_iter().filter_map(Handed::out).collect();
         assert_eq!(back, vec![out.0[1].clone(), out.0[3].clone()]);
         assert_eq!(rest.0, vec![out.0[0].clone(), out.0[2].clone()]);
-        let (back, rest) = split(out.clone(), "anna", false);
+        // Telegram: the owner shows every hand, and the receiver gets a copy of the
+        // presser's to read, marked as shown.
+        assert_eq!(PresserHands::for_chat(&chat), PresserHands::Owner);
+        let (back, rest) = split(out.clone(), "anna", PresserHands::Owner);
+        let back: Vec<Out> = back.into_iter().filter_map(Handed::out).collect();
+        let with = |o: &Out, d: HandDelivery| {
+            let mut o = o.clone();
+            if let Out::Private { delivery, .. } = &mut o {
+                *delivery = d;
+            }
+            o
+        };
+        assert_eq!(back, vec![with(&out.0[1], HandDelivery::Shown), out.0[3].clone()]);
+        let pressed = with(&out.0[1], HandDelivery::Pressed);
+        assert_eq!(rest.0, vec![out.0[0].clone(), pressed.clone(), out.0[2].clone()]);
+        // Too large to send back: the owner shows it, and nothing goes back but the answer.
+        let (back, rest) = split(out.clone(), "anna", PresserHands::OwnerOnly);
         assert_eq!(back.len(), 1);
-        assert_eq!(rest.0.len(), 3);
+        assert_eq!(rest.0, vec![out.0[0].clone(), pressed, out.0[2].clone()]);
+        let discord = ChatRef::new(Platform::Discord, "g", "g");
+        assert_eq!(PresserHands::for_chat(&discord), PresserHands::Receiver);
     }
 
     /// A press whose owner's answer never came is told what the log says: "✓" and the

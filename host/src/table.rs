@@ -780,6 +780,7 @@ impl Live {
             text: self.labelled(lang, game.hand_text(seat, lang, &self.names_in(lang))),
             buttons,
             version: self.seq,
+            delivery: crate::outbox::HandDelivery::Show,
         }
     }
 }

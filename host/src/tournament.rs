@@ -635,6 +635,7 @@ impl Host {
                         buttons: Vec::new(),
                         // Written once, never changed.
                         version: 0,
+                        delivery: crate::outbox::HandDelivery::Show,
                     });
                 }
             }

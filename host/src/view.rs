@@ -308,6 +308,12 @@ impl Host {
         let _ = self.events.send(out);
     }
 
+    /// `forward` for an outbox whose held-back hands were taken out already
+    /// (`hold_watched_but`).
+    pub(crate) fn show_unheld(&self, out: Outbox) {
+        let _ = self.events.send(out);
+    }
+
     /// A change another process told of (PostgreSQL `NOTIFY`): passed on to this process's
     /// live pages; None (the listener lost its connection meanwhile) is told as table 0, "any
     /// table may have changed".
@@ -376,6 +382,7 @@ mod tests {
             text: String::new(),
             buttons: Vec::new(),
             version: 0,
+            delivery: crate::outbox::HandDelivery::Show,
         });
         assert_eq!(tables_shown(&out), vec![7, 9, 12]);
     }

@@ -372,6 +372,7 @@ mod tests {
             text: "…".into(),
             buttons: Vec::new(),
             version: 1,
+            delivery: crate::outbox::HandDelivery::Show,
         };
         host.forward(Outbox(vec![hand("anna", 0), hand("bruno", 1)]));
         host.publish(Outbox(vec![hand("bruno", 1), hand("cilda", 2)]));

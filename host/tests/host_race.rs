@@ -12,7 +12,7 @@ use stikis_core::ai::Level;
 use stikis_core::Seed;
 use stikis_host::store::{ChatRef, FirstPost, Platform, Store};
 use stikis_host::token::Token;
-use stikis_host::{Command, Host, HostConfig, Out, Outbox, Request, User};
+use stikis_host::{Command, HandDelivery, Host, HostConfig, Out, Outbox, Request, User};
 
 const STALE: &str = "That button is out of date; use the newest message.";
 
@@ -1103,11 +1103,47 @@ async fn press_handed_to_owner(told: Told) {
         }
     }
     let (who, out) = applied.expect("a press of the person to act is applied");
+    // On Telegram the owner shows every hand of its tables, the presser's too (at once:
+    // they just acted), and the answer carries a copy of it to read only (`Shown`).
     assert!(
-        out.0
+        out.0.iter().any(|o| matches!(
+            o,
+            Out::Private { user, delivery: HandDelivery::Shown, .. } if *user == who
+        )),
+        "the answer carries the presser's own hand, as shown by the owner: {out:?}"
+    );
+    assert!(
+        !out.0.iter().any(|o| matches!(
+            o,
+            Out::Private { delivery, .. } if *delivery != HandDelivery::Shown
+        )),
+        "the receiver has no hand to show: {out:?}"
+    );
+    let owners_events = if std::ptr::eq(owner, &h1) {
+        &mut e1
+    } else {
+        &mut e2
+    };
+    let mut shown_by_owner = Vec::new();
+    for _ in 0..100 {
+        while let Ok(o) = owners_events.try_recv() {
+            screen.show(&o);
+            shown_by_owner.extend(o.0);
+        }
+        if shown_by_owner
             .iter()
-            .any(|o| matches!(o, Out::Private { user, .. } if *user == who)),
-        "the answer carries the presser's own hand: {out:?}"
+            .any(|o| matches!(o, Out::Private { user, .. } if *user == who))
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        shown_by_owner.iter().any(|o| matches!(
+            o,
+            Out::Private { user, delivery: HandDelivery::Pressed, .. } if *user == who
+        )),
+        "the owner shows the presser's hand at once: {shown_by_owner:?}"
     );
     assert!(
         !out.0.iter().any(|o| matches!(o, Out::Public { .. })),

@@ -1800,3 +1800,53 @@ async fn on_postgres_a_process_is_alive_while_it_has_a_session() {
         "its heartbeat is still fresh"
     );
 }
+
+/// A hand's version needs no claim where its table's owner alone shows hands: alone on the
+/// database, or the owner by a live set that has not changed for the time given (the
+/// previous owner learns of a change and claims what it still shows meanwhile); any other
+/// process, and the owner itself within that time of a change, claims.
+#[tokio::test]
+async fn only_a_settled_owner_shows_hands_without_claiming_them() {
+    use std::time::Duration;
+    let db = sqlite_db().await;
+    let store = &db.store;
+    // SQLite: one process, which shows everything.
+    assert!(store.shows_alone(1, Duration::from_secs(3600)));
+    let me = store.process_id().to_string();
+    let other = format!("{me}-other");
+    store.set_live(vec![me.clone(), other.clone()]);
+    let live = [me.clone(), other.clone()];
+    let mine = (1..100)
+        .find(|t| stikis_host::owner::owner_among(*t, &live) == Some(me.as_str()))
+        .expect("a table of this process's");
+    let theirs = (1..100)
+        .find(|t| stikis_host::owner::owner_among(*t, &live) == Some(other.as_str()))
+        .expect("a table of the other's");
+    // Just changed: everyone claims.
+    assert!(!store.shows_alone(mine, Duration::from_secs(3600)));
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    assert!(store.shows_alone(mine, Duration::from_millis(20)));
+    assert!(
+        !store.shows_alone(theirs, Duration::from_millis(20)),
+        "not the owner"
+    );
+    // The same set read again is no change.
+    store.set_live(vec![me.clone(), other.clone()]);
+    assert!(store.shows_alone(mine, Duration::from_millis(20)));
+    // A process that comes is a change, for the tables that stay this process's too.
+    let third = format!("{me}-third");
+    let three = [me.clone(), other.clone(), third.clone()];
+    let still_mine = (1..1000)
+        .find(|t| {
+            stikis_host::owner::owner_among(*t, &live) == Some(me.as_str())
+                && stikis_host::owner::owner_among(*t, &three) == Some(me.as_str())
+        })
+        .expect("a table that stays this process's");
+    store.set_live(three.to_vec());
+    assert!(!store.shows_alone(still_mine, Duration::from_millis(20)));
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    assert!(store.shows_alone(still_mine, Duration::from_millis(20)));
+    // Alone again: nobody else shows anything.
+    store.set_live(vec![me.clone()]);
+    assert!(store.shows_alone(theirs, Duration::from_secs(3600)), "alone now");
+}

@@ -28,7 +28,7 @@ use serde_json::{json, Value};
 use stikis_host::i18n::{t, Arg, Lang};
 use stikis_host::store::{ChatRef, FirstPost, Platform, Store, FIRST_POST_CLAIM_MS};
 use stikis_host::token::Token;
-use stikis_host::{Button, Out, Outbox};
+use stikis_host::{Button, HandDelivery, Out, Outbox};
 use teloxide::payloads::{
     AnswerCallbackQuerySetters, EditMessageTextSetters, SendDocumentSetters, SendMessageSetters,
 };
@@ -154,6 +154,12 @@ pub struct Shower {
 }
 
 /// The error of a first post another process claimed and has not sent yet.
+/// How long after the live processes changed each process claims the hands it shows (on
+/// top of `hand_delay`, the longest a hand is held back): the previous owner of a table
+/// learns of the change within half a second (`OWNERS_EVERY`), and its last hands are on
+/// their way by then (`Store::shows_alone`).
+const OWNER_SETTLED: Duration = Duration::from_secs(3);
+
 const CLAIMED_ELSEWHERE: &str = "another process is sending this message";
 
 fn claimed_elsewhere(e: &RequestError) -> bool {
@@ -663,12 +669,17 @@ impl Shower {
                 text,
                 buttons,
                 version,
+                delivery,
             } = o
             {
                 let started_here = deal_of_key(key)
                     .zip(table_of_key(key).and_then(|t| oldest_deal.get(&t)))
                     .is_some_and(|(d, oldest)| d > *oldest);
-                if Some(user.as_str()) == presser
+                // The presser's, or one whose person pressed in a chat that another process
+                // received the press from (handed to this one, the table's owner).
+                let pressed = *delivery == HandDelivery::Pressed || Some(user.as_str()) == presser;
+                if pressed
+                    && *delivery != HandDelivery::Shown
                     && !started_here
                     && last_of_key.get(&(key.as_str(), user.as_str())) == Some(&i)
                 {
@@ -707,8 +718,12 @@ impl Shower {
                     text,
                     buttons,
                     version,
+                    delivery,
                 } => {
-                    if last_of_key.get(&(key.as_str(), user.as_str())) != Some(&i) || shown_first.contains(&i)
+                    // A hand the table's owner showed is here to be read only.
+                    if last_of_key.get(&(key.as_str(), user.as_str())) != Some(&i)
+                        || shown_first.contains(&i)
+                        || *delivery == HandDelivery::Shown
                     {
                         i += 1;
                         continue;
@@ -1386,10 +1401,16 @@ impl Shower {
         buttons: &[Vec<Button>],
         version: i64,
     ) -> Result<bool, RequestError> {
-        if !self
-            .store
-            .claim_hand(Platform::Telegram, key, user, version, text, buttons)
-            .await
+        // The table's owner alone shows its hands (`HandDelivery::Shown`): while the live
+        // processes have not changed for longer than a hand is held back here, nobody else
+        // sends one, and the claim, a write for every hand shown, is left out.
+        let settled = self.hand_delay + OWNER_SETTLED;
+        let alone = table_of_key(key).is_some_and(|t| self.store.shows_alone(t, settled));
+        if !alone
+            && !self
+                .store
+                .claim_hand(Platform::Telegram, key, user, version, text, buttons)
+                .await
         {
             return Ok(false);
         }

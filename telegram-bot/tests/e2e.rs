@@ -1152,6 +1152,7 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
                 token: format!("x{v}"),
             }]],
             version: v,
+            delivery: stikis_host::HandDelivery::Show,
         }])
     };
     // (Two processes on one SQLite file stand for two on PostgreSQL: the store is told of
@@ -1207,6 +1208,7 @@ async fn a_first_post_claimed_by_a_process_that_died_is_shown_once_the_claim_lap
             text: text.into(),
             buttons: Vec::new(),
             version,
+            delivery: stikis_host::HandDelivery::Show,
         }])
     };
     let table = Outbox(vec![Out::Public {

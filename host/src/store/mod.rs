@@ -122,6 +122,8 @@ pub struct Store {
     /// that and on SQLite): a first-post claim of a process not among them is taken over
     /// without waiting for it to lapse (`claim_first_post`).
     live: Arc<std::sync::RwLock<Option<Vec<String>>>>,
+    /// When `live` last changed (its first read counts as a change): `shows_alone`.
+    live_since: Arc<std::sync::Mutex<Option<std::time::Instant>>>,
     /// The first posts this process claimed and is sending (`claim_first_post` said `Mine`,
     /// and neither an id was kept nor the claim given up yet), by platform, key and
     /// recipient, with when: a post kept under a key that this process is still sending (a
@@ -569,6 +571,7 @@ impl Store {
             process,
             cache: Arc::default(),
             live: Arc::default(),
+            live_since: Arc::default(),
             sending: Arc::default(),
             peer: Arc::default(),
         };
@@ -621,6 +624,7 @@ impl Store {
             process,
             cache: Arc::default(),
             live: Arc::default(),
+            live_since: Arc::default(),
             sending: Arc::default(),
             peer: Arc::default(),
         };

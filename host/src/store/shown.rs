@@ -294,7 +294,36 @@ impl Store {
     /// The hosting processes alive now, as the host last read them: a first-post claim of
     /// any other process is taken over after `DEAD_CLAIM_MS`.
     pub fn set_live(&self, live: Vec<String>) {
-        *self.live.write().expect("live processes") = Some(live);
+        let mut was = self.live.write().expect("live processes");
+        if was.as_ref() != Some(&live) {
+            *self.live_since.lock().expect("live since") = Some(std::time::Instant::now());
+        }
+        *was = Some(live);
+    }
+
+    /// Whether this process alone shows table `table`'s hands now, so that their versions
+    /// need no claim (`claim_hand`): alone (`alone`), or it owns the table by the live set
+    /// as it last read it (`crate::owner::owner_among`) and that set has not changed for
+    /// `settled`. Meant for a platform on which the owner shows every hand of its tables
+    /// (Telegram: `HandDelivery::Shown`). Within `settled` of a change of the live set, each
+    /// process claims what it shows: the previous owner learns of the change within a read
+    /// of the live set (`OWNERS_EVERY`) and claims from then on, and anything it still
+    /// holds back must be sent within `settled` (so `settled` is longer than the longest
+    /// hold); the new owner's claims meanwhile fence the older versions off.
+    pub fn shows_alone(&self, table: i64, settled: std::time::Duration) -> bool {
+        if self.alone() {
+            return true;
+        }
+        let since = *self.live_since.lock().expect("live since");
+        if since.is_none_or(|t| t.elapsed() < settled) {
+            return false;
+        }
+        self.live
+            .read()
+            .expect("live processes")
+            .as_ref()
+            .and_then(|live| crate::owner::owner_among(table, live).map(|o| o == &*self.process))
+            .unwrap_or(false)
     }
 
     /// Which of `keys` were posted once (`claim_once`) on `platform`, to any recipient:
@@ -495,7 +524,8 @@ impl Store {
     /// the table, shows a hand, and its older versions come late from a process that
     /// received a handed press or died meanwhile (a newer version is claimed before they
     /// arrive). Alone (SQLite, or no other process alive on PostgreSQL as last read) nobody
-    /// else shows it, and the claim, a write for every hand shown, is left out.
+    /// else shows it, and the claim, a write for every hand shown, is left out (and by a
+    /// Telegram table's settled owner, which alone shows its hands: `shows_alone`).
     pub async fn claim_hand(
         &self,
         platform: Platform,
