@@ -1846,6 +1846,20 @@ async fn only_a_settled_owner_shows_hands_without_claiming_them() {
     assert!(!store.shows_alone(still_mine, Duration::from_millis(20)));
     tokio::time::sleep(Duration::from_millis(30)).await;
     assert!(store.shows_alone(still_mine, Duration::from_millis(20)));
+    // Reads that stopped (the database away) are as good as a change: the others may have
+    // seen this process gone and moved its tables meanwhile.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert!(
+        !store.shows_alone(still_mine, Duration::from_millis(20)),
+        "not read lately"
+    );
+    store.set_live(three.to_vec());
+    assert!(
+        !store.shows_alone(still_mine, Duration::from_millis(20)),
+        "read after a gap"
+    );
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    assert!(store.shows_alone(still_mine, Duration::from_millis(20)));
     // Alone again: nobody else shows anything.
     store.set_live(vec![me.clone()]);
     assert!(store.shows_alone(theirs, Duration::from_secs(3600)), "alone now");

@@ -122,8 +122,9 @@ pub struct Store {
     /// that and on SQLite): a first-post claim of a process not among them is taken over
     /// without waiting for it to lapse (`claim_first_post`).
     live: Arc<std::sync::RwLock<Option<Vec<String>>>>,
-    /// When `live` last changed (its first read counts as a change): `shows_alone`.
-    live_since: Arc<std::sync::Mutex<Option<std::time::Instant>>>,
+    /// When `live` last changed (its first read, and a read after a gap in the reads, count
+    /// as a change), and when it was last read: `shows_alone`.
+    live_since: Arc<std::sync::Mutex<Option<(std::time::Instant, std::time::Instant)>>>,
     /// The first posts this process claimed and is sending (`claim_first_post` said `Mine`,
     /// and neither an id was kept nor the claim given up yet), by platform, key and
     /// recipient, with when: a post kept under a key that this process is still sending (a

@@ -295,9 +295,15 @@ impl Store {
     /// any other process is taken over after `DEAD_CLAIM_MS`.
     pub fn set_live(&self, live: Vec<String>) {
         let mut was = self.live.write().expect("live processes");
-        if was.as_ref() != Some(&live) {
-            *self.live_since.lock().expect("live since") = Some(std::time::Instant::now());
-        }
+        let now = std::time::Instant::now();
+        let mut since = self.live_since.lock().expect("live since");
+        let changed = was.as_ref() != Some(&live);
+        *since = match *since {
+            // While this process could not read the set (a database restart), the others
+            // may have seen it gone and moved its tables: as good as a change.
+            Some((t, read)) if !changed && now.duration_since(read) <= LIVE_READ_GAP => Some((t, now)),
+            _ => Some((now, now)),
+        };
         *was = Some(live);
     }
 
@@ -309,13 +315,15 @@ impl Store {
     /// process claims what it shows: the previous owner learns of the change within a read
     /// of the live set (`OWNERS_EVERY`) and claims from then on, and anything it still
     /// holds back must be sent within `settled` (so `settled` is longer than the longest
-    /// hold); the new owner's claims meanwhile fence the older versions off.
+    /// hold); the new owner's claims meanwhile fence the older versions off. A process whose
+    /// reads of the live set stopped for over `LIVE_READ_GAP` (the database away) takes it
+    /// as a change: the others may have seen it gone meanwhile and moved its tables.
     pub fn shows_alone(&self, table: i64, settled: std::time::Duration) -> bool {
         if self.alone() {
             return true;
         }
         let since = *self.live_since.lock().expect("live since");
-        if since.is_none_or(|t| t.elapsed() < settled) {
+        if since.is_none_or(|(t, read)| t.elapsed() < settled || read.elapsed() > LIVE_READ_GAP) {
             return false;
         }
         self.live
@@ -569,6 +577,10 @@ impl Store {
         Some((v, text, buttons))
     }
 }
+
+/// The longest pause between two reads of the live processes (`set_live`, every
+/// `OWNERS_EVERY`) after which the set counts as changed (`shows_alone`).
+const LIVE_READ_GAP: Duration = Duration::from_secs(2);
 
 /// How long a first post this process claimed counts as being sent by it (`claim_once`):
 /// longer than Telegram's flood control holds a message (its `retry_after`, tried 5 times).
