@@ -318,18 +318,21 @@ fn split(out: Outbox, presser: &str, hands: PresserHands) -> (Vec<Handed>, Outbo
                 buttons,
                 version,
                 delivery: _,
-            } if user == presser && hands != PresserHands::Receiver => {
-                // Shown at once, as the receiver would have: its person just acted.
-                rest.push(Out::Private {
-                    user: user.clone(),
-                    chat: chat.clone(),
-                    key: key.clone(),
-                    text: text.clone(),
-                    buttons: buttons.clone(),
-                    version,
-                    delivery: HandDelivery::Pressed,
-                });
-                if hands == PresserHands::Owner {
+            } if user == presser => {
+                let by_owner = hands != PresserHands::Receiver;
+                if by_owner {
+                    // Shown at once, as the receiver would have: its person just acted.
+                    rest.push(Out::Private {
+                        user: user.clone(),
+                        chat: chat.clone(),
+                        key: key.clone(),
+                        text: text.clone(),
+                        buttons: buttons.clone(),
+                        version,
+                        delivery: HandDelivery::Pressed,
+                    });
+                }
+                if hands != PresserHands::OwnerOnly {
                     back.push(Handed::Private {
                         user,
                         chat: Chat::from(&chat),
@@ -337,28 +340,9 @@ fn split(out: Outbox, presser: &str, hands: PresserHands) -> (Vec<Handed>, Outbo
                         text,
                         buttons,
                         version,
-                        by_owner: true,
+                        by_owner,
                     });
                 }
-            }
-            Out::Private {
-                user,
-                chat,
-                key,
-                text,
-                buttons,
-                version,
-                delivery: _,
-            } if user == presser => {
-                back.push(Handed::Private {
-                    user,
-                    chat: Chat::from(&chat),
-                    key,
-                    text,
-                    buttons,
-                    version,
-                    by_owner: false,
-                });
             }
             o => rest.push(o),
         }
