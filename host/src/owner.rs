@@ -779,7 +779,7 @@ impl Host {
         }
         crate::observe::handed_over("taken");
         let presser = user.id.clone();
-        let req_chat = chat.clone();
+        let hands = PresserHands::for_chat(&chat);
         let req = Request {
             chat,
             user: User {
@@ -790,7 +790,6 @@ impl Host {
             command: Command::Press { token },
         };
         let out = self.handle_here(req, until_ms, Some(press_name(&from, n))).await;
-        let hands = PresserHands::for_chat(&req_chat);
         let (mut back, mut rest) = split(out.clone(), &presser, hands);
         let mut payload = serde_json::to_string(&Message::Answer {
             to: from.clone(),
