@@ -139,6 +139,29 @@ fn a_database_that_cannot_be_opened_is_named() {
     );
 }
 
+/// A malformed `STIKIS_DB_POOL` stops the bot at once with one line saying what it wants,
+/// before it waits for a PostgreSQL server (here none listens: it would wait forever).
+#[test]
+fn a_bad_pool_setting_is_one_clear_line_without_waiting_for_the_database() {
+    let out = Command::new(BIN)
+        .args(["--token", "1:x", "--api-url", "http://127.0.0.1:9"])
+        .env(
+            "DATABASE_URL",
+            format!("postgres://stikis@127.0.0.1:{}/cards", free_port()),
+        )
+        .env("STIKIS_DB_POOL", "4,2")
+        .env_remove("STIKIS_METRICS_LISTEN")
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad STIKIS_DB_POOL \"4,2\": give main,light,writers"),
+        "{err}"
+    );
+    assert!(!err.contains("trying again"), "it did not wait: {err}");
+}
+
 /// `GET path` over HTTP/1.0: (status, body).
 async fn get(addr: std::net::SocketAddr, path: &str) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

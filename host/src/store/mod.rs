@@ -69,6 +69,10 @@ pub enum StoreError {
     TableClosed(i64),
     #[error("bad PostgreSQL schema name {0:?} (ASCII letters, digits, _)")]
     BadSchema(String),
+    #[error(
+        "bad STIKIS_DB_POOL {0:?}: give main,light,writers (e.g. 4,2,1), each at least 1, fewer writers than main"
+    )]
+    BadPool(String),
     /// The action's press's time limit (`CommitBy`) was up before it could be committed; it
     /// is not, and never will be.
     #[error("not committed within the press's time limit")]
@@ -86,8 +90,61 @@ pub enum StoreError {
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
-/// Connections of PostgreSQL's `light` pool (claims and notices).
-const LIGHT_CONNECTIONS: u32 = 6;
+/// The sizes of a PostgreSQL store, each process's: its main pool, its `light` pool (claims
+/// and notices, whose commits do not wait for the disk) and the group-commit writers of its
+/// action log (`pg_log`), which take their connections from the main pool.
+///
+/// Small on purpose. Each connection is a server process of PostgreSQL's, and they contend
+/// for the same cores: with 16 + 6 a process, two bot processes on one 2-core machine kept 45
+/// server processes busy, and PostgreSQL spent more CPU per move the more there were (0.74 to
+/// 0.80 ms at 2 processes, 0.54 to 0.60 ms with 4 + 2). A move's statements take well under a
+/// millisecond, so a few connections serve a process's tables; the log's writer commits
+/// whatever gathered while it waited, so one is enough. `STIKIS_DB_POOL=main,light,writers`
+/// changes them (docs/operations.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PgSizes {
+    pub main: u32,
+    pub light: u32,
+    pub writers: u32,
+}
+
+impl Default for PgSizes {
+    fn default() -> PgSizes {
+        PgSizes {
+            main: 4,
+            light: 2,
+            writers: 1,
+        }
+    }
+}
+
+impl PgSizes {
+    /// `STIKIS_DB_POOL`, or the defaults when it is not set.
+    pub fn from_env() -> Result<PgSizes> {
+        match std::env::var("STIKIS_DB_POOL") {
+            Ok(v) => PgSizes::parse(&v),
+            Err(_) => Ok(PgSizes::default()),
+        }
+    }
+
+    /// "main,light,writers", each at least 1, with fewer writers than main connections
+    /// (the others need one too).
+    pub fn parse(v: &str) -> Result<PgSizes> {
+        let bad = || StoreError::BadPool(v.to_string());
+        let numbers = v
+            .split(',')
+            .map(|p| p.trim().parse::<u32>().ok().filter(|n| *n > 0))
+            .collect::<Option<Vec<u32>>>()
+            .ok_or_else(bad)?;
+        let &[main, light, writers] = numbers.as_slice() else {
+            return Err(bad());
+        };
+        if writers >= main {
+            return Err(bad());
+        }
+        Ok(PgSizes { main, light, writers })
+    }
+}
 
 /// A handle on the database; cheap to clone (the pools are shared).
 #[derive(Clone, Debug)]
@@ -470,13 +527,15 @@ impl Store {
     /// yet (down, starting up, restarting, out of connections): it tries again every
     /// `CONNECT_RETRY`, saying so in the log each time, until the server answers, and calls
     /// `waiting` before each wait (a bot's `/healthz` says 503 meanwhile). What waiting does not
-    /// mend (a malformed URL, a refused password, a missing database, a SQLite file that cannot
-    /// be opened) ends it at once.
+    /// mend (a malformed URL, a bad `STIKIS_DB_POOL`, a refused password, a missing database,
+    /// a SQLite file that cannot be opened) ends it at once.
     pub async fn connect_waiting(url: &str, mut waiting: impl FnMut(&StoreError)) -> Result<Store> {
         if !is_postgres_url(url) {
             return Store::connect(url).await;
         }
         let options = PgConnectOptions::from_str(url)?;
+        // Waiting does not mend a bad setting either: said before any wait.
+        PgSizes::from_env()?;
         let mut tries = 0u32;
         loop {
             // One connection first: it fails at once when nothing listens, where the pool
@@ -583,6 +642,7 @@ impl Store {
     /// Opens PostgreSQL; with `schema`, every table lives in that schema (created if missing),
     /// so several installations or test runs can share one database.
     pub async fn connect_postgres(url: &str, schema: Option<&str>) -> Result<Store> {
+        let sizes = PgSizes::from_env()?;
         let mut options = PgConnectOptions::from_str(url)?;
         if let Some(schema) = schema {
             let valid = !schema.is_empty()
@@ -609,16 +669,16 @@ impl Store {
         let process = new_process_id();
         let options = options.application_name(&process);
         let light = PgPoolOptions::new()
-            .max_connections(LIGHT_CONNECTIONS)
+            .max_connections(sizes.light)
             .connect_lazy_with(options.clone().options([("synchronous_commit", "off")]));
         let pool = PgPoolOptions::new()
-            .max_connections(16)
+            .max_connections(sizes.main)
             .connect_with(options)
             .await?;
         POSTGRES_MIGRATIONS.run(&pool).await?;
         let store = Store {
             appender: None,
-            pg_appender: Some(pg_log::spawn(pool.clone(), Arc::clone(&process))),
+            pg_appender: Some(pg_log::spawn(pool.clone(), Arc::clone(&process), sizes.writers)),
             writer: None,
             light: Some(light),
             backend: Backend::Postgres(pool),
@@ -1774,7 +1834,30 @@ pub use tournament::EntryRefused;
 
 #[cfg(test)]
 mod tests {
-    use super::database_named;
+    use super::{database_named, PgSizes, StoreError};
+
+    #[test]
+    fn pool_sizes_are_three_numbers_with_fewer_writers_than_connections() {
+        assert_eq!(
+            PgSizes::parse("8, 3,2").unwrap(),
+            PgSizes {
+                main: 8,
+                light: 3,
+                writers: 2
+            }
+        );
+        for bad in ["", "4,2", "4,2,1,1", "4,0,1", "4,2,4", "4,2,x", "-4,2,1"] {
+            match PgSizes::parse(bad) {
+                Err(StoreError::BadPool(v)) => assert_eq!(v, bad),
+                other => panic!("{bad:?}: {other:?}"),
+            }
+        }
+        let said = PgSizes::parse("4,2").unwrap_err().to_string();
+        assert!(
+            said.contains("STIKIS_DB_POOL") && said.contains("main,light,writers"),
+            "{said}"
+        );
+    }
 
     #[test]
     fn a_database_is_named_by_its_file_or_server_never_its_password() {

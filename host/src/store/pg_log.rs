@@ -22,8 +22,6 @@ use super::sqlite_log::{Outcome, Run, TOO_LATE};
 
 /// At most this many appends share one statement.
 const MAX_BATCH: usize = 256;
-/// Batches in flight at once: while one waits for its flush, the next gathers and sends.
-const WORKERS: usize = 2;
 
 /// Inserts the batch's runs (one a table at most: `one_per_table`) that begin at their table's
 /// next number, for tables that exist, within their press's time limit; returns the
@@ -59,10 +57,12 @@ pub(super) struct Job {
 }
 
 /// Starts the writer tasks; they end when every sender (every clone of the `Store`) is gone.
-pub(super) fn spawn(pool: PgPool, process: Arc<str>) -> mpsc::Sender<Job> {
+/// `workers` batches may be in flight at once: while one waits for its flush, the next
+/// gathers and sends.
+pub(super) fn spawn(pool: PgPool, process: Arc<str>, workers: u32) -> mpsc::Sender<Job> {
     let (tx, rx) = mpsc::channel::<Job>(4 * MAX_BATCH);
     let rx = Arc::new(Mutex::new(rx));
-    for _ in 0..WORKERS {
+    for _ in 0..workers {
         let (pool, rx, process) = (pool.clone(), Arc::clone(&rx), Arc::clone(&process));
         tokio::spawn(async move {
             let mut batch = Vec::with_capacity(MAX_BATCH);
