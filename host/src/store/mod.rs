@@ -96,8 +96,8 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 ///
 /// Small on purpose. Each connection is a server process of PostgreSQL's, and they contend
 /// for the same cores: with 16 + 6 a process, two bot processes on one 2-core machine kept 45
-/// server processes busy, and PostgreSQL spent more CPU per move the more there were (0.74 to
-/// 0.80 ms at 2 processes, 0.54 to 0.60 ms with 4 + 2). A move's statements take well under a
+/// server processes busy, and PostgreSQL spent more CPU per move the more there were (0.76 ms
+/// at 2 processes, 0.62 ms with 4 + 2: docs/operations.md). A move's statements take well under a
 /// millisecond, so a few connections serve a process's tables; the log's writer commits
 /// whatever gathered while it waited, so one is enough. `STIKIS_DB_POOL=main,light,writers`
 /// changes them (docs/operations.md).
