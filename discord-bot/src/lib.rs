@@ -173,7 +173,7 @@ impl Bot {
 
 /// Where a Discord interaction happened, as the host names chats.
 pub fn chat_ref(guild: Option<serenity::GuildId>, channel: serenity::ChannelId) -> ChatRef {
-    let community = guild.map_or_else(|| "dm".to_string(), |g| g.to_string());
+    let community = guild.map_or_else(|| stikis_host::store::DISCORD_DM.to_string(), |g| g.to_string());
     ChatRef::new(Platform::Discord, community, channel.to_string())
 }
 

@@ -1,6 +1,8 @@
 //! Button presses: every button's custom id is a host token, so a press is one
 //! `Command::Press`. The answer: an update of the pressed message when the host redrew it
-//! (one call instead of two), a silent acknowledgement for "✓", an ephemeral explanation for
+//! (one call instead of two), a silent acknowledgement for "✓" (and for a press in a direct
+//! message that went to the table's owner, another process, which edits the hand itself:
+//! `stikis_host::owner`), an ephemeral explanation for
 //! stale, foreign and out-of-turn presses, and the ephemeral hand for the table's 🂠 button.
 //! A press that came over the gateway is answered by a callback call; one posted to the
 //! interactions endpoint is answered in the reply to its post (`Responder`), which is no call.

@@ -14,10 +14,13 @@
 //! own channel, [`HANDOFF_CHANNEL`] and its process id): the owner
 //! handles it as if it had received it, shows the table's messages itself, and sends back
 //! what only the receiver can give the person (the short answer, a personal message, the
-//! presser's own hand, which Discord shows in the interaction's answer; on Telegram, where
-//! any process can edit a person's private messages, the owner shows that hand too and sends
-//! back a copy to read, so that only the owner shows its tables' hands and need not claim
-//! their versions: `Store::shows_alone`). An owner that does
+//! presser's own hand where only the receiver can show it: a Discord hand in an ephemeral
+//! message, edited through the interaction's token). Where any process can edit the
+//! presser's hand message (Telegram, and a Discord direct message), the owner shows it too:
+//! the receiver drawing it in its answer while the owner edits it for the next move could
+//! land the older version last. On Telegram it sends back a copy to read (a popup's legend),
+//! and only the owner shows its tables' hands and need not claim their versions
+//! (`Store::shows_alone`). An owner that does
 //! not answer in time is answered "try again" for (the press carries its time limit, past
 //! which the owner never commits it).
 //!
@@ -271,13 +274,19 @@ impl Handed {
 /// Who shows the presser's own hands after a press handed to the table's owner.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum PresserHands {
-    /// The receiver (Discord shows the hand in the interaction's answer).
+    /// The receiver: a Discord press made in a server's channel, whose hand only the
+    /// receiver can show (an ephemeral message, edited through the interaction's token that
+    /// only the receiver holds: the 🂠 button's hand, a person whose direct messages are
+    /// closed).
     Receiver,
     /// The owner, which sends a copy back to be read (a popup's legend, numbered choices):
     /// on Telegram, where any process can edit a person's private messages, so that only
     /// the owner shows a table's hands.
     Owner,
-    /// The owner, without a copy (an answer too large for `NOTIFY`).
+    /// The owner, without a copy: an answer too large for `NOTIFY`, or a Discord press made
+    /// in a direct message, whose hand message any process can edit through the API. Were
+    /// the receiver to draw it in the interaction's answer while the owner edits it for the
+    /// next move, the older of the two could land last (a hand gone back to older buttons).
     OwnerOnly,
 }
 
@@ -286,6 +295,7 @@ impl PresserHands {
     fn for_chat(chat: &ChatRef) -> PresserHands {
         match chat.platform {
             Platform::Telegram => PresserHands::Owner,
+            Platform::Discord if chat.community == crate::store::DISCORD_DM => PresserHands::OwnerOnly,
             _ => PresserHands::Receiver,
         }
     }
@@ -919,8 +929,12 @@ mod tests {
         let (back, rest) = split(out.clone(), "anna", PresserHands::OwnerOnly);
         assert_eq!(back.len(), 1);
         assert_eq!(rest.0, vec![out.0[0].clone(), pressed, out.0[2].clone()]);
+        // Discord, in a server's channel: the receiver shows it (in the interaction's answer).
         let discord = ChatRef::new(Platform::Discord, "g", "g");
         assert_eq!(PresserHands::for_chat(&discord), PresserHands::Receiver);
+        // Discord, in a direct message: the owner edits it, and nothing of it goes back.
+        let dm = ChatRef::new(Platform::Discord, "dm", "c");
+        assert_eq!(PresserHands::for_chat(&dm), PresserHands::OwnerOnly);
     }
 
     /// A press whose owner's answer never came is told what the log says: "✓" and the

@@ -120,8 +120,18 @@ async fn observer_connection(url: &str) -> sqlx::PgConnection {
 }
 
 async fn send(host: &Arc<Host>, who: &str, command: Command) -> Outbox {
+    send_in(
+        host,
+        &ChatRef::new(Platform::Telegram, "group-1", "g"),
+        who,
+        command,
+    )
+    .await
+}
+
+async fn send_in(host: &Arc<Host>, chat: &ChatRef, who: &str, command: Command) -> Outbox {
     host.handle(Request {
-        chat: ChatRef::new(Platform::Telegram, "group-1", "g"),
+        chat: chat.clone(),
         user: user(who, who == "admin"),
         command,
     })
@@ -970,17 +980,26 @@ async fn picks_on_two_hosts(one: Store, two: Store, observer: Store) {
 /// it listens does not hold (its secret there is not its own: the connection is refused).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_postgres_a_press_is_handed_to_the_tables_owner() {
-    press_handed_to_owner(Told::Straight).await;
+    press_handed_to_owner(Told::Straight, Platform::Telegram).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_postgres_a_press_is_handed_to_the_tables_owner_through_the_database() {
-    press_handed_to_owner(Told::Database).await;
+    press_handed_to_owner(Told::Database, Platform::Telegram).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_postgres_a_press_is_handed_through_the_database_to_an_owner_that_refuses_the_connection() {
-    press_handed_to_owner(Told::Refused).await;
+    press_handed_to_owner(Told::Refused, Platform::Telegram).await;
+}
+
+/// On Discord, a press made in a direct message (on the person's hand message, which any
+/// process can edit) is handed over the same way, and the owner shows the presser's hand
+/// itself: nothing of it comes back for the receiver to draw in the interaction's answer,
+/// where it could land after a newer version the owner showed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_discord_press_in_a_direct_message_leaves_the_pressers_hand_to_the_owner() {
+    press_handed_to_owner(Told::Straight, Platform::Discord).await;
 }
 
 /// How the processes of `press_handed_to_owner` tell each other.
@@ -995,9 +1014,27 @@ enum Told {
     Refused,
 }
 
-async fn press_handed_to_owner(told: Told) {
+async fn press_handed_to_owner(told: Told, platform: Platform) {
     let Some((url, schema)) = postgres("own") else {
         return;
+    };
+    // Where the table sits, and where a person presses their hand's buttons: the group on
+    // Telegram; a direct message of their own on Discord.
+    let group = match platform {
+        Platform::Telegram => ChatRef::new(platform, "group-1", "g"),
+        _ => ChatRef::new(platform, "500", "600"),
+    };
+    let hand_chat = |who: &str| match platform {
+        Platform::Telegram => group.clone(),
+        _ => ChatRef::new(platform, stikis_host::store::DISCORD_DM, format!("dm-{who}")),
+    };
+    let send = |host: &Arc<Host>, who: &str, command: Command| {
+        let chat = match command {
+            Command::Press { .. } => hand_chat(who),
+            _ => group.clone(),
+        };
+        let (host, who) = (host.clone(), who.to_string());
+        async move { send_in(&host, &chat, &who, command).await }
     };
     let open = || Store::connect_postgres(&url, Some(&schema));
     let observer = open().await.unwrap();
@@ -1104,13 +1141,17 @@ async fn press_handed_to_owner(told: Told) {
     }
     let (who, out) = applied.expect("a press of the person to act is applied");
     // On Telegram the owner shows every hand of its tables, the presser's too (at once:
-    // they just acted), and the answer carries a copy of it to read only (`Shown`).
-    assert!(
-        out.0.iter().any(|o| matches!(
-            o,
-            Out::Private { user, delivery: HandDelivery::Shown, .. } if *user == who
-        )),
-        "the answer carries the presser's own hand, as shown by the owner: {out:?}"
+    // they just acted), and the answer carries a copy of it to read only (`Shown`). On
+    // Discord, from a direct message, it carries none.
+    let copies = out
+        .0
+        .iter()
+        .filter(|o| matches!(o, Out::Private { user, delivery: HandDelivery::Shown, .. } if *user == who))
+        .count();
+    assert_eq!(
+        copies,
+        usize::from(platform == Platform::Telegram),
+        "the presser's own hand in the answer, as shown by the owner: {out:?}"
     );
     assert!(
         !out.0.iter().any(|o| matches!(

@@ -63,6 +63,10 @@ impl CommunityRef {
     }
 }
 
+/// The community of a Discord direct-message channel (`ChatRef::community`): a press made
+/// there is on a hand message that any process can edit (`crate::owner`).
+pub const DISCORD_DM: &str = "dm";
+
 /// Where a table sits: a chat (channel, group) and, where the platform has them, a thread or
 /// forum topic inside it. Chat ids are unique per platform, so the community is carried
 /// along but not part of the chat's identity.

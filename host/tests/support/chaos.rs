@@ -1200,21 +1200,24 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                             .iter()
                             .map(|(m, at)| format!("msg {m} at +{} ms", at - start_ms))
                             .collect();
-                        // How soon after the first copy a process was killed: its sender's moment
-                        // between sending it and remembering that it did.
+                        // The kill or database restart nearest to the first copy (before or
+                        // after it): a sender killed between sending it and remembering that it
+                        // did, or whose claim another process took for a dead one's while the
+                        // database was away.
                         let first = copies.first().map(|(_, at)| *at);
-                        let killed = first.and_then(|f| {
+                        let nearest = first.and_then(|f| {
                             changes
                                 .iter()
-                                .filter(|c| matches!(c.kind, ChangeKind::Kill))
-                                .map(|c| c.from_ms - f)
-                                .filter(|d| *d >= 0)
-                                .min()
+                                .filter(|c| matches!(c.kind, ChangeKind::Kill | ChangeKind::PgRestart))
+                                .min_by_key(|c| (c.from_ms - f).abs().min((c.to_ms - f).abs()))
+                                .map(|c| (c.from_ms - f, c.describe(start_ms)))
                         });
                         results_twice.push(format!(
-                            "table {id} deal {n}: {} posts ({when:?}), a kill {} after the first",
+                            "table {id} deal {n}: {} posts ({when:?}), the nearest change {}",
                             posts.len(),
-                            killed.map_or("never".to_string(), |ms| format!("{ms} ms"))
+                            nearest.map_or("none".to_string(), |(ms, c)| format!(
+                                "began {ms} ms after the first: {c}"
+                            ))
                         ));
                     }
                     for m in posts {
