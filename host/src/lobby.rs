@@ -1814,14 +1814,25 @@ impl Host {
     /// lets computer players finish their turns and resumes the timers with the time left.
     /// Every log is read in a few queries (`running_logs`), not a handful per table.
     pub async fn recover(self: &Arc<Self>) -> Result<Outbox, HostError> {
+        let timer = crate::observe::Timer::start();
         let mut out = Outbox::default();
+        let mut recovered = 0;
         let mut settings: HashMap<CommunityRef, CommunitySettings> = HashMap::new();
         // On PostgreSQL only the tables this process owns among the live ones.
         if self.store.is_postgres() && self.store.beat().await.is_ok() {
             let _ = self.refresh_owners().await;
         }
         let carries = self.store.running_sheet_carries().await?;
-        for log in self.store.running_logs().await? {
+        // Beside other processes, only the logs of the tables this one owns are read: the
+        // tables it gained by starting wait for it from the moment the others saw it, and
+        // all the logs (thousands of moves a table) took seconds to read.
+        let owned: Option<Vec<i64>> = if self.store.is_postgres() {
+            let running = self.store.running_table_ids().await?;
+            Some(running.into_iter().filter(|id| self.owns(*id)).collect())
+        } else {
+            None
+        };
+        for log in self.store.running_logs_of(owned.as_deref()).await? {
             let id = log.table.id;
             if !self.owns(id) {
                 continue;
@@ -1855,6 +1866,7 @@ impl Host {
                         .clone()
                 }
             };
+            recovered += 1;
             match self.resume_loaded(id, shared).await {
                 Ok(o) => out.extend(o),
                 // A sweep takes it over once the database answers again.
@@ -1868,6 +1880,11 @@ impl Host {
         self.announce(&out);
         // Pages may have reconnected already: their seats' hands stay on the page.
         self.hold_watched(&mut out);
+        tracing::info!(
+            tables = recovered,
+            ms = (timer.elapsed() * 1000.0) as u64,
+            "running tables recovered"
+        );
         Ok(out)
     }
 

@@ -1149,6 +1149,7 @@ async fn running_logs_load_every_running_table() {
     for db in dbs().await {
         let s = &db.store;
         let mut running = Vec::new();
+        let mut lobby = 0;
         for (i, name) in ["c1", "c2", "c3", "c4"].iter().enumerate() {
             let t = s.create_table(&new_table(chat(name))).await.unwrap().id;
             for seat in 0..3u8 {
@@ -1172,7 +1173,7 @@ async fn running_logs_load_every_running_table() {
                 }
             }
             match i {
-                0 => {} // stays in the lobby
+                0 => lobby = t, // stays in the lobby
                 3 => {
                     s.set_status(t, TableStatus::Running).await.unwrap();
                     s.set_status(t, TableStatus::Finished).await.unwrap();
@@ -1204,6 +1205,13 @@ async fn running_logs_load_every_running_table() {
         assert_eq!(rec.deals.len(), 2);
         assert_eq!(rec.deals[1]["actions"].as_array().unwrap().len(), 4);
         assert_eq!(rec.players, ["P0", "P1", "P2"]);
+
+        // Only some of them (a process among others reads the tables it owns): those of
+        // them that run, each whole; none for none.
+        let some = s.running_logs_of(Some(&[running[1], lobby])).await.unwrap();
+        assert_eq!(some, logs[1..2], "{}", db.url);
+        assert!(s.running_logs_of(Some(&[])).await.unwrap().is_empty());
+        assert_eq!(s.running_logs_of(None).await.unwrap(), logs);
     }
 }
 

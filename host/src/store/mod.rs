@@ -1411,8 +1411,24 @@ impl Store {
     /// read-only repeatable-read transaction on PostgreSQL, a read transaction on SQLite), so
     /// a deal begun by another process while they run is either read whole or not at all.
     pub async fn running_logs(&self) -> Result<Vec<TableLog>> {
-        let tables_sql = format!("SELECT {TABLE_COLUMNS} FROM tables WHERE status = 'running' ORDER BY id");
-        let running = "JOIN tables t ON t.id = x.table_id WHERE t.status = 'running'";
+        self.running_logs_of(None).await
+    }
+
+    /// `running_logs` of the running tables among `only` (all with None): a process that
+    /// starts beside others reads the logs of the tables it owns, not of all of them.
+    pub async fn running_logs_of(&self, only: Option<&[i64]>) -> Result<Vec<TableLog>> {
+        // The ids are numbers from this database, written into the statements as such.
+        let among = match only {
+            Some([]) => return Ok(Vec::new()),
+            Some(ids) => {
+                let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
+                format!(" AND t.id IN ({})", ids.join(","))
+            }
+            None => String::new(),
+        };
+        let tables_sql =
+            format!("SELECT {TABLE_COLUMNS} FROM tables t WHERE status = 'running'{among} ORDER BY id");
+        let running = format!("JOIN tables t ON t.id = x.table_id WHERE t.status = 'running'{among}");
         let seats_sql = format!(
             "SELECT x.table_id, x.seat, x.user_id, x.display_name, x.bot_level, x.away \
              FROM seats x {running} ORDER BY x.table_id, x.seat"

@@ -1418,12 +1418,22 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                                     );
                                 }
                             }
-                            for p in mine.iter().rev().take(6) {
+                            // The presses made from 8 s (a person's wait for an answer)
+                            // before the kill to the next move: when, where each was
+                            // posted, and when and how it was answered.
+                            let from = at - 8_000;
+                            for p in mine
+                                .iter()
+                                .filter(|p| p.sent_ms >= from && p.sent_ms <= next.at_ms)
+                            {
                                 println!(
-                                    "  press {} by {} {:?}: {:?}",
+                                    "  press {} by {} at +{} ms {:?}, posted to {:?}, answered {:?}: {:?}",
                                     p.id,
                                     p.user,
+                                    p.sent_ms - start_ms,
                                     p.token,
+                                    deliveries.get(&p.id).map(|d| (d.process, d.posted_ms - start_ms)),
+                                    p.answered_ms.map(|a| a - start_ms),
                                     answers.get(&p.id)
                                 );
                             }
