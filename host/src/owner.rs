@@ -93,6 +93,9 @@ pub(crate) struct Owners {
     /// Processes this one saw alive and then saw leave the live set (the latest few hundred):
     /// known to be gone, unlike one it never saw (it may have just started).
     left: std::collections::VecDeque<String>,
+    /// The live processes as the last `Host::owned_changes` found them: a table this
+    /// process owns now but did not own then is read afresh even if a copy is in memory.
+    swept: Vec<String>,
     /// Presses handed over, waiting for their answer, by number: the owner they were handed
     /// to, and where its answer goes (None: that owner is gone, see `refresh_owners`).
     waiting: HashMap<u64, (String, AnswerTo)>,
@@ -827,7 +830,13 @@ impl Host {
 
     /// Drops the tables this process holds but no longer owns (their timers and computer
     /// players are the new owner's), and returns the running tables it owns now but does
-    /// not hold, to take over.
+    /// not hold, to take over; and those it holds but gained since the last call (another
+    /// process owned them meanwhile and moved them on). Such a copy is one this process
+    /// kept or read while it did not own the table (it read a handed press's table to
+    /// answer from the log when the owner died, it owned it before a process that started
+    /// took it): were it kept, nothing would show the moves made since, and the table
+    /// would wait for a press to find the copy stale, or for the sweep to find its last
+    /// mover's heartbeat stale (6 s).
     pub(crate) async fn owned_changes(&self) -> Result<Vec<i64>, crate::store::StoreError> {
         let held: Vec<i64> = self.tables.lock().expect("table map").keys().copied().collect();
         for id in held {
@@ -836,9 +845,18 @@ impl Host {
             }
         }
         let running = self.store.running_table_ids().await?;
+        let (before, now) = {
+            let mut owners = self.owners.lock().expect("owners");
+            let now = owners.live.clone();
+            (std::mem::replace(&mut owners.swept, now.clone()), now)
+        };
+        let me = self.store.process_id();
+        let gained = |id: i64| {
+            !before.is_empty() && before != now && owner_among(id, &before).is_some_and(|o| o != me)
+        };
         Ok(running
             .into_iter()
-            .filter(|id| self.owns(*id) && self.cached(*id).is_none())
+            .filter(|id| self.owns(*id) && (self.cached(*id).is_none() || gained(*id)))
             .collect())
     }
 }

@@ -1278,3 +1278,97 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
         Some(other.store().process_id())
     );
 }
+
+/// A process that held a copy of a table while another process owned it (a command typed in
+/// the chat reads the table where it arrives) and gains the table when that owner dies reads
+/// it afresh and shows it as the log has it: it does not keep its copy, behind the moves the
+/// owner made meanwhile, with nothing shown of them until a press finds it stale.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_table_gained_from_a_dead_owner_is_read_afresh_though_a_copy_was_held() {
+    let Some((url, schema)) = postgres("gain") else {
+        return;
+    };
+    let open = || Store::connect_postgres(&url, Some(&schema));
+    let observer = open().await.unwrap();
+    let (h1, _e1) = Host::new(open().await.unwrap(), config());
+    let (h2, _e2) = Host::new(open().await.unwrap(), config());
+    let quiet = std::time::Duration::from_secs(600);
+    for h in [&h1, &h2, &h1] {
+        h.sweep(quiet).await.unwrap();
+    }
+    let mut screen = Screen::default();
+    send(&h1, "admin", Command::SetTurnLimit(None)).await;
+    let new = Command::NewTable {
+        game: "zole".into(),
+        rules: None,
+        seats: Some(3),
+    };
+    screen.show(&send(&h1, "anna", new).await);
+    screen.show(&send(&h1, "bruno", Command::Join).await);
+    screen.show(&send(&h1, "anna", Command::AddBot { level: Level::Basic }).await);
+    screen.show(&send(&h1, "anna", Command::Start).await);
+    let table = screen
+        .hands
+        .values()
+        .flatten()
+        .find_map(|t| Token::decode(t).ok())
+        .expect("hands with buttons after the start")
+        .table;
+    let (owner, other) = if h1.owns(table) { (h1, h2) } else { (h2, h1) };
+    for h in [&owner, &other] {
+        h.sweep(quiet).await.unwrap();
+    }
+    // The other process reads the table for a command typed in the chat: it holds a copy.
+    let asked = send(&other, "anna", Command::ShowHand).await;
+    assert!(
+        asked
+            .0
+            .iter()
+            .any(|o| matches!(o, Out::Private { user, .. } if user == "anna")),
+        "{asked:?}"
+    );
+    // The owner moves the table on: the person to act presses there.
+    let seq = observer.next_seq(table).await.unwrap() - 1;
+    let mut moved = false;
+    for (who, tokens) in screen.hands.clone() {
+        for token in tokens {
+            if Token::decode(&token).is_ok_and(|t| t.seq == seq)
+                && send(&owner, &who, Command::Press { token }).await.reply_text() == Some("✓")
+            {
+                moved = true;
+                break;
+            }
+        }
+        if moved {
+            break;
+        }
+    }
+    assert!(moved, "a person moved at the owner");
+    let last = observer.next_seq(table).await.unwrap() - 1;
+    assert!(last > seq);
+    // The owner dies (its sessions close); the other process learns it from its reads of
+    // the live processes, and then sweeps (its copy is still in memory: no sweep since).
+    let owner_store = owner.store().clone();
+    drop(owner);
+    owner_store.close().await;
+    for i in 0.. {
+        if other.owns(table) {
+            break;
+        }
+        assert!(i < 50, "the other process owns the table once the owner is gone");
+        tokio::time::sleep(stikis_host::owner::OWNERS_EVERY).await;
+    }
+    let out = other.sweep(quiet).await.unwrap();
+    let versions: Vec<i64> = out
+        .0
+        .iter()
+        .filter_map(|o| match o {
+            Out::Public { key, version, .. } if key.starts_with(&format!("t{table}.d")) => Some(*version),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        versions.contains(&last),
+        "the table message as the log has it (action {last}) is shown by the new owner: {versions:?} {out:?}"
+    );
+}
