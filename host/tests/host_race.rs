@@ -1002,6 +1002,38 @@ async fn on_postgres_a_discord_press_in_a_direct_message_leaves_the_pressers_han
     press_handed_to_owner(Told::Straight, Platform::Discord).await;
 }
 
+/// Two hosts on one database learn each other (each beats and reads the other: three
+/// sweeps), and Anna starts a Zole table with Bruno (who joins at the second host) and a
+/// computer player, each command given through `send`: what the players saw, and the table.
+async fn zole_on_two_hosts<F, Fut>(h1: &Arc<Host>, h2: &Arc<Host>, send: &F) -> (Screen, i64)
+where
+    F: Fn(&Arc<Host>, &str, Command) -> Fut,
+    Fut: std::future::Future<Output = Outbox>,
+{
+    for h in [h1, h2, h1] {
+        h.sweep(std::time::Duration::from_secs(600)).await.unwrap();
+    }
+    let mut screen = Screen::default();
+    send(h1, "admin", Command::SetTurnLimit(None)).await;
+    let new = Command::NewTable {
+        game: "zole".into(),
+        rules: None,
+        seats: Some(3),
+    };
+    screen.show(&send(h1, "anna", new).await);
+    screen.show(&send(h2, "bruno", Command::Join).await);
+    screen.show(&send(h1, "anna", Command::AddBot { level: Level::Basic }).await);
+    screen.show(&send(h1, "anna", Command::Start).await);
+    let table = screen
+        .hands
+        .values()
+        .flatten()
+        .find_map(|t| Token::decode(t).ok())
+        .expect("hands with buttons after the start")
+        .table;
+    (screen, table)
+}
+
 /// How the processes of `press_handed_to_owner` tell each other.
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Told {
@@ -1045,28 +1077,7 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
     let (h1, mut e1) = Host::new(open().await.unwrap(), config());
     let (h2, mut e2) = Host::new(open().await.unwrap(), config());
     let quiet = std::time::Duration::from_secs(600);
-    // Each beats and learns the other: both know both after three sweeps.
-    for h in [&h1, &h2, &h1] {
-        h.sweep(quiet).await.unwrap();
-    }
-    let mut screen = Screen::default();
-    send(&h1, "admin", Command::SetTurnLimit(None)).await;
-    let new = Command::NewTable {
-        game: "zole".into(),
-        rules: None,
-        seats: Some(3),
-    };
-    screen.show(&send(&h1, "anna", new).await);
-    screen.show(&send(&h2, "bruno", Command::Join).await);
-    screen.show(&send(&h1, "anna", Command::AddBot { level: Level::Basic }).await);
-    screen.show(&send(&h1, "anna", Command::Start).await);
-    let table = screen
-        .hands
-        .values()
-        .flatten()
-        .find_map(|t| Token::decode(t).ok())
-        .expect("hands with buttons after the start")
-        .table;
+    let (mut screen, table) = zole_on_two_hosts(&h1, &h2, &send).await;
     assert_ne!(h1.owns(table), h2.owns(table), "exactly one owner");
     let (owner, other) = if h1.owns(table) { (&h1, &h2) } else { (&h2, &h1) };
     // The owner takes the table up (the other may have started it) and the other lets go.
@@ -1293,27 +1304,11 @@ async fn on_postgres_a_table_gained_from_a_dead_owner_is_read_afresh_though_a_co
     let (h1, _e1) = Host::new(open().await.unwrap(), config());
     let (h2, _e2) = Host::new(open().await.unwrap(), config());
     let quiet = std::time::Duration::from_secs(600);
-    for h in [&h1, &h2, &h1] {
-        h.sweep(quiet).await.unwrap();
-    }
-    let mut screen = Screen::default();
-    send(&h1, "admin", Command::SetTurnLimit(None)).await;
-    let new = Command::NewTable {
-        game: "zole".into(),
-        rules: None,
-        seats: Some(3),
+    let in_group = |h: &Arc<Host>, who: &str, command: Command| {
+        let (h, who) = (h.clone(), who.to_string());
+        async move { send(&h, &who, command).await }
     };
-    screen.show(&send(&h1, "anna", new).await);
-    screen.show(&send(&h1, "bruno", Command::Join).await);
-    screen.show(&send(&h1, "anna", Command::AddBot { level: Level::Basic }).await);
-    screen.show(&send(&h1, "anna", Command::Start).await);
-    let table = screen
-        .hands
-        .values()
-        .flatten()
-        .find_map(|t| Token::decode(t).ok())
-        .expect("hands with buttons after the start")
-        .table;
+    let (screen, table) = zole_on_two_hosts(&h1, &h2, &in_group).await;
     let (owner, other) = if h1.owns(table) { (h1, h2) } else { (h2, h1) };
     for h in [&owner, &other] {
         h.sweep(quiet).await.unwrap();
