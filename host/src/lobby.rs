@@ -1825,7 +1825,7 @@ impl Host {
         let carries = self.store.running_sheet_carries().await?;
         // Beside other processes, only the logs of the tables this one owns are read: the
         // tables it gained by starting wait for it from the moment the others saw it, and
-        // all the logs (thousands of moves a table) took seconds to read.
+        // every table's log is N times the rows (thousands of moves a table).
         let owned: Option<Vec<i64>> = if self.store.is_postgres() {
             let running = self.store.running_table_ids().await?;
             Some(running.into_iter().filter(|id| self.owns(*id)).collect())

@@ -832,9 +832,9 @@ impl Host {
     /// players are the new owner's), and returns the running tables it owns now but does
     /// not hold, to take over; and those it holds but gained since the last call (another
     /// process owned them meanwhile and moved them on). Such a copy is one this process
-    /// kept or read while it did not own the table (it read a handed press's table to
-    /// answer from the log when the owner died, it owned it before a process that started
-    /// took it): were it kept, nothing would show the moves made since, and the table
+    /// kept or read while it did not own the table (for a command typed in the chat, which
+    /// is handled where it arrives; to answer a handed press from the log when the owner
+    /// died; or it owned the table before a process that started took it): were it kept, nothing would show the moves made since, and the table
     /// would wait for a press to find the copy stale, or for the sweep to find its last
     /// mover's heartbeat stale (6 s).
     pub(crate) async fn owned_changes(&self) -> Result<Vec<i64>, crate::store::StoreError> {
@@ -951,7 +951,7 @@ mod tests {
         let discord = ChatRef::new(Platform::Discord, "g", "g");
         assert_eq!(PresserHands::for_chat(&discord), PresserHands::Receiver);
         // Discord, in a direct message: the owner edits it, and nothing of it goes back.
-        let dm = ChatRef::new(Platform::Discord, "dm", "c");
+        let dm = ChatRef::new(Platform::Discord, crate::store::DISCORD_DM, "c");
         assert_eq!(PresserHands::for_chat(&dm), PresserHands::OwnerOnly);
     }
 
