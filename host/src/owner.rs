@@ -845,15 +845,14 @@ impl Host {
             }
         }
         let running = self.store.running_table_ids().await?;
-        let (before, now) = {
+        let before = {
             let mut owners = self.owners.lock().expect("owners");
             let now = owners.live.clone();
-            (std::mem::replace(&mut owners.swept, now.clone()), now)
+            std::mem::replace(&mut owners.swept, now)
         };
+        // Another process owned it at the last call (none did before the first).
         let me = self.store.process_id();
-        let gained = |id: i64| {
-            !before.is_empty() && before != now && owner_among(id, &before).is_some_and(|o| o != me)
-        };
+        let gained = |id: i64| owner_among(id, &before).is_some_and(|o| o != me);
         Ok(running
             .into_iter()
             .filter(|id| self.owns(*id) && (self.cached(*id).is_none() || gained(*id)))
