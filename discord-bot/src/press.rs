@@ -92,6 +92,10 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
     let http = bot.http.clone();
     let mut deferred = false;
     let order_in = order.clone();
+    // The press's name, written with its move: if this process defers the answer and dies,
+    // the process watching the press looks for it in the log (`Host::press_deferred`).
+    let name = format!("discord/{}", c.id);
+    let (req_in, name_in) = (req.clone(), name.clone());
     let joined = crate::in_time(
         bot.config.answer_within,
         async move {
@@ -99,7 +103,8 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
                 Some(o) => Some(o.lock_owned().await),
                 None => None,
             };
-            (host.handle(req).await, turn)
+            let received = stikis_host::store::now_ms();
+            (host.handle_named(req_in, received, Some(name_in)).await, turn)
         },
         || async {
             deferred = true;
@@ -113,6 +118,8 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
             {
                 tracing::warn!(error = %e, "could not defer a press");
             }
+            // Answered by another process if this one dies before it answers.
+            bot.host.press_deferred(&req, &name, &c.token).await;
         },
     )
     .await;
@@ -125,6 +132,9 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
         (out, None)
     });
     answer(bot, c, responder, &user.id, &token, out, deferred, turn).await;
+    if deferred {
+        bot.host.deferred_answered(&name).await;
+    }
     if let (Some(t), Some(o)) = (table, order) {
         bot.release_table_order(t, o);
     }

@@ -308,6 +308,19 @@ impl Shower {
                 }
                 // Said only as a command's ephemeral reply (commands.rs), never to a channel.
                 Out::Reply { .. } | Out::Personal { .. } => {}
+                // The answer to a press another process deferred and died before answering.
+                Out::FollowUp { follow, text } => {
+                    use serenity::Builder;
+                    let r = serenity::CreateInteractionResponseFollowup::new()
+                        .content(text.clone())
+                        .ephemeral(true)
+                        .execute(&self.http, (None, follow.as_str()))
+                        .await;
+                    crate::counted("createFollowupMessage", &r);
+                    if let Err(e) = r {
+                        tracing::warn!(error = %e, "could not answer a deferred press for a process that died");
+                    }
+                }
             }
         }
     }

@@ -5,6 +5,7 @@
 //! the web adapter, `stikis-web`: the host has no HTTP code).
 
 pub mod boards;
+mod deferred;
 pub mod games;
 pub mod i18n;
 pub mod links;

@@ -478,8 +478,22 @@ impl Host {
     /// (for its chat's or its table's previous one): a press's time limit counts from then,
     /// so that the person's answer comes within it whatever the press waited for.
     pub async fn handle_since(self: &Arc<Self>, req: Request, received_ms: i64) -> Outbox {
+        self.handle_named(req, received_ms, None).await
+    }
+
+    /// `handle_since`, for a press its receiver named (`name`, unique among all presses: a
+    /// Discord interaction's id): its move is written under that name, by whichever process
+    /// commits it, so that the press can be looked for in the log if its receiver deferred
+    /// its answer and died (`Host::press_deferred`).
+    pub async fn handle_named(
+        self: &Arc<Self>,
+        req: Request,
+        received_ms: i64,
+        name: Option<String>,
+    ) -> Outbox {
         let timer = crate::observe::Timer::start();
-        let (route, outcome) = crate::observe::with_move_outcome(self.hand_over(&req, received_ms)).await;
+        let (route, outcome) =
+            crate::observe::with_move_outcome(self.hand_over(&req, received_ms, name.as_deref())).await;
         match route {
             crate::owner::Route::Handed(mut out) => {
                 // The owner's process counted the press's outcome; this one its wait.
@@ -489,14 +503,14 @@ impl Host {
                 self.hold_watched_but(&mut out, Some(&req.user.id));
                 out
             }
-            crate::owner::Route::Here { until_ms } => self.handle_here(req, until_ms, None).await,
+            crate::owner::Route::Here { until_ms } => self.handle_here(req, until_ms, name).await,
         }
     }
 
     /// Handles a request in this process (its own, or a press handed to it as its table's
     /// owner). A press whose move is not committed by `until_ms` is answered "try again"
-    /// and never committed later. `handed`: the receiver's name for a press handed to this
-    /// process, written with its move.
+    /// and never committed later. `handed`: the press's name (the receiver's for a press
+    /// handed to this process, or its own: `handle_named`), written with its move.
     pub(crate) async fn handle_here(
         self: &Arc<Self>,
         req: Request,
@@ -1923,6 +1937,8 @@ impl Host {
             self.refresh_owners()
                 .await
                 .inspect_err(|e| crate::observe::store_error("sweep", e))?;
+            // Deferred presses of a process that died, answered for it.
+            out.extend(self.follow_up_deferred().await);
             let owned = self
                 .owned_changes()
                 .await

@@ -256,6 +256,11 @@ pub enum Out {
         text: String,
         closed: String,
     },
+    /// A late answer to a press whose receiver (another process) deferred its answer and
+    /// died before giving it, and whose move was not committed: `follow` is what the
+    /// receiver gave to reach the person (a Discord interaction's token, valid for 15
+    /// minutes), `text` the answer ("try again"), which only that person sees.
+    FollowUp { follow: String, text: String },
 }
 
 impl Out {
@@ -266,7 +271,8 @@ impl Out {
             | Out::Private { text, .. }
             | Out::Post { text, .. }
             | Out::Reply { text }
-            | Out::Personal { text, .. } => text,
+            | Out::Personal { text, .. }
+            | Out::FollowUp { text, .. } => text,
             Out::File { content, .. } => content,
         }
     }

@@ -85,20 +85,23 @@ const MAX_PAYLOAD: usize = 7_600;
 pub(crate) struct Owners {
     /// The processes alive at the last sweep, by id; empty before the first (and on
     /// SQLite): this process owns everything.
-    live: Vec<String>,
+    pub(crate) live: Vec<String>,
     /// Processes of `live` that the last read of the live set did not find: kept for one
     /// more read (a moment without a session, e.g. while every connection is made again
     /// after a database restart, does not move tables), dropped if the next misses them too.
     missing: Vec<String>,
     /// Processes this one saw alive and then saw leave the live set (the latest few hundred):
     /// known to be gone, unlike one it never saw (it may have just started).
-    left: std::collections::VecDeque<String>,
+    pub(crate) left: std::collections::VecDeque<String>,
     /// The live processes as the last `Host::owned_changes` found them: a table this
     /// process owns now but did not own then is read afresh even if a copy is in memory.
     swept: Vec<String>,
     /// Presses handed over, waiting for their answer, by number: the owner they were handed
     /// to, and where its answer goes (None: that owner is gone, see `refresh_owners`).
     waiting: HashMap<u64, (String, AnswerTo)>,
+    /// Deferred presses: this process's, and those it answers if their receiver dies
+    /// (`crate::deferred`).
+    pub(crate) deferred: crate::deferred::Deferrals,
     next: u64,
 }
 
@@ -148,7 +151,7 @@ enum Handoff {
 /// A message between processes on [`HANDOFF_CHANNEL`].
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "k", rename_all = "snake_case")]
-enum Message {
+pub(crate) enum Message {
     /// A press for the owner `to`, from process `from`, to be committed by `until_ms`.
     Press {
         to: String,
@@ -158,6 +161,9 @@ enum Message {
         chat: Chat,
         user: Person,
         token: String,
+        /// The press's own name, written with its move (absent: `press_name(from, n)`).
+        #[serde(default)]
+        name: Option<String>,
     },
     /// The owner's answer to press `n` of process `to`.
     Answer { to: String, n: u64, outs: Vec<Handed> },
@@ -168,10 +174,19 @@ enum Message {
         on: bool,
         seats: Vec<(i64, String)>,
     },
+    /// Process `from` deferred its answer to this press: `to` answers it if `from` dies
+    /// first (`crate::deferred`).
+    Deferred {
+        to: String,
+        from: String,
+        press: crate::deferred::DeferredPress,
+    },
+    /// Process `from` answered its deferred press `name` itself.
+    DeferredAnswered { to: String, from: String, name: String },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Chat {
+pub(crate) struct Chat {
     platform: String,
     community: String,
     chat: String,
@@ -190,7 +205,7 @@ impl From<&ChatRef> for Chat {
 }
 
 impl Chat {
-    fn chat_ref(&self) -> Option<ChatRef> {
+    pub(crate) fn chat_ref(&self) -> Option<ChatRef> {
         let platform: Platform = self.platform.parse().ok()?;
         let mut c = ChatRef::new(platform, self.community.clone(), self.chat.clone());
         c.thread = self.thread.clone();
@@ -199,7 +214,7 @@ impl Chat {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Person {
+pub(crate) struct Person {
     id: String,
     name: String,
     admin: bool,
@@ -208,7 +223,7 @@ struct Person {
 /// What the owner sends back: the outs only the receiver of the press can show.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "k", rename_all = "snake_case")]
-enum Handed {
+pub(crate) enum Handed {
     Reply {
         text: String,
     },
@@ -505,7 +520,9 @@ impl Host {
     /// handles it, by the time given. An owner found gone while the press waits for it (its
     /// sessions closed: it commits nothing more) leaves the press to the new owner, within
     /// the same time, unless the log shows it committed the press's move before it went.
-    pub(crate) async fn hand_over(&self, req: &Request, received_ms: i64) -> Route {
+    /// `name`: the press's own name, if its receiver gave it one (a Discord interaction's),
+    /// written with its move wherever it is committed.
+    pub(crate) async fn hand_over(&self, req: &Request, received_ms: i64, name: Option<&str>) -> Route {
         let until_ms = received_ms + PRESS_LIMIT.as_millis() as i64;
         let here = Route::Here { until_ms };
         let Some(table) = pressed_table(req) else {
@@ -526,7 +543,7 @@ impl Host {
         let mut names = Vec::new();
         let answer = loop {
             match self
-                .hand_to(&owner, req, token, until_ms, deadline, &mut names)
+                .hand_to(&owner, req, token, until_ms, deadline, name, &mut names)
                 .await
             {
                 Handoff::Answered(outs) => break Some(outs),
@@ -571,7 +588,8 @@ impl Host {
     }
 
     /// Hands a press to `owner` and waits for its answer until `deadline`; adds the name it
-    /// gave the press to `names`.
+    /// gave the press to `names` (its own `name` if it has one).
+    #[allow(clippy::too_many_arguments)]
     async fn hand_to(
         &self,
         owner: &str,
@@ -579,6 +597,7 @@ impl Host {
         token: &str,
         until_ms: i64,
         deadline: tokio::time::Instant,
+        name: Option<&str>,
         names: &mut Vec<String>,
     ) -> Handoff {
         let (tx, rx) = oneshot::channel();
@@ -589,7 +608,10 @@ impl Host {
             owners.waiting.insert(n, (owner.to_string(), tx));
             n
         };
-        names.push(press_name(self.store.process_id(), n));
+        let named = name.map_or_else(|| press_name(self.store.process_id(), n), str::to_string);
+        if !names.contains(&named) {
+            names.push(named);
+        }
         let message = Message::Press {
             to: owner.to_string(),
             from: self.store.process_id().to_string(),
@@ -602,6 +624,7 @@ impl Host {
                 admin: req.user.admin,
             },
             token: token.to_string(),
+            name: name.map(str::to_string),
         };
         let payload = serde_json::to_string(&message).expect("a handoff serializes");
         // Sending waits for a connection too: within the same bound.
@@ -670,7 +693,7 @@ impl Host {
 
     /// Sends `payload` to process `to`: straight when it listens for the others
     /// (`crate::peers`), else through the database.
-    async fn tell(&self, to: &str, payload: &str) -> crate::store::Result<()> {
+    pub(crate) async fn tell(&self, to: &str, payload: &str) -> crate::store::Result<()> {
         match &self.peers {
             Some(peers) => peers.send(to, &channel_of(to), payload).await,
             None => self.store.notify(&channel_of(to), payload).await,
@@ -718,11 +741,15 @@ impl Host {
                 chat,
                 user,
                 token,
+                name,
             } if to == me => {
+                let name = name.unwrap_or_else(|| press_name(&from, n));
                 tokio::spawn(async move {
-                    self.take_handed(from, n, until_ms, chat, user, token).await;
+                    self.take_handed(from, n, until_ms, chat, user, token, name).await;
                 });
             }
+            Message::Deferred { to, from, press } if to == me => self.watch_deferred(from, press),
+            Message::DeferredAnswered { to, from, name } if to == me => self.unwatch_deferred(&from, &name),
             _ => {}
         }
     }
@@ -774,7 +801,8 @@ impl Host {
     }
 
     /// A press handed to this process: handled here, its messages shown here, and what only
-    /// its receiver can show sent back.
+    /// its receiver can show sent back. `name`: the press's name, written with its move.
+    #[allow(clippy::too_many_arguments)]
     async fn take_handed(
         self: Arc<Self>,
         from: String,
@@ -783,6 +811,7 @@ impl Host {
         chat: Chat,
         user: Person,
         token: String,
+        name: String,
     ) {
         let Some(chat) = chat.chat_ref() else { return };
         if crate::store::now_ms() > until_ms {
@@ -802,7 +831,7 @@ impl Host {
             },
             command: Command::Press { token },
         };
-        let out = self.handle_here(req, until_ms, Some(press_name(&from, n))).await;
+        let out = self.handle_here(req, until_ms, Some(name)).await;
         let (mut back, mut rest) = split(out.clone(), &presser, hands);
         let mut payload = serde_json::to_string(&Message::Answer {
             to: from.clone(),

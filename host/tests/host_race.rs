@@ -32,6 +32,17 @@ fn config() -> HostConfig {
     }
 }
 
+/// The buttons of the hands in `screen` drawn at action `seq` (the table's current state
+/// when `seq` is its last action), with whose hand each is on.
+fn buttons_at(screen: &Screen, seq: i64) -> Vec<(String, String)> {
+    screen
+        .hands
+        .iter()
+        .flat_map(|(u, ts)| ts.iter().map(move |t| (u.clone(), t.clone())))
+        .filter(|(_, t)| Token::decode(t).is_ok_and(|t| t.seq == seq))
+        .collect()
+}
+
 /// What the players see, merged from both hosts' outboxes in the order they were answered.
 #[derive(Default)]
 struct Screen {
@@ -1124,14 +1135,7 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
 
     // Whoever is to act presses at the process that does not own the table. The buttons of
     // the table's current state:
-    let pressed = |screen: &Screen, seq: i64| -> Vec<(String, String)> {
-        screen
-            .hands
-            .iter()
-            .flat_map(|(u, ts)| ts.iter().map(move |t| (u.clone(), t.clone())))
-            .filter(|(_, t)| Token::decode(t).is_ok_and(|t| t.seq == seq))
-            .collect()
-    };
+    let pressed = buttons_at;
     // What the hosts showed on their own (the owner shows what a handed press changed).
     let drain = |screen: &mut Screen,
                  e1: &mut tokio::sync::mpsc::UnboundedReceiver<Outbox>,
@@ -1366,4 +1370,81 @@ async fn on_postgres_a_table_gained_from_a_dead_owner_is_read_afresh_though_a_co
         versions.contains(&last),
         "the table message as the log has it (action {last}) is shown by the new owner: {versions:?} {out:?}"
     );
+}
+
+/// A press whose receiver deferred its answer (Discord) and died before giving it is
+/// answered by the process watching it: "try again" through what the receiver gave to reach
+/// the person, when its move is not in the log under its name; nothing when it is there
+/// (the table shows it), and nothing for one the receiver answered itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_deferred_press_whose_receiver_died_is_answered_by_its_watcher() {
+    let Some((url, schema)) = postgres("defer") else {
+        return;
+    };
+    let open = || Store::connect_postgres(&url, Some(&schema));
+    let observer = open().await.unwrap();
+    let (h1, _e1) = Host::new(open().await.unwrap(), config());
+    let (h2, _e2) = Host::new(open().await.unwrap(), config());
+    let quiet = std::time::Duration::from_secs(600);
+    let server = ChatRef::new(Platform::Discord, "500", "600");
+    let in_server = |h: &Arc<Host>, who: &str, command: Command| {
+        let (h, who, chat) = (h.clone(), who.to_string(), server.clone());
+        async move { send_in(&h, &chat, &who, command).await }
+    };
+    let (screen, table) = zole_on_two_hosts(&h1, &h2, &in_server).await;
+    for h in [&h1, &h2] {
+        h.sweep(quiet).await.unwrap();
+    }
+    let (receiver, watcher) = (h1, h2);
+    // A press the receiver committed under its name, deferred on the way.
+    let seq = observer.next_seq(table).await.unwrap() - 1;
+    let mut committed = None;
+    for (who, token) in buttons_at(&screen, seq) {
+        let press = Request {
+            chat: server.clone(),
+            user: user(&who, false),
+            command: Command::Press { token },
+        };
+        let out = receiver
+            .handle_named(
+                press.clone(),
+                stikis_host::store::now_ms(),
+                Some("discord/1".into()),
+            )
+            .await;
+        if out.reply_text() == Some("✓") {
+            committed = Some(press);
+            break;
+        }
+    }
+    let press = committed.unwrap_or_else(|| panic!("a person acts at {seq}: {:#?}", screen.hands));
+    receiver.press_deferred(&press, "discord/1", "token-1").await;
+    // The same button pressed again, deferred, and never committed (the first press's move
+    // took the number): its person is owed "try again".
+    receiver.press_deferred(&press, "discord/2", "token-2").await;
+    // One the receiver answered itself.
+    receiver.press_deferred(&press, "discord/3", "token-3").await;
+    receiver.deferred_answered("discord/3").await;
+    assert_eq!(
+        observer.action_press(table, seq + 1).await.unwrap(),
+        Some(Some("discord/1".to_string())),
+        "the move is written under the press's name"
+    );
+
+    // The receiver dies: its sessions close. The watcher learns it from its reads of the
+    // live processes, and answers once the presses' time is past.
+    let receiver_store = receiver.store().clone();
+    drop(receiver);
+    receiver_store.close().await;
+    let mut follow_ups = Vec::new();
+    for _ in 0..24 {
+        tokio::time::sleep(stikis_host::owner::OWNERS_EVERY).await;
+        let out = watcher.sweep(quiet).await.unwrap();
+        follow_ups.extend(out.0.into_iter().filter_map(|o| match o {
+            Out::FollowUp { follow, text } => Some((follow, text)),
+            _ => None,
+        }));
+    }
+    let try_again = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-try-again", &[]);
+    assert_eq!(follow_ups, vec![("token-2".to_string(), try_again)]);
 }

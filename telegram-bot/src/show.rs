@@ -755,7 +755,8 @@ impl Shower {
                     self.posts(chat, parts).await
                 }
                 Out::File { chat, name, content } => self.file(chat, name, content).await,
-                Out::Reply { .. } => Ok(()),
+                // Telegram presses are never deferred: a reply rides on the callback's answer.
+                Out::Reply { .. } | Out::FollowUp { .. } => Ok(()),
                 Out::Personal {
                     user,
                     chat,

@@ -255,9 +255,10 @@ tokio::task_local! {
 #[derive(Debug)]
 pub struct CommitBy {
     until_ms: i64,
-    /// A press handed over by another process: its receiver's name for it, written with
-    /// its move (the `press` column), so that the receiver can tell its own press's move
-    /// in the log from a second press of the same button (`Host::answer_from_log`).
+    /// A press's name: its receiver's, for one handed over by another process, or the one
+    /// its receiver gave it (`Host::handle_named`), written with its move (the `press`
+    /// column), so that the press's move can be told in the log from a second press of the
+    /// same button (`Host::answer_from_log`, a deferred press's watcher).
     press: Option<String>,
     /// 0: no action taken yet; 1: one is being committed; 2: its commit answered.
     state: std::sync::atomic::AtomicU8,

@@ -101,7 +101,7 @@ impl Screen {
                     self.public_texts.push((deal, text.clone()));
                     self.posts.push(text.clone());
                 }
-                Out::File { .. } | Out::Reply { .. } | Out::Personal { .. } => {}
+                Out::File { .. } | Out::Reply { .. } | Out::Personal { .. } | Out::FollowUp { .. } => {}
             }
         }
     }

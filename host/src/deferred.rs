@@ -1,0 +1,221 @@
+//! Presses whose receiver deferred its answer (Discord: a press not answered within the
+//! time Discord waits is acknowledged first, its answer sent later through the
+//! interaction's token), kept by a second process so that the person is answered even if
+//! the receiver dies before it answers.
+//!
+//! A deferred press's fate is settled within its time limit (`owner::PRESS_LIMIT`: no
+//! process commits it later), but the receiver that waited for it may be killed before it
+//! tells the person, who is then left with a press that did nothing and no word of it.
+//! So when it defers, the receiver names the press's watcher: the process that would own
+//! the press's table without the receiver (the owner itself, for a press handed over), and
+//! tells it the press (its name, written with its move wherever it is committed, and the
+//! interaction's token). When the receiver answers, it tells the watcher so. If the
+//! receiver leaves the live processes first, the watcher reads the log once the press's
+//! limit is past: its move there under its name stands and the table shows it; otherwise
+//! the watcher answers "try again" through the token (`Out::FollowUp`).
+//!
+//! Kept in memory only, sent straight or through the database like a handed press
+//! (`Host::tell`): a watcher that dies too, or a message lost with a connection, leaves the
+//! press unanswered, as before.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::i18n::t;
+use crate::lobby::Host;
+use crate::outbox::{Command, Out, Outbox, Request};
+use crate::owner::{owner_among, Chat, Message, PRESS_LIMIT};
+use crate::token::Token;
+
+/// How long after a deferred press's time limit its watcher waits before it reads the log:
+/// a statement that carried the move may still be on its way (the database refuses it
+/// once its own clock passes the limit).
+const SETTLE: Duration = Duration::from_secs(1);
+
+/// How long a watched press is kept: Discord's interaction token, through which it is
+/// answered, lasts 15 minutes.
+const KEPT: Duration = Duration::from_secs(14 * 60);
+
+/// A deferred press, as its watcher keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct DeferredPress {
+    /// Its name, written with its move (`Host::handle_named`).
+    name: String,
+    table: i64,
+    /// The number of the table's last action when the button was drawn: the press's move
+    /// is action `seq + 1` if it was committed.
+    seq: i64,
+    /// No process commits the press's move after this (Unix ms).
+    until_ms: i64,
+    chat: Chat,
+    user: String,
+    /// How to reach the person (`Out::FollowUp`).
+    follow: String,
+}
+
+/// What a process knows of deferred presses.
+#[derive(Default)]
+pub(crate) struct Deferrals {
+    /// This process's, by name: the process watching each.
+    mine: HashMap<String, String>,
+    /// Those this process watches, by name: their receiver, the press, and when it was
+    /// heard (Unix ms).
+    watched: HashMap<String, (String, DeferredPress, i64)>,
+}
+
+impl Host {
+    /// Says that this process deferred its answer to press `req` named `name`
+    /// (`handle_named`), and how to reach its person later (`follow`): another process
+    /// watches it and answers it if this one dies first (see the module's notes). Nothing
+    /// when no other process is alive.
+    pub async fn press_deferred(&self, req: &Request, name: &str, follow: &str) {
+        let Command::Press { token } = &req.command else {
+            return;
+        };
+        let Ok(tok) = Token::decode(token) else {
+            return;
+        };
+        let me = self.store.process_id().to_string();
+        let watcher = {
+            let owners = self.owners.lock().expect("owners");
+            let others: Vec<String> = owners.live.iter().filter(|p| **p != me).cloned().collect();
+            owner_among(tok.table, &others).map(str::to_string)
+        };
+        let Some(watcher) = watcher else { return };
+        let press = DeferredPress {
+            name: name.to_string(),
+            table: tok.table,
+            seq: tok.seq,
+            // Later than the press's own limit, which counts from when it was received.
+            until_ms: crate::store::now_ms() + PRESS_LIMIT.as_millis() as i64,
+            chat: Chat::from(&req.chat),
+            user: req.user.id.clone(),
+            follow: follow.to_string(),
+        };
+        let message = Message::Deferred {
+            to: watcher.clone(),
+            from: me,
+            press,
+        };
+        let payload = serde_json::to_string(&message).expect("a deferred press serializes");
+        match self.tell(&watcher, &payload).await {
+            Ok(()) => {
+                self.owners
+                    .lock()
+                    .expect("owners")
+                    .deferred
+                    .mine
+                    .insert(name.to_string(), watcher);
+            }
+            Err(e) => tracing::warn!(error = %e, "could not tell another process of a deferred press"),
+        }
+    }
+
+    /// Says that this process answered its deferred press `name` (`press_deferred`).
+    pub async fn deferred_answered(&self, name: &str) {
+        let watcher = self.owners.lock().expect("owners").deferred.mine.remove(name);
+        let Some(watcher) = watcher else { return };
+        let message = Message::DeferredAnswered {
+            to: watcher.clone(),
+            from: self.store.process_id().to_string(),
+            name: name.to_string(),
+        };
+        let payload = serde_json::to_string(&message).expect("a deferred press serializes");
+        if let Err(e) = self.tell(&watcher, &payload).await {
+            tracing::debug!(error = %e, "could not tell another process a deferred press was answered");
+        }
+    }
+
+    /// Another process's deferred press, watched here.
+    pub(crate) fn watch_deferred(&self, from: String, press: DeferredPress) {
+        let now = crate::store::now_ms();
+        let mut owners = self.owners.lock().expect("owners");
+        owners
+            .deferred
+            .watched
+            .insert(press.name.clone(), (from, press, now));
+    }
+
+    /// Process `from` answered its deferred press `name` itself.
+    pub(crate) fn unwatch_deferred(&self, from: &str, name: &str) {
+        let mut owners = self.owners.lock().expect("owners");
+        if owners
+            .deferred
+            .watched
+            .get(name)
+            .is_some_and(|(f, _, _)| f == from)
+        {
+            owners.deferred.watched.remove(name);
+        }
+    }
+
+    /// The answers to watched presses whose receiver died: "try again" for each whose move
+    /// is not in the log under its name once its limit is past. A press whose log could
+    /// not be read is looked at again at the next sweep.
+    pub(crate) async fn follow_up_deferred(&self) -> Outbox {
+        let now = crate::store::now_ms();
+        let due: Vec<DeferredPress> = {
+            let mut owners = self.owners.lock().expect("owners");
+            let owners = &mut *owners;
+            let live = &owners.live;
+            let left = &owners.left;
+            owners
+                .deferred
+                .watched
+                .retain(|_, (_, _, heard)| now - *heard < KEPT.as_millis() as i64);
+            owners
+                .deferred
+                .watched
+                .values()
+                .filter(|(from, p, heard)| {
+                    // Gone: seen leave, or never seen here and long enough ago that it would
+                    // have been (it told this process, so it was alive then).
+                    let gone = !live.contains(from)
+                        && (left.contains(from) || now - *heard > crate::lobby::BEAT_STALE_MS);
+                    gone && now > p.until_ms + SETTLE.as_millis() as i64
+                })
+                .map(|(_, p, _)| p.clone())
+                .collect()
+        };
+        let mut out = Outbox::default();
+        for press in due {
+            let read = tokio::time::timeout(
+                Duration::from_millis(500),
+                self.store.action_press(press.table, press.seq + 1),
+            )
+            .await;
+            let Ok(Ok(made_by)) = read else {
+                continue;
+            };
+            self.owners
+                .lock()
+                .expect("owners")
+                .deferred
+                .watched
+                .remove(&press.name);
+            if made_by.flatten().as_deref() == Some(press.name.as_str()) {
+                // Committed: the table shows the move, and the person their hand.
+                tracing::info!(
+                    table = press.table,
+                    "a deferred press of a process that died is in the log"
+                );
+                continue;
+            }
+            let Some(chat) = press.chat.chat_ref() else {
+                continue;
+            };
+            tracing::info!(
+                table = press.table,
+                "a deferred press of a process that died was not committed; answered \"try again\""
+            );
+            let lang = self.lang_soon(&chat, &press.user).await;
+            out.push(Out::FollowUp {
+                follow: press.follow,
+                text: t(lang, "press-try-again", &[]),
+            });
+        }
+        out
+    }
+}
