@@ -1,22 +1,22 @@
 //! Presses whose receiver deferred its answer (Discord: a press not answered within the
 //! time Discord waits is acknowledged first, its answer sent later through the
-//! interaction's token), kept by a second process so that the person is answered even if
+//! interaction's token), kept by the other processes so that the person is answered even if
 //! the receiver dies before it answers.
 //!
 //! A deferred press's fate is settled within its time limit (`owner::PRESS_LIMIT`: no
 //! process commits it later), but the receiver that waited for it may be killed before it
 //! tells the person, who is then left with a press that did nothing and no word of it.
-//! So when it defers, the receiver names the press's watcher: the process that would own
-//! the press's table without the receiver (the owner itself, for a press handed over), and
-//! tells it the press (its name, written with its move wherever it is committed, and the
-//! interaction's token). When the receiver answers, it tells the watcher so. If the
-//! receiver leaves the live processes first, the watcher reads the log once the press's
-//! limit is past: its move there under its name stands and the table shows it; otherwise
-//! the watcher answers "try again" through the token (`Out::FollowUp`).
+//! So when it defers, the receiver tells every other live process the press: its name,
+//! written with its move wherever it is committed (`Host::handle_named`), and how to reach
+//! its person (the interaction's token). When it answers, it tells them so. If the receiver
+//! leaves the live processes first, the press's table's owner among those left reads the log
+//! once the press's limit is past: its move there under its name stands and the table shows
+//! it; otherwise the owner answers "try again" through the token (`Out::FollowUp`). Every
+//! process keeps the press, so one that dies as well leaves it to the table's next owner.
 //!
 //! Kept in memory only, sent straight or through the database like a handed press
-//! (`Host::tell`): a watcher that dies too, or a message lost with a connection, leaves the
-//! press unanswered, as before.
+//! (`Host::tell`): a press kept by no live process (each that heard it died too, or its
+//! message was lost with a connection) is left unanswered, as before.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -29,7 +29,8 @@ use crate::outbox::{Command, Out, Outbox, Request};
 use crate::owner::{owner_among, Chat, Message, PRESS_LIMIT};
 use crate::token::Token;
 
-/// How long after a deferred press's time limit its watcher waits before it reads the log:
+/// How long after a deferred press's time limit the table's owner waits before it reads the
+/// log:
 /// a statement that carried the move may still be on its way (the database refuses it
 /// once its own clock passes the limit).
 const SETTLE: Duration = Duration::from_secs(1);
@@ -38,7 +39,7 @@ const SETTLE: Duration = Duration::from_secs(1);
 /// answered, lasts 15 minutes.
 const KEPT: Duration = Duration::from_secs(14 * 60);
 
-/// A deferred press, as its watcher keeps it.
+/// A deferred press, as the other processes keep it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct DeferredPress {
     /// Its name, written with its move (`Host::handle_named`).
@@ -58,18 +59,18 @@ pub(crate) struct DeferredPress {
 /// What a process knows of deferred presses.
 #[derive(Default)]
 pub(crate) struct Deferrals {
-    /// This process's, by name: the process watching each.
-    mine: HashMap<String, String>,
-    /// Those this process watches, by name: their receiver, the press, and when it was
-    /// heard (Unix ms).
+    /// This process's, by name: the processes told of each.
+    mine: HashMap<String, Vec<String>>,
+    /// Other processes' deferred presses, by name: their receiver, the press, and when it
+    /// was heard (Unix ms).
     watched: HashMap<String, (String, DeferredPress, i64)>,
 }
 
 impl Host {
     /// Says that this process deferred its answer to press `req` named `name`
-    /// (`handle_named`), and how to reach its person later (`follow`): another process
-    /// watches it and answers it if this one dies first (see the module's notes). Nothing
-    /// when no other process is alive.
+    /// (`handle_named`), and how to reach its person later (`follow`): the other processes
+    /// keep it, and the table's owner answers it if this one dies first (see the module's
+    /// notes). Nothing when no other process is alive.
     pub async fn press_deferred(&self, req: &Request, name: &str, follow: &str) {
         let Command::Press { token } = &req.command else {
             return;
@@ -78,12 +79,13 @@ impl Host {
             return;
         };
         let me = self.store.process_id().to_string();
-        let watcher = {
+        let others: Vec<String> = {
             let owners = self.owners.lock().expect("owners");
-            let others: Vec<String> = owners.live.iter().filter(|p| **p != me).cloned().collect();
-            owner_among(tok.table, &others).map(str::to_string)
+            owners.live.iter().filter(|p| **p != me).cloned().collect()
         };
-        let Some(watcher) = watcher else { return };
+        if others.is_empty() {
+            return;
+        }
         let press = DeferredPress {
             name: name.to_string(),
             table: tok.table,
@@ -94,41 +96,47 @@ impl Host {
             user: req.user.id.clone(),
             follow: follow.to_string(),
         };
-        let message = Message::Deferred {
-            to: watcher.clone(),
-            from: me,
-            press,
-        };
-        let payload = serde_json::to_string(&message).expect("a deferred press serializes");
-        match self.tell(&watcher, &payload).await {
-            Ok(()) => {
-                self.owners
-                    .lock()
-                    .expect("owners")
-                    .deferred
-                    .mine
-                    .insert(name.to_string(), watcher);
+        let mut told = Vec::new();
+        for to in others {
+            let message = Message::Deferred {
+                to: to.clone(),
+                from: me.clone(),
+                press: press.clone(),
+            };
+            let payload = serde_json::to_string(&message).expect("a deferred press serializes");
+            match self.tell(&to, &payload).await {
+                Ok(()) => told.push(to),
+                Err(e) => tracing::warn!(error = %e, "could not tell another process of a deferred press"),
             }
-            Err(e) => tracing::warn!(error = %e, "could not tell another process of a deferred press"),
+        }
+        if !told.is_empty() {
+            self.owners
+                .lock()
+                .expect("owners")
+                .deferred
+                .mine
+                .insert(name.to_string(), told);
         }
     }
 
     /// Says that this process answered its deferred press `name` (`press_deferred`).
     pub async fn deferred_answered(&self, name: &str) {
-        let watcher = self.owners.lock().expect("owners").deferred.mine.remove(name);
-        let Some(watcher) = watcher else { return };
-        let message = Message::DeferredAnswered {
-            to: watcher.clone(),
-            from: self.store.process_id().to_string(),
-            name: name.to_string(),
-        };
-        let payload = serde_json::to_string(&message).expect("a deferred press serializes");
-        if let Err(e) = self.tell(&watcher, &payload).await {
-            tracing::debug!(error = %e, "could not tell another process a deferred press was answered");
+        let told = self.owners.lock().expect("owners").deferred.mine.remove(name);
+        let me = self.store.process_id().to_string();
+        for to in told.unwrap_or_default() {
+            let message = Message::DeferredAnswered {
+                to: to.clone(),
+                from: me.clone(),
+                name: name.to_string(),
+            };
+            let payload = serde_json::to_string(&message).expect("a deferred press serializes");
+            if let Err(e) = self.tell(&to, &payload).await {
+                tracing::debug!(error = %e, "could not tell another process a deferred press was answered");
+            }
         }
     }
 
-    /// Another process's deferred press, watched here.
+    /// Another process's deferred press, kept here.
     pub(crate) fn watch_deferred(&self, from: String, press: DeferredPress) {
         let now = crate::store::now_ms();
         let mut owners = self.owners.lock().expect("owners");
@@ -151,11 +159,12 @@ impl Host {
         }
     }
 
-    /// The answers to watched presses whose receiver died: "try again" for each whose move
-    /// is not in the log under its name once its limit is past. A press whose log could
-    /// not be read is looked at again at the next sweep.
+    /// The answers to kept presses whose receiver died, of the tables this process owns:
+    /// "try again" for each whose move is not in the log under its name once its limit is
+    /// past. A press whose log could not be read is looked at again at the next sweep.
     pub(crate) async fn follow_up_deferred(&self) -> Outbox {
         let now = crate::store::now_ms();
+        let me = self.store.process_id();
         let due: Vec<DeferredPress> = {
             let mut owners = self.owners.lock().expect("owners");
             let owners = &mut *owners;
@@ -175,6 +184,7 @@ impl Host {
                     let gone = !live.contains(from)
                         && (left.contains(from) || now - *heard > crate::lobby::BEAT_STALE_MS);
                     gone && now > p.until_ms + SETTLE.as_millis() as i64
+                        && owner_among(p.table, live).is_some_and(|o| o == me)
                 })
                 .map(|(_, p, _)| p.clone())
                 .collect()

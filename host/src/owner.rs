@@ -174,8 +174,8 @@ pub(crate) enum Message {
         on: bool,
         seats: Vec<(i64, String)>,
     },
-    /// Process `from` deferred its answer to this press: `to` answers it if `from` dies
-    /// first (`crate::deferred`).
+    /// Process `from` deferred its answer to this press: `to` keeps it, and answers it if
+    /// `from` dies first and `to` then owns the press's table (`crate::deferred`).
     Deferred {
         to: String,
         from: String,

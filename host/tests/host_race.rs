@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use stikis_core::ai::Level;
 use stikis_core::Seed;
+use stikis_host::owner::owner_among;
 use stikis_host::store::{ChatRef, FirstPost, Platform, Store};
 use stikis_host::token::Token;
 use stikis_host::{Command, HandDelivery, Host, HostConfig, Out, Outbox, Request, User};
@@ -1373,11 +1374,13 @@ async fn on_postgres_a_table_gained_from_a_dead_owner_is_read_afresh_though_a_co
 }
 
 /// A press whose receiver deferred its answer (Discord) and died before giving it is
-/// answered by the process watching it: "try again" through what the receiver gave to reach
+/// answered by its table's next owner: "try again" through what the receiver gave to reach
 /// the person, when its move is not in the log under its name; nothing when it is there
-/// (the table shows it), and nothing for one the receiver answered itself.
+/// (the table shows it), and nothing for one the receiver answered itself. Every other
+/// process keeps the press: here the table's next owner dies with the receiver, and the
+/// third process, the owner after it, answers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_postgres_a_deferred_press_whose_receiver_died_is_answered_by_its_watcher() {
+async fn on_postgres_a_deferred_press_whose_receiver_died_is_answered_by_the_next_owner() {
     let Some((url, schema)) = postgres("defer") else {
         return;
     };
@@ -1385,17 +1388,27 @@ async fn on_postgres_a_deferred_press_whose_receiver_died_is_answered_by_its_wat
     let observer = open().await.unwrap();
     let (h1, _e1) = Host::new(open().await.unwrap(), config());
     let (h2, _e2) = Host::new(open().await.unwrap(), config());
+    let (h3, _e3) = Host::new(open().await.unwrap(), config());
     let quiet = std::time::Duration::from_secs(600);
+    h3.sweep(quiet).await.unwrap();
     let server = ChatRef::new(Platform::Discord, "500", "600");
     let in_server = |h: &Arc<Host>, who: &str, command: Command| {
         let (h, who, chat) = (h.clone(), who.to_string(), server.clone());
         async move { send_in(&h, &chat, &who, command).await }
     };
     let (screen, table) = zole_on_two_hosts(&h1, &h2, &in_server).await;
-    for h in [&h1, &h2] {
+    for h in [&h3, &h2, &h1] {
         h.sweep(quiet).await.unwrap();
     }
-    let (receiver, watcher) = (h1, h2);
+    let receiver = h1;
+    // The table's owner once the receiver is gone, and the one after it.
+    let (next, last) = match owner_among(
+        table,
+        &[h2.store().process_id().into(), h3.store().process_id().into()],
+    ) {
+        Some(o) if o == h2.store().process_id() => (h2, h3),
+        _ => (h3, h2),
+    };
     // A press the receiver committed under its name, deferred on the way.
     let seq = observer.next_seq(table).await.unwrap() - 1;
     let mut committed = None;
@@ -1431,15 +1444,18 @@ async fn on_postgres_a_deferred_press_whose_receiver_died_is_answered_by_its_wat
         "the move is written under the press's name"
     );
 
-    // The receiver dies: its sessions close. The watcher learns it from its reads of the
-    // live processes, and answers once the presses' time is past.
-    let receiver_store = receiver.store().clone();
-    drop(receiver);
-    receiver_store.close().await;
+    // The receiver dies (its sessions close), and the table's next owner with it. The third
+    // process learns it from its reads of the live processes, owns the table then, and
+    // answers once the presses' time is past.
+    for h in [receiver, next] {
+        let store = h.store().clone();
+        drop(h);
+        store.close().await;
+    }
     let mut follow_ups = Vec::new();
     for _ in 0..24 {
         tokio::time::sleep(stikis_host::owner::OWNERS_EVERY).await;
-        let out = watcher.sweep(quiet).await.unwrap();
+        let out = last.sweep(quiet).await.unwrap();
         follow_ups.extend(out.0.into_iter().filter_map(|o| match o {
             Out::FollowUp { follow, text } => Some((follow, text)),
             _ => None,
