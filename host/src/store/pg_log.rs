@@ -23,6 +23,19 @@ use super::sqlite_log::{Outcome, Run, TOO_LATE};
 /// At most this many appends share one statement.
 const MAX_BATCH: usize = 256;
 
+/// A writer that gathered fewer appends than this waits up to `LINGER` for more before it
+/// sends them.
+const LINGER_BELOW: usize = 6;
+
+/// How long a writer waits for more appends when it gathered only a few
+/// (`STIKIS_LOG_LINGER_US` in microseconds, 0 for not at all). Each process commits its own
+/// tables' moves, so with several processes each commit gathers fewer of them (7.4 moves a
+/// commit on one process, 2.7 on two, in the harness's throughput runs): a millisecond's wait
+/// for a move's commit costs the person nothing they could notice, and saves commits (in
+/// the same runs, 2 processes made 10 % more moves a second at 11 % less CPU per move,
+/// docs/operations.md).
+const LINGER: std::time::Duration = std::time::Duration::from_millis(1);
+
 /// Inserts the batch's runs (one a table at most: `one_per_table`) that begin at their table's
 /// next number, for tables that exist, within their press's time limit; returns the
 /// (table, seq) pairs inserted. A run's first action is inserted under the guard; the others
@@ -61,6 +74,10 @@ pub(super) struct Job {
 /// gathers and sends.
 pub(super) fn spawn(pool: PgPool, process: Arc<str>, workers: u32) -> mpsc::Sender<Job> {
     let (tx, rx) = mpsc::channel::<Job>(4 * MAX_BATCH);
+    let linger = std::env::var("STIKIS_LOG_LINGER_US")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(LINGER, std::time::Duration::from_micros);
     let rx = Arc::new(Mutex::new(rx));
     for _ in 0..workers {
         let (pool, rx, process) = (pool.clone(), Arc::clone(&rx), Arc::clone(&process));
@@ -68,9 +85,24 @@ pub(super) fn spawn(pool: PgPool, process: Arc<str>, workers: u32) -> mpsc::Send
             let mut batch = Vec::with_capacity(MAX_BATCH);
             loop {
                 // Hold the receiver only while gathering, so the other worker gathers the
-                // next batch while this one waits for its commit.
-                if rx.lock().await.recv_many(&mut batch, MAX_BATCH).await == 0 {
-                    return;
+                // next batch while this one waits for its commit. A small batch waits a
+                // moment for more (`LINGER`).
+                {
+                    let mut rx = rx.lock().await;
+                    if rx.recv_many(&mut batch, MAX_BATCH).await == 0 {
+                        return;
+                    }
+                    if !linger.is_zero() && batch.len() < LINGER_BELOW {
+                        let _ = tokio::time::timeout(linger, async {
+                            while batch.len() < LINGER_BELOW {
+                                let room = MAX_BATCH - batch.len();
+                                if rx.recv_many(&mut batch, room).await == 0 {
+                                    break;
+                                }
+                            }
+                        })
+                        .await;
+                    }
                 }
                 refuse_late(&mut batch);
                 let again = one_per_table(&mut batch);
