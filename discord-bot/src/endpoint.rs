@@ -84,6 +84,7 @@ async fn post(State(st): State<Arc<EndpointState>>, headers: HeaderMap, body: By
             let (responder, answer) = Responder::reply();
             let bot = st.bot.clone();
             let id = c.id;
+            let pressed = c.clone();
             tokio::spawn(async move { on_press(&bot, &c, &responder).await });
             match tokio::time::timeout(REPLY_WAIT, answer).await {
                 Ok(Ok(r)) => Json(r).into_response(),
@@ -92,6 +93,9 @@ async fn post(State(st): State<Arc<EndpointState>>, headers: HeaderMap, body: By
                 // waiting and answers as a deferred press does, never with a second response.
                 Ok(Err(_)) | Err(_) => {
                     tracing::warn!(interaction = %id, "press deferred: not answered within the time Discord waits");
+                    // Answered by another process if this one dies before the press does.
+                    let bot = st.bot.clone();
+                    tokio::spawn(async move { crate::press::tell_deferred(&bot, &pressed).await });
                     Json(CreateInteractionResponse::Acknowledge).into_response()
                 }
             }

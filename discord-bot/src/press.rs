@@ -74,15 +74,37 @@ impl Responder {
     }
 }
 
+/// The host's request for a press.
+fn press_request(c: &ComponentInteraction) -> Request {
+    Request {
+        chat: chat_ref(c.guild_id, c.channel_id),
+        user: host_user(&c.user, c.member.as_ref()),
+        command: Command::Press {
+            token: c.data.custom_id.clone(),
+        },
+    }
+}
+
+/// A press's name among all presses, written with its move wherever it is committed: if
+/// this process defers its answer and dies, the table's next owner looks for it in the log
+/// (`Host::press_deferred`).
+fn press_name(c: &ComponentInteraction) -> String {
+    format!("discord/{}", c.id)
+}
+
+/// Tells the other processes that this one deferred its answer to press `c`: one of them
+/// answers it if this one dies first.
+pub(crate) async fn tell_deferred(bot: &Bot, c: &ComponentInteraction) {
+    bot.host
+        .press_deferred(&press_request(c), &press_name(c), &c.token)
+        .await;
+}
+
 pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder) {
     let _busy = bot.busy();
-    let user = host_user(&c.user, c.member.as_ref());
+    let req = press_request(c);
+    let user = req.user.clone();
     let token = c.data.custom_id.clone();
-    let req = Request {
-        chat: chat_ref(c.guild_id, c.channel_id),
-        user: user.clone(),
-        command: Command::Press { token: token.clone() },
-    };
     // Presses on one table are taken one after the other up to the point where their
     // outbox is shown or claimed, so an answer never carries an older hand than an edit
     // queued after it.
@@ -92,10 +114,8 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
     let http = bot.http.clone();
     let mut deferred = false;
     let order_in = order.clone();
-    // The press's name, written with its move: if this process defers the answer and dies,
-    // the process watching the press looks for it in the log (`Host::press_deferred`).
-    let name = format!("discord/{}", c.id);
-    let (req_in, name_in) = (req.clone(), name.clone());
+    let name = press_name(c);
+    let name_in = name.clone();
     let joined = crate::in_time(
         bot.config.answer_within,
         async move {
@@ -104,7 +124,7 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
                 None => None,
             };
             let received = stikis_host::store::now_ms();
-            (host.handle_named(req_in, received, Some(name_in)).await, turn)
+            (host.handle_named(req, received, Some(name_in)).await, turn)
         },
         || async {
             deferred = true;
@@ -119,7 +139,7 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
                 tracing::warn!(error = %e, "could not defer a press");
             }
             // Answered by another process if this one dies before it answers.
-            bot.host.press_deferred(&req, &name, &c.token).await;
+            tell_deferred(bot, c).await;
         },
     )
     .await;

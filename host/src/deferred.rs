@@ -35,6 +35,11 @@ use crate::token::Token;
 /// once its own clock passes the limit).
 const SETTLE: Duration = Duration::from_secs(1);
 
+/// How long telling another process of a deferred press may take (through the database,
+/// when it cannot be told straight, it may hang while the database is away): the press's
+/// answer waits for it.
+const TELL_LIMIT: Duration = Duration::from_millis(500);
+
 /// How long a watched press is kept: Discord's interaction token, through which it is
 /// answered, lasts 15 minutes.
 const KEPT: Duration = Duration::from_secs(14 * 60);
@@ -79,12 +84,19 @@ impl Host {
             return;
         };
         let me = self.store.process_id().to_string();
-        let others: Vec<String> = {
+        let mut others: Vec<String> = {
             let owners = self.owners.lock().expect("owners");
             owners.live.iter().filter(|p| **p != me).cloned().collect()
         };
         if others.is_empty() {
             return;
+        }
+        // The table's owner without this process first: the one that answers the press if
+        // this one dies, told even if telling the others runs out of time (through the
+        // database, right after it restarted).
+        if let Some(next) = owner_among(tok.table, &others).map(str::to_string) {
+            others.retain(|p| *p != next);
+            others.insert(0, next);
         }
         let press = DeferredPress {
             name: name.to_string(),
@@ -104,9 +116,12 @@ impl Host {
                 press: press.clone(),
             };
             let payload = serde_json::to_string(&message).expect("a deferred press serializes");
-            match self.tell(&to, &payload).await {
-                Ok(()) => told.push(to),
-                Err(e) => tracing::warn!(error = %e, "could not tell another process of a deferred press"),
+            match tokio::time::timeout(TELL_LIMIT, self.tell(&to, &payload)).await {
+                Ok(Ok(())) => told.push(to),
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "could not tell another process of a deferred press")
+                }
+                Err(_) => tracing::warn!("could not tell another process of a deferred press in time"),
             }
         }
         if !told.is_empty() {
@@ -130,8 +145,11 @@ impl Host {
                 name: name.to_string(),
             };
             let payload = serde_json::to_string(&message).expect("a deferred press serializes");
-            if let Err(e) = self.tell(&to, &payload).await {
-                tracing::debug!(error = %e, "could not tell another process a deferred press was answered");
+            if !matches!(
+                tokio::time::timeout(TELL_LIMIT, self.tell(&to, &payload)).await,
+                Ok(Ok(()))
+            ) {
+                tracing::debug!("could not tell another process a deferred press was answered");
             }
         }
     }

@@ -785,6 +785,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let mut deferred_logged_refused = Vec::new();
     let mut deferred_refused = 0;
     let mut deferred_lost = 0;
+    let mut deferred_lost_list = Vec::new();
     let mut deferred_unexplained = Vec::new();
     let mut deferred_unanswered = 0;
     // Deferred presses whose process per the bots' logs is not the one the fake posted to.
@@ -987,6 +988,10 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                     deferred_refused += 1;
                 } else if lost_with_process {
                     deferred_lost += 1;
+                    deferred_lost_list.push(format!(
+                        "{head}, first follow-up {followed:?}, end of its process {:?}",
+                        end.map(|e| e.describe(start_ms))
+                    ));
                 } else {
                     deferred_unexplained.push(format!(
                         "{head}, first follow-up {followed:?}, end of its process {:?}: not refused, and action {} \
@@ -1564,6 +1569,11 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     if !deferred_logged_refused.is_empty() {
         println!(
             "chaos: deferred presses committed though refused in a follow-up: {deferred_logged_refused:#?}"
+        );
+    }
+    if !deferred_lost_list.is_empty() {
+        println!(
+            "chaos: deferred presses lost with their process, answered by none: {deferred_lost_list:#?}"
         );
     }
     if !deferred_elsewhere.is_empty() {
