@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::i18n::t;
 use crate::lobby::Host;
 use crate::outbox::{Command, Out, Outbox, Request};
-use crate::owner::{owner_among, Chat, Message, PRESS_LIMIT};
+use crate::owner::{owner_among, Chat, Message, LOG_READ_LIMIT, PRESS_LIMIT};
 use crate::token::Token;
 
 /// How long after a deferred press's time limit the table's owner waits before it reads the
@@ -210,7 +210,7 @@ impl Host {
         let mut out = Outbox::default();
         for press in due {
             let read = tokio::time::timeout(
-                Duration::from_millis(500),
+                LOG_READ_LIMIT,
                 self.store.action_press(press.table, press.seq + 1),
             )
             .await;

@@ -74,7 +74,7 @@ pub const ANSWER_GRACE: Duration = Duration::from_millis(1_500);
 
 /// How long a receiver reads the log for a press whose answer never came (within the 5 s in
 /// which every press is answered).
-const LOG_READ_LIMIT: Duration = Duration::from_millis(500);
+pub(crate) const LOG_READ_LIMIT: Duration = Duration::from_millis(500);
 
 /// NOTIFY's payload limit is 8,000 bytes; an answer larger than this leaves the presser's
 /// hand to the owner to show.
