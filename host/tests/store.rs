@@ -1868,7 +1868,39 @@ async fn only_a_settled_owner_shows_hands_without_claiming_them() {
     );
     tokio::time::sleep(Duration::from_millis(30)).await;
     assert!(store.shows_alone(still_mine, Duration::from_millis(20)));
-    // Alone again: nobody else shows anything.
+    // Alone again, a moment ago: the others may be back a moment later (a database restart),
+    // so it claims still (`a_process_just_left_alone_still_claims_the_hands_it_shows`).
     store.set_live(vec![me.clone()]);
-    assert!(store.shows_alone(theirs, Duration::from_secs(3600)), "alone now");
+    assert!(
+        !store.shows_alone(theirs, Duration::from_secs(3600)),
+        "just left alone"
+    );
+}
+
+/// A process that finds itself the only one alive right after the live set changed (every
+/// other process's sessions gone at once: a database restart, while they connect again)
+/// still claims its hands' versions: the others, back a moment later, may have shown newer
+/// versions meanwhile, and an older one must not replace them.
+#[tokio::test]
+async fn a_process_just_left_alone_still_claims_the_hands_it_shows() {
+    let db = sqlite_db().await;
+    let store = &db.store;
+    let me = store.process_id().to_string();
+    store.set_live(vec![me.clone(), format!("{me}-other")]);
+    store.set_live(vec![me.clone()]);
+    let claim =
+        |version: i64| store.claim_hand(Platform::Telegram, "t1.h:anna", "anna", version, "hand", &[]);
+    assert!(claim(5).await, "the newest version is shown");
+    assert!(
+        !claim(3).await,
+        "an older version is refused: the newer one was claimed"
+    );
+    // Alone for 10 s of reads (one a second here): nobody else shows anything, and the
+    // claim, a write for every hand shown, is left out.
+    for _ in 0..11 {
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        store.set_live(vec![me.clone()]);
+    }
+    assert!(claim(2).await, "alone: shown without a claim");
+    assert!(store.shows_alone(1, std::time::Duration::from_secs(3600)));
 }

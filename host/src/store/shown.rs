@@ -550,11 +550,24 @@ impl Store {
     }
 
     /// Whether no other process shows this database's messages: only this process alive as
-    /// last read (`set_live`), or, before any read, SQLite (which one process uses; the
-    /// host reads the live set on PostgreSQL only).
+    /// read (`set_live`) for `ALONE_SETTLED` of reads without a gap, or, before any read,
+    /// SQLite (which one process uses; the host reads the live set on PostgreSQL only).
+    /// Right after a database restart every process finds itself alone for a moment (the
+    /// others' sessions are being made again): each would show hands without claiming
+    /// them, and an older version could land last (11 of 12 hands gone back to older
+    /// buttons in a 300 s Telegram run were within 6 s after the restart).
     fn alone(&self) -> bool {
         match self.live.read().expect("live processes").as_ref() {
-            Some(live) => live.iter().all(|p| *p == *self.process),
+            Some(live) => {
+                live.iter().all(|p| *p == *self.process)
+                    && self
+                        .live_since
+                        .lock()
+                        .expect("live since")
+                        .is_some_and(|(t, read)| {
+                            t.elapsed() >= ALONE_SETTLED && read.elapsed() <= LIVE_READ_GAP
+                        })
+            }
             None => matches!(self.backend, Backend::Sqlite(_)),
         }
     }
@@ -581,6 +594,11 @@ impl Store {
 /// The longest pause between two reads of the live processes (`set_live`, every
 /// `OWNERS_EVERY`) after which the set counts as changed (`shows_alone`).
 const LIVE_READ_GAP: Duration = Duration::from_secs(2);
+
+/// How long a process must have read itself as the only one alive, without a gap in its
+/// reads, before it shows messages without claiming their versions (`alone`): longer than
+/// the others take to make their sessions again after a database restart.
+const ALONE_SETTLED: Duration = Duration::from_secs(10);
 
 /// How long a first post this process claimed counts as being sent by it (`claim_once`):
 /// longer than Telegram's flood control holds a message (its `retry_after`, tried 5 times).
