@@ -136,7 +136,7 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
                 .respond(c, &http, CreateInteractionResponse::Acknowledge)
                 .await
             {
-                tracing::warn!(error = %e, "could not defer a press");
+                tracing::warn!(interaction = %c.id, error = %e, "could not defer a press");
             }
             // Answered by another process if this one dies before it answers.
             tell_deferred(bot, c).await;
@@ -282,6 +282,12 @@ async fn answer(
     }
 
     let http = &bot.http;
+    let reply_sent = match (&response, update) {
+        (Some(_), true) => Some("its hand, edited"),
+        (Some(_), false) => Some("its hand, followed up"),
+        (None, _) => None,
+    };
+    let reply_done = reply == DONE;
     let result = match (response, deferred) {
         (Some(msg), false) if update => {
             responder
@@ -347,9 +353,18 @@ async fn answer(
             .await
             .map(|_| ()),
     };
+    if deferred && result.is_ok() {
+        // The end of a deferral said in its log line (the harness matches the two).
+        let sent = match (&reply_sent, reply_done) {
+            (Some(kind), _) => *kind,
+            (None, true) => "nothing (taken, its hand unchanged)",
+            (None, false) => "a text",
+        };
+        tracing::warn!(interaction = %c.id, answer = sent, "deferred press answered");
+    }
     match (result, claim) {
         (Err(e), claim) => {
-            tracing::warn!(error = %e, "could not answer a press");
+            tracing::warn!(interaction = %c.id, deferred, error = %e, "could not answer a press");
             if let Some(cl) = claim {
                 // The hand it carried is sent as an edit instead, so its owner still sees it.
                 bot.show.unclaim(cl).await;

@@ -761,7 +761,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let presses = presses.lock().unwrap().clone();
     let seen = bot.seen();
     let deliveries = bot.deliveries();
-    let deferred = deferred_in(&fleet.lock().unwrap().dir);
+    let dir = fleet.lock().unwrap().dir.clone();
+    let deferred = deferred_in(&dir);
     let bot = Names {
         platform: B::PLATFORM,
         dm_chat: B::dm_chat,
@@ -995,13 +996,14 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                 } else {
                     deferred_unexplained.push(format!(
                         "{head}, first follow-up {followed:?}, end of its process {:?}: not refused, and action {} \
-                         is {:?} by {:?} at {:?}; other presses of the button: {:?}",
+                         is {:?} by {:?} at {:?}; other presses of the button: {:?}; the bots' log lines about it: {:#?}",
                         end.map(|e| e.describe(start_ms)),
                         p.token.seq + 1,
                         row.map(|r| &r.payload),
                         row.and_then(|r| r.process.as_deref()),
                         row.map(|r| format!("+{} ms", r.at_ms - start_ms)),
                         same_button(p),
+                        log_lines_about(&dir, &p.id),
                     ));
                 }
                 continue;
@@ -1648,6 +1650,29 @@ fn deferred_in(dir: &std::path::Path) -> HashMap<String, usize> {
         }
     }
     ids
+}
+
+/// The bots' log lines that name interaction `id` (`interaction=ID`), each with its
+/// process: what became of a deferred press that the checks cannot explain.
+fn log_lines_about(dir: &std::path::Path, id: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if !(name.starts_with("bot") && name.ends_with(".log")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        for line in text.lines().map(strip_colours) {
+            let named = line
+                .split(' ')
+                .filter_map(|w| w.strip_prefix("interaction="))
+                .any(|w| w.trim_matches('"') == id);
+            if named {
+                lines.push(format!("{name}: {line}"));
+            }
+        }
+    }
+    lines
 }
 
 /// How much of `from..to` (ms) the `windows` cover.
