@@ -152,11 +152,12 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
         (out, None)
     });
     answer(bot, c, responder, &user.id, &token, out, deferred, turn).await;
-    if deferred {
-        bot.host.deferred_answered(&name).await;
-    }
     if let (Some(t), Some(o)) = (table, order) {
         bot.release_table_order(t, o);
+    }
+    if deferred {
+        // After the table's order is let go: the next press on it need not wait for this.
+        bot.host.deferred_answered(&name).await;
     }
 }
 

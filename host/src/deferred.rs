@@ -19,6 +19,7 @@
 //! message was lost with a connection) is left unanswered, as before.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -39,6 +40,11 @@ const SETTLE: Duration = Duration::from_secs(1);
 /// when it cannot be told straight, it may hang while the database is away): the press's
 /// answer waits for it.
 const TELL_LIMIT: Duration = Duration::from_millis(500);
+
+/// How often a process that could not be told of a deferred press is told again, and how
+/// many times it is tried in all (until the press is answered).
+const TELL_AGAIN_EVERY: Duration = Duration::from_secs(1);
+const TELL_TRIES: usize = 10;
 
 /// How long a watched press is kept: Discord's interaction token, through which it is
 /// answered, lasts 15 minutes.
@@ -75,8 +81,10 @@ impl Host {
     /// Says that this process deferred its answer to press `req` named `name`
     /// (`handle_named`), and how to reach its person later (`follow`): the other processes
     /// keep it, and the table's owner answers it if this one dies first (see the module's
-    /// notes). Nothing when no other process is alive.
-    pub async fn press_deferred(&self, req: &Request, name: &str, follow: &str) {
+    /// notes). Nothing when no other process is alive. Each is told at once, within
+    /// `TELL_LIMIT`; one that could not be told (through the database, right after it
+    /// restarted) is told again every `TELL_AGAIN_EVERY` until the press is answered.
+    pub async fn press_deferred(self: &Arc<Self>, req: &Request, name: &str, follow: &str) {
         let Command::Press { token } = &req.command else {
             return;
         };
@@ -84,19 +92,12 @@ impl Host {
             return;
         };
         let me = self.store.process_id().to_string();
-        let mut others: Vec<String> = {
+        let others: Vec<String> = {
             let owners = self.owners.lock().expect("owners");
             owners.live.iter().filter(|p| **p != me).cloned().collect()
         };
         if others.is_empty() {
             return;
-        }
-        // The table's owner without this process first: the one that answers the press if
-        // this one dies, told even if telling the others runs out of time (through the
-        // database, right after it restarted).
-        if let Some(next) = owner_among(tok.table, &others).map(str::to_string) {
-            others.retain(|p| *p != next);
-            others.insert(0, next);
         }
         let press = DeferredPress {
             name: name.to_string(),
@@ -108,50 +109,122 @@ impl Host {
             user: req.user.id.clone(),
             follow: follow.to_string(),
         };
-        let mut told = Vec::new();
-        for to in others {
+        self.owners
+            .lock()
+            .expect("owners")
+            .deferred
+            .mine
+            .insert(name.to_string(), Vec::new());
+        let mut untold = self.tell_deferred(&press, others).await;
+        if untold.is_empty() {
+            return;
+        }
+        let host = Arc::downgrade(self);
+        tokio::spawn(async move {
+            for _ in 1..TELL_TRIES {
+                tokio::time::sleep(TELL_AGAIN_EVERY).await;
+                let Some(host) = host.upgrade() else {
+                    return;
+                };
+                {
+                    let owners = host.owners.lock().expect("owners");
+                    if !owners.deferred.mine.contains_key(&press.name) {
+                        return; // answered meanwhile
+                    }
+                    untold.retain(|p| owners.live.contains(p));
+                }
+                untold = host.tell_deferred(&press, untold).await;
+                if untold.is_empty() {
+                    return;
+                }
+            }
+        });
+    }
+
+    /// Tells each process of `to` of this process's deferred press, all at once, each
+    /// within `TELL_LIMIT`, and records those told with the press (`Deferrals::mine`); one
+    /// told after the press was answered is told that too. Returns those not told.
+    async fn tell_deferred(self: &Arc<Self>, press: &DeferredPress, to: Vec<String>) -> Vec<String> {
+        let me = self.store.process_id().to_string();
+        let mut tells = tokio::task::JoinSet::new();
+        for p in to {
             let message = Message::Deferred {
-                to: to.clone(),
+                to: p.clone(),
                 from: me.clone(),
                 press: press.clone(),
             };
             let payload = serde_json::to_string(&message).expect("a deferred press serializes");
-            match tokio::time::timeout(TELL_LIMIT, self.tell(&to, &payload)).await {
-                Ok(Ok(())) => told.push(to),
-                Ok(Err(e)) => {
-                    tracing::warn!(error = %e, "could not tell another process of a deferred press")
-                }
-                Err(_) => tracing::warn!("could not tell another process of a deferred press in time"),
-            }
+            let host = self.clone();
+            tells.spawn(async move {
+                let told = match tokio::time::timeout(TELL_LIMIT, host.tell(&p, &payload)).await {
+                    Ok(Ok(())) => true,
+                    Ok(Err(e)) => {
+                        tracing::warn!(error = %e, "could not tell another process of a deferred press (tried again)");
+                        false
+                    }
+                    Err(_) => {
+                        tracing::warn!("could not tell another process of a deferred press in time (tried again)");
+                        false
+                    }
+                };
+                (p, told)
+            });
         }
-        if !told.is_empty() {
-            self.owners
+        let mut untold = Vec::new();
+        let mut late = Vec::new();
+        while let Some(joined) = tells.join_next().await {
+            let Ok((p, told)) = joined else {
+                continue;
+            };
+            if !told {
+                untold.push(p);
+                continue;
+            }
+            match self
+                .owners
                 .lock()
                 .expect("owners")
                 .deferred
                 .mine
-                .insert(name.to_string(), told);
+                .get_mut(&press.name)
+            {
+                Some(all) => all.push(p),
+                None => late.push(p),
+            }
         }
+        self.tell_answered(late, &press.name).await;
+        untold
     }
 
     /// Says that this process answered its deferred press `name` (`press_deferred`).
-    pub async fn deferred_answered(&self, name: &str) {
+    pub async fn deferred_answered(self: &Arc<Self>, name: &str) {
         let told = self.owners.lock().expect("owners").deferred.mine.remove(name);
+        self.tell_answered(told.unwrap_or_default(), name).await;
+    }
+
+    /// Tells each process of `to`, all at once, that this process answered its deferred
+    /// press `name`.
+    async fn tell_answered(self: &Arc<Self>, to: Vec<String>, name: &str) {
         let me = self.store.process_id().to_string();
-        for to in told.unwrap_or_default() {
+        let mut tells = tokio::task::JoinSet::new();
+        for p in to {
             let message = Message::DeferredAnswered {
-                to: to.clone(),
+                to: p.clone(),
                 from: me.clone(),
                 name: name.to_string(),
             };
             let payload = serde_json::to_string(&message).expect("a deferred press serializes");
-            if !matches!(
-                tokio::time::timeout(TELL_LIMIT, self.tell(&to, &payload)).await,
-                Ok(Ok(()))
-            ) {
-                tracing::debug!("could not tell another process a deferred press was answered");
-            }
+            let host = self.clone();
+            tells.spawn(async move {
+                if !matches!(
+                    tokio::time::timeout(TELL_LIMIT, host.tell(&p, &payload)).await,
+                    Ok(Ok(()))
+                ) {
+                    tracing::debug!("could not tell another process a deferred press was answered");
+                }
+            });
         }
+        while tells.join_next().await.is_some() {}
     }
 
     /// Another process's deferred press, kept here.
