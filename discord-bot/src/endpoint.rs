@@ -32,8 +32,12 @@ pub struct Endpoint {
 }
 
 /// Discord waits 3 s for an interaction's answer; a press defers itself before that
-/// (`Config::answer_within`), so this only guards against a press that never answers.
-const REPLY_WAIT: Duration = Duration::from_millis(2900);
+/// (`Config::answer_within`), so this only guards against a press that never answers, or
+/// one on a process so starved that its own deferral is late: half a second short of
+/// Discord's limit, since such a process's timers fire late too (in a long run, a starved
+/// process that acknowledged at 2.9 s had its later follow-ups refused as "Unknown
+/// interaction").
+const REPLY_WAIT: Duration = Duration::from_millis(2500);
 
 pub(crate) struct EndpointState {
     pub bot: Data,
