@@ -368,8 +368,9 @@ impl Host {
         let (Some(game), Some(seat)) = (live.game.as_ref(), live.seat_of(user)) else {
             return Ok(false);
         };
-        // Only the seat to act makes such a choice.
-        if game.to_act() != Some(seat) {
+        // Only the seat to act makes such a choice, and only while the game asks for one (a
+        // read of the database per press otherwise).
+        if game.to_act() != Some(seat) || !game.selecting(seat) {
             return Ok(false);
         }
         let kept = self

@@ -148,6 +148,11 @@ pub trait HostedGame: Send + Sync {
     fn selection(&self, _seat: Seat) -> Option<String> {
         None
     }
+    /// True while `seat` makes choices that are not moves (Zole: the declarer burying): only
+    /// then may another process have kept one (`selection`) that this copy lacks.
+    fn selecting(&self, _seat: Seat) -> bool {
+        false
+    }
 }
 
 /// A record deal object as the store keeps it: without its `actions` (the log holds them).

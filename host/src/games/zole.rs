@@ -379,11 +379,16 @@ impl HostedGame for ZoleGame {
     }
 
     fn selection(&self, seat: Seat) -> Option<String> {
-        let d = self.session.current()?;
-        (d.phase() == Phase::Bury && d.to_act() == Some(seat))
+        self.selecting(seat)
             .then_some(self.bury_pick)
             .flatten()
             .map(|c| format!("y:{c}"))
+    }
+
+    fn selecting(&self, seat: Seat) -> bool {
+        self.session
+            .current()
+            .is_some_and(|d| d.phase() == Phase::Bury && d.to_act() == Some(seat))
     }
 
     fn apply(&mut self, action: &Value) -> Result<Option<DealReport>, Refusal> {
