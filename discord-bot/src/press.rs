@@ -283,12 +283,13 @@ async fn answer(
     }
 
     let http = &bot.http;
-    let reply_sent = match (&response, update) {
-        (Some(_), true) => Some("its hand, edited"),
-        (Some(_), false) => Some("its hand, followed up"),
-        (None, _) => None,
+    // What a deferred press's answer sends, for its log line.
+    let sent = match (&response, update, reply == DONE) {
+        (Some(_), true, _) => "its hand, edited",
+        (Some(_), false, _) => "its hand, followed up",
+        (None, _, true) => "nothing (taken, its hand unchanged)",
+        (None, _, false) => "a text",
     };
-    let reply_done = reply == DONE;
     let result = match (response, deferred) {
         (Some(msg), false) if update => {
             responder
@@ -356,11 +357,6 @@ async fn answer(
     };
     if deferred && result.is_ok() {
         // The end of a deferral said in its log line (the harness matches the two).
-        let sent = match (&reply_sent, reply_done) {
-            (Some(kind), _) => *kind,
-            (None, true) => "nothing (taken, its hand unchanged)",
-            (None, false) => "a text",
-        };
         tracing::warn!(interaction = %c.id, answer = sent, "deferred press answered");
     }
     match (result, claim) {

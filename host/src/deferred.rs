@@ -141,42 +141,23 @@ impl Host {
         });
     }
 
-    /// Tells each process of `to` of this process's deferred press, all at once, each
-    /// within `TELL_LIMIT`, and records those told with the press (`Deferrals::mine`); one
-    /// told after the press was answered is told that too. Returns those not told.
+    /// Tells each process of `to` of this process's deferred press, all at once
+    /// (`tell_each`), and records those told with the press (`Deferrals::mine`); one told
+    /// after the press was answered is told that too. Returns those not told.
     async fn tell_deferred(self: &Arc<Self>, press: &DeferredPress, to: Vec<String>) -> Vec<String> {
         let me = self.store.process_id().to_string();
-        let mut tells = tokio::task::JoinSet::new();
-        for p in to {
-            let message = Message::Deferred {
-                to: p.clone(),
+        let told = self
+            .tell_each(to, |p| Message::Deferred {
+                to: p.to_string(),
                 from: me.clone(),
                 press: press.clone(),
-            };
-            let payload = serde_json::to_string(&message).expect("a deferred press serializes");
-            let host = self.clone();
-            tells.spawn(async move {
-                let told = match tokio::time::timeout(TELL_LIMIT, host.tell(&p, &payload)).await {
-                    Ok(Ok(())) => true,
-                    Ok(Err(e)) => {
-                        tracing::warn!(error = %e, "could not tell another process of a deferred press (tried again)");
-                        false
-                    }
-                    Err(_) => {
-                        tracing::warn!("could not tell another process of a deferred press in time (tried again)");
-                        false
-                    }
-                };
-                (p, told)
-            });
-        }
+            })
+            .await;
         let mut untold = Vec::new();
         let mut late = Vec::new();
-        while let Some(joined) = tells.join_next().await {
-            let Ok((p, told)) = joined else {
-                continue;
-            };
-            if !told {
+        for (p, told) in told {
+            if let Err(e) = told {
+                tracing::warn!(error = %e, "could not tell another process of a deferred press (tried again)");
                 untold.push(p);
                 continue;
             }
@@ -206,25 +187,46 @@ impl Host {
     /// press `name`.
     async fn tell_answered(self: &Arc<Self>, to: Vec<String>, name: &str) {
         let me = self.store.process_id().to_string();
-        let mut tells = tokio::task::JoinSet::new();
-        for p in to {
-            let message = Message::DeferredAnswered {
-                to: p.clone(),
+        let told = self
+            .tell_each(to, |p| Message::DeferredAnswered {
+                to: p.to_string(),
                 from: me.clone(),
                 name: name.to_string(),
-            };
-            let payload = serde_json::to_string(&message).expect("a deferred press serializes");
+            })
+            .await;
+        for (_, told) in told {
+            if let Err(e) = told {
+                tracing::debug!(error = %e, "could not tell another process a deferred press was answered");
+            }
+        }
+    }
+
+    /// Sends each process of `to` its `message`, all at once, each within `TELL_LIMIT`
+    /// (through the database, when it cannot be told straight, it may hang while the
+    /// database is away). Returns how each went.
+    async fn tell_each(
+        self: &Arc<Self>,
+        to: Vec<String>,
+        message: impl Fn(&str) -> Message,
+    ) -> Vec<(String, Result<(), String>)> {
+        let mut tells = tokio::task::JoinSet::new();
+        for p in to {
+            let payload = serde_json::to_string(&message(&p)).expect("a deferred press serializes");
             let host = self.clone();
             tells.spawn(async move {
-                if !matches!(
-                    tokio::time::timeout(TELL_LIMIT, host.tell(&p, &payload)).await,
-                    Ok(Ok(()))
-                ) {
-                    tracing::debug!("could not tell another process a deferred press was answered");
-                }
+                let told = match tokio::time::timeout(TELL_LIMIT, host.tell(&p, &payload)).await {
+                    Ok(Ok(())) => Ok(()),
+                    Ok(Err(e)) => Err(e.to_string()),
+                    Err(_) => Err(format!("no answer within {TELL_LIMIT:?}")),
+                };
+                (p, told)
             });
         }
-        while tells.join_next().await.is_some() {}
+        let mut all = Vec::new();
+        while let Some(joined) = tells.join_next().await {
+            all.extend(joined.ok());
+        }
+        all
     }
 
     /// Another process's deferred press, kept here.
