@@ -70,7 +70,7 @@ impl Drop for Watch {
 
 /// The table of a table's hand message key (`t<table>.d<deal>.s<seat>`); None for other
 /// private messages (a tournament's seat notice, `T…`).
-fn hand_table(key: &str) -> Option<i64> {
+pub(crate) fn hand_table(key: &str) -> Option<i64> {
     key.strip_prefix('t')?.split('.').next()?.parse().ok()
 }
 

@@ -1904,3 +1904,40 @@ async fn a_process_just_left_alone_still_claims_the_hands_it_shows() {
     assert!(claim(2).await, "alone: shown without a claim");
     assert!(store.shows_alone(1, std::time::Duration::from_secs(3600)));
 }
+
+/// A hand is not shown at a state older than its table's log: a process that loaded a table
+/// while the previous owner, not yet aware of the change, went on moving it and showing its
+/// hands unclaimed (a settled Telegram owner) must not send its older hand over theirs.
+#[tokio::test]
+async fn a_hand_older_than_its_tables_log_is_not_claimed() {
+    for db in dbs().await {
+        let s = &db.store;
+        let me = s.process_id().to_string();
+        // Another process alive: hands are claimed.
+        s.set_live(vec![me.clone(), format!("{me}-other")]);
+        let t = s.create_table(&new_table(chat("c1"))).await.unwrap().id;
+        for seq in 1..=4 {
+            s.append_action(t, seq, &json!({"seat": 0, "bid": "pass"}))
+                .await
+                .unwrap();
+        }
+        let key = format!("t{t}.d1.s0");
+        let claim = |version: i64| s.claim_hand(Platform::Telegram, &key, "anna", version, "hand", &[]);
+        assert!(
+            !claim(2).await,
+            "{:?}: a hand of action 2 while the log is at 4",
+            db.url
+        );
+        assert!(claim(4).await, "{:?}: the log's newest state", db.url);
+        assert!(!claim(3).await, "{:?}: older than the one claimed", db.url);
+        // Another table's log says nothing about this one.
+        let u = s.create_table(&new_table(chat("c2"))).await.unwrap().id;
+        let other = format!("t{u}.d1.s0");
+        assert!(
+            s.claim_hand(Platform::Telegram, &other, "anna", 1, "hand", &[])
+                .await,
+            "{:?}: a table with an empty log",
+            db.url
+        );
+    }
+}

@@ -395,22 +395,52 @@ impl Store {
         version: i64,
         body: &str,
     ) -> Result<bool> {
-        let sql =
-            "INSERT INTO renders (platform, msg_key, recipient, version, body) VALUES ($1, $2, $3, $4, $5) \
-                   ON CONFLICT (platform, msg_key, recipient) DO UPDATE \
-                   SET version = excluded.version, body = excluded.body \
-                   WHERE renders.version <= excluded.version";
+        self.claim_render_within(platform, key, recipient, version, body, None)
+            .await
+    }
+
+    /// `claim_render`, refused also when `table`'s action log holds an action after
+    /// `version`: the state shown is older than the log's, and whoever made the newer
+    /// actions shows them. A process that loaded a table while its previous owner, not yet
+    /// aware of the change of owner, went on moving it (a Telegram owner shows its hands
+    /// unclaimed, `shows_alone`) would otherwise send its older hands over the newer ones
+    /// (5 hands gone back at one process's start in a 300 s chaos run).
+    async fn claim_render_within(
+        &self,
+        platform: Platform,
+        key: &str,
+        recipient: &str,
+        version: i64,
+        body: &str,
+        table: Option<i64>,
+    ) -> Result<bool> {
+        const UPSERT: &str = "ON CONFLICT (platform, msg_key, recipient) DO UPDATE \
+                              SET version = excluded.version, body = excluded.body \
+                              WHERE renders.version <= excluded.version";
+        let sql = match table {
+            None => format!(
+                "INSERT INTO renders (platform, msg_key, recipient, version, body) \
+                 VALUES ($1, $2, $3, $4, $5) {UPSERT}"
+            ),
+            Some(_) => format!(
+                "INSERT INTO renders (platform, msg_key, recipient, version, body) \
+                 SELECT $1, $2, $3, $4, $5 \
+                 WHERE NOT EXISTS (SELECT 1 FROM actions WHERE table_id = $6 AND seq > $4) \
+                 {UPSERT}"
+            ),
+        };
         // On PostgreSQL a claim need not wait for the disk (`Store::light`).
         let n = on_light!(self, pool => {
-            sqlx::query(sql)
+            let mut q = sqlx::query(&sql)
                 .bind(platform.as_str())
                 .bind(key)
                 .bind(recipient)
                 .bind(version)
-                .bind(body)
-                .execute(pool)
-                .await?
-                .rows_affected()
+                .bind(body);
+            if let Some(t) = table {
+                q = q.bind(t);
+            }
+            q.execute(pool).await?.rows_affected()
         });
         Ok(n > 0)
     }
@@ -528,7 +558,8 @@ impl Store {
     }
 
     /// `claim_shown` for a hand (a person's private message), claimed before it is sent and
-    /// not looked at again after: only a process that sees the same person act, or hosts
+    /// not looked at again after, and refused too when its table's log has moved past
+    /// `version` (`claim_render_within`): only a process that sees the same person act, or hosts
     /// the table, shows a hand, and its older versions come late from a process that
     /// received a handed press or died meanwhile (a newer version is claimed before they
     /// arrive). Alone (SQLite, or no other process alive on PostgreSQL as last read) nobody
@@ -543,10 +574,25 @@ impl Store {
         text: &str,
         buttons: &[Vec<Button>],
     ) -> bool {
-        self.alone()
-            || self
+        if self.alone() {
+            return true;
+        }
+        let Some(table) = crate::watching::hand_table(key) else {
+            return self
                 .claim_shown(platform, key, recipient, version, text, buttons)
-                .await
+                .await;
+        };
+        let body = render_body(text, buttons);
+        match self
+            .claim_render_within(platform, key, recipient, version, &body, Some(table))
+            .await
+        {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                tracing::debug!(error = %e, "could not claim a hand");
+                true
+            }
+        }
     }
 
     /// Whether no other process shows this database's messages: only this process alive as
