@@ -1464,3 +1464,118 @@ async fn on_postgres_a_deferred_press_whose_receiver_died_is_answered_by_the_nex
     let try_again = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-try-again", &[]);
     assert_eq!(follow_ups, vec![("token-2".to_string(), try_again)]);
 }
+
+/// A TCP proxy to PostgreSQL that can be cut: its connections closed and new ones refused
+/// (the database unreachable from one process), then let through again.
+struct Cuttable {
+    port: u16,
+    open: Arc<std::sync::atomic::AtomicBool>,
+    links: Arc<std::sync::Mutex<tokio::task::JoinSet<()>>>,
+}
+
+impl Cuttable {
+    async fn start(to: std::net::SocketAddr) -> Cuttable {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let open = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let links = Arc::new(std::sync::Mutex::new(tokio::task::JoinSet::new()));
+        let (o, l) = (open.clone(), links.clone());
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                if !o.load(Ordering::SeqCst) {
+                    continue; // dropped: closed at once
+                }
+                l.lock().unwrap().spawn(async move {
+                    if let Ok(mut server) = tokio::net::TcpStream::connect(to).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+            }
+        });
+        Cuttable { port, open, links }
+    }
+
+    fn cut(&self) {
+        self.open.store(false, Ordering::SeqCst);
+        self.links.lock().unwrap().abort_all();
+    }
+
+    fn mend(&self) {
+        self.open.store(true, Ordering::SeqCst);
+    }
+}
+
+/// A deferred press whose receiver could not tell another process of it (the database
+/// unreachable from the receiver for a moment) is told again until it is heard: when the
+/// receiver then dies, that process, the table's owner, answers the press's person.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_deferred_press_not_told_at_first_is_told_again() {
+    let Some((url, schema)) = postgres("retell") else {
+        return;
+    };
+    // The database's address in the URL (`postgres://[user@]host[:port]/db`), and the same
+    // URL through the proxy.
+    let rest = url.split_once("://").unwrap().1;
+    let authority = rest.split('/').next().unwrap();
+    let address = authority.rsplit('@').next().unwrap();
+    let with_port = if address.contains(':') {
+        address.to_string()
+    } else {
+        format!("{address}:5432")
+    };
+    let db = tokio::net::lookup_host(with_port).await.unwrap().next().unwrap();
+    let proxy = Cuttable::start(db).await;
+    let through = url.replacen(address, &format!("127.0.0.1:{}", proxy.port), 1);
+    let open = |url: String| {
+        let schema = schema.clone();
+        async move { Store::connect_postgres(&url, Some(&schema)).await.unwrap() }
+    };
+    // Told through the database: no straight link between the processes.
+    let config = || HostConfig {
+        peer_listen: None,
+        ..config()
+    };
+    let (receiver, _e1) = Host::new(open(through).await, config());
+    let (other, _e2) = Host::new(open(url.clone()).await, config());
+    let quiet = std::time::Duration::from_secs(600);
+    let server = ChatRef::new(Platform::Discord, "500", "600");
+    let in_server = |h: &Arc<Host>, who: &str, command: Command| {
+        let (h, who, chat) = (h.clone(), who.to_string(), server.clone());
+        async move { send_in(&h, &chat, &who, command).await }
+    };
+    let (screen, table) = zole_on_two_hosts(&receiver, &other, &in_server).await;
+    for h in [&other, &receiver] {
+        h.sweep(quiet).await.unwrap();
+    }
+    // A press deferred while the receiver cannot reach the database (and so the other
+    // process), and never committed.
+    let seq = other.store().next_seq(table).await.unwrap() - 1;
+    let (who, token) = buttons_at(&screen, seq)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("a person acts at {seq}: {:#?}", screen.hands));
+    let press = Request {
+        chat: server.clone(),
+        user: user(&who, false),
+        command: Command::Press { token },
+    };
+    proxy.cut();
+    receiver.press_deferred(&press, "discord/1", "token-1").await;
+    proxy.mend();
+    // Told again within a couple of tries; then the receiver dies without answering it.
+    tokio::time::sleep(std::time::Duration::from_millis(3500)).await;
+    let store = receiver.store().clone();
+    drop(receiver);
+    store.close().await;
+    let mut follow_ups = Vec::new();
+    for _ in 0..24 {
+        tokio::time::sleep(stikis_host::owner::OWNERS_EVERY).await;
+        let out = other.sweep(quiet).await.unwrap();
+        follow_ups.extend(out.0.into_iter().filter_map(|o| match o {
+            Out::FollowUp { follow, text } => Some((follow, text)),
+            _ => None,
+        }));
+    }
+    let try_again = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-try-again", &[]);
+    assert_eq!(follow_ups, vec![("token-1".to_string(), try_again)]);
+}
