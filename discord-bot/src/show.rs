@@ -43,6 +43,11 @@ fn post_nonce(keys: &str, channel: ChannelId, part: usize) -> String {
 /// Interaction tokens live 15 minutes; refresh through one only while it surely lives.
 const TOKEN_LIFE: Duration = Duration::from_secs(14 * 60);
 
+/// How long after the live processes changed a hand's direct message is looked at again
+/// after it is sent (`Store::live_changed_within`): the previous owner of a table learns of
+/// the change within half a second and its last edits are on their way by then.
+const HAND_LOOK: Duration = Duration::from_secs(3);
+
 /// The text and buttons of one message version.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Content {
@@ -801,9 +806,11 @@ impl Shower {
                     st.sent = Some(digest);
                     // A newer version claimed by another process while this one was on its
                     // way may have landed first: it goes out again, after this one (a
-                    // table message; hands are only claimed, `Store::claim_hand`).
-                    let public = matches!(slot.place, Place::Channel(_));
-                    if let (Some(v), None, true) = (content.version, &st.pending, public) {
+                    // table message; a hand only right after the live processes changed,
+                    // when its table's previous and next owners may both show it).
+                    let look =
+                        matches!(slot.place, Place::Channel(_)) || self.store.live_changed_within(HAND_LOOK);
+                    if let (Some(v), None, true) = (content.version, &st.pending, look) {
                         let newer = self
                             .store
                             .newer_shown(Platform::Discord, &slot.key, &slot.recipient, v)

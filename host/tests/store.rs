@@ -1941,3 +1941,31 @@ async fn a_hand_older_than_its_tables_log_is_not_claimed() {
         );
     }
 }
+
+/// Hands are looked at again after sending only right after the live processes changed (or
+/// while they were not read): then a table's previous and next owners may both show them.
+#[tokio::test]
+async fn hands_are_looked_at_after_sending_only_while_the_live_set_settles() {
+    use std::time::Duration;
+    let db = sqlite_db().await;
+    let store = &db.store;
+    // SQLite before any read: alone, nothing to cross.
+    assert!(!store.live_changed_within(Duration::from_secs(3600)));
+    let me = store.process_id().to_string();
+    store.set_live(vec![me.clone(), format!("{me}-other")]);
+    assert!(
+        store.live_changed_within(Duration::from_millis(50)),
+        "just changed"
+    );
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    store.set_live(vec![me.clone(), format!("{me}-other")]);
+    assert!(
+        !store.live_changed_within(Duration::from_millis(50)),
+        "the same set read again, past the window"
+    );
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert!(
+        store.live_changed_within(Duration::from_millis(50)),
+        "not read for over 2 s"
+    );
+}

@@ -1416,10 +1416,29 @@ impl Shower {
             return Ok(false);
         }
         let dm = ChatRef::new(Platform::Telegram, user, user);
-        let shown = self
+        let mut shown = self
             .upsert(&dm, user, key, text, keyboard_with_links(buttons))
             .await
             .map(|()| true);
+        // Right after the live processes changed, another process (the table's previous or
+        // next owner) may have claimed a newer version while this one was on its way, and
+        // this one may have landed last: the newest claimed version goes out again.
+        let mut version = version;
+        while !alone && matches!(shown, Ok(true)) && self.store.live_changed_within(settled) {
+            let Some((v, text, buttons)) = self
+                .store
+                .newer_shown(Platform::Telegram, key, user, version)
+                .await
+            else {
+                break;
+            };
+            self.forget(key, user);
+            shown = self
+                .upsert(&dm, user, key, &text, keyboard_with_links(&buttons))
+                .await
+                .map(|()| true);
+            version = v;
+        }
         match shown {
             Err(e) if forbidden(&e) => {
                 self.forget(key, user);

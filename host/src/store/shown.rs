@@ -334,6 +334,20 @@ impl Store {
             .unwrap_or(false)
     }
 
+    /// Whether the live processes changed within `within`, or were not read lately (never
+    /// when alone, `alone`): a hand shown then may cross one shown by another process (the
+    /// table's previous or next owner), claimed after this one's claim and landing before
+    /// it, so an adapter looks after sending a hand whether a newer version was claimed
+    /// meanwhile (`newer_shown`) and shows that one again. Outside such moments the look,
+    /// a query for every hand shown, is left out.
+    pub fn live_changed_within(&self, within: std::time::Duration) -> bool {
+        if self.alone() {
+            return false;
+        }
+        let since = *self.live_since.lock().expect("live since");
+        since.is_none_or(|(t, read)| t.elapsed() < within || read.elapsed() > LIVE_READ_GAP)
+    }
+
     /// Which of `keys` were posted once (`claim_once`) on `platform`, to any recipient:
     /// their post was sent and its id kept. A claim whose post may not have gone out is not
     /// counted. One query.
