@@ -1452,17 +1452,11 @@ async fn on_postgres_a_deferred_press_whose_receiver_died_is_answered_by_the_nex
         drop(h);
         store.close().await;
     }
-    let mut follow_ups = Vec::new();
-    for _ in 0..24 {
-        tokio::time::sleep(stikis_host::owner::OWNERS_EVERY).await;
-        let out = last.sweep(quiet).await.unwrap();
-        follow_ups.extend(out.0.into_iter().filter_map(|o| match o {
-            Out::FollowUp { follow, text } => Some((follow, text)),
-            _ => None,
-        }));
-    }
     let try_again = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-try-again", &[]);
-    assert_eq!(follow_ups, vec![("token-2".to_string(), try_again)]);
+    assert_eq!(
+        follow_ups_by(&last, quiet).await,
+        vec![("token-2".to_string(), try_again)]
+    );
 }
 
 /// A TCP proxy to PostgreSQL that can be cut: its connections closed and new ones refused
@@ -1567,15 +1561,24 @@ async fn on_postgres_a_deferred_press_not_told_at_first_is_told_again() {
     let store = receiver.store().clone();
     drop(receiver);
     store.close().await;
+    let try_again = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-try-again", &[]);
+    assert_eq!(
+        follow_ups_by(&other, quiet).await,
+        vec![("token-1".to_string(), try_again)]
+    );
+}
+
+/// The follow-ups (`Out::FollowUp`: follow token, text) that `host`'s sweeps give over 24
+/// reads of the live processes, once a deferred press's receiver died.
+async fn follow_ups_by(host: &Arc<Host>, quiet: std::time::Duration) -> Vec<(String, String)> {
     let mut follow_ups = Vec::new();
     for _ in 0..24 {
         tokio::time::sleep(stikis_host::owner::OWNERS_EVERY).await;
-        let out = other.sweep(quiet).await.unwrap();
+        let out = host.sweep(quiet).await.unwrap();
         follow_ups.extend(out.0.into_iter().filter_map(|o| match o {
             Out::FollowUp { follow, text } => Some((follow, text)),
             _ => None,
         }));
     }
-    let try_again = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-try-again", &[]);
-    assert_eq!(follow_ups, vec![("token-1".to_string(), try_again)]);
+    follow_ups
 }
