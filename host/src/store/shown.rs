@@ -571,9 +571,10 @@ impl Store {
         }
     }
 
-    /// `claim_shown` for a hand (a person's private message), claimed before it is sent and
-    /// not looked at again after, and refused too when its table's log has moved past
-    /// `version` (`claim_render_within`): only a process that sees the same person act, or hosts
+    /// `claim_shown` for a hand (a person's private message), claimed before it is sent,
+    /// refused too when its table's log has moved past `version` (`claim_render_within`),
+    /// and not looked at again after but right after the live processes changed
+    /// (`live_changed_within`): only a process that sees the same person act, or hosts
     /// the table, shows a hand, and its older versions come late from a process that
     /// received a handed press or died meanwhile (a newer version is claimed before they
     /// arrive). Alone (SQLite, or no other process alive on PostgreSQL as last read) nobody
