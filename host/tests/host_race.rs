@@ -1452,11 +1452,7 @@ async fn on_postgres_a_deferred_press_whose_receiver_died_is_answered_by_the_nex
         drop(h);
         store.close().await;
     }
-    let try_again = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-try-again", &[]);
-    assert_eq!(
-        follow_ups_by(&last, quiet).await,
-        vec![("token-2".to_string(), try_again)]
-    );
+    assert_eq!(follow_ups_by(&last, quiet).await, try_again_to("token-2"));
 }
 
 /// A TCP proxy to PostgreSQL that can be cut: its connections closed and new ones refused
@@ -1561,11 +1557,7 @@ async fn on_postgres_a_deferred_press_not_told_at_first_is_told_again() {
     let store = receiver.store().clone();
     drop(receiver);
     store.close().await;
-    let try_again = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-try-again", &[]);
-    assert_eq!(
-        follow_ups_by(&other, quiet).await,
-        vec![("token-1".to_string(), try_again)]
-    );
+    assert_eq!(follow_ups_by(&other, quiet).await, try_again_to("token-1"));
 }
 
 /// The follow-ups (`Out::FollowUp`: follow token, text) that `host`'s sweeps give over 24
@@ -1581,4 +1573,10 @@ async fn follow_ups_by(host: &Arc<Host>, quiet: std::time::Duration) -> Vec<(Str
         }));
     }
     follow_ups
+}
+
+/// The one follow-up "try again" through `follow`.
+fn try_again_to(follow: &str) -> Vec<(String, String)> {
+    let text = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-try-again", &[]);
+    vec![(follow.to_string(), text)]
 }

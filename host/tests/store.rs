@@ -1304,7 +1304,7 @@ async fn a_render_is_claimed_only_if_no_newer_one_was() {
     for db in dbs().await {
         let s = &db.store;
         let claim = |v: i64, body: &'static str| async move {
-            s.claim_render(Platform::Telegram, "t1.d1", "chat-1", v, body)
+            s.claim_render(Platform::Telegram, "t1.d1", "chat-1", v, body, None)
                 .await
                 .unwrap()
         };
@@ -1322,15 +1322,15 @@ async fn a_render_is_claimed_only_if_no_newer_one_was() {
         assert_eq!(newer(7).await, None);
         // Each platform, message and recipient has its own versions.
         assert!(s
-            .claim_render(Platform::Discord, "t1.d1", "chat-1", 1, "one")
+            .claim_render(Platform::Discord, "t1.d1", "chat-1", 1, "one", None)
             .await
             .unwrap());
         assert!(s
-            .claim_render(Platform::Telegram, "t1.d1", "chat-2", 1, "one")
+            .claim_render(Platform::Telegram, "t1.d1", "chat-2", 1, "one", None)
             .await
             .unwrap());
         assert!(s
-            .claim_render(Platform::Telegram, "t1.d2", "chat-1", 1, "one")
+            .claim_render(Platform::Telegram, "t1.d2", "chat-1", 1, "one", None)
             .await
             .unwrap());
         assert_eq!(newer(0).await.map(|(v, _)| v), Some(5));

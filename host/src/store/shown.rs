@@ -400,26 +400,14 @@ impl Store {
 
     /// Claims showing `version` of message `key` to `recipient`, with its content `body`:
     /// true unless a newer version was claimed already (by this process or another), in
-    /// which case the caller must not send its older one.
+    /// which case the caller must not send its older one. With `table`, refused also when
+    /// that table's action log holds an action after `version`: the state shown is older
+    /// than the log's, and whoever made the newer actions shows them. A process that loaded
+    /// a table while its previous owner, not yet aware of the change of owner, went on
+    /// moving it (a Telegram owner shows its hands unclaimed, `shows_alone`) would otherwise
+    /// send its older hands over the newer ones (5 hands gone back at one process's start
+    /// in a 300 s chaos run).
     pub async fn claim_render(
-        &self,
-        platform: Platform,
-        key: &str,
-        recipient: &str,
-        version: i64,
-        body: &str,
-    ) -> Result<bool> {
-        self.claim_render_within(platform, key, recipient, version, body, None)
-            .await
-    }
-
-    /// `claim_render`, refused also when `table`'s action log holds an action after
-    /// `version`: the state shown is older than the log's, and whoever made the newer
-    /// actions shows them. A process that loaded a table while its previous owner, not yet
-    /// aware of the change of owner, went on moving it (a Telegram owner shows its hands
-    /// unclaimed, `shows_alone`) would otherwise send its older hands over the newer ones
-    /// (5 hands gone back at one process's start in a 300 s chaos run).
-    async fn claim_render_within(
         &self,
         platform: Platform,
         key: &str,
@@ -562,7 +550,10 @@ impl Store {
         buttons: &[Vec<Button>],
     ) -> bool {
         let body = render_body(text, buttons);
-        match self.claim_render(platform, key, recipient, version, &body).await {
+        match self
+            .claim_render(platform, key, recipient, version, &body, None)
+            .await
+        {
             Ok(claimed) => claimed,
             Err(e) => {
                 tracing::debug!(error = %e, "could not claim a render");
@@ -572,7 +563,7 @@ impl Store {
     }
 
     /// `claim_shown` for a hand (a person's private message), claimed before it is sent,
-    /// refused too when its table's log has moved past `version` (`claim_render_within`),
+    /// refused too when its table's log has moved past `version` (`claim_render`),
     /// and not looked at again after but right after the live processes changed
     /// (`live_changed_within`): only a process that sees the same person act, or hosts
     /// the table, shows a hand, and its older versions come late from a process that
@@ -599,7 +590,7 @@ impl Store {
         };
         let body = render_body(text, buttons);
         match self
-            .claim_render_within(platform, key, recipient, version, &body, Some(table))
+            .claim_render(platform, key, recipient, version, &body, Some(table))
             .await
         {
             Ok(claimed) => claimed,
