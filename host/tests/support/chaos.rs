@@ -578,6 +578,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         }
         v
     };
+    let cpu = CpuSampler::start();
     let t0 = Instant::now();
     let start_ms = unix_ms();
     let playing = Arc::new(AtomicBool::new(true));
@@ -664,6 +665,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     }
     let chaos_secs = t0.elapsed().as_secs_f64();
     let chaos_end_ms = unix_ms();
+    let cpu = cpu.map(CpuSampler::finish);
 
     // Calm: every process up, and every table plays one more deal.
     tokio::time::sleep(Duration::from_secs(3)).await;
@@ -1458,6 +1460,20 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let throughput = in_chaos as f64 / chaos_secs;
     // For a benchmark's CPU sampler: the window the throughput counts.
     println!("chaos: played from unix ms {start_ms} for {chaos_secs:.2} s: {in_chaos} moves");
+    if let Some(c) = cpu {
+        let per = |s: f64| s * 1000.0 / in_chaos.max(1) as f64;
+        println!(
+            "chaos: CPU during the chaos: bots {:.1} s, PostgreSQL {:.1} s, the harness {:.1} s; \
+             per move: bots {:.3} ms, PostgreSQL {:.3} ms, both {:.3} ms (the harness {:.3} ms)",
+            c.bots,
+            c.postgres,
+            c.harness,
+            per(c.bots),
+            per(c.postgres),
+            per(c.bots + c.postgres),
+            per(c.harness)
+        );
+    }
     // Presses made while PostgreSQL was away: each answered within `OUTAGE_ANSWER_MS`,
     // unless the process that took it was killed before that (counted: its person presses
     // again, as after any kill).
@@ -1893,4 +1909,118 @@ pub fn long<B: Bot>(bot: MakeBot<B>) {
             outage,
         },
     );
+}
+
+/// CPU time of the bot processes (children of this test process), of PostgreSQL's processes
+/// (named `postgres`) and of this harness, read from Linux's `/proc` a few times a second
+/// while the chaos runs, so that a throughput run says its CPU per committed move without a
+/// profiler beside it. The harness does the same work per move whatever the number of bot
+/// processes, so its own CPU per move tells how much the processes' sharing of the cores
+/// alone costs. None where there is no `/proc`.
+struct CpuSampler {
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<CpuSpent>,
+}
+
+/// CPU seconds spent during the sampled window.
+#[derive(Default, Debug, Clone, Copy)]
+struct CpuSpent {
+    bots: f64,
+    postgres: f64,
+    harness: f64,
+}
+
+/// Whose CPU a process's is.
+#[derive(Clone, Copy, PartialEq)]
+enum CpuOf {
+    Bot,
+    Postgres,
+    Harness,
+}
+
+/// (utime + stime in clock ticks, whose) of every process the sampler counts.
+fn cpu_ticks() -> HashMap<u32, (u64, CpuOf)> {
+    let me = std::process::id();
+    let mut out = HashMap::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid … utime stime …": comm may hold spaces, so split after it.
+        let Some((head, rest)) = stat.rsplit_once(") ") else {
+            continue;
+        };
+        let comm = head.split_once(" (").map_or("", |(_, c)| c);
+        let f: Vec<&str> = rest.split(' ').collect();
+        let (Some(ppid), Some(ut), Some(st)) = (f.get(1), f.get(11), f.get(12)) else {
+            continue;
+        };
+        let of = if pid == me {
+            CpuOf::Harness
+        } else if ppid.parse::<u32>().ok() == Some(me) && comm.starts_with("stikis") {
+            CpuOf::Bot
+        } else if comm == "postgres" {
+            CpuOf::Postgres
+        } else {
+            continue;
+        };
+        if let (Ok(ut), Ok(st)) = (ut.parse::<u64>(), st.parse::<u64>()) {
+            out.insert(pid, (ut + st, of));
+        }
+    }
+    out
+}
+
+impl CpuSampler {
+    fn start() -> Option<CpuSampler> {
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            return None;
+        }
+        let hz: f64 = Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(100.0);
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = std::thread::spawn({
+            let stop = Arc::clone(&stop);
+            move || {
+                // Each process's ticks when first seen (0 for one born after the first look,
+                // which spent all its time in the window) and when last seen.
+                let first = cpu_ticks();
+                let mut seen: HashMap<u32, (u64, u64, CpuOf)> =
+                    first.iter().map(|(&p, &(t, of))| (p, (t, t, of))).collect();
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(200));
+                    for (pid, (t, of)) in cpu_ticks() {
+                        seen.entry(pid).or_insert((0, t, of)).1 = t;
+                    }
+                }
+                let mut spent = CpuSpent::default();
+                for (from, to, of) in seen.into_values() {
+                    let s = to.saturating_sub(from) as f64 / hz;
+                    *match of {
+                        CpuOf::Bot => &mut spent.bots,
+                        CpuOf::Postgres => &mut spent.postgres,
+                        CpuOf::Harness => &mut spent.harness,
+                    } += s;
+                }
+                spent
+            }
+        });
+        Some(CpuSampler { stop, thread })
+    }
+
+    fn finish(self) -> CpuSpent {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread.join().unwrap_or_default()
+    }
 }

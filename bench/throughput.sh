@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Throughput of 1, 2 and 4 bot processes on one PostgreSQL, without kills: moves/s and CPU
+# per committed move (the bots' and PostgreSQL's), in interleaved rounds so that a machine
+# busier at one moment weighs on every size alike. Each run is the chaos harness's long run
+# with STIKIS_CHAOS_KILLS=0 (host/tests/support/chaos.rs samples the CPU from /proc).
+#
+#     eval "$(bash .ci/postgres.sh)"
+#     bash bench/throughput.sh                  # Telegram, 3 rounds of 1, 2 and 4 processes
+#     ROUNDS=5 PROCS="1 2" BOT=discord bash bench/throughput.sh
+#
+# Each run: seed 42 (STIKIS_CHAOS_SEED), 30 s (SECS), 24 tables (TABLES). Prints a line a run
+# and the means, with each size's ratio to one process. Needs STIKIS_TEST_POSTGRES_URL.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BOT="${BOT:-telegram}"
+ROUNDS="${ROUNDS:-3}"
+PROCS="${PROCS:-1 2 4}"
+SECS="${SECS:-30}"
+TABLES="${TABLES:-24}"
+SEED="${SEED:-42}"
+: "${STIKIS_TEST_POSTGRES_URL:?set it first: eval \"\$(bash .ci/postgres.sh)\"}"
+
+# Built once, so that no run includes a build.
+cargo test --release -p "stikis-$BOT" --test all --no-run >&2
+
+out="$(mktemp -d)"
+for r in $(seq 1 "$ROUNDS"); do
+    for n in $PROCS; do
+        log="$out/r$r-p$n.log"
+        STIKIS_CHAOS_SEED="$SEED" STIKIS_CHAOS_KILLS=0 STIKIS_CHAOS_SECS="$SECS" \
+            STIKIS_CHAOS_TABLES="$TABLES" STIKIS_CHAOS_PROCS="$n" \
+            cargo test --release -p "stikis-$BOT" --test all chaos_long -- --ignored --nocapture \
+            >"$log" 2>&1 || { echo "round $r, $n processes failed: $log" >&2; exit 1; }
+        python3 - "$log" "$r" "$n" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+mps = re.search(r"([0-9]+) moves/s during the chaos", text)
+cpu = re.search(r"per move: bots ([0-9.]+) ms, PostgreSQL ([0-9.]+) ms, both ([0-9.]+) ms \(the harness ([0-9.]+) ms\)", text)
+if not (mps and cpu):
+    sys.exit(f"no figures in {sys.argv[1]}")
+print(f"round {sys.argv[2]}, {sys.argv[3]} processes: {mps.group(1)} moves/s, CPU ms per move: "
+      f"{cpu.group(3)} (bots {cpu.group(1)}, PostgreSQL {cpu.group(2)}; the harness {cpu.group(4)})")
+PY
+    done
+done | tee "$out/rounds.txt"
+
+python3 - "$out/rounds.txt" <<'PY'
+import re, sys
+runs = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"round \d+, (\d+) processes: (\d+) moves/s, CPU ms per move: ([0-9.]+) \(bots ([0-9.]+), PostgreSQL ([0-9.]+); the harness ([0-9.]+)\)", line)
+    if m:
+        runs.setdefault(int(m.group(1)), []).append(tuple(float(x) for x in m.groups()[1:]))
+mean = lambda xs: sum(xs) / len(xs)
+base = None
+for n in sorted(runs):
+    mps, cpu, bots, pg, harness = (mean([r[i] for r in runs[n]]) for i in range(5))
+    if base is None:
+        base = (mps, cpu, harness)
+    print(f"{n} processes: {mps:.0f} moves/s ({mps / base[0]:.2f}x), CPU {cpu:.3f} ms a move "
+          f"({cpu / base[1]:.2f}x; bots {bots:.3f}, PostgreSQL {pg:.3f}); the harness {harness:.3f} "
+          f"({harness / base[2]:.2f}x)")
+PY
+echo "logs: $out" >&2
