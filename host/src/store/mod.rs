@@ -43,6 +43,32 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
 /// another connection of the pool) before giving up.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// A pooled PostgreSQL connection idle for longer than this is tested (a round trip) before
+/// it is used; one idle for less is not.
+const PG_TEST_IDLE_OVER: Duration = Duration::from_secs(1);
+
+/// A PostgreSQL pool of at most `max` connections. sqlx tests every connection with a
+/// round trip when it goes back to the pool, and by default again when it is taken out:
+/// two round trips besides each statement's own, a third of the database's wakeups and of
+/// the bots' loopback traffic per move. A connection taken out within `PG_TEST_IDLE_OVER`
+/// of the test it passed going back is used as it is; one idle longer (a quiet process,
+/// whose connection the server or the network may have dropped meanwhile) is tested
+/// first. A connection broken in that second fails its statement as a connection that
+/// breaks during its statement does (the caller's store error), and is not used again.
+fn pg_pool(max: u32) -> PgPoolOptions {
+    PgPoolOptions::new()
+        .max_connections(max)
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move {
+                if meta.idle_for > PG_TEST_IDLE_OVER {
+                    conn.ping().await?;
+                }
+                Ok(true)
+            })
+        })
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// Another writer committed this sequence number first: reload the table and retry.
@@ -669,13 +695,9 @@ impl Store {
         // has one (`live_process_ids`), and dead the moment its sessions are gone.
         let process = new_process_id();
         let options = options.application_name(&process);
-        let light = PgPoolOptions::new()
-            .max_connections(sizes.light)
-            .connect_lazy_with(options.clone().options([("synchronous_commit", "off")]));
-        let pool = PgPoolOptions::new()
-            .max_connections(sizes.main)
-            .connect_with(options)
-            .await?;
+        let light =
+            pg_pool(sizes.light).connect_lazy_with(options.clone().options([("synchronous_commit", "off")]));
+        let pool = pg_pool(sizes.main).connect_with(options).await?;
         POSTGRES_MIGRATIONS.run(&pool).await?;
         let store = Store {
             appender: None,
