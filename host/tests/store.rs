@@ -1035,6 +1035,40 @@ async fn on_postgres_claims_and_notices_do_not_wait_for_the_disk() {
     }
 }
 
+/// A pooled connection is not tested before each use (sqlx tests it on its way back), but
+/// one idle for over a second is: a process that was quiet while the server dropped its
+/// sessions (a restart, an idle timeout, an administrator) finds its next statements
+/// answered, not failed on a connection that is gone.
+#[tokio::test]
+async fn on_postgres_a_connection_dropped_while_idle_is_not_used() {
+    let Some(url) = postgres_url() else {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return;
+    };
+    let db = postgres_db(&url).await;
+    let s = &db.store;
+    // Both pools have a session open.
+    s.commit_settings().await.unwrap();
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    let dropped: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+    )
+    .bind(s.process_id())
+    .fetch_all(&mut admin)
+    .await
+    .unwrap();
+    assert!(
+        !dropped.is_empty(),
+        "the store's sessions carry its process's name"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1_300)).await;
+    let settings = s.commit_settings().await.unwrap();
+    assert_eq!(settings, ("on".to_string(), Some("off".to_string())));
+    s.table(1).await.unwrap();
+}
+
 /// Appends that arrive together share one commit on SQLite; each caller still gets the answer
 /// for its own action, whatever the others in the batch were.
 #[tokio::test]
