@@ -7,9 +7,13 @@
 #     eval "$(bash .ci/postgres.sh)"
 #     bash bench/throughput.sh                  # Telegram, 3 rounds of 1, 2 and 4 processes
 #     ROUNDS=5 PROCS="1 2" BOT=discord bash bench/throughput.sh
+#     PROCS="1 2 2o" bash bench/throughput.sh   # 2o: 2 processes, each press posted to its owner
 #
 # Each run: seed 42 (STIKIS_CHAOS_SEED), 30 s (SECS), 24 tables (TABLES). Prints a line a run
 # and the means, with each size's ratio to one process. Needs STIKIS_TEST_POSTGRES_URL.
+# A size with an "o" (Telegram only) runs behind a balancer that posts each press to its
+# table's owner (STIKIS_CHAOS_ROUTE=owner), which no balancer in front of Telegram can: no
+# press is handed over, so the difference to the plain size is what the handoffs cost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,20 +30,25 @@ cargo test --release -p "stikis-$BOT" --test all --no-run >&2
 
 out="$(mktemp -d)"
 for r in $(seq 1 "$ROUNDS"); do
-    for n in $PROCS; do
-        log="$out/r$r-p$n.log"
+    for size in $PROCS; do
+        n="${size%o}"
+        route=""
+        [ "$n" != "$size" ] && route=owner
+        log="$out/r$r-p$size.log"
         STIKIS_CHAOS_SEED="$SEED" STIKIS_CHAOS_KILLS=0 STIKIS_CHAOS_SECS="$SECS" \
-            STIKIS_CHAOS_TABLES="$TABLES" STIKIS_CHAOS_PROCS="$n" \
+            STIKIS_CHAOS_TABLES="$TABLES" STIKIS_CHAOS_PROCS="$n" STIKIS_CHAOS_ROUTE="$route" \
             cargo test --release -p "stikis-$BOT" --test all chaos_long -- --ignored --nocapture \
-            >"$log" 2>&1 || { echo "round $r, $n processes failed: $log" >&2; exit 1; }
-        python3 - "$log" "$r" "$n" <<'PY'
+            >"$log" 2>&1 || { echo "round $r, $size processes failed: $log" >&2; exit 1; }
+        python3 - "$log" "$r" "$size" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 mps = re.search(r"([0-9]+) moves/s during the chaos", text)
 cpu = re.search(r"per move: bots ([0-9.]+) ms, PostgreSQL ([0-9.]+) ms, both ([0-9.]+) ms \(the harness ([0-9.]+) ms\)", text)
 if not (mps and cpu):
     sys.exit(f"no figures in {sys.argv[1]}")
-print(f"round {sys.argv[2]}, {sys.argv[3]} processes: {mps.group(1)} moves/s, CPU ms per move: "
+size = sys.argv[3]
+label = f"{size[:-1]} processes posted to owners" if size.endswith("o") else f"{size} processes"
+print(f"round {sys.argv[2]}, {label}: {mps.group(1)} moves/s, CPU ms per move: "
       f"{cpu.group(3)} (bots {cpu.group(1)}, PostgreSQL {cpu.group(2)}; the harness {cpu.group(4)})")
 PY
     done
@@ -49,16 +58,16 @@ python3 - "$out/rounds.txt" <<'PY'
 import re, sys
 runs = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"round \d+, (\d+) processes: (\d+) moves/s, CPU ms per move: ([0-9.]+) \(bots ([0-9.]+), PostgreSQL ([0-9.]+); the harness ([0-9.]+)\)", line)
+    m = re.match(r"round \d+, (\d+ processes(?: posted to owners)?): (\d+) moves/s, CPU ms per move: ([0-9.]+) \(bots ([0-9.]+), PostgreSQL ([0-9.]+); the harness ([0-9.]+)\)", line)
     if m:
-        runs.setdefault(int(m.group(1)), []).append(tuple(float(x) for x in m.groups()[1:]))
+        runs.setdefault(m.group(1), []).append(tuple(float(x) for x in m.groups()[1:]))
 mean = lambda xs: sum(xs) / len(xs)
 base = None
-for n in sorted(runs):
+for n in sorted(runs, key=lambda k: (int(k.split()[0]), k)):
     mps, cpu, bots, pg, harness = (mean([r[i] for r in runs[n]]) for i in range(5))
     if base is None:
         base = (mps, cpu, harness)
-    print(f"{n} processes: {mps:.0f} moves/s ({mps / base[0]:.2f}x), CPU {cpu:.3f} ms a move "
+    print(f"{n}: {mps:.0f} moves/s ({mps / base[0]:.2f}x), CPU {cpu:.3f} ms a move "
           f"({cpu / base[1]:.2f}x; bots {bots:.3f}, PostgreSQL {pg:.3f}); the harness {harness:.3f} "
           f"({harness / base[2]:.2f}x)")
 PY

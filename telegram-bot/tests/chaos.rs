@@ -40,6 +40,8 @@ struct Telegram {
     fake: Fake,
     ports: Arc<Vec<u16>>,
     peer_ports: Arc<Vec<u16>>,
+    /// The database's URL, once the first process is started (for `route_to_owners`).
+    db_url: Arc<Mutex<Option<String>>>,
 }
 
 impl Telegram {
@@ -53,11 +55,76 @@ impl Telegram {
             let backends = ports.iter().map(|&p| ([127, 0, 0, 1], p).into()).collect();
             s.balanced = Some((backends, "/hook".into(), Some(SECRET.into())));
         }
-        Telegram {
+        let t = Telegram {
             fake,
             ports: Arc::new(ports),
             peer_ports: Arc::new(peer_ports),
+            db_url: Arc::default(),
+        };
+        if std::env::var("STIKIS_CHAOS_ROUTE").as_deref() == Ok("owner") {
+            t.route_to_owners();
         }
+        t
+    }
+
+    /// For a benchmark of what handing presses over costs (STIKIS_CHAOS_ROUTE=owner, on
+    /// PostgreSQL): a balancer that posts each press to its table's owner, as no balancer
+    /// in front of Telegram can (it would have to read each update's body and know the live
+    /// processes), so that no press is handed over while the live set stays the same.
+    fn route_to_owners(&self) {
+        // Process id -> its index among the ports, read from the heartbeats every 200 ms.
+        let owners: Arc<Mutex<Vec<(String, usize)>>> = Arc::default();
+        let (db_url, peer_ports, known) = (
+            Arc::clone(&self.db_url),
+            Arc::clone(&self.peer_ports),
+            Arc::clone(&owners),
+        );
+        tokio::spawn(async move {
+            use sqlx::Connection;
+            let mut conn = None;
+            loop {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                let Some(url) = db_url.lock().unwrap().clone() else {
+                    continue;
+                };
+                if conn.is_none() {
+                    conn = sqlx::PgConnection::connect(&url).await.ok();
+                }
+                let Some(c) = conn.as_mut() else { continue };
+                let sql = "SELECT id, peer FROM processes p WHERE beat_ms > started_ms AND EXISTS \
+                           (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = p.id)";
+                match sqlx::query_as::<_, (String, Option<String>)>(sql)
+                    .fetch_all(&mut *c)
+                    .await
+                {
+                    Ok(rows) => {
+                        let live: Vec<(String, usize)> = rows
+                            .into_iter()
+                            .filter_map(|(id, peer)| {
+                                let addr = peer?.split(' ').next()?.to_string();
+                                let at = peer_ports.iter().position(|p| addr.ends_with(&format!(":{p}")))?;
+                                Some((id, at))
+                            })
+                            .collect();
+                        let mut k = known.lock().unwrap();
+                        if k.len() != live.len() {
+                            println!("chaos: routing to the owners among {} processes", live.len());
+                        }
+                        *k = live;
+                    }
+                    Err(_) => conn = None,
+                }
+            }
+        });
+        let route: fake::Route = Arc::new(move |update: &serde_json::Value| {
+            let data = update["callback_query"]["data"].as_str()?;
+            let table = Token::decode(data).ok()?.table;
+            let owners = owners.lock().unwrap();
+            let ids: Vec<String> = owners.iter().map(|(id, _)| id.clone()).collect();
+            let owner = stikis_host::owner::owner_among(table, &ids)?;
+            owners.iter().find(|(id, _)| id == owner).map(|&(_, at)| at)
+        });
+        self.fake.state.lock().unwrap().route = Some(route);
     }
 }
 
@@ -77,6 +144,10 @@ impl support::Bot for Telegram {
 
     fn command(&self, i: usize, db_url: &str) -> Command {
         let port = self.ports[i];
+        self.db_url
+            .lock()
+            .unwrap()
+            .get_or_insert_with(|| db_url.to_string());
         let mut c = Command::new(env!("CARGO_BIN_EXE_stikis-telegram"));
         c.args(["--token", TOKEN, "--database-url", db_url])
             .args(["--api-url", self.fake.url.as_str()])
@@ -184,6 +255,17 @@ impl support::Bot for Telegram {
                 (id.clone(), d)
             })
             .collect()
+    }
+
+    fn calls(&self) -> Vec<(String, usize)> {
+        let s = self.fake.state.lock().unwrap();
+        let mut calls: Vec<(String, usize)> = s.counts.clone().into_iter().collect();
+        calls.sort();
+        // The texts shown (sent or edited), in groups and in private chats.
+        let in_groups = s.history.iter().filter(|(chat, ..)| *chat < 0).count();
+        calls.push(("(texts shown in groups)".into(), in_groups));
+        calls.push(("(in private chats)".into(), s.history.len() - in_groups));
+        calls
     }
 
     fn seen(&self) -> Seen {

@@ -241,6 +241,11 @@ pub trait Bot: Clone + Send + Sync + 'static {
     fn deliveries(&self) -> HashMap<String, Delivery> {
         HashMap::new()
     }
+    /// The platform calls the fake server took, per method (none where it does not count
+    /// them): printed with the run's figures, for the calls a move costs.
+    fn calls(&self) -> Vec<(String, usize)> {
+        Vec::new()
+    }
 }
 
 /// What changes the live set: a process started (spawned, or started again after it exited),
@@ -763,6 +768,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let presses = presses.lock().unwrap().clone();
     let seen = bot.seen();
     let deliveries = bot.deliveries();
+    let calls = bot.calls();
     let dir = fleet.lock().unwrap().dir.clone();
     let deferred = deferred_in(&dir);
     let bot = Names {
@@ -1472,6 +1478,16 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             per(c.postgres),
             per(c.bots + c.postgres),
             per(c.harness)
+        );
+    }
+    if !calls.is_empty() {
+        let per: Vec<String> = calls
+            .iter()
+            .map(|(m, n)| format!("{m} {:.3}", *n as f64 / actions_total.max(1) as f64))
+            .collect();
+        println!(
+            "chaos: the platform's calls per action, over the whole run: {}",
+            per.join(", ")
         );
     }
     // Presses made while PostgreSQL was away: each answered within `OUTAGE_ANSWER_MS`,
