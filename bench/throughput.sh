@@ -24,6 +24,9 @@ SECS="${SECS:-30}"
 TABLES="${TABLES:-24}"
 SEED="${SEED:-42}"
 : "${STIKIS_TEST_POSTGRES_URL:?set it first: eval \"\$(bash .ci/postgres.sh)\"}"
+case " $PROCS " in
+    *o\ *) [ "$BOT" = telegram ] || { echo "sizes with an o need BOT=telegram (only its harness routes to owners)" >&2; exit 2; } ;;
+esac
 
 # Built once, so that no run includes a build.
 cargo test --release -p "stikis-$BOT" --test all --no-run >&2
