@@ -1543,7 +1543,11 @@ impl Host {
             self.render(live, out).await;
             let over = live.game.as_ref().is_some_and(|g| g.is_over()) || live.limit_reached(self.now_ms());
             let next = (!over).then(|| (self.config.seeds)(live.id(), live.seeds.len() + 1));
-            live.finish_deal(&self.store, &report, next, out).await?;
+            if let Err(e) = live.finish_deal(&self.store, &report, next, out).await {
+                // The moves stand; the next deal may not be this copy's (`finish_deal`).
+                self.drop_copy(live);
+                return Err(e);
+            }
             if over {
                 self.finish(live, out).await?;
             }

@@ -422,9 +422,23 @@ impl Live {
     /// Deals the next deal: a fresh seed, its commitment stored and shown before any card is.
     pub async fn start_deal(&mut self, store: &Store, seed: Seed, out: &mut Outbox) -> Result<(), HostError> {
         let next = self.deal_in_memory(seed)?;
-        store_deal(store, self.id(), &next).await?;
+        let stored = store_deal(store, self.id(), &next).await;
+        self.forget_unstored_deal(stored)?;
         self.announce_deal(next, out);
         Ok(())
+    }
+
+    /// The copy's game has the next deal dealt in memory; if storing it failed, that deal
+    /// may never be the table's (another process stored its own dealing first, from another
+    /// seed), so the copy keeps no game. Nothing may show or play it: a press that waited for
+    /// this copy would otherwise see its turn (the log's number is unchanged), play into
+    /// that deal and show its hands. The copy is read afresh when next used.
+    fn forget_unstored_deal<T>(&mut self, stored: Result<T, HostError>) -> Result<T, HostError> {
+        if stored.is_err() {
+            self.game = None;
+            self.new_turn();
+        }
+        stored
     }
 
     /// The next deal, dealt in the game but neither stored nor shown yet.
@@ -554,7 +568,11 @@ impl Live {
                 None => Ok(()),
             }
         };
-        tokio::try_join!(stats, self.save_sheet(store), dealt)?;
+        let written = tokio::try_join!(stats, self.save_sheet(store), dealt);
+        match next.is_some() {
+            true => self.forget_unstored_deal(written)?,
+            false => written?,
+        };
         if let Some(next) = next {
             self.announce_deal(next, out);
         }
@@ -789,4 +807,102 @@ impl Live {
 fn next_turn_gen() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outbox::{Command, Request, User};
+    use crate::store::ChatRef;
+    use crate::Host;
+
+    /// Two processes may each deal a table's next deal (the one that ended the last deal, and
+    /// one that took the table over between deals); each deals from a seed of its own, and
+    /// one stores its dealing first. The other's copy then keeps no game: nothing may show
+    /// its hands or play into them (a press that waited for that copy would find the log's
+    /// number unchanged and be played there), and the table is read afresh when next used.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_dealing_that_lost_to_a_stored_deal_is_never_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lost-deal.db");
+        let store = Store::open_sqlite(path.to_str().unwrap()).await.unwrap();
+        let config = crate::HostConfig {
+            bot_budget_ms: 10,
+            seeds: std::sync::Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+            ..crate::HostConfig::default()
+        };
+        let (host, _events) = Host::new(store.clone(), config);
+        let g = ChatRef::new(Platform::Telegram, "group-1", "g");
+        let req = |who: &str, command: Command| Request {
+            chat: g.clone(),
+            user: User {
+                id: who.into(),
+                name: who.to_uppercase(),
+                admin: false,
+            },
+            command,
+        };
+        let new = Command::NewTable {
+            game: "zole".into(),
+            rules: None,
+            seats: Some(3),
+        };
+        host.handle(req("anna", new)).await;
+        host.handle(req("bruno", Command::Join)).await;
+        let bot = Command::AddBot {
+            level: stikis_core::ai::Level::Basic,
+        };
+        host.handle(req("anna", bot)).await;
+        host.handle(req("anna", Command::Start)).await;
+        let table = host.tables.lock().unwrap().keys().copied().next().unwrap();
+        // Anna and Bruno play (a card, or else a decision) until the third deal is dealt; a
+        // card already picked to bury is skipped, as pressing it again would unpick it.
+        for _ in 0..1_000 {
+            if store.table_log(table).await.unwrap().deals.len() >= 3 {
+                break;
+            }
+            for who in ["anna", "bruno"] {
+                let v = host.table_view(table, Some(who)).await.unwrap().unwrap();
+                let card = v.hand.iter().filter(|c| !c.picked).find_map(|c| c.token.clone());
+                let decision = v.buttons.iter().flatten().map(|b| b.token.clone()).next();
+                if let Some(token) = card.or(decision) {
+                    host.handle(req(who, Command::Press { token })).await;
+                    break;
+                }
+            }
+        }
+        let log = store.table_log(table).await.unwrap();
+        let third = log
+            .deals
+            .iter()
+            .find(|d| d.deal_no == 3)
+            .expect("deal 3 is stored");
+        let last = log
+            .actions
+            .iter()
+            .find(|a| a.seq == third.first_seq - 1)
+            .expect("deal 2's last move");
+        // A copy as another process had it: deal 2 ended in its memory, deal 3 not dealt.
+        let row = store.table(table).await.unwrap().unwrap();
+        let mut live = Live::load_until(&store, row, CommunitySettings::default(), last.seq - 1)
+            .await
+            .unwrap();
+        let ended = live.game.as_mut().unwrap().apply(&last.payload).unwrap();
+        assert!(ended.is_some(), "the move ends deal 2");
+        assert!(!live.game.as_ref().unwrap().in_deal());
+
+        let mut out = Outbox::default();
+        let dealt = live
+            .start_deal(&store, Seed::from_u64(0xdead_beef), &mut out)
+            .await;
+        assert!(matches!(dealt, Err(HostError::Conflict)), "{dealt:?}");
+        assert!(
+            live.game.is_none(),
+            "the losing dealing is not kept where a waiting press or a render would find it"
+        );
+        assert!(out.0.is_empty(), "nothing of it is announced: {out:?}");
+        let stored = store.table_log(table).await.unwrap();
+        let kept = stored.deals.iter().find(|d| d.deal_no == 3).unwrap();
+        assert_eq!(kept.seed_hex, third.seed_hex, "the stored deal stands");
+    }
 }
