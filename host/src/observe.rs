@@ -151,7 +151,7 @@ pub const METRICS: &[Metric] = &[
         "stikis_move_seconds",
         &["outcome"],
         LATENCY,
-        "A button press from its request to its answer, by outcome: applied, selected (half of a choice kept), stale, refused, error (the database failed; try again), lobby (a lobby or tournament button).",
+        "A button press from its request to its answer, by outcome: applied, selected (half of a choice kept), stale, refused, error (the database failed; try again), lobby (a lobby or tournament button); handed (counted where it arrived: handed to its table's owner, whose answer it waited for, the owner counting its outcome).",
     ),
     h(
         "stikis_computer_think_seconds",

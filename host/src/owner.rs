@@ -569,6 +569,8 @@ impl Host {
         match answer {
             Some(outs) => {
                 crate::observe::handed_over("answered");
+                // Its owner counted the press's own outcome; here, the whole wait for it.
+                crate::observe::move_outcome("handed");
                 out.0.extend(outs.into_iter().filter_map(Handed::out));
             }
             None => {

@@ -1062,6 +1062,8 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
     let Some((url, schema)) = postgres("own") else {
         return;
     };
+    // Installed before anything is recorded, as a bot does (`Store::connect`).
+    let recorder = stikis_host::observe::recorder().expect("the metrics recorder installs");
     // Where the table sits, and where a person presses their hand's buttons: the group on
     // Telegram; a direct message of their own on Discord.
     let group = match platform {
@@ -1156,6 +1158,14 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
         }
     }
     let (who, out) = applied.expect("a press of the person to act is applied");
+    // The process it reached counts its wait for the owner's answer as a handed press.
+    let metrics = recorder.render();
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l.starts_with("stikis_move_seconds_count{outcome=\"handed\"}") && !l.ends_with(" 0")),
+        "{metrics}"
+    );
     // On Telegram the owner shows every hand of its tables, the presser's too (at once:
     // they just acted), and the answer carries a copy of it to read only (`Shown`). On
     // Discord, from a direct message, it carries none.
