@@ -568,11 +568,10 @@ impl Live {
                 None => Ok(()),
             }
         };
+        // Without a next deal a failed write leaves the copy's game as the log has it, but
+        // its caller drops the copy all the same.
         let written = tokio::try_join!(stats, self.save_sheet(store), dealt);
-        match next.is_some() {
-            true => self.forget_unstored_deal(written)?,
-            false => written?,
-        };
+        self.forget_unstored_deal(written)?;
         if let Some(next) = next {
             self.announce_deal(next, out);
         }
