@@ -279,7 +279,7 @@ pub async fn start(config: Config) -> Result<Running, Error> {
     host_config
         .play_secret
         .get_or_insert_with(|| stikis_host::links::play_secret(&config.token));
-    let (host, mut events) = Host::new(store, host_config);
+    let (host, events) = Host::new(store, host_config);
 
     let mut builder = serenity::HttpBuilder::new(&config.token);
     if let Some(url) = &config.api_url {
@@ -356,21 +356,29 @@ pub async fn start(config: Config) -> Result<Running, Error> {
     bot.show.show(&out).await;
 
     let timer_bot = bot.clone();
+    let sweep_bot = bot.clone();
     let timers = tokio::spawn(async move {
+        // In order within each chat, the chats side by side (`show_in_order`).
+        let shown = stikis_host::in_order::show_in_order(events, move |out| {
+            let bot = timer_bot.clone();
+            async move { bot.show.show(&out).await }
+        });
         // Tables another process left quiet (it may have died) are taken over here, every
         // few seconds (`Host::sweep`).
-        let mut tick = tokio::time::interval(stikis_host::lobby::SWEEP_EVERY);
-        loop {
-            tokio::select! {
-                out = events.recv() => match out {
-                    Some(out) => timer_bot.show.show(&out).await,
-                    None => break,
-                },
-                () = timer_bot.host.sweep_due(&mut tick) => match timer_bot.host.sweep(stikis_host::lobby::SWEEP_QUIET).await {
-                    Ok(out) => timer_bot.show.show(&out).await,
+        let swept = async move {
+            let mut tick = tokio::time::interval(stikis_host::lobby::SWEEP_EVERY);
+            loop {
+                sweep_bot.host.sweep_due(&mut tick).await;
+                match sweep_bot.host.sweep(stikis_host::lobby::SWEEP_QUIET).await {
+                    Ok(out) => sweep_bot.show.show(&out).await,
                     Err(e) => tracing::warn!(error = %e, "could not sweep quiet tables"),
-                },
+                }
             }
+        };
+        // The sweep goes on for as long as the host sends outboxes.
+        tokio::select! {
+            () = shown => {}
+            () = swept => {}
         }
     });
 

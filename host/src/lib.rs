@@ -8,6 +8,7 @@ pub mod boards;
 mod deferred;
 pub mod games;
 pub mod i18n;
+pub mod in_order;
 pub mod links;
 pub mod lobby;
 pub mod observe;

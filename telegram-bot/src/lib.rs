@@ -262,7 +262,7 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
     host_config
         .play_secret
         .get_or_insert_with(|| stikis_host::links::play_secret(&settings.token));
-    let (host, mut events) = Host::new(store.clone(), host_config);
+    let (host, events) = Host::new(store.clone(), host_config);
     let shower = Shower::new(
         bot.clone(),
         store,
@@ -288,11 +288,11 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
         Err(e) => tracing::error!(error = %e, "could not recover running tables"),
     }
     let timer_app = Arc::clone(&app);
-    let events_task = tokio::spawn(async move {
-        while let Some(out) = events.recv().await {
-            timer_app.show_unasked(out).await;
-        }
-    });
+    // In order within each chat, the chats side by side (`show_in_order`).
+    let events_task = tokio::spawn(stikis_host::in_order::show_in_order(events, move |out| {
+        let app = Arc::clone(&timer_app);
+        async move { app.show_unasked(out).await }
+    }));
     // Tables another process left quiet (it may have died) are taken over here.
     let sweep_app = Arc::clone(&app);
     let sweeper = tokio::spawn(async move {
