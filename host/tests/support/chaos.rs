@@ -815,6 +815,10 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let mut results_lost = Vec::new();
     let mut results_twice = Vec::new();
     let mut waits = Vec::new();
+    // Acknowledged presses of the chaos window: (ms to their commit, ms to their answer),
+    // committed where they were posted, and handed to the table's owner.
+    let mut timed_here: Vec<(i64, i64)> = Vec::new();
+    let mut timed_handed: Vec<(i64, i64)> = Vec::new();
     let mut slow_takeovers = Vec::new();
     // Moves the turn timer made for a person, and of those the turns never shown to them (a
     // hand message lost with a killed process: reported, see the docs).
@@ -1036,6 +1040,22 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                 answers.get(&p.id)
             ));
             let matches = row.is_some_and(|r| is_move(r, seat, kind, arg));
+            // Its times to the commit and to the answer, by whether the process it was
+            // posted to committed it or handed it to the table's owner.
+            if let (Some(r), Some(d), Some(a), true) = (row, deliveries.get(&p.id), p.answered_ms, matches) {
+                if p.sent_ms >= start_ms && p.sent_ms < chaos_end_ms {
+                    let by = r
+                        .process
+                        .as_deref()
+                        .and_then(|pr| fleet.lock().unwrap().index_of(pr));
+                    let times = (r.at_ms - p.sent_ms, a - p.sent_ms);
+                    if by == Some(d.process) {
+                        timed_here.push(times);
+                    } else if by.is_some() {
+                        timed_handed.push(times);
+                    }
+                }
+            }
             if !matches {
                 lost.push(format!(
                     "table {id}: press {} ({}) → {:?}",
@@ -1583,6 +1603,23 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         waits.last().copied().unwrap_or(0),
         waits.len(),
     );
+    for (what, times) in [
+        ("committed where posted", &timed_here),
+        ("handed to the owner", &timed_handed),
+    ] {
+        let mut commit: Vec<i64> = times.iter().map(|t| t.0).collect();
+        let mut answer: Vec<i64> = times.iter().map(|t| t.1).collect();
+        commit.sort_unstable();
+        answer.sort_unstable();
+        println!(
+            "chaos: presses {what}: {}; to the commit p50 {} ms, p99 {} ms; to the answer p50 {} ms, p99 {} ms",
+            times.len(),
+            percentile(&commit, 0.5),
+            percentile(&commit, 0.99),
+            percentile(&answer, 0.5),
+            percentile(&answer, 0.99),
+        );
+    }
     let warnings = warnings_in(&f.dir);
     drop(f);
     if !warnings.is_empty() {
