@@ -39,6 +39,10 @@ pub struct Endpoint {
 /// interaction").
 const REPLY_WAIT: Duration = Duration::from_millis(2500);
 
+/// How long a command posted while the bot starts waits for the gateway's context: within
+/// Discord's 3 s, leaving poise the time to answer.
+const GATEWAY_WAIT: Duration = Duration::from_millis(2000);
+
 pub(crate) struct EndpointState {
     pub bot: Data,
     pub verifier: serenity::Verifier,
@@ -105,8 +109,10 @@ async fn post(State(st): State<Arc<EndpointState>>, headers: HeaderMap, body: By
             }
         }
         other => {
-            let Some((ctx, bot_id)) = st.bot.gateway.get().cloned() else {
-                // Commands need the gateway's context; it is up within seconds of a start.
+            // Commands need the gateway's context. While the bot starts (READY seen, its
+            // commands being registered) a command waits for it rather than failing.
+            let Some((ctx, bot_id)) = st.bot.gateway_within(GATEWAY_WAIT).await else {
+                tracing::warn!("a command was posted before the gateway came up: refused");
                 return (StatusCode::SERVICE_UNAVAILABLE, "starting").into_response();
             };
             let st = st.clone();

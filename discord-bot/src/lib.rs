@@ -117,7 +117,9 @@ pub struct Bot {
     table_orders: std::sync::Mutex<HashMap<i64, Arc<AsyncMutex<()>>>>,
     /// The gateway's context and the bot's user id, once READY: commands posted to the
     /// interactions endpoint run in it.
-    pub gateway: std::sync::OnceLock<(serenity::Context, serenity::UserId)>,
+    gateway: std::sync::OnceLock<(serenity::Context, serenity::UserId)>,
+    /// Woken when `gateway` is set.
+    gateway_set: Notify,
     /// The gateway is connected (READY seen, no shard reconnecting since): for /healthz.
     pub gateway_up: std::sync::atomic::AtomicBool,
 }
@@ -134,6 +136,30 @@ impl Drop for Busy<'_> {
 }
 
 impl Bot {
+    fn set_gateway(&self, ctx: serenity::Context, bot_id: serenity::UserId) {
+        let _ = self.gateway.set((ctx, bot_id));
+        self.gateway_set.notify_waiters();
+    }
+
+    /// The gateway's context and the bot's user id, waiting up to `within` for READY (and the
+    /// commands' registration) while the bot starts.
+    pub async fn gateway_within(
+        &self,
+        within: std::time::Duration,
+    ) -> Option<(serenity::Context, serenity::UserId)> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            // Made before the look, so a `set_gateway` between the two still wakes it.
+            let set = self.gateway_set.notified();
+            if let Some(g) = self.gateway.get() {
+                return Some(g.clone());
+            }
+            if tokio::time::timeout_at(deadline, set).await.is_err() {
+                return self.gateway.get().cloned();
+            }
+        }
+    }
+
     pub fn busy(&self) -> Busy<'_> {
         self.in_flight.fetch_add(1, Ordering::AcqRel);
         Busy(self)
@@ -305,7 +331,7 @@ pub async fn start(config: Config) -> Result<Running, Error> {
                     .get()
                     .expect("the bot is built before the gateway starts")
                     .clone();
-                let _ = bot.gateway.set((ctx.clone(), ready.user.id));
+                bot.set_gateway(ctx.clone(), ready.user.id);
                 Ok(bot)
             })
         })
@@ -347,6 +373,7 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         idle: Notify::new(),
         table_orders: Default::default(),
         gateway: Default::default(),
+        gateway_set: Notify::new(),
         gateway_up: Default::default(),
     });
     let _ = slot.set(bot.clone());

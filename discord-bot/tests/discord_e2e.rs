@@ -413,6 +413,40 @@ async fn three_people_play_a_deal_through_the_interactions_endpoint() {
     assert!(posted.contains(&202) && posted.contains(&200));
 }
 
+/// A command posted to the endpoint while the bot is still starting (READY seen, its commands
+/// not yet registered, so poise has no context to run it in) waits for the start and is
+/// answered, instead of being refused with 503 ("This interaction failed").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_posted_while_the_bot_starts_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let (release, held) = tokio::sync::oneshot::channel();
+    *fake.state.hold_registration.lock().unwrap() = Some(held);
+    let bot = stikis_discord::start(fake.endpoint_config(&db(&dir, "s.db")))
+        .await
+        .unwrap();
+    for _ in 0..2000 {
+        if fake.routes().contains_key("PUT commands") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    assert!(
+        fake.routes().contains_key("PUT commands"),
+        "the bot never registered"
+    );
+    let anna = Person::new(1001, "Anna");
+    let answered = fake.slash(&anna, CHANNEL, "zole", json!([]));
+    let started = async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        release.send(()).unwrap();
+    };
+    let (v, ()) = tokio::join!(answered, started);
+    assert!(callback_text(&v).contains("Anna opened a table of Zole"), "{v}");
+    assert_eq!(fake.state.posted.lock().unwrap().clone(), vec![202]);
+    bot.bot.settle().await;
+}
+
 /// Discord's checks of an endpoint: PING gets PONG, a post not signed with the
 /// application's key is refused with 401, a signed post that is no interaction with 400.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

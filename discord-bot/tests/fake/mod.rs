@@ -73,6 +73,9 @@ pub struct State {
     pub dispatched: Mutex<BTreeMap<u64, u64>>,
     pub identifies: AtomicU64,
     pub registered: AtomicBool,
+    /// When set, the next registration of the commands is answered only once this fires (a
+    /// bot caught between READY and being ready for commands).
+    pub hold_registration: Mutex<Option<tokio::sync::oneshot::Receiver<()>>>,
     pub callbacks: Mutex<HashMap<u64, Value>>,
     /// Interactions answered (their one response taken), and the second answers refused.
     acknowledged: Mutex<HashSet<u64>>,
@@ -426,6 +429,10 @@ async fn gateway(st: Arc<State>, socket: WebSocket) {
 
 async fn register(AxState(st): St, Path(app): Path<String>) -> Json<Value> {
     count(&st, "PUT commands", format!("PUT commands {app}"));
+    let held = st.hold_registration.lock().unwrap().take();
+    if let Some(held) = held {
+        let _ = held.await;
+    }
     st.registered.store(true, Ordering::Release);
     Json(json!([]))
 }
