@@ -984,6 +984,9 @@ impl Shower {
         Ok(())
     }
 
+    /// Edits the message showing `key` to `recipient`, or sends it first. `missing`: the
+    /// caller has just looked its id up and found none, so it is not looked up again (its
+    /// first-post claim finds one sent meanwhile).
     async fn upsert(
         &self,
         chat: &ChatRef,
@@ -991,8 +994,14 @@ impl Shower {
         key: &str,
         text: &str,
         markup: InlineKeyboardMarkup,
+        missing: bool,
     ) -> Result<(), RequestError> {
-        let mid = match self.message_id(key, recipient).await {
+        let known = if missing {
+            None
+        } else {
+            self.message_id(key, recipient).await
+        };
+        let mid = match known {
             Some(mid) => Some(mid),
             None => self.first_post(key, recipient).await?,
         };
@@ -1061,6 +1070,8 @@ impl Shower {
     /// Shows `version` of a public message unless another process (or this one) claimed a
     /// newer version; after sending, shows a version claimed meanwhile, so the message never
     /// ends on an older state than one claimed. False: not shown (a newer one was claimed).
+    /// `missing` as for `upsert`.
+    #[allow(clippy::too_many_arguments)]
     async fn upsert_newest(
         &self,
         chat: &ChatRef,
@@ -1069,6 +1080,7 @@ impl Shower {
         text: &str,
         buttons: &[Vec<Button>],
         mut version: i64,
+        missing: bool,
     ) -> Result<bool, RequestError> {
         if !self
             .store
@@ -1077,7 +1089,7 @@ impl Shower {
         {
             return Ok(false);
         }
-        self.upsert(chat, recipient, key, text, keyboard_with_links(buttons))
+        self.upsert(chat, recipient, key, text, keyboard_with_links(buttons), missing)
             .await?;
         // Another process may have shown a newer version while this one was on its way, and
         // this one may have landed last: the newest claimed version goes out again. Each
@@ -1088,7 +1100,7 @@ impl Shower {
             .await
         {
             self.forget(key, recipient);
-            self.upsert(chat, recipient, key, &text, keyboard_with_links(&buttons))
+            self.upsert(chat, recipient, key, &text, keyboard_with_links(&buttons), false)
                 .await?;
             version = v;
         }
@@ -1112,7 +1124,7 @@ impl Shower {
         if self.message_id(key, &recipient).await.is_none() {
             let with_links = self.with_links(buttons);
             let sent = self
-                .upsert_newest(chat, &recipient, key, text, &with_links, version)
+                .upsert_newest(chat, &recipient, key, text, &with_links, version, true)
                 .await;
             if !matches!(sent, Ok(true)) {
                 self.forget(key, &recipient);
@@ -1160,7 +1172,7 @@ impl Shower {
         match wait {
             None => {
                 let sent = self
-                    .upsert_newest(chat, &recipient, key, text, &buttons, version)
+                    .upsert_newest(chat, &recipient, key, text, &buttons, version, false)
                     .await;
                 if !matches!(sent, Ok(true)) {
                     self.forget(key, &recipient);
@@ -1226,7 +1238,7 @@ impl Shower {
     /// Shows a held-back public edit; a failure is logged as `failed`.
     async fn send_pending(&self, recipient: &str, key: &str, x: &Pending, failed: &str) {
         let sent = self
-            .upsert_newest(&x.chat, recipient, key, &x.text, &x.buttons, x.version)
+            .upsert_newest(&x.chat, recipient, key, &x.text, &x.buttons, x.version, false)
             .await;
         // Not shown (failed, or a newer version claimed elsewhere): the next render of the
         // same text must try again.
@@ -1417,7 +1429,7 @@ impl Shower {
         }
         let dm = ChatRef::new(Platform::Telegram, user, user);
         let mut shown = self
-            .upsert(&dm, user, key, text, keyboard_with_links(buttons))
+            .upsert(&dm, user, key, text, keyboard_with_links(buttons), false)
             .await
             .map(|()| true);
         // Right after the live processes changed, another process (the table's previous or
@@ -1434,7 +1446,7 @@ impl Shower {
             };
             self.forget(key, user);
             shown = self
-                .upsert(&dm, user, key, &text, keyboard_with_links(&buttons))
+                .upsert(&dm, user, key, &text, keyboard_with_links(&buttons), false)
                 .await
                 .map(|()| true);
             version = v;

@@ -116,10 +116,12 @@ impl Store {
     ) -> Result<()> {
         self.write_message_ref(platform, key, recipient, message_id, false)
             .await
+            .map(|_| ())
     }
 
     /// Stores `message_id` for `key` to `recipient`: over whatever was there, or with
     /// `over_claim_only` only over nothing or a first-post claim (never over another id).
+    /// True if it was stored (the row names `message_id` now); false if another id stood.
     async fn write_message_ref(
         &self,
         platform: Platform,
@@ -127,26 +129,29 @@ impl Store {
         recipient: &str,
         message_id: &str,
         over_claim_only: bool,
-    ) -> Result<()> {
+    ) -> Result<bool> {
+        // RETURNING answers in the same statement whether the write took: an upsert whose
+        // WHERE refused it returns no row.
         let sql = if over_claim_only {
             "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id \
-             WHERE messages.message_id LIKE 'sending:%'"
+             WHERE messages.message_id LIKE 'sending:%' RETURNING message_id"
         } else {
             "INSERT INTO messages (platform, msg_key, recipient, message_id) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id"
+             ON CONFLICT (platform, msg_key, recipient) DO UPDATE SET message_id = excluded.message_id \
+             RETURNING message_id"
         };
-        on_light!(self, pool => {
-            sqlx::query(sql)
+        let written: Option<String> = on_light!(self, pool => {
+            sqlx::query_scalar(sql)
                 .bind(platform.as_str())
                 .bind(key)
                 .bind(recipient)
                 .bind(message_id)
-                .execute(pool)
-                .await?;
+                .fetch_optional(pool)
+                .await?
         });
         self.mark_sending(platform, key, recipient, false);
-        Ok(())
+        Ok(written.is_some())
     }
 
     /// Notes that this process is sending the first post of `key` to `recipient` (true), or
@@ -197,8 +202,13 @@ impl Store {
         message_id: &str,
     ) -> Result<String> {
         retry_remember(|| async {
-            self.write_message_ref(platform, key, recipient, message_id, true)
-                .await?;
+            if self
+                .write_message_ref(platform, key, recipient, message_id, true)
+                .await?
+            {
+                return Ok(message_id.to_string());
+            }
+            // Another process's id stood: which one.
             Ok(self
                 .stored_message_id(platform, key, recipient)
                 .await?
