@@ -8,8 +8,13 @@
 #     bash bench/throughput.sh                  # Telegram, 3 rounds of 1, 2 and 4 processes
 #     ROUNDS=5 PROCS="1 2" BOT=discord bash bench/throughput.sh
 #     PROCS="1 2 2o" bash bench/throughput.sh   # 2o: 2 processes, each press posted to its owner
+#     PACE_MS=1000 TABLES=200 PROCS="1 2" bash bench/throughput.sh   # paced: people at a table
 #
-# Each run: seed 42 (STIKIS_CHAOS_SEED), 30 s (SECS), 24 tables (TABLES). Prints a line a run
+# Each run: seed 42 (STIKIS_CHAOS_SEED), 30 s (SECS), 24 tables (TABLES), and each person
+# presses again as soon as answered (PACE_MS=0). Such a run is bound by each press's latency as
+# much as by the CPU; with PACE_MS (STIKIS_CHAOS_PACE_MS: a pause after each press taken) and
+# enough tables to keep the machine busy, the moves/s is set by the tables and the pace, and
+# the CPU per move is what a move costs at that load. Prints a line a run
 # and the means, with each size's ratio to one process. Needs STIKIS_TEST_POSTGRES_URL.
 # A size with an "o" (Telegram only) runs behind a balancer that posts each press to its
 # table's owner (STIKIS_CHAOS_ROUTE=owner), which no balancer in front of Telegram can: no
@@ -23,6 +28,7 @@ PROCS="${PROCS:-1 2 4}"
 SECS="${SECS:-30}"
 TABLES="${TABLES:-24}"
 SEED="${SEED:-42}"
+PACE_MS="${PACE_MS:-0}"
 : "${STIKIS_TEST_POSTGRES_URL:?set it first: eval \"\$(bash .ci/postgres.sh)\"}"
 case " $PROCS " in
     *o\ *) [ "$BOT" = telegram ] || { echo "sizes with an o need BOT=telegram (only its harness routes to owners)" >&2; exit 2; } ;;
@@ -40,6 +46,7 @@ for r in $(seq 1 "$ROUNDS"); do
         log="$out/r$r-p$size.log"
         STIKIS_CHAOS_SEED="$SEED" STIKIS_CHAOS_KILLS=0 STIKIS_CHAOS_SECS="$SECS" \
             STIKIS_CHAOS_TABLES="$TABLES" STIKIS_CHAOS_PROCS="$n" STIKIS_CHAOS_ROUTE="$route" \
+            STIKIS_CHAOS_PACE_MS="$PACE_MS" \
             cargo test --release -p "stikis-$BOT" --test all chaos_long -- --ignored --nocapture \
             >"$log" 2>&1 || { echo "round $r, $size processes failed: $log" >&2; exit 1; }
         python3 - "$log" "$r" "$size" <<'PY'

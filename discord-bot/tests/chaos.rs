@@ -213,6 +213,8 @@ impl support::Bot for Discord {
             if answer.as_deref() != Some("✓") {
                 pressed.remove(&(p.id, m.id));
                 tokio::time::sleep(Duration::from_millis(100)).await;
+            } else {
+                support::think().await;
             }
         }
     }

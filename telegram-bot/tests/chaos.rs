@@ -237,6 +237,8 @@ impl support::Bot for Telegram {
                 // Refused (out of date, try again) or not answered: look again, press again.
                 pressed.remove(&(u, msg));
                 tokio::time::sleep(Duration::from_millis(100)).await;
+            } else {
+                support::think().await;
             }
         }
     }

@@ -179,6 +179,18 @@ pub fn answered(log: &Mutex<Vec<Press>>, at: usize) {
     }
 }
 
+/// A person's pause after a press was taken, before their next one: `STIKIS_CHAOS_PACE_MS`
+/// (0, none, by default: each person presses again as soon as they are answered). With a
+/// pause the run is paced like people at a table, so its moves/s is set by the tables and
+/// the pace, and its CPU per move is the work of a move whatever each press's latency
+/// (`bench/throughput.sh` with `PACE_MS`).
+pub async fn think() {
+    let pace: u64 = env_or("STIKIS_CHAOS_PACE_MS", 0);
+    if pace > 0 {
+        tokio::time::sleep(Duration::from_millis(pace)).await;
+    }
+}
+
 /// A table of the run: its group chat (channel) and its people, as the platform names them.
 pub struct Table {
     pub group: String,
