@@ -8,7 +8,7 @@
 #     bash bench/throughput.sh                  # Telegram, 3 rounds of 1, 2 and 4 processes
 #     ROUNDS=5 PROCS="1 2" BOT=discord bash bench/throughput.sh
 #     PROCS="1 2 2o" bash bench/throughput.sh   # 2o: 2 processes, each press posted to its owner
-#     PACE_MS=1000 TABLES=200 PROCS="1 2" bash bench/throughput.sh   # paced: people at a table
+#     PACE_MS=500 TABLES=200 PROCS="1 2 2o" bash bench/throughput.sh   # paced: same load at each size
 #
 # Each run: seed 42 (STIKIS_CHAOS_SEED), 30 s (SECS), 24 tables (TABLES), and each person
 # presses again as soon as answered (PACE_MS=0). Such a run is bound by each press's latency as
