@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Throughput of 1, 2 and 4 bot processes on one PostgreSQL, without kills: moves/s and CPU
 # per committed move (the bots' and PostgreSQL's), in interleaved rounds so that a machine
-# busier at one moment weighs on every size alike. Each run is the chaos harness's long run
-# with STIKIS_CHAOS_KILLS=0 (host/tests/support/chaos.rs samples the CPU from /proc).
+# busier at one moment weighs on every size alike, and every other round in reverse order
+# (1 2 4, 4 2 1, ...) so that a machine growing busier or quieter through the run does too:
+# use an even ROUNDS. Each run is the chaos harness's long run with STIKIS_CHAOS_KILLS=0
+# (host/tests/support/chaos.rs samples the CPU from /proc).
 #
 #     eval "$(bash .ci/postgres.sh)"
-#     bash bench/throughput.sh                  # Telegram, 3 rounds of 1, 2 and 4 processes
-#     ROUNDS=5 PROCS="1 2" BOT=discord bash bench/throughput.sh
+#     bash bench/throughput.sh                  # Telegram, 4 rounds of 1, 2 and 4 processes
+#     ROUNDS=6 PROCS="1 2" BOT=discord bash bench/throughput.sh
 #     PROCS="1 2 2o" bash bench/throughput.sh   # 2o: 2 processes, each press posted to its owner
 #     PACE_MS=500 TABLES=200 PROCS="1 2 2o" bash bench/throughput.sh   # paced: same load at each size
 #
@@ -23,7 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BOT="${BOT:-telegram}"
-ROUNDS="${ROUNDS:-3}"
+ROUNDS="${ROUNDS:-4}"
 PROCS="${PROCS:-1 2 4}"
 SECS="${SECS:-30}"
 TABLES="${TABLES:-24}"
@@ -38,8 +40,11 @@ esac
 cargo test --release -p "stikis-$BOT" --test all --no-run >&2
 
 out="$(mktemp -d)"
+reversed="$(echo $PROCS | tr ' ' '\n' | tac | tr '\n' ' ')"
 for r in $(seq 1 "$ROUNDS"); do
-    for size in $PROCS; do
+    order="$PROCS"
+    [ $((r % 2)) -eq 0 ] && order="$reversed"
+    for size in $order; do
         n="${size%o}"
         route=""
         [ "$n" != "$size" ] && route=owner
