@@ -99,11 +99,47 @@ impl Budget for Deadline {
     }
 }
 
+const USAGE: &str = "\
+Timing distributions of the Zole double-dummy solver and of the strong player.
+
+Usage: cargo run --release -p stikis-core --example ai_timing -- [DEALS] [STRONG_DEALS] [--tail]
+
+  DEALS          deals solved double-dummy in each mode (default 2000)
+  STRONG_DEALS   whole deals the strong player plays (default 20)
+  --tail         list every deal of the slowest 1% (default: the five slowest)
+  -h, --help     print this text
+";
+
+/// `--help`: the usage on standard output, exit 0. A wrong argument: it and the usage on
+/// standard error, exit 2 (as a usage error, not a panic).
+fn usage(error: Option<&str>) -> ! {
+    match error {
+        None => {
+            print!("{USAGE}");
+            std::process::exit(0)
+        }
+        Some(e) => {
+            eprint!("{e}\n\n{USAGE}");
+            std::process::exit(2)
+        }
+    }
+}
+
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let mut args: Vec<usize> = Vec::new();
+    let mut all_tail = false;
+    for a in std::env::args().skip(1) {
+        match a.as_str() {
+            "-h" | "--help" => usage(None),
+            "--tail" => all_tail = true,
+            _ => match a.parse() {
+                Ok(n) if args.len() < 2 => args.push(n),
+                _ => usage(Some(&format!("unexpected argument {a:?}"))),
+            },
+        }
+    }
     let deals = args.first().copied().unwrap_or(2000);
     let strong_deals = args.get(1).copied().unwrap_or(20);
-    let all_tail = std::env::args().any(|a| a == "--tail");
     let mut solver = Solver::new();
     // Three ways to solve: the win/loss probe alone (61), the scoring band (61, then 91 or
     // 31: what scoring a take needs), and the exact card points (binary search of probes).

@@ -49,8 +49,47 @@ impl Budget for Deadline {
     }
 }
 
+fn usage_text() -> String {
+    format!(
+        "\
+Timing distributions of the Belote double-dummy solver and of the strong player.
+
+Usage: cargo run --release -p stikis-core --example belote_ai_timing -- [DEALS] [STRONG_DEALS] [BUDGET_MS]
+
+  DEALS          deals solved double-dummy per variant (default 500)
+  STRONG_DEALS   whole deals the strong player plays per variant (default 10)
+  BUDGET_MS      the strong player's budget per decision in ms (default {DEFAULT_BUDGET_MS})
+  -h, --help     print this text
+"
+    )
+}
+
+/// `--help`: the usage on standard output, exit 0. A wrong argument: it and the usage on
+/// standard error, exit 2 (as a usage error, not a panic).
+fn usage(error: Option<&str>) -> ! {
+    match error {
+        None => {
+            print!("{}", usage_text());
+            std::process::exit(0)
+        }
+        Some(e) => {
+            eprint!("{e}\n\n{}", usage_text());
+            std::process::exit(2)
+        }
+    }
+}
+
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let mut args: Vec<u64> = Vec::new();
+    for a in std::env::args().skip(1) {
+        match a.as_str() {
+            "-h" | "--help" => usage(None),
+            _ => match a.parse() {
+                Ok(n) if args.len() < 3 => args.push(n),
+                _ => usage(Some(&format!("unexpected argument {a:?}"))),
+            },
+        }
+    }
     let deals = args.first().copied().unwrap_or(500) as usize;
     let strong_deals = args.get(1).copied().unwrap_or(10) as usize;
     let budget_ms = args.get(2).copied().unwrap_or(DEFAULT_BUDGET_MS);

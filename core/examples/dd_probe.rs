@@ -47,16 +47,52 @@ fn bid_take(seed: u64) -> Option<(Deal, usize)> {
     Some((d, decl))
 }
 
+const USAGE: &str = "\
+Node counts and CPU time of the Zole double-dummy solver over seeded deals, with a checksum.
+
+Usage: cargo run --release -p stikis-core --example dd_probe -- [DEALS] [--exact] [--bid]
+
+  DEALS        deals solved (default 500)
+  --exact      solve the exact card points (default: the scoring band, 61 then 91 or 31)
+  --bid        deals bid by the rules-of-thumb players that end in a take (default: the
+               first hand takes)
+  -h, --help   print this text
+";
+
+/// `--help`: the usage on standard output, exit 0. A wrong argument: it and the usage on
+/// standard error, exit 2 (as a usage error, not a panic).
+fn usage(error: Option<&str>) -> ! {
+    match error {
+        None => {
+            print!("{USAGE}");
+            std::process::exit(0)
+        }
+        Some(e) => {
+            eprint!("{e}\n\n{USAGE}");
+            std::process::exit(2)
+        }
+    }
+}
+
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let deals = args.first().copied().unwrap_or(500);
-    let exact = std::env::args().any(|a| a == "--exact");
+    let (mut deals, mut exact, mut bid) = (None, false, false);
+    for a in std::env::args().skip(1) {
+        match a.as_str() {
+            "-h" | "--help" => usage(None),
+            "--exact" => exact = true,
+            "--bid" => bid = true,
+            _ => match a.parse::<u64>() {
+                Ok(n) if deals.is_none() => deals = Some(n),
+                _ => usage(Some(&format!("unexpected argument {a:?}"))),
+            },
+        }
+    }
+    let deals = deals.unwrap_or(500);
     let mut solver = Solver::new();
     let mut nodes = Vec::new();
     let mut sum = 0i64;
     let mut times = Vec::new();
     let t = Instant::now();
-    let bid = std::env::args().any(|a| a == "--bid");
     let mut seed = 0;
     while nodes.len() < deals as usize {
         seed += 1;

@@ -642,12 +642,43 @@ fn compact(v: &Value) -> String {
     out + "}"
 }
 
+const USAGE: &str = "\
+Writes the Zole golden records and the engine's replay output under core/tests/golden/zole.
+
+Usage: cargo run --release -p stikis-core --example zole_goldens -- [LIMIT]
+
+  LIMIT        seeded deals tried per step of a case before giving up (default 200000)
+  -h, --help   print this text
+";
+
+/// `--help`: the usage on standard output, exit 0. A wrong argument: it and the usage on
+/// standard error, exit 2 (as a usage error, not a panic), before anything is written.
+fn usage(error: Option<&str>) -> ! {
+    match error {
+        None => {
+            print!("{USAGE}");
+            std::process::exit(0)
+        }
+        Some(e) => {
+            eprint!("{e}\n\n{USAGE}");
+            std::process::exit(2)
+        }
+    }
+}
+
 fn main() {
+    let mut limit = None;
+    for a in std::env::args().skip(1) {
+        match a.as_str() {
+            "-h" | "--help" => usage(None),
+            _ => match a.parse::<u64>() {
+                Ok(v) if limit.is_none() => limit = Some(v),
+                _ => usage(Some(&format!("unexpected argument {a:?}"))),
+            },
+        }
+    }
+    let limit = limit.unwrap_or(200_000);
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/zole");
-    let limit: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(200_000);
     let mut missing = Vec::new();
     for case in cases() {
         match build(&case, limit) {

@@ -37,6 +37,42 @@ struct Args {
     recover_only: bool,
 }
 
+const USAGE: &str = "\
+The host benchmark: tables of computer players driven through the host on an on-disk database.
+
+Usage: cargo run --release -p stikis-host --example host_bench -- [options]
+
+  --db PATH|URL     SQLite file or postgres:// URL (default: a fresh SQLite file in a temp dir)
+  --tables N        tables playing at once (default 1000)
+  --deals N         deals each of them plays (default 2)
+  --interval-ms N   ms between a table's moves asked for (default 300; 0: as fast as it can)
+  --running N       running tables in the database for recovery and memory (default 10000)
+  --schema NAME     internal: the PostgreSQL schema of the recovery process (default: none)
+  --recover-only    internal: only time the recovery (default: off)
+  -h, --help        print this text
+";
+
+/// `--help`: the usage on standard output, exit 0. A wrong argument: it and the usage on
+/// standard error, exit 2 (as a usage error, not a panic).
+fn usage(error: Option<&str>) -> ! {
+    match error {
+        None => {
+            print!("{USAGE}");
+            std::process::exit(0)
+        }
+        Some(e) => {
+            eprint!("{e}\n\n{USAGE}");
+            std::process::exit(2)
+        }
+    }
+}
+
+/// An option's number, or a usage error naming the option.
+fn num<T: std::str::FromStr>(k: &str, v: String) -> T {
+    v.parse()
+        .unwrap_or_else(|_| usage(Some(&format!("{k} wants a number, not {v:?}"))))
+}
+
 fn args() -> Args {
     let mut a = Args {
         db: None,
@@ -49,16 +85,20 @@ fn args() -> Args {
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
-        let mut v = || it.next().unwrap_or_else(|| panic!("{k} needs a value"));
+        let mut v = || {
+            it.next()
+                .unwrap_or_else(|| usage(Some(&format!("{k} needs a value"))))
+        };
         match k.as_str() {
+            "-h" | "--help" => usage(None),
             "--db" => a.db = Some(v()),
             "--schema" => a.schema = Some(v()),
-            "--tables" => a.tables = v().parse().expect("--tables N"),
-            "--deals" => a.deals = v().parse().expect("--deals N"),
-            "--interval-ms" => a.interval_ms = v().parse().expect("--interval-ms N"),
-            "--running" => a.running = v().parse().expect("--running N"),
+            "--tables" => a.tables = num(&k, v()),
+            "--deals" => a.deals = num(&k, v()),
+            "--interval-ms" => a.interval_ms = num(&k, v()),
+            "--running" => a.running = num(&k, v()),
             "--recover-only" => a.recover_only = true,
-            other => panic!("unknown option {other}"),
+            other => usage(Some(&format!("unknown option {other}"))),
         }
     }
     a

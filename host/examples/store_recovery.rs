@@ -12,11 +12,48 @@ use std::time::Instant;
 use serde_json::json;
 use stikis_host::store::*;
 
+const USAGE: &str = "\
+Measures what a restart costs the store: fills a fresh database with N running tables and
+times loading them back.
+
+Usage: cargo run --release -p stikis-host --example store_recovery -- URL [N]
+
+  URL          SQLite file path or postgres:// URL (required, no default)
+  N            running tables written (default 10000)
+  -h, --help   print this text
+";
+
+/// `--help`: the usage on standard output, exit 0. A wrong argument: it and the usage on
+/// standard error, exit 2 (as a usage error, not a panic).
+fn usage(error: Option<&str>) -> ! {
+    match error {
+        None => {
+            print!("{USAGE}");
+            std::process::exit(0)
+        }
+        Some(e) => {
+            eprint!("{e}\n\n{USAGE}");
+            std::process::exit(2)
+        }
+    }
+}
+
 #[tokio::main]
 async fn main() {
-    let mut args = std::env::args().skip(1);
-    let url = args.next().expect("database URL or SQLite path");
-    let n: usize = args.next().map_or(10_000, |a| a.parse().expect("table count"));
+    let (mut url, mut n) = (None, None);
+    for a in std::env::args().skip(1) {
+        match a.as_str() {
+            "-h" | "--help" => usage(None),
+            _ if a.starts_with('-') => usage(Some(&format!("unknown option {a}"))),
+            _ if url.is_none() => url = Some(a),
+            _ => match a.parse::<usize>() {
+                Ok(v) if n.is_none() => n = Some(v),
+                _ => usage(Some(&format!("unexpected argument {a:?}"))),
+            },
+        }
+    }
+    let url = url.unwrap_or_else(|| usage(Some("the database URL or SQLite path is missing")));
+    let n = n.unwrap_or(10_000);
     let store = Store::connect(&url).await.unwrap();
     let run = std::process::id();
 

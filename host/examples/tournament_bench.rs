@@ -39,18 +39,55 @@ fn pct(v: &mut [f64], p: f64) -> f64 {
     v[((v.len() - 1) as f64 * p).round() as usize]
 }
 
+const USAGE: &str = "\
+The tournament benchmark: a tournament of computer players run through the host.
+
+Usage: cargo run --release -p stikis-host --example tournament_bench -- [options]
+
+  --db PATH|URL   SQLite file or postgres:// URL (default: a fresh SQLite file in a temp dir)
+  --players N     entrants, all computer players (default 200: 50 tables of 4)
+  --rounds N      rounds (default 2)
+  --deals N       deals per table a round (default 4)
+  -h, --help      print this text
+";
+
+/// `--help`: the usage on standard output, exit 0. A wrong argument: it and the usage on
+/// standard error, exit 2 (as a usage error, not a panic).
+fn usage(error: Option<&str>) -> ! {
+    match error {
+        None => {
+            print!("{USAGE}");
+            std::process::exit(0)
+        }
+        Some(e) => {
+            eprint!("{e}\n\n{USAGE}");
+            std::process::exit(2)
+        }
+    }
+}
+
+/// An option's number, or a usage error naming the option.
+fn num<T: std::str::FromStr>(k: &str, v: String) -> T {
+    v.parse()
+        .unwrap_or_else(|_| usage(Some(&format!("{k} wants a number, not {v:?}"))))
+}
+
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
     let (mut db, mut players, mut rounds, mut deals) = (None, 200usize, 2usize, 4usize);
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
-        let mut v = || it.next().unwrap_or_else(|| panic!("{k} needs a value"));
+        let mut v = || {
+            it.next()
+                .unwrap_or_else(|| usage(Some(&format!("{k} needs a value"))))
+        };
         match k.as_str() {
+            "-h" | "--help" => usage(None),
             "--db" => db = Some(v()),
-            "--players" => players = v().parse().expect("--players N"),
-            "--rounds" => rounds = v().parse().expect("--rounds N"),
-            "--deals" => deals = v().parse().expect("--deals N"),
-            other => panic!("unknown option {other}"),
+            "--players" => players = num(&k, v()),
+            "--rounds" => rounds = num(&k, v()),
+            "--deals" => deals = num(&k, v()),
+            other => usage(Some(&format!("unknown option {other}"))),
         }
     }
     let dir = tempfile::tempdir().unwrap();

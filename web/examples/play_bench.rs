@@ -65,6 +65,43 @@ struct Args {
     press: String,
 }
 
+const USAGE: &str = "\
+The live table's benchmark: time from a tap to the other seats' pages, memory per page, CPU per move.
+
+Usage: cargo run --release -p stikis-web --example play_bench -- [options]
+
+  --tables N       running Zole tables of three people, 3 pages each (default 1000)
+  --taps N         taps measured (default 3000)
+  --tappers N      clients sending taps at once (default 4)
+  --postgres URL   two server processes on one PostgreSQL database (default: one on SQLite)
+  --role ROLE      internal: server or clients, the bench's child processes (default: none)
+  --schema NAME    internal: the PostgreSQL schema the children use (default: none)
+  --feeds URL      internal: the web face serving the pages' feeds (default: none)
+  --press URL      internal: the web face taps go to (default: none)
+  -h, --help       print this text
+";
+
+/// `--help`: the usage on standard output, exit 0. A wrong argument: it and the usage on
+/// standard error, exit 2 (as a usage error, not a panic).
+fn usage(error: Option<&str>) -> ! {
+    match error {
+        None => {
+            print!("{USAGE}");
+            std::process::exit(0)
+        }
+        Some(e) => {
+            eprint!("{e}\n\n{USAGE}");
+            std::process::exit(2)
+        }
+    }
+}
+
+/// An option's number, or a usage error naming the option.
+fn num<T: std::str::FromStr>(k: &str, v: String) -> T {
+    v.parse()
+        .unwrap_or_else(|_| usage(Some(&format!("{k} wants a number, not {v:?}"))))
+}
+
 fn args() -> Args {
     let mut a = Args {
         tables: 1000,
@@ -78,17 +115,24 @@ fn args() -> Args {
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
-        let mut v = || it.next().unwrap_or_else(|| panic!("{k} needs a value"));
+        let mut v = || {
+            it.next()
+                .unwrap_or_else(|| usage(Some(&format!("{k} needs a value"))))
+        };
         match k.as_str() {
-            "--tables" => a.tables = v().parse().expect("--tables N"),
-            "--taps" => a.taps = v().parse().expect("--taps N"),
-            "--tappers" => a.tappers = v().parse().expect("--tappers N"),
+            "-h" | "--help" => usage(None),
+            "--tables" => a.tables = num(&k, v()),
+            "--taps" => a.taps = num(&k, v()),
+            "--tappers" => a.tappers = num(&k, v()),
             "--postgres" => a.postgres = Some(v()),
-            "--role" => a.role = Some(v()),
+            "--role" => match v().as_str() {
+                r @ ("server" | "clients") => a.role = Some(r.to_string()),
+                other => usage(Some(&format!("unknown role {other}"))),
+            },
             "--schema" => a.schema = Some(v()),
             "--feeds" => a.feeds = v(),
             "--press" => a.press = v(),
-            other => panic!("unknown option {other}"),
+            other => usage(Some(&format!("unknown option {other}"))),
         }
     }
     a

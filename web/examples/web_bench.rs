@@ -41,6 +41,41 @@ struct Args {
     clients: usize,
 }
 
+const USAGE: &str = "\
+The web face's benchmark: pages per second and latency of the boards page and game viewer.
+
+Usage: cargo run --release -p stikis-web --example web_bench -- [options]
+
+  --db PATH|URL     SQLite file or postgres:// URL (default: a fresh SQLite file in a temp dir)
+  --games N         finished games in the database (default 100000)
+  --tables N        tables playing meanwhile (default 1000)
+  --interval-ms N   ms between a table's computer moves (default 300)
+  --secs N          seconds per measured phase (default 15)
+  --clients N       HTTP clients asking for pages back to back (default 8)
+  -h, --help        print this text
+";
+
+/// `--help`: the usage on standard output, exit 0. A wrong argument: it and the usage on
+/// standard error, exit 2 (as a usage error, not a panic).
+fn usage(error: Option<&str>) -> ! {
+    match error {
+        None => {
+            print!("{USAGE}");
+            std::process::exit(0)
+        }
+        Some(e) => {
+            eprint!("{e}\n\n{USAGE}");
+            std::process::exit(2)
+        }
+    }
+}
+
+/// An option's number, or a usage error naming the option.
+fn num<T: std::str::FromStr>(k: &str, v: String) -> T {
+    v.parse()
+        .unwrap_or_else(|_| usage(Some(&format!("{k} wants a number, not {v:?}"))))
+}
+
 fn args() -> Args {
     let mut a = Args {
         db: None,
@@ -52,15 +87,19 @@ fn args() -> Args {
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
-        let mut v = || it.next().unwrap_or_else(|| panic!("{k} needs a value"));
+        let mut v = || {
+            it.next()
+                .unwrap_or_else(|| usage(Some(&format!("{k} needs a value"))))
+        };
         match k.as_str() {
+            "-h" | "--help" => usage(None),
             "--db" => a.db = Some(v()),
-            "--games" => a.games = v().parse().expect("--games N"),
-            "--tables" => a.tables = v().parse().expect("--tables N"),
-            "--interval-ms" => a.interval_ms = v().parse().expect("--interval-ms N"),
-            "--secs" => a.secs = v().parse().expect("--secs N"),
-            "--clients" => a.clients = v().parse().expect("--clients N"),
-            other => panic!("unknown option {other}"),
+            "--games" => a.games = num(&k, v()),
+            "--tables" => a.tables = num(&k, v()),
+            "--interval-ms" => a.interval_ms = num(&k, v()),
+            "--secs" => a.secs = num(&k, v()),
+            "--clients" => a.clients = num(&k, v()),
+            other => usage(Some(&format!("unknown option {other}"))),
         }
     }
     a
