@@ -52,32 +52,31 @@ fn play_mac(secret: &[u8], body: &str) -> hmac::Hmac<sha2::Sha256> {
 }
 
 /// A personal key to the live table `table` for `user` (an empty user: a spectator), valid
-/// until `expires_s` (Unix seconds): `<table>.<expiry>.<user, hex>.<HMAC-SHA-256, 128 bits>`.
+/// until `expires_s` (Unix seconds): `<expiry>.<user, hex>.<HMAC-SHA-256, 128 bits>`, the MAC
+/// taken over the table, the expiry and the user. The table is not written in the key: the
+/// link names it by its reference (`table_ref`), and a key opens only the table it was made for.
 pub fn play_key(secret: &[u8], table: i64, user: &str, expires_s: i64) -> String {
     use hmac::Mac;
     let user_hex: String = user.bytes().map(|b| format!("{b:02x}")).collect();
-    let body = format!("{table}.{expires_s}.{user_hex}");
-    let tag = play_mac(secret, &body).finalize().into_bytes();
-    let sig: String = tag[..16].iter().map(|b| format!("{b:02x}")).collect();
-    format!("{body}.{sig}")
+    let body = format!("{expires_s}.{user_hex}");
+    let tag = play_mac(secret, &format!("{table}.{body}"))
+        .finalize()
+        .into_bytes();
+    format!("{body}.{}", to_hex(&tag[..16]))
 }
 
-/// Reads a key made by `play_key`: its table and user, if it is this bot's, unaltered and
-/// not expired at `now_s`.
-pub fn check_play_key(secret: &[u8], key: &str, now_s: i64) -> Result<(i64, String), PlayKeyError> {
+/// Reads a key made by `play_key` for `table`: its user, if it is this bot's key for this
+/// table, unaltered and not expired at `now_s`. A key made for another table is `Forged`.
+pub fn check_play_key(secret: &[u8], table: i64, key: &str, now_s: i64) -> Result<String, PlayKeyError> {
     use hmac::Mac;
     let (body, sig) = key.rsplit_once('.').ok_or(PlayKeyError::Forged)?;
     let sig = from_hex(sig)
         .filter(|s| s.len() == 16)
         .ok_or(PlayKeyError::Forged)?;
-    play_mac(secret, body)
+    play_mac(secret, &format!("{table}.{body}"))
         .verify_truncated_left(&sig)
         .map_err(|_| PlayKeyError::Forged)?;
-    let mut parts = body.splitn(3, '.');
-    let (Some(table), Some(expires), Some(user)) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(PlayKeyError::Forged);
-    };
-    let table: i64 = table.parse().map_err(|_| PlayKeyError::Forged)?;
+    let (expires, user) = body.split_once('.').ok_or(PlayKeyError::Forged)?;
     let expires: i64 = expires.parse().map_err(|_| PlayKeyError::Forged)?;
     let user = from_hex(user)
         .and_then(|b| String::from_utf8(b).ok())
@@ -85,7 +84,62 @@ pub fn check_play_key(secret: &[u8], key: &str, now_s: i64) -> Result<(i64, Stri
     if now_s > expires {
         return Err(PlayKeyError::Expired);
     }
-    Ok((table, user))
+    Ok(user)
+}
+
+/// The name of table `table` in the live table's addresses and the Mini App's start
+/// parameter: 32 hexadecimal digits that cannot be guessed or counted. The last 16 are a MAC
+/// of the table's number under the bot's secret, the first 16 the number masked with a key
+/// drawn from that MAC, so neither the number nor the next table's name can be read off it.
+/// Only `[0-9a-f]`, so it fits Telegram's `startapp` alphabet.
+pub fn table_ref(secret: &[u8], table: i64) -> String {
+    let tag = ref_tag(secret, table);
+    let mask = ref_mask(secret, &tag);
+    let masked: Vec<u8> = table.to_be_bytes().iter().zip(mask).map(|(a, b)| a ^ b).collect();
+    format!("{}{}", to_hex(&masked), to_hex(&tag))
+}
+
+/// The table a `table_ref` names, if it is one this bot made.
+pub fn table_of_ref(secret: &[u8], reference: &str) -> Option<i64> {
+    use hmac::Mac;
+    if reference.len() != 32 || reference.bytes().any(|b| !matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return None;
+    }
+    let bytes = from_hex(reference)?;
+    let (masked, tag) = bytes.split_at(8);
+    let mask = ref_mask(secret, tag);
+    let mut id = [0u8; 8];
+    for (i, b) in id.iter_mut().enumerate() {
+        *b = masked[i] ^ mask[i];
+    }
+    let table = i64::from_be_bytes(id);
+    if table < 0 {
+        return None;
+    }
+    play_mac(secret, &format!("table ref\n{table}"))
+        .verify_truncated_left(tag)
+        .ok()?;
+    Some(table)
+}
+
+fn ref_tag(secret: &[u8], table: i64) -> [u8; 8] {
+    use hmac::Mac;
+    let tag = play_mac(secret, &format!("table ref\n{table}"))
+        .finalize()
+        .into_bytes();
+    tag[..8].try_into().expect("8 bytes")
+}
+
+fn ref_mask(secret: &[u8], tag: &[u8]) -> [u8; 8] {
+    use hmac::Mac;
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(secret).expect("HMAC takes any key");
+    mac.update(b"table mask\n");
+    mac.update(tag);
+    mac.finalize().into_bytes()[..8].try_into().expect("8 bytes")
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn from_hex(s: &str) -> Option<Vec<u8>> {
@@ -98,9 +152,13 @@ fn from_hex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// The live table's page for the holder of `key`.
-pub fn play_url(base: &str, table: i64, key: &str) -> String {
-    format!("{}/play/{table}?k={key}", base.trim_end_matches('/'))
+/// The live table's page of table `table` for the holder of `key`.
+pub fn play_url(base: &str, secret: &[u8], table: i64, key: &str) -> String {
+    format!(
+        "{}/play/{}?k={key}",
+        base.trim_end_matches('/'),
+        table_ref(secret, table)
+    )
 }
 
 #[cfg(test)]
@@ -108,31 +166,72 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_play_key_names_its_table_and_user_until_it_expires() {
+    fn a_play_key_names_its_user_at_its_own_table_until_it_expires() {
         let secret = play_secret("123:abc");
         let key = play_key(&secret, 42, "7001", 1_000);
-        assert_eq!(check_play_key(&secret, &key, 999), Ok((42, "7001".to_string())));
-        assert_eq!(check_play_key(&secret, &key, 1_001), Err(PlayKeyError::Expired));
-        // Another bot's key, an altered table, user or expiry, a cut signature: forged.
+        assert_eq!(check_play_key(&secret, 42, &key, 999), Ok("7001".to_string()));
         assert_eq!(
-            check_play_key(&play_secret("999:zzz"), &key, 999),
+            check_play_key(&secret, 42, &key, 1_001),
+            Err(PlayKeyError::Expired)
+        );
+        assert!(!key.contains("42"), "the key does not write the table: {key}");
+        // Another bot's key, another table, an altered user or expiry, a cut signature: forged.
+        assert_eq!(
+            check_play_key(&play_secret("999:zzz"), 42, &key, 999),
             Err(PlayKeyError::Forged)
         );
+        assert_eq!(check_play_key(&secret, 43, &key, 999), Err(PlayKeyError::Forged));
         for altered in [
-            key.replacen("42.", "43.", 1),
-            key.replacen(".1000.", ".9000.", 1),
+            key.replacen("1000.", "9000.", 1),
             key.replacen("37303031", "37303032", 1),
             key[..key.len() - 2].to_string(),
-            "42.1000..".to_string(),
+            "1000..".to_string(),
             String::new(),
         ] {
             assert_eq!(
-                check_play_key(&secret, &altered, 999),
+                check_play_key(&secret, 42, &altered, 999),
                 Err(PlayKeyError::Forged),
                 "{altered}"
             );
         }
         let spectator = play_key(&secret, 42, "", 1_000);
-        assert_eq!(check_play_key(&secret, &spectator, 5), Ok((42, String::new())));
+        assert_eq!(check_play_key(&secret, 42, &spectator, 5), Ok(String::new()));
+    }
+
+    #[test]
+    fn a_table_ref_names_its_table_and_cannot_be_counted_or_guessed() {
+        let secret = play_secret("123:abc");
+        let refs: Vec<String> = (1..=200).map(|t| table_ref(&secret, t)).collect();
+        for (i, r) in refs.iter().enumerate() {
+            assert_eq!(r.len(), 32);
+            assert_eq!(table_of_ref(&secret, r), Some(i as i64 + 1), "{r}");
+            // Another bot does not read it.
+            assert_eq!(table_of_ref(&play_secret("999:zzz"), r), None);
+            // Any one digit changed names no table.
+            for pos in [0, 7, 15, 16, 31] {
+                let mut b = r.clone().into_bytes();
+                b[pos] = if b[pos] == b'0' { b'1' } else { b'0' };
+                assert_eq!(
+                    table_of_ref(&secret, &String::from_utf8(b).unwrap()),
+                    None,
+                    "{r} @{pos}"
+                );
+            }
+        }
+        // Neighbouring tables share no half of their names: nothing to count from.
+        for w in refs.windows(2) {
+            assert_ne!(w[0][..16], w[1][..16]);
+            assert_ne!(w[0][16..], w[1][16..]);
+        }
+        for bad in [
+            "",
+            "1",
+            "42",
+            &"0".repeat(32),
+            &refs[0].to_uppercase(),
+            &format!("{}0", refs[0]),
+        ] {
+            assert_eq!(table_of_ref(&secret, bad), None, "{bad}");
+        }
     }
 }

@@ -1020,7 +1020,7 @@ impl Host {
                 let seated = live.seat_of(&user.id).map(|_| user.id.as_str()).unwrap_or("");
                 let expires = self.now_ms() / 1000 + crate::links::PLAY_LINK_SECS;
                 let key = crate::links::play_key(secret, live.id(), seated, expires);
-                let url = crate::links::play_url(base, live.id(), &key);
+                let url = crate::links::play_url(base, secret, live.id(), &key);
                 out.push(Out::Personal {
                     user: user.id.clone(),
                     chat: live.row.chat.clone(),

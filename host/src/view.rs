@@ -70,7 +70,8 @@ pub struct TableView {
     pub hand: Vec<HandCard>,
     /// The viewer's private text (their hand and what they may do), as the chat shows it.
     pub hand_text: Option<String>,
-    /// Every other decision the chat offers the viewer now (bids, surrender, levels, ...).
+    /// Every other decision the chat offers the viewer now (bids, surrender, levels, "I'm
+    /// back" while a computer player holds their seat, ...).
     pub buttons: Vec<Vec<Button>>,
     /// The running totals by seat.
     pub totals: Vec<i32>,
@@ -79,6 +80,13 @@ pub struct TableView {
 }
 
 impl TableView {
+    /// Every token this view offers its viewer now: the cards they may tap and every other
+    /// decision. A page may send these and nothing else.
+    pub fn offers(&self, token: &str) -> bool {
+        self.hand.iter().any(|h| h.token.as_deref() == Some(token))
+            || self.buttons.iter().flatten().any(|b| b.token == token)
+    }
+
     /// Every card this view shows: the tests check it against the cards no one else may see.
     pub fn cards(&self) -> Vec<Card> {
         let mut v: Vec<Card> = self.hand.iter().map(|h| h.card).collect();
@@ -186,6 +194,14 @@ impl Live {
             if !others.is_empty() {
                 v.buttons.push(others);
             }
+        }
+        // A seat a computer player holds for its away owner: "I'm back", as the group's
+        // message offers it.
+        if self.seats.iter().any(|s| s.seat == seat && s.away) {
+            v.buttons.push(vec![Button {
+                label: crate::i18n::t(lang, "button-back", &[]),
+                token: self.token("back"),
+            }]);
         }
         v.hand = cards;
         v.hand_text = Some(game.hand_text(seat, lang, &names));

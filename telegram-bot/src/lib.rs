@@ -66,7 +66,8 @@ pub struct Settings {
     /// Where to serve the web face (None: not served); its public URL is `host.web_url`.
     pub web_listen: Option<SocketAddr>,
     /// The Mini App's short name as registered with @BotFather (`/newapp`): each running
-    /// table's message then carries "Open the table" (`t.me/<bot>/<app>?startapp=<table>`).
+    /// table's message then carries "Open the table" (`t.me/<bot>/<app>?startapp=<ref>`, the
+    /// table's reference, `links::table_ref`).
     pub mini_app: Option<String>,
 }
 
@@ -259,9 +260,10 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
     register_commands(&bot).await;
     let mut host_config = settings.host.clone();
     // Personal links to the live table are signed with a key made from the bot's token.
-    host_config
+    let play_secret = host_config
         .play_secret
-        .get_or_insert_with(|| stikis_host::links::play_secret(&settings.token));
+        .get_or_insert_with(|| stikis_host::links::play_secret(&settings.token))
+        .clone();
     let (host, events) = Host::new(store.clone(), host_config);
     let shower = Shower::new(
         bot.clone(),
@@ -271,7 +273,7 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
         settings.hand_delay,
     );
     if let Some(name) = settings.mini_app.as_deref().filter(|n| !n.trim().is_empty()) {
-        shower.open_in_mini_app(name);
+        shower.open_in_mini_app(name, play_secret);
     }
     let app = Arc::new(App {
         host,
@@ -356,11 +358,12 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
                 app.host.store().clone(),
                 // A person playing on the page is not sent their hand in the chat too
                 // (`PlayConfig::hold_hands`, as on Discord).
-                Some(stikis_web::play::PlayConfig::new(
-                    Arc::clone(&app.host),
-                    &settings.token,
-                    true,
-                )),
+                Some(stikis_web::play::PlayConfig {
+                    // A Mini App session of someone the store does not know in the table's
+                    // chat asks Telegram whether they are in it.
+                    members: Some(Arc::new(Members(app.shower.bot.clone()))),
+                    ..stikis_web::play::PlayConfig::new(Arc::clone(&app.host), &settings.token, true)
+                }),
             )
             .await
             .map_err(|e| StartError::Listen(listen, e.to_string()))?,
@@ -985,5 +988,34 @@ fn privately(m: &Message, from: &teloxide::types::User) -> Answer {
         user: ChatId(from.id.0 as i64),
         group: m.chat.id,
         thread: if m.is_topic_message { m.thread_id } else { None },
+    }
+}
+
+/// Telegram's word on who is in a chat (`getChatMember`), for the live table's Mini App: a
+/// member, an administrator, the creator or a restricted member still in the chat is in it;
+/// one who left or was banned, or whom Telegram does not know there, is not.
+struct Members(Bot);
+
+impl stikis_web::play::Members for Members {
+    fn is_member<'a>(
+        &'a self,
+        chat: &'a ChatRef,
+        user: &'a str,
+    ) -> futures::future::BoxFuture<'a, Result<bool, String>> {
+        Box::pin(async move {
+            let (Ok(chat_id), Ok(user_id)) = (chat.chat.parse::<i64>(), user.parse::<u64>()) else {
+                return Ok(false);
+            };
+            match show::call(self.0.get_chat_member(ChatId(chat_id), UserId(user_id))).await {
+                Ok(m) => Ok(m.is_present()),
+                Err(teloxide::RequestError::Api(teloxide::ApiError::UserNotFound)) => Ok(false),
+                Err(teloxide::RequestError::Api(teloxide::ApiError::Unknown(d)))
+                    if d.contains("PARTICIPANT_ID_INVALID") || d.contains("user not found") =>
+                {
+                    Ok(false)
+                }
+                Err(e) => Err(e.to_string()),
+            }
+        })
     }
 }

@@ -150,7 +150,8 @@ pub struct Shower {
     /// showing of the same message came meanwhile (its number here then changed).
     retries: Mutex<HashMap<(String, String), u64>>,
     /// The Mini App's short name (`--mini-app`): a running table's message opens it.
-    mini_app: std::sync::OnceLock<String>,
+    /// With the key that names tables in its start parameter (`links::table_ref`).
+    mini_app: std::sync::OnceLock<(String, Vec<u8>)>,
 }
 
 /// The error of a first post another process claimed and has not sent yet.
@@ -813,20 +814,25 @@ impl Shower {
 
     /// From now on, a running table's message carries a button that opens the table in the
     /// Mini App `name`.
-    pub fn open_in_mini_app(&self, name: &str) {
-        let _ = self.mini_app.set(name.trim().to_string());
+    pub fn open_in_mini_app(&self, name: &str, secret: Vec<u8>) {
+        let _ = self.mini_app.set((name.trim().to_string(), secret));
     }
 
     /// The "Open the table" row of a running table's message (key `t<id>.d<n>`), when the
-    /// bot has a Mini App: a direct link `t.me/<bot>/<app>?startapp=<table>`.
+    /// bot has a Mini App: a direct link `t.me/<bot>/<app>?startapp=<table's reference>`
+    /// (`links::table_ref`: the table's number cannot be read off it or counted).
     async fn open_row(&self, chat: &ChatRef, key: &str) -> Option<Vec<Button>> {
-        let app = self.mini_app.get()?;
+        let (app, secret) = self.mini_app.get()?;
         let table =
             table_of_key(key).filter(|_| deal_of_key(key).is_some() && key.matches('.').count() == 1)?;
         let lang = self.community_lang(chat).await;
         Some(vec![Button {
             label: format!("🃏 {}", t(lang, "play-open", &[])),
-            token: format!("{LINK}https://t.me/{}/{app}?startapp={table}", self.username),
+            token: format!(
+                "{LINK}https://t.me/{}/{app}?startapp={}",
+                self.username,
+                stikis_host::links::table_ref(secret, table)
+            ),
         }])
     }
 

@@ -1492,7 +1492,11 @@ async fn the_table_message_opens_the_mini_app_and_play_links_go_only_to_private_
     s.host.web_url = Some("https://cards.example.org".into());
     let _running = start(s).await.expect("the bot starts");
     let table = open_table(&fake).await;
-    let want = format!("https://t.me/{}/table?startapp={table}", fake::BOT_NAME);
+    let want = format!(
+        "https://t.me/{}/table?startapp={}",
+        fake::BOT_NAME,
+        stikis_host::links::table_ref(&stikis_host::links::play_secret("123:TEST"), table)
+    );
     fake.until("the table message's Open button", |f| {
         f.messages(GROUP)
             .iter()
@@ -1511,8 +1515,10 @@ async fn the_table_message_opens_the_mini_app_and_play_links_go_only_to_private_
             f.messages(BRUNO)
                 .into_iter()
                 .find(|m| {
-                    m.text
-                        .contains(&format!("https://cards.example.org/play/{table}?k="))
+                    m.text.contains(&format!(
+                        "https://cards.example.org/play/{}?k=",
+                        stikis_host::links::table_ref(&stikis_host::links::play_secret("123:TEST"), table)
+                    ))
                 })
                 .map(|m| m.text)
         })
@@ -1524,13 +1530,14 @@ async fn the_table_message_opens_the_mini_app_and_play_links_go_only_to_private_
         .split_whitespace()
         .next()
         .unwrap();
-    let (t, user) = stikis_host::links::check_play_key(
+    let user = stikis_host::links::check_play_key(
         &stikis_host::links::play_secret("123:TEST"),
+        table,
         key,
         stikis_host::store::now_ms() / 1000,
     )
-    .expect("a key the bot signed");
-    assert_eq!((t, user), (table, BRUNO.to_string()));
+    .expect("a key the bot signed for this table");
+    assert_eq!(user, BRUNO.to_string());
     // Cilda's private chat is closed: the group is told to open it, and sees no link.
     fake.state.lock().unwrap().forbidden.insert(CILDA);
     fake.say(GROUP, CILDA, "/play", None);
@@ -1556,7 +1563,8 @@ async fn open_feed(web: std::net::SocketAddr, table: i64, user: i64) -> tokio::t
     let key = stikis_host::links::play_key(&secret, table, &user.to_string(), fake::unix_ms() / 1000 + 3600);
     let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
     let req = format!(
-        "GET /play/{table}/events?k={key} HTTP/1.1\r\nHost: {web}\r\nAccept: text/event-stream\r\n\r\n"
+        "GET /play/{}/events?k={key} HTTP/1.1\r\nHost: {web}\r\nAccept: text/event-stream\r\n\r\n",
+        stikis_host::links::table_ref(&secret, table)
     );
     tcp.write_all(req.as_bytes()).await.unwrap();
     let mut seen = Vec::new();
@@ -1584,7 +1592,8 @@ async fn page_press(web: std::net::SocketAddr, table: i64, user: &str, token: &s
         .finish();
     let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
     let req = format!(
-        "POST /play/{table}/press HTTP/1.1\r\nHost: {web}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST /play/{}/press HTTP/1.1\r\nHost: {web}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        stikis_host::links::table_ref(&secret, table),
         body.len()
     );
     tcp.write_all(req.as_bytes()).await.unwrap();

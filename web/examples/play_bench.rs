@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 use http_body_util::BodyExt;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use stikis_host::links::{play_key, play_secret};
+use stikis_host::links::{play_key, play_secret, table_ref};
 use stikis_host::store::{ChatRef, Platform, Store};
 use stikis_host::token::Token;
 use stikis_host::{Command, Host, HostConfig, Request, User};
@@ -517,9 +517,14 @@ async fn clients_process(a: Args) {
         for s in 0..3 {
             let res = client
                 .request(
-                    axum::http::Request::get(format!("{}/play/{table}/events?k={}", a.feeds, key(i, s)))
-                        .body(String::new())
-                        .unwrap(),
+                    axum::http::Request::get(format!(
+                        "{}/play/{}/events?k={}",
+                        a.feeds,
+                        table_ref(&secret, table),
+                        key(i, s)
+                    ))
+                    .body(String::new())
+                    .unwrap(),
                 )
                 .await
                 .expect("a feed");
@@ -639,10 +644,13 @@ async fn clients_process(a: Args) {
                 let tap = Instant::now();
                 let res = client
                     .request(
-                        axum::http::Request::post(format!("{press}/play/{table}/press"))
-                            .header("content-type", "application/x-www-form-urlencoded")
-                            .body(body)
-                            .unwrap(),
+                        axum::http::Request::post(format!(
+                            "{press}/play/{}/press",
+                            table_ref(&secret, table)
+                        ))
+                        .header("content-type", "application/x-www-form-urlencoded")
+                        .body(body)
+                        .unwrap(),
                     )
                     .await
                     .expect("a tap");

@@ -169,6 +169,8 @@ pub fn router_with(
         .route("/", get(home))
         .route("/static/stikis.css", get(css))
         .route("/static/viewer.js", get(js))
+        .route("/favicon.svg", get(favicon))
+        .route("/favicon.ico", get(favicon))
         .route("/c/{token}", get(community))
         .route("/c/{token}/", get(community))
         .route("/c/{token}/g/{table}", get(game_first))
@@ -366,6 +368,13 @@ async fn css() -> Response {
     )
         .into_response()
 }
+
+/// The site's icon (browsers ask for `/favicon.ico` whatever the page names; both are it).
+async fn favicon() -> Response {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], cached(86_400), FAVICON).into_response()
+}
+
+const FAVICON: &str = include_str!("favicon.svg");
 
 async fn js() -> Response {
     (

@@ -46,6 +46,7 @@ pub(super) fn layout_refreshing(
                 }
                 title { (title) " · stikis" }
                 link rel="stylesheet" href="/static/stikis.css";
+                link rel="icon" type="image/svg+xml" href="/favicon.svg";
             }
             body {
                 header {

@@ -13,6 +13,11 @@
     if (th.text_color) css.setProperty("--fg", th.text_color);
     if (th.hint_color) css.setProperty("--muted", th.hint_color);
     if (th.button_color) css.setProperty("--accent", th.button_color);
+    // Seats and buttons sit on Telegram's second background (its own text colour on it is
+    // readable in a dark theme as in a light one); without it, on the page's own.
+    var surface = th.secondary_bg_color || th.section_bg_color || th.bg_color;
+    if (surface) css.setProperty("--surface", surface);
+    if (th.section_separator_color) css.setProperty("--line", th.section_separator_color);
   }
   function form(o) {
     return {

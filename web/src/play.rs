@@ -1,33 +1,42 @@
 //! The live table: a running table as a page, in any browser and as a Telegram Mini App.
 //!
-//! - `/play/<table>?k=<key>`: the table for the holder of a personal key (`/play` in the
-//!   table's chat gives it privately; `links::play_key`, signed over table, user and expiry):
-//!   the seats, whose turn it is with the time left, the trick on the table, the last trick and
-//!   who took it, the totals, and, for a seated player, their hand in the game's order with the
-//!   cards they may play raised and every other decision the chat offers, as buttons. A key
+//! - `/play/<ref>?k=<key>`: the table for the holder of a personal key (`/play` in the
+//!   table's chat gives it privately; `links::play_key`, signed over table, user and expiry).
+//!   `<ref>` names the table without its number (`links::table_ref`: it cannot be guessed or
+//!   counted). The page shows the seats, whose turn it is with the time left, the trick on
+//!   the table, the last trick and who took it, the totals, and, for a seated player, their
+//!   hand in the game's order with the cards they may play raised and every other decision
+//!   the chat offers, as buttons ("I'm back" while a computer player holds the seat). A key
 //!   without a seat shows what the group sees and nothing more.
-//! - `/play/<table>/events?k=<key>`: the page's feed (server-sent events): the table redrawn
+//! - `/play/<ref>/events?k=<key>`: the page's feed (server-sent events): the table redrawn
 //!   for that person whenever it changes, here or (PostgreSQL `NOTIFY`) in another process.
 //!   The browser reconnects by itself and is sent the table as it is then. With `hold_hands`
 //!   (both bots), while a seated person's feed is connected the chat is not sent their
 //!   hand at that table (`stikis_host::watching`): it is shown there again once their last
 //!   page closes.
-//! - `POST /play/<table>/press` (`k`, `token`): a tap; the token is the chat button's, so a tap
-//!   sent twice is applied once and a tap on an old state is refused as a stale button is.
-//!   The chat is shown the move as if it had been made there.
+//! - `POST /play/<ref>/press` (`k`, `token`): a tap. Only a seated key may tap, and only a
+//!   token its page offers now (the view's `offers`); anything else is refused as out of date
+//!   and changes nothing. The move is made in the person's name, and the chat is shown it as
+//!   if it had been made there.
 //! - `/play/app` and `POST /play/app/session`: the Mini App. Its page sends Telegram's
 //!   `initData`; the server checks it as Telegram documents (HMAC-SHA-256 with a key made from
-//!   the bot's token, `auth_date` no older than the configured limit) and answers with the
-//!   person's own `/play` address for the table named by `start_param`.
+//!   the bot's token, `auth_date` no older than the configured limit), and answers with the
+//!   person's own `/play` address for the table whose reference is the `start_param`, only if
+//!   they belong to it: seated there, or a member of its chat (known to the store, else asked
+//!   of the platform through `Members`, the answer kept for `member_cache_secs`). Everyone
+//!   else gets the same 403, whether or not the table exists.
 //!
+//! Every refusal is counted by reason (`stikis_play_refused_total`) and answered in the
+//! person's language: a page for the pages, JSON for the feed, the taps and the session.
 //! Nothing a page is sent holds a card of another seat's hand or of the talon: the pages are
 //! drawn from `Host::table_view`, which holds only what the viewer may see.
 
 use std::convert::Infallible;
 use std::sync::Arc;
 
+use axum::extract::rejection::{FormRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -40,9 +49,8 @@ use sha2::{Digest, Sha256};
 use stikis_core::cards::CardSet;
 use stikis_core::Seat;
 use stikis_host::i18n::{t, Arg, Lang};
-use stikis_host::links::{check_play_key, play_key, PlayKeyError, PLAY_LINK_SECS};
-use stikis_host::store::Platform;
-use stikis_host::token::Token;
+use stikis_host::links::{check_play_key, play_key, table_of_ref, table_ref, PlayKeyError, PLAY_LINK_SECS};
+use stikis_host::store::{ChatRef, Occupant, Platform, TableRow};
 use stikis_host::view::TableView;
 use stikis_host::{Command, Host, Out, Request, User};
 
@@ -68,6 +76,24 @@ pub struct PlayConfig {
     /// by default: each hand edit is an API call of a rate-limited bot); off, the chat is sent
     /// every hand as if no page were open.
     pub hold_hands: bool,
+    /// Asks the platform whether a person is a member of a chat (Telegram's
+    /// `getChatMember`), for a Mini App session of someone the store does not know in the
+    /// table's chat. None: only people the store knows there may watch.
+    pub members: Option<Arc<dyn Members>>,
+    /// How long the platform's answer about one person in one chat is kept, in seconds.
+    pub member_cache_secs: u64,
+}
+
+/// The platform's word on whether `user` is a member of `chat` (Telegram: `getChatMember`
+/// says member, administrator, creator or a restricted member). An error (the platform
+/// could not be asked) is not an answer: the session is refused with "try again", and
+/// nothing is kept.
+pub trait Members: Send + Sync {
+    fn is_member<'a>(
+        &'a self,
+        chat: &'a ChatRef,
+        user: &'a str,
+    ) -> futures_util::future::BoxFuture<'a, Result<bool, String>>;
 }
 
 impl PlayConfig {
@@ -80,6 +106,8 @@ impl PlayConfig {
             init_data_max_age_s: 24 * 3600,
             telegram_script: TELEGRAM_SCRIPT.into(),
             hold_hands: true,
+            members: None,
+            member_cache_secs: 60,
         }
     }
 }
@@ -107,6 +135,7 @@ pub(crate) fn routes(config: PlayConfig, closing: tokio::sync::watch::Receiver<b
             hub: Hub::start(&config.host),
             config,
             closing,
+            members_seen: Default::default(),
         }))
 }
 
@@ -114,6 +143,9 @@ struct Live {
     config: PlayConfig,
     closing: tokio::sync::watch::Receiver<bool>,
     hub: Arc<Hub>,
+    /// The platform's recent answers: (platform, chat, user) → (member, when asked).
+    members_seen:
+        std::sync::Mutex<std::collections::HashMap<(Platform, String, String), (bool, std::time::Instant)>>,
 }
 
 /// The host's changes, handed to the feeds of the table that changed only: a move wakes the
@@ -190,27 +222,79 @@ async fn js() -> Response {
         .into_response()
 }
 
-/// Why a key does not open a table.
+/// Why a live-table request is refused. Each answers in the person's language, a page for
+/// the pages and JSON for the feed, the taps and the Mini App's session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Denied {
+enum Refusal {
+    /// Not a key or a table reference this bot made, or one that was changed.
     Forged,
+    /// A key this bot made, but its time is up.
     Expired,
-    OtherTable,
+    /// Not a person who belongs to the table (not seated, not a member of its chat), or no
+    /// such open table: the one answer for both, so nothing tells whether the table exists.
+    NotYours,
+    /// A watcher's tap: only seated people play.
+    Watching,
+    /// A token the page does not offer its seat now (an old picture, or one never offered).
+    NotOffered,
+    /// A request that is not the form or query the page sends.
+    Malformed,
+    /// The database or the platform could not be asked: try again.
+    Unavailable,
 }
 
-impl Denied {
+impl Refusal {
     fn status(self) -> StatusCode {
         match self {
-            Denied::Forged | Denied::Expired => StatusCode::UNAUTHORIZED,
-            Denied::OtherTable => StatusCode::FORBIDDEN,
+            Refusal::Forged | Refusal::Expired => StatusCode::UNAUTHORIZED,
+            Refusal::NotYours | Refusal::Watching => StatusCode::FORBIDDEN,
+            Refusal::NotOffered => StatusCode::CONFLICT,
+            Refusal::Malformed => StatusCode::BAD_REQUEST,
+            Refusal::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
     fn key(self) -> &'static str {
         match self {
-            Denied::Forged => "play-forged",
-            Denied::Expired => "play-expired",
-            Denied::OtherTable => "play-other-table",
+            Refusal::Forged => "play-forged",
+            Refusal::Expired => "play-expired",
+            Refusal::NotYours => "play-not-yours",
+            Refusal::Watching => "not-at-table",
+            Refusal::NotOffered => "button-stale",
+            Refusal::Malformed => "play-bad-request",
+            Refusal::Unavailable => "store-unavailable",
         }
+    }
+
+    /// Counts the refusal under `reason` (finer than the answer: `unknown_table`,
+    /// `not_member`, ...) and logs it, without the credential.
+    fn counted(self, reason: &'static str) -> Refusal {
+        tracing::info!(reason, "a live-table request was refused");
+        metrics::counter!("stikis_play_refused_total", "reason" => reason).increment(1);
+        self
+    }
+
+    /// The refusal as a page.
+    fn page(self, lang: Lang) -> Response {
+        let body = html! {
+            h1 { (t(lang, "play-denied-title", &[])) }
+            p { (t(lang, self.key(), &[])) }
+        };
+        (
+            self.status(),
+            [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
+            Html(page::layout(lang, &t(lang, "play-denied-title", &[]), "/", body)),
+        )
+            .into_response()
+    }
+
+    /// The refusal as JSON (`field`: "reply" for a tap, "error" elsewhere).
+    fn json(self, lang: Lang, field: &str) -> Response {
+        (
+            self.status(),
+            [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
+            Json(json!({ field: t(lang, self.key(), &[]) })),
+        )
+            .into_response()
     }
 }
 
@@ -218,18 +302,81 @@ fn now_s() -> i64 {
     stikis_host::store::now_ms() / 1000
 }
 
-/// The person a key names at `table` (None: a spectator). Refusals are logged without the key.
-fn who(p: &Live, table: i64, key: &str) -> Result<Option<String>, Denied> {
-    let denied = match check_play_key(&p.secret, key, now_s()) {
-        Ok((t, user)) if t == table => return Ok((!user.is_empty()).then_some(user)),
-        Ok(_) => Denied::OtherTable,
-        Err(PlayKeyError::Expired) => Denied::Expired,
-        Err(PlayKeyError::Forged) => Denied::Forged,
+/// The table a reference names, if this bot made it.
+fn table_named(p: &Live, reference: &str) -> Result<i64, Refusal> {
+    table_of_ref(&p.secret, reference).ok_or_else(|| Refusal::Forged.counted("unknown_table"))
+}
+
+/// The person a key names at `table` (None: a spectator's key).
+fn who(p: &Live, table: i64, key: &str) -> Result<Option<String>, Refusal> {
+    match check_play_key(&p.secret, table, key, now_s()) {
+        Ok(user) => Ok((!user.is_empty()).then_some(user)),
+        Err(PlayKeyError::Expired) => Err(Refusal::Expired.counted("expired")),
+        Err(PlayKeyError::Forged) => Err(Refusal::Forged.counted("forged")),
+    }
+}
+
+/// How a person belongs to a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Belongs {
+    Seated,
+    Member,
+}
+
+/// Whether `user` belongs to the table `row`: seated there, or a member of its chat (the
+/// store knows them there, or the platform says so).
+async fn belongs(p: &Live, row: &TableRow, user: &str) -> Result<Option<Belongs>, Refusal> {
+    let store = p.host.store();
+    let unavailable = |e: &dyn std::fmt::Display| {
+        tracing::warn!(error = %e, table = row.id, "a live-table check could not read the store");
+        Refusal::Unavailable.counted("store_unavailable")
     };
-    tracing::info!(table, reason = ?denied, "a live-table key was refused");
-    metrics::counter!("stikis_play_refused_total", "reason" => format!("{denied:?}").to_lowercase())
-        .increment(1);
-    Err(denied)
+    let seats = store.seats(row.id).await.map_err(|e| unavailable(&e))?;
+    if seats
+        .iter()
+        .any(|s| matches!(&s.occupant, Occupant::Human { user_id } if user_id == user))
+    {
+        return Ok(Some(Belongs::Seated));
+    }
+    if store
+        .known_in_chat(&row.chat, user)
+        .await
+        .map_err(|e| unavailable(&e))?
+    {
+        return Ok(Some(Belongs::Member));
+    }
+    let Some(members) = &p.members else {
+        return Ok(None);
+    };
+    let cache_key = (row.chat.platform, row.chat.chat.clone(), user.to_string());
+    let keep = std::time::Duration::from_secs(p.member_cache_secs);
+    {
+        let mut seen = p.members_seen.lock().expect("members seen");
+        if let Some((member, at)) = seen.get(&cache_key) {
+            if at.elapsed() < keep {
+                return Ok(member.then_some(Belongs::Member));
+            }
+        }
+        if seen.len() > 10_000 {
+            seen.retain(|_, (_, at)| at.elapsed() < keep);
+        }
+    }
+    match members.is_member(&row.chat, user).await {
+        Ok(member) => {
+            metrics::counter!("stikis_play_member_lookups_total", "answer" => if member { "member" } else { "not_member" })
+                .increment(1);
+            p.members_seen
+                .lock()
+                .expect("members seen")
+                .insert(cache_key, (member, std::time::Instant::now()));
+            Ok(member.then_some(Belongs::Member))
+        }
+        Err(e) => {
+            metrics::counter!("stikis_play_member_lookups_total", "answer" => "error").increment(1);
+            tracing::warn!(error = %e, table = row.id, "the platform could not say who is in a table's chat");
+            Err(Refusal::Unavailable.counted("platform_unavailable"))
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -243,19 +390,6 @@ struct KeyQuery {
     lang: Option<String>,
 }
 
-fn denied_page(d: Denied, lang: Lang) -> Response {
-    let body = html! {
-        h1 { (t(lang, "play-denied-title", &[])) }
-        p { (t(lang, d.key(), &[])) }
-    };
-    (
-        d.status(),
-        [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
-        Html(page::layout(lang, &t(lang, "play-denied-title", &[]), "/", body)),
-    )
-        .into_response()
-}
-
 fn ask_lang(q: &KeyQuery) -> Option<Lang> {
     lang_named(q.lang.as_deref())
 }
@@ -264,6 +398,26 @@ fn ask_lang(q: &KeyQuery) -> Option<Lang> {
 fn lang_named(tag: Option<&str>) -> Option<Lang> {
     let tag = tag?.get(..2)?.to_ascii_lowercase();
     tag.parse().ok()
+}
+
+/// The first of the browser's languages (`Accept-Language`) that is one of ours.
+fn header_lang(headers: &HeaderMap) -> Option<Lang> {
+    headers
+        .get(header::ACCEPT_LANGUAGE)?
+        .to_str()
+        .ok()?
+        .split(',')
+        .find_map(|l| lang_named(Some(l.trim())))
+}
+
+/// A query the page did not send is refused as the site's own page.
+fn read_query(q: Result<Query<KeyQuery>, QueryRejection>, headers: &HeaderMap) -> Result<KeyQuery, Response> {
+    q.map(|Query(q)| q).map_err(|e| {
+        tracing::debug!(error = %e, "a live-table query that cannot be read");
+        Refusal::Malformed
+            .counted("malformed")
+            .page(header_lang(headers).unwrap_or(Lang::Lv))
+    })
 }
 
 /// The content security policy of a page that loads Telegram's script.
@@ -276,15 +430,22 @@ fn telegram_csp(script: &str) -> HeaderValue {
     .unwrap_or_else(|_| HeaderValue::from_static("default-src 'none'"))
 }
 
-async fn table_page(State(p): State<Play>, Path(table): Path<String>, Query(q): Query<KeyQuery>) -> Response {
-    let lang = ask_lang(&q).unwrap_or(Lang::Lv);
-    let Ok(table) = table.parse::<i64>() else {
-        return crate::not_found(lang);
+async fn table_page(
+    State(p): State<Play>,
+    Path(reference): Path<String>,
+    headers: HeaderMap,
+    q: Result<Query<KeyQuery>, QueryRejection>,
+) -> Response {
+    let q = match read_query(q, &headers) {
+        Ok(q) => q,
+        Err(res) => return res,
     };
-    let user = match who(&p, table, &q.k) {
+    let lang = ask_lang(&q).or(header_lang(&headers)).unwrap_or(Lang::Lv);
+    let user = match table_named(&p, &reference).and_then(|table| Ok((table, who(&p, table, &q.k)?))) {
         Ok(u) => u,
-        Err(d) => return denied_page(d, lang),
+        Err(d) => return d.page(lang),
     };
+    let (table, user) = user;
     let view = match p.host.table_view_in(table, user.as_deref(), ask_lang(&q)).await {
         Ok(Some(v)) => v,
         Ok(None) => return crate::not_found(lang),
@@ -301,14 +462,14 @@ async fn table_page(State(p): State<Play>, Path(table): Path<String>, Query(q): 
         &[("game", view.title.clone().into()), ("table", Arg::from(table))],
     );
     let body = html! {
-        div #play data-table=(table) data-k=(q.k) data-lost=(t(lang, "play-lost", &[])) {
+        div #play data-table=(reference) data-k=(q.k) data-lost=(t(lang, "play-lost", &[])) {
             div #view { (fragment(&view)) }
             p #status role="status" {}
         }
         @if tg { script src=(p.telegram_script) {} }
         script src="/static/play.js" {}
     };
-    let here = format!("/play/{table}?k={}{}", q.k, if tg { "&tg=1" } else { "" });
+    let here = format!("/play/{reference}?k={}{}", q.k, if tg { "&tg=1" } else { "" });
     let mut res = (
         [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
         Html(page::layout(lang, &title, &here, body)),
@@ -340,10 +501,22 @@ struct Feed {
     _watch: Option<stikis_host::watching::Watch>,
 }
 
-async fn events(State(p): State<Play>, Path(table): Path<i64>, Query(q): Query<KeyQuery>) -> Response {
-    let user = match who(&p, table, &q.k) {
+async fn events(
+    State(p): State<Play>,
+    Path(reference): Path<String>,
+    headers: HeaderMap,
+    q: Result<Query<KeyQuery>, QueryRejection>,
+) -> Response {
+    let Ok(Query(q)) = q else {
+        return Refusal::Malformed
+            .counted("malformed")
+            .json(header_lang(&headers).unwrap_or(Lang::Lv), "error");
+    };
+    let lang = ask_lang(&q).or(header_lang(&headers)).unwrap_or(Lang::Lv);
+    let (table, user) = match table_named(&p, &reference).and_then(|table| Ok((table, who(&p, table, &q.k)?)))
+    {
         Ok(u) => u,
-        Err(d) => return d.status().into_response(),
+        Err(d) => return d.json(lang, "error"),
     };
     let feed = Feed {
         _watch: user
@@ -423,25 +596,69 @@ struct PressForm {
     lang: Option<String>,
 }
 
-async fn press(State(p): State<Play>, Path(table): Path<i64>, Form(f): Form<PressForm>) -> Response {
-    let lang = lang_named(f.lang.as_deref()).unwrap_or(Lang::Lv);
-    let refuse =
-        |status: StatusCode, key: &str| (status, Json(json!({ "reply": t(lang, key, &[]) }))).into_response();
-    let user = match who(&p, table, &f.k) {
-        Ok(Some(u)) => u,
-        Ok(None) => return refuse(StatusCode::FORBIDDEN, "not-at-table"),
-        Err(d) => return refuse(d.status(), d.key()),
+async fn press(
+    State(p): State<Play>,
+    Path(reference): Path<String>,
+    headers: HeaderMap,
+    f: Result<Form<PressForm>, FormRejection>,
+) -> Response {
+    let Ok(Form(f)) = f else {
+        return Refusal::Malformed
+            .counted("malformed")
+            .json(header_lang(&headers).unwrap_or(Lang::Lv), "reply");
     };
-    if Token::decode(&f.token).map(|tok| tok.table) != Ok(table) {
-        tracing::info!(table, "a live-table tap named another table");
-        return refuse(StatusCode::FORBIDDEN, "play-other-table");
-    }
-    let row = match p.host.store().table(table).await {
-        Ok(Some(row)) => row,
-        Ok(None) => return refuse(StatusCode::NOT_FOUND, "play-over"),
+    let lang = lang_named(f.lang.as_deref())
+        .or(header_lang(&headers))
+        .unwrap_or(Lang::Lv);
+    let (table, user) = match table_named(&p, &reference).and_then(|table| Ok((table, who(&p, table, &f.k)?)))
+    {
+        Ok((table, Some(user))) => (table, user),
+        Ok((_, None)) => return Refusal::Watching.counted("watcher_tap").json(lang, "reply"),
+        Err(d) => return d.json(lang, "reply"),
+    };
+    // The page's picture now: the tap must be one it offers this person's seat.
+    let view = match p.host.table_view_in(table, Some(&user), Some(lang)).await {
+        Ok(Some(v)) => v,
+        Ok(None) => {
+            return (
+                StatusCode::NOT_FOUND,
+                Json(json!({ "reply": t(lang, "play-over", &[]) })),
+            )
+                .into_response()
+        }
         Err(e) => {
             tracing::warn!(error = %e, table, "a live-table tap could not read its table");
-            return refuse(StatusCode::SERVICE_UNAVAILABLE, "store-unavailable");
+            return Refusal::Unavailable
+                .counted("store_unavailable")
+                .json(lang, "reply");
+        }
+    };
+    let Some(seat) = view.me else {
+        return Refusal::Watching.counted("watcher_tap").json(lang, "reply");
+    };
+    if !view.offers(&f.token) {
+        return Refusal::NotOffered.counted("not_offered").json(lang, "reply");
+    }
+    let name = view
+        .seats
+        .iter()
+        .find(|s| s.seat == seat)
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    let row = match p.host.store().table(table).await {
+        Ok(Some(row)) => row,
+        Ok(None) => {
+            return (
+                StatusCode::NOT_FOUND,
+                Json(json!({ "reply": t(lang, "play-over", &[]) })),
+            )
+                .into_response()
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, table, "a live-table tap could not read its table");
+            return Refusal::Unavailable
+                .counted("store_unavailable")
+                .json(lang, "reply");
         }
     };
     let mut out = p
@@ -450,7 +667,7 @@ async fn press(State(p): State<Play>, Path(table): Path<i64>, Form(f): Form<Pres
             chat: row.chat.clone(),
             user: User {
                 id: user,
-                name: String::new(),
+                name,
                 admin: false,
             },
             command: Command::Press { token: f.token },
@@ -667,38 +884,58 @@ struct SessionForm {
     lang: Option<String>,
 }
 
-async fn app_session(State(p): State<Play>, Form(f): Form<SessionForm>) -> Response {
+async fn app_session(
+    State(p): State<Play>,
+    headers: HeaderMap,
+    f: Result<Form<SessionForm>, FormRejection>,
+) -> Response {
     let Some(bot_token) = &p.telegram_token else {
-        return StatusCode::NOT_FOUND.into_response();
+        return crate::not_found(header_lang(&headers).unwrap_or(Lang::Lv));
     };
-    let lang = lang_named(f.lang.as_deref()).unwrap_or(Lang::Lv);
-    let error =
-        |status: StatusCode, key: &str| (status, Json(json!({ "error": t(lang, key, &[]) }))).into_response();
+    let Ok(Form(f)) = f else {
+        return Refusal::Malformed
+            .counted("malformed")
+            .json(header_lang(&headers).unwrap_or(Lang::Lv), "error");
+    };
+    let lang = lang_named(f.lang.as_deref())
+        .or(header_lang(&headers))
+        .unwrap_or(Lang::Lv);
     let data = match check_init_data(bot_token, &f.init_data, now_s(), p.init_data_max_age_s) {
         Ok(d) => d,
         Err(e) => {
-            tracing::info!(reason = ?e, "Mini App initData was refused");
-            metrics::counter!("stikis_play_refused_total", "reason" => format!("init_data_{e:?}").to_lowercase())
-                .increment(1);
-            let key = if e == InitDataError::Expired {
-                "play-expired"
-            } else {
-                "play-forged"
+            let (refusal, reason) = match e {
+                InitDataError::Expired => (Refusal::Expired, "init_data_expired"),
+                InitDataError::Forged => (Refusal::Forged, "init_data_forged"),
+                InitDataError::Malformed => (Refusal::Forged, "init_data_malformed"),
             };
-            return error(StatusCode::UNAUTHORIZED, key);
+            return refusal.counted(reason).json(lang, "error");
         }
     };
-    let Some(table) = data.start_param.as_deref().and_then(|s| s.parse::<i64>().ok()) else {
-        return error(StatusCode::BAD_REQUEST, "play-other-table");
+    // The table is named by its reference; a number, an unknown or closed table, another
+    // platform's table and a table the person does not belong to get one answer.
+    let not_yours = |reason: &'static str| Refusal::NotYours.counted(reason).json(lang, "error");
+    let Some(table) = data
+        .start_param
+        .as_deref()
+        .and_then(|r| table_of_ref(&p.secret, r))
+    else {
+        return not_yours("unknown_table");
     };
-    match p.host.store().table(table).await {
-        Ok(Some(row)) if row.chat.platform == Platform::Telegram && row.status.is_open() => {}
-        Ok(_) => return error(StatusCode::FORBIDDEN, "play-other-table"),
+    let row = match p.host.store().table(table).await {
+        Ok(Some(row)) if row.chat.platform == Platform::Telegram && row.status.is_open() => row,
+        Ok(_) => return not_yours("closed_table"),
         Err(e) => {
             tracing::warn!(error = %e, "a Mini App session could not read its table");
-            return error(StatusCode::SERVICE_UNAVAILABLE, "store-unavailable");
+            return Refusal::Unavailable
+                .counted("store_unavailable")
+                .json(lang, "error");
         }
+    };
+    match belongs(&p, &row, &data.user_id).await {
+        Ok(Some(_)) => {}
+        Ok(None) => return not_yours("not_member"),
+        Err(refusal) => return refusal.json(lang, "error"),
     }
     let key = play_key(&p.secret, table, &data.user_id, now_s() + PLAY_LINK_SECS);
-    Json(json!({ "url": format!("/play/{table}?k={key}&tg=1") })).into_response()
+    Json(json!({ "url": format!("/play/{}?k={key}&tg=1", table_ref(&p.secret, table)) })).into_response()
 }

@@ -5,6 +5,9 @@
 //! Telegram `initData` are checked: forged, expired, altered and other-table credentials are
 //! refused and change nothing.
 
+#[path = "adversarial.rs"]
+mod adversarial;
+
 use crate::browser;
 use crate::common;
 
@@ -24,6 +27,11 @@ use stikis_web::play::PlayConfig;
 use tokio::sync::mpsc;
 
 const BOT_TOKEN: &str = "4242:test-token";
+
+/// Table `table`'s name in the live table's addresses.
+fn at(table: i64) -> String {
+    stikis_host::links::table_ref(&play_secret(BOT_TOKEN), table)
+}
 
 fn now_s() -> i64 {
     std::time::SystemTime::now()
@@ -86,7 +94,11 @@ async fn open_feed(bot: &Bot, table: i64, key: &str) -> Feed {
 
 /// The feed of a page in language `lang` (as the page asks for it; empty: the viewer's own).
 async fn open_feed_in(bot: &Bot, table: i64, key: &str, lang: &str) -> Feed {
-    let uri = format!("http://{}/play/{table}/events?k={key}&lang={lang}", bot.web.addr);
+    let uri = format!(
+        "http://{}/play/{}/events?k={key}&lang={lang}",
+        bot.web.addr,
+        at(table)
+    );
     let res = client()
         .request(
             axum::http::Request::get(uri)
@@ -316,7 +328,7 @@ async fn post_form(bot: &Bot, path: &str, form: &[(&str, &str)]) -> (u16, serde_
 async fn press(bot: &Bot, table: i64, key: &str, token: &str) -> (u16, serde_json::Value) {
     post_form(
         bot,
-        &format!("/play/{table}/press"),
+        &format!("/play/{}/press", at(table)),
         &[("k", key), ("token", token)],
     )
     .await
@@ -527,10 +539,15 @@ impl Game {
                         );
                     }
                 } else {
-                    // The same tap again is the stale button it now is: applied once.
+                    // The same tap again is the stale button it now is: refused as out of
+                    // date (the page no longer offers it), applied once.
                     let (status, again) = press(&self.bot, table, &self.keys[seat], &token).await;
-                    assert_eq!(status, 200);
-                    assert!(again["reply"].is_string(), "a stale tap is answered: {again}");
+                    assert_eq!(status, 409, "{again}");
+                    assert_eq!(
+                        again["reply"],
+                        t(Lang::Lv, "button-stale", &[]),
+                        "a stale tap is answered: {again}"
+                    );
                     let after = version_of(&self.bot.host, table).await;
                     assert_eq!(after, now, "a tap sent twice is applied once");
                 }
@@ -564,7 +581,7 @@ async fn three_pages_play_zole_through_a_restart_and_beside_the_chat_and_never_s
     let table = game.table;
     // The page itself: the seat's hand is drawn in it at once, the feed's address in it.
     let first = to_act(&game.bot.host, table).await;
-    let (status, html, _) = get(&game.bot, &format!("/play/{table}?k={}", game.keys[first])).await;
+    let (status, html, _) = get(&game.bot, &format!("/play/{}?k={}", at(table), game.keys[first])).await;
     assert_eq!(status, 200);
     assert!(
         html.contains("id=\"view\"") && html.contains("/static/play.js"),
@@ -703,35 +720,42 @@ async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothin
     let view = bot.host.table_view(table, None).await.unwrap().unwrap();
     let (version, first) = (view.version, people[view.to_act.unwrap() as usize].id.clone());
     let good = play_key(&secret, table, &first, now_s() + 3600);
-    let (_, page, _) = get(&bot, &format!("/play/{table}?k={good}")).await;
+    let (_, page, _) = get(&bot, &format!("/play/{}?k={good}", at(table))).await;
     let token = buttons(&page).first().expect("the first bidder's bids").1.clone();
 
     let forged = play_key(&play_secret("9999:other-bot"), table, &first, now_s() + 3600);
     let expired = play_key(&secret, table, &first, now_s() - 1);
-    let altered = good.replacen(&format!("{table}."), &format!("{}.", table + 1), 1);
+    // The key with a later expiry written in: its signature no longer holds.
+    let (expiry, rest) = good.split_once('.').unwrap();
+    let altered = format!("{}.{rest}", expiry.parse::<i64>().unwrap() + 86_400);
+    // A key of another table is not a key of this one.
     let other_table = play_key(&secret, table + 1, &first, now_s() + 3600);
     for (key, status) in [
         (&forged, 401),
         (&expired, 401),
         (&altered, 401),
-        (&other_table, 403),
+        (&other_table, 401),
     ] {
         assert_eq!(
-            get(&bot, &format!("/play/{table}?k={key}")).await.0,
+            get(&bot, &format!("/play/{}?k={key}", at(table))).await.0,
             status,
             "page, {key}"
         );
         assert_eq!(
-            get(&bot, &format!("/play/{table}/events?k={key}")).await.0,
+            get(&bot, &format!("/play/{}/events?k={key}", at(table))).await.0,
             status,
             "feed, {key}"
         );
         assert_eq!(press(&bot, table, key, &token).await.0, status, "press, {key}");
     }
-    assert_eq!(get(&bot, &format!("/play/{table}")).await.0, 401, "no key at all");
+    assert_eq!(
+        get(&bot, &format!("/play/{}", at(table))).await.0,
+        401,
+        "no key at all"
+    );
     // A spectator may watch, not play; a token of another table is refused.
     let watcher = play_key(&secret, table, "", now_s() + 3600);
-    let (status, html, _) = get(&bot, &format!("/play/{table}?k={watcher}")).await;
+    let (status, html, _) = get(&bot, &format!("/play/{}?k={watcher}", at(table))).await;
     assert_eq!(status, 200);
     assert!(
         buttons(&html).is_empty(),
@@ -741,7 +765,11 @@ async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothin
     let foreign = stikis_host::token::Token::new(table + 7, version, "b:take")
         .encode()
         .unwrap();
-    assert_eq!(press(&bot, table, &good, &foreign).await.0, 403);
+    assert_eq!(
+        press(&bot, table, &good, &foreign).await.0,
+        409,
+        "a token the page does not offer is out of date"
+    );
     let after = version_of(&bot.host, table).await;
     assert_eq!(after, version, "no refused credential moved the table");
     assert_eq!(to_chat(&mut bot, &mut screen), 0, "nor showed the chat anything");
@@ -758,7 +786,7 @@ async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothin
         .unwrap()
         .contains("script-src 'self'"));
     // initData signed as Telegram signs it opens the person's seat.
-    let (status, s) = session(&bot, &init_data(BOT_TOKEN, 102, now_s() - 60, &table.to_string())).await;
+    let (status, s) = session(&bot, &init_data(BOT_TOKEN, 102, now_s() - 60, &at(table))).await;
     assert_eq!(status, 200, "{s}");
     let url = s["url"].as_str().unwrap().to_string();
     let (status, seat_page, _) = get(&bot, &url).await;
@@ -772,12 +800,9 @@ async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothin
         "inside Telegram the page loads its script"
     );
     // Forged, expired, another bot's, altered and other-table initData are refused.
-    let fresh = init_data(BOT_TOKEN, 102, now_s() - 60, &table.to_string());
+    let fresh = init_data(BOT_TOKEN, 102, now_s() - 60, &at(table));
     for (init, status) in [
-        (
-            init_data("9999:other-bot", 102, now_s() - 60, &table.to_string()),
-            401,
-        ),
+        (init_data("9999:other-bot", 102, now_s() - 60, &at(table)), 401),
         (
             init_data(BOT_TOKEN, 102, now_s() - 2 * 86_400, &table.to_string()),
             401,
@@ -786,6 +811,8 @@ async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothin
         (fresh.replacen("hash=", "hash=00", 1), 401),
         ("user=%7B%7D".to_string(), 401),
         (init_data(BOT_TOKEN, 102, now_s() - 60, "99999"), 403),
+        // The table's number is not its name.
+        (init_data(BOT_TOKEN, 102, now_s() - 60, &table.to_string()), 403),
     ] {
         let (got, body) = session(&bot, &init).await;
         assert_eq!(got, status, "{init}: {body}");
@@ -798,7 +825,7 @@ async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothin
     for (lang, code) in [(Lang::En, "en"), (Lang::Ru, "ru-RU"), (Lang::Lv, "")] {
         let (status, body) = post_form(
             &bot,
-            &format!("/play/{table}/press"),
+            &format!("/play/{}/press", at(table)),
             &[("k", forged.as_str()), ("token", token.as_str()), ("lang", code)],
         )
         .await;
@@ -860,8 +887,12 @@ async fn play_gives_a_personal_link_privately_and_never_to_the_group() {
         .nth(1)
         .and_then(|r| r.split_whitespace().next())
         .expect("the link");
-    let (t, u) = stikis_host::links::check_play_key(&play_secret(BOT_TOKEN), key, now_s()).unwrap();
-    assert_eq!((t, u.as_str()), (table, "102"));
+    assert!(
+        text.contains(&format!("/play/{}?k=", at(table))),
+        "the link names the table by its reference: {text}"
+    );
+    let u = stikis_host::links::check_play_key(&play_secret(BOT_TOKEN), table, key, now_s()).unwrap();
+    assert_eq!(u, "102");
     // One not seated gets a spectator's link.
     let out = send(
         &host,
@@ -879,11 +910,11 @@ async fn play_gives_a_personal_link_privately_and_never_to_the_group() {
     assert_eq!(
         stikis_host::links::check_play_key(
             &play_secret(BOT_TOKEN),
+            table,
             key.split_whitespace().next().unwrap(),
             now_s()
         )
-        .unwrap()
-        .1,
+        .unwrap(),
         ""
     );
 }
@@ -892,14 +923,62 @@ async fn play_gives_a_personal_link_privately_and_never_to_the_group() {
 /// `table`, theme colours, and the back button and haptic taps counted where the test reads
 /// them.
 fn telegram_stub(user: i64, table: i64) -> String {
-    let init = init_data(BOT_TOKEN, user, now_s() - 5, &table.to_string());
+    telegram_stub_themed(user, table, DARK)
+}
+
+/// Telegram's dark theme as it sends it to a Mini App (no second background: the page must
+/// be readable without it), and its light theme with one.
+const DARK: &str =
+    "bg_color: '#102030', text_color: '#f0f0f0', hint_color: '#8a9aa9', button_color: '#3390ec'";
+const LIGHT: &str =
+    "bg_color: '#ffffff', text_color: '#000000', hint_color: '#707579', button_color: '#3390ec', \
+                     secondary_bg_color: '#f1f1f1'";
+
+fn telegram_stub_themed(user: i64, table: i64, theme: &str) -> String {
+    let init = init_data(BOT_TOKEN, user, now_s() - 5, &at(table));
     format!(
         "window.__back = 0; window.__haptic = 0;\n\
          window.Telegram = {{ WebApp: {{ initData: {init:?}, ready: function () {{}}, expand: function () {{}},\n\
-           themeParams: {{ bg_color: '#102030', text_color: '#f0f0f0', button_color: '#3390ec' }},\n\
+           themeParams: {{ {theme} }},\n\
            BackButton: {{ show: function () {{ window.__back = 1; }}, onClick: function () {{}} }},\n\
            HapticFeedback: {{ impactOccurred: function () {{ window.__haptic += 1; }} }} }} }};\n"
     )
+}
+
+/// Checks that every seat name, total, decision button and status line of the page reads at
+/// WCAG's 4.5:1 contrast against what is behind it (the nearest ancestor with a background);
+/// the number of texts checked.
+async fn readable(c: &fantoccini::Client, theme: &str) -> u64 {
+    let found = c
+        .execute(
+            "function rgb(s) { var m = s.match(/[\\d.]+/g) || []; return m.map(Number); }\n\
+             function lum(c) { var a = c.slice(0, 3).map(function (v) { v /= 255;\n\
+               return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });\n\
+               return 0.2126 * a[0] + 0.7152 * a[1] + 0.0722 * a[2]; }\n\
+             function behind(el) { for (; el; el = el.parentElement) { var b = rgb(getComputedStyle(el).backgroundColor);\n\
+               if (b.length >= 3 && (b.length < 4 || b[3] > 0.5)) return b; } return [255, 255, 255]; }\n\
+             var out = [], n = 0;\n\
+             document.querySelectorAll('ol.seats .name, ol.seats .total, .decide button, .playhead p').forEach(function (el) {\n\
+               if (!el.textContent.trim()) return; n += 1;\n\
+               var f = lum(rgb(getComputedStyle(el).color)), b = lum(behind(el));\n\
+               var r = (Math.max(f, b) + 0.05) / (Math.min(f, b) + 0.05);\n\
+               if (r < 4.5) out.push(el.textContent.trim() + ': ' + r.toFixed(2)); });\n\
+             return [n, out];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let n = found[0].as_u64().unwrap();
+    assert!(
+        n >= 4,
+        "{theme}: the seats and the turn line were checked ({n} texts)"
+    );
+    assert_eq!(
+        found[1],
+        serde_json::json!([]),
+        "{theme}: texts below 4.5:1 contrast"
+    );
+    n
 }
 
 /// Serves `script` at `/telegram-web-app.js` on a port of its own (Telegram's origin).
@@ -969,6 +1048,30 @@ async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tappi
         theme,
         serde_json::json!(["#102030", 1]),
         "Telegram's colours and back button"
+    );
+    // Seat names, totals and buttons are readable in Telegram's dark theme, and in its light
+    // one (the same page opened again with the light theme).
+    let checked = readable(&c, "dark").await;
+    let dark_url = c.current_url().await.unwrap();
+    *stub.lock().unwrap() = telegram_stub_themed(people[first].id.parse().unwrap(), table, LIGHT);
+    c.goto(dark_url.as_str()).await.unwrap();
+    c.wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(fantoccini::Locator::Css("#view .hand"))
+        .await
+        .expect("the seat's page again");
+    let bg = c
+        .execute(
+            "return getComputedStyle(document.documentElement).getPropertyValue('--bg').trim();",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(bg, "#ffffff", "the light theme is taken");
+    assert_eq!(
+        readable(&c, "light").await,
+        checked,
+        "the same texts in both themes"
     );
     // Every control is on the screen, and nothing is wider than it.
     let fits = c
@@ -1349,7 +1452,7 @@ async fn in_chromium_three_people_play_a_whole_zole_deal_by_clicking_and_no_page
         spy_on_feeds(&driver, &c).await;
         let url = if i < 2 {
             let key = play_key(&secret, table, &people[i].id, now_s() + 3600);
-            format!("http://{addr}/play/{table}?k={key}")
+            format!("http://{addr}/play/{}?k={key}", at(table))
         } else {
             format!("http://{addr}/play/app")
         };

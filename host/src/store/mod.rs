@@ -1735,6 +1735,26 @@ impl Store {
         })
     }
 
+    /// Whether the store knows `user` as a member of `chat`: they sat at one of its tables,
+    /// or have stats in its community. What a live-table page asks before it asks the
+    /// platform (a person who played in a chat is taken to belong to it).
+    pub async fn known_in_chat(&self, chat: &ChatRef, user: &str) -> Result<bool> {
+        let sql = "SELECT 1 FROM seats s JOIN tables t ON t.id = s.table_id \
+                   WHERE t.platform = $1 AND t.chat_id = $2 AND s.user_id = $3 \
+                   UNION ALL SELECT 1 FROM stats \
+                   WHERE platform = $1 AND community_id = $4 AND user_id = $3 LIMIT 1";
+        on_pool!(self, pool => {
+            let row = sqlx::query(sql)
+                .bind(chat.platform.as_str())
+                .bind(&chat.chat)
+                .bind(user)
+                .bind(&chat.community)
+                .fetch_optional(pool)
+                .await?;
+            Ok(row.is_some())
+        })
+    }
+
     /// One player's stats for `game` in a community; None if never counted.
     pub async fn user_stats(
         &self,
