@@ -2,7 +2,8 @@
 //! presses for the same turn. Exactly one press is applied, the other is answered "out of
 //! date"; a host whose copy of the table fell behind reloads it before answering; no action is
 //! lost or applied twice, and the final record replays. On one SQLite file always, and on
-//! PostgreSQL when STIKIS_TEST_POSTGRES_URL is set (`eval "$(bash .ci/postgres.sh)"`).
+//! PostgreSQL when STIKIS_TEST_POSTGRES_URL is set (`eval "$(bash .ci/postgres.sh)"`; required
+//! when STIKIS_REQUIRE_POSTGRES is set).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -103,15 +104,10 @@ impl Screen {
 }
 
 /// The test database's URL and a schema of the test's own (named from `prefix`), or None
-/// (said on stderr) when STIKIS_TEST_POSTGRES_URL is not set.
+/// (said on stderr) when STIKIS_TEST_POSTGRES_URL is not set; a failure then when
+/// STIKIS_REQUIRE_POSTGRES is set (`common::postgres_url`).
 fn postgres(prefix: &str) -> Option<(String, String)> {
-    let Some(url) = std::env::var("STIKIS_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|u| !u.is_empty())
-    else {
-        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
-        return None;
-    };
+    let url = crate::common::postgres_url()?;
     static N: AtomicU32 = AtomicU32::new(0);
     let schema = format!(
         "{prefix}_{}_{}_{}",

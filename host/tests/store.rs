@@ -1,5 +1,6 @@
 //! The store's contract, checked on SQLite always and on PostgreSQL when
-//! STIKIS_TEST_POSTGRES_URL is set (`eval "$(bash .ci/postgres.sh)"`). Each test gets its own
+//! STIKIS_TEST_POSTGRES_URL is set (`eval "$(bash .ci/postgres.sh)"`; with
+//! STIKIS_REQUIRE_POSTGRES set, a test that needs it fails without it). Each test gets its own
 //! SQLite file and its own PostgreSQL schema, so tests run in parallel.
 
 use std::collections::BTreeSet;
@@ -10,6 +11,8 @@ use serde_json::{json, Value};
 use stikis_host::i18n::Lang;
 use stikis_host::store::*;
 use tempfile::TempDir;
+
+use crate::common::postgres_url;
 
 /// A fresh database on one backend; the temp dir (SQLite) lives as long as it.
 struct Db {
@@ -27,12 +30,6 @@ impl Db {
             None => Store::connect(&self.url).await.unwrap(),
         }
     }
-}
-
-fn postgres_url() -> Option<String> {
-    std::env::var("STIKIS_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|u| !u.is_empty())
 }
 
 async fn sqlite_db() -> Db {
@@ -69,9 +66,8 @@ async fn postgres_db(url: &str) -> Db {
 /// One fresh database per backend under test.
 async fn dbs() -> Vec<Db> {
     let mut out = vec![sqlite_db().await];
-    match postgres_url() {
-        Some(url) => out.push(postgres_db(&url).await),
-        None => eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested"),
+    if let Some(url) = postgres_url() {
+        out.push(postgres_db(&url).await);
     }
     out
 }
@@ -763,7 +759,6 @@ async fn sqlite_file_is_created_in_wal_mode_and_survives_a_restart() {
 #[tokio::test]
 async fn postgres_urls_open_postgres() {
     let Some(url) = postgres_url() else {
-        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
         return;
     };
     // `connect` picks the backend from the URL; the default schema is shared by design, so
@@ -1042,7 +1037,6 @@ async fn on_postgres_claims_and_notices_do_not_wait_for_the_disk() {
 #[tokio::test]
 async fn on_postgres_a_connection_dropped_while_idle_is_not_used() {
     let Some(url) = postgres_url() else {
-        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
         return;
     };
     let db = postgres_db(&url).await;
@@ -1266,7 +1260,6 @@ async fn two_stores_can_open_a_fresh_sqlite_file_at_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_stores_can_open_a_fresh_postgres_schema_at_once() {
     let Some(url) = postgres_url() else {
-        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
         return;
     };
     for round in 0..3 {
@@ -1704,7 +1697,6 @@ async fn ratings_leave_a_history_once_per_table() {
 #[tokio::test]
 async fn a_start_waits_for_a_database_that_is_down_and_not_for_one_that_is_missing() {
     let Some(url) = postgres_url() else {
-        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
         return;
     };
     let target = url

@@ -11,6 +11,24 @@ use stikis_core::Seed;
 use stikis_host::store::{ChatRef, Platform, Store};
 use stikis_host::{Command, Host, HostConfig, Out, Outbox, Request, TournamentVerb, User};
 
+/// The PostgreSQL test database's URL (STIKIS_TEST_POSTGRES_URL), or None (said on stderr)
+/// when it is not set: the tests that need it then check SQLite alone. With
+/// STIKIS_REQUIRE_POSTGRES set (CI sets it, having started PostgreSQL) a missing URL fails the
+/// test instead, so that a run meant to cover PostgreSQL cannot pass without it.
+pub fn postgres_url() -> Option<String> {
+    let url = std::env::var("STIKIS_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty());
+    if url.is_none() {
+        assert!(
+            std::env::var_os("STIKIS_REQUIRE_POSTGRES").is_none(),
+            "STIKIS_REQUIRE_POSTGRES is set, but STIKIS_TEST_POSTGRES_URL is not (eval \"$(bash .ci/postgres.sh)\")"
+        );
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+    }
+    url
+}
+
 pub fn user(id: &str, admin: bool) -> User {
     User {
         id: id.into(),
