@@ -1005,8 +1005,14 @@ async fn racing_runs_are_each_committed_whole_or_not_at_all() {
 /// On PostgreSQL the claims of renders and the notices between processes go through
 /// sessions whose commits do not wait for the disk; everything else waits for it, and a
 /// claim made there is seen by another process at once.
-#[tokio::test]
+///
+/// That they go through a pool of their own is shown by taking every connection of the main
+/// pool (statements of the store's own, each waiting for a lock the test holds): a claim and
+/// a notice still go through, while a statement on the main pool that needs no lock waits
+/// for a connection until the lock is let go.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_postgres_claims_and_notices_do_not_wait_for_the_disk() {
+    use sqlx::Connection;
     for db in dbs().await {
         let s = &db.store;
         let settings = s.commit_settings().await.unwrap();
@@ -1015,16 +1021,84 @@ async fn on_postgres_claims_and_notices_do_not_wait_for_the_disk() {
             continue;
         }
         assert_eq!(settings, ("on".to_string(), Some("off".to_string())));
+        let schema = db.schema.clone().expect("a PostgreSQL schema");
         let other = db.reopen().await;
+        let channel = format!("notice_{schema}");
+        let mut listener = sqlx::postgres::PgListener::connect(&db.url).await.unwrap();
+        listener.listen(&channel).await.unwrap();
+
+        // Every connection of the main pool waits for the table `tables`.
+        let mut admin = sqlx::PgConnection::connect(&db.url).await.unwrap();
+        let mut lock = admin.begin().await.unwrap();
+        sqlx::query(&format!(
+            "LOCK TABLE \"{schema}\".tables IN ACCESS EXCLUSIVE MODE"
+        ))
+        .execute(&mut *lock)
+        .await
+        .unwrap();
+        let main = PgSizes::from_env().unwrap().main;
+        let readers: Vec<_> = (0..main)
+            .map(|_| {
+                let s = s.clone();
+                tokio::spawn(async move { s.table(1).await })
+            })
+            .collect();
+        let mut observer = sqlx::PgConnection::connect(&db.url).await.unwrap();
+        for tries in 0.. {
+            let waiting: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM pg_stat_activity \
+                 WHERE application_name = $1 AND wait_event_type = 'Lock'",
+            )
+            .bind(s.process_id())
+            .fetch_one(&mut observer)
+            .await
+            .unwrap();
+            if waiting == i64::from(main) {
+                break;
+            }
+            assert!(
+                tries < 500,
+                "{waiting} of the {main} main connections wait for the lock"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        // A statement on the main pool that takes no lock: it has no connection to run on.
+        let on_main = tokio::spawn({
+            let s = s.clone();
+            async move { s.actions(1).await }
+        });
+
+        // Meanwhile a claim and a notice go through, and the other process sees the claim.
+        let through = async {
+            assert!(
+                s.claim_shown(Platform::Telegram, "t1.table", "c", 5, "five", &[])
+                    .await
+            );
+            assert!(
+                !other
+                    .claim_shown(Platform::Telegram, "t1.table", "c", 4, "four", &[])
+                    .await,
+                "the claim of version 5 was committed"
+            );
+            s.notify(&channel, "hello").await.unwrap();
+            let heard = listener.recv().await.unwrap();
+            assert_eq!((heard.channel(), heard.payload()), (channel.as_str(), "hello"));
+        };
+        // A deadline only for a failure (a claim or notice waiting for the main pool's
+        // connections would wait until the lock is let go, which this test never does).
+        tokio::time::timeout(std::time::Duration::from_secs(30), through)
+            .await
+            .expect("claims and notices went through while the main pool was taken");
         assert!(
-            s.claim_shown(Platform::Telegram, "t1.table", "c", 5, "five", &[])
-                .await
+            !on_main.is_finished(),
+            "the main pool had a free connection: the claims proved nothing"
         );
-        assert!(
-            !other
-                .claim_shown(Platform::Telegram, "t1.table", "c", 4, "four", &[])
-                .await
-        );
+
+        lock.commit().await.unwrap();
+        for r in readers {
+            r.await.unwrap().unwrap();
+        }
+        on_main.await.unwrap().unwrap();
         let newer = other.newer_shown(Platform::Telegram, "t1.table", "c", 4).await;
         assert_eq!(newer.map(|(v, text, _)| (v, text)), Some((5, "five".to_string())));
     }
