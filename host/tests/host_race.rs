@@ -810,6 +810,7 @@ async fn the_cards_to_bury_picked_on_two_hosts_add_up() {
         open().await.unwrap(),
         open().await.unwrap(),
         open().await.unwrap(),
+        Owners::Both,
     )
     .await;
 }
@@ -826,13 +827,25 @@ async fn on_postgres_the_cards_to_bury_picked_on_two_hosts_add_up_and_show_on_bo
         open().await.unwrap(),
         open().await.unwrap(),
         open().await.unwrap(),
+        Owners::One,
     )
     .await;
 }
 
+/// How many of the two hosts of `picks_on_two_hosts` own the table.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Owners {
+    /// SQLite: every process owns every table.
+    Both,
+    /// PostgreSQL: exactly one, and the other serves pages from a copy.
+    One,
+}
+
 /// A person to bury picks one card through one host and the second through the other: the
-/// two are buried together.
-async fn picks_on_two_hosts(one: Store, two: Store, observer: Store) {
+/// two are buried together. The first pick shows on the page of every host that is expected
+/// to show it: both on PostgreSQL (the owner's, and the other's copy); on SQLite the page of
+/// the host that took it.
+async fn picks_on_two_hosts(one: Store, two: Store, observer: Store, owners: Owners) {
     let (h1, mut e1) = Host::new(one, config());
     let (h2, mut e2) = Host::new(two, config());
     // Each beats and learns the other (on PostgreSQL; nothing on SQLite).
@@ -908,6 +921,12 @@ async fn picks_on_two_hosts(one: Store, two: Store, observer: Store) {
             .to_string()
     };
     // The page of the process that does not own the table is open: it holds a copy.
+    let owning = [&h1, &h2].into_iter().filter(|h| h.owns(table)).count();
+    assert_eq!(
+        owning,
+        if owners == Owners::Both { 2 } else { 1 },
+        "the hosts that own the table ({owners:?} expected)"
+    );
     let elsewhere = [&h1, &h2].into_iter().find(|h| !h.owns(table));
     let picked_there = |h: &Arc<Host>| {
         let h = h.clone();
@@ -921,8 +940,16 @@ async fn picks_on_two_hosts(one: Store, two: Store, observer: Store) {
                 .collect::<Vec<String>>()
         }
     };
-    if let Some(h) = elsewhere {
-        assert!(picked_there(h).await.is_empty());
+    // The pages that show the first pick: every host's on PostgreSQL (`elsewhere` is the
+    // one that does not own the table); on SQLite, where both own it, the page of the host
+    // the pick is pressed at.
+    let showing: Vec<&Arc<Host>> = match owners {
+        Owners::One => vec![&h1, &h2],
+        Owners::Both => vec![&h1],
+    };
+    assert_eq!(elsewhere.is_some(), owners == Owners::One);
+    for h in &showing {
+        assert!(picked_there(h).await.is_empty(), "a pick before any was made");
     }
     let before = observer.actions(table).await.unwrap().len();
     let out = send(
@@ -939,14 +966,16 @@ async fn picks_on_two_hosts(one: Store, two: Store, observer: Store) {
         before,
         "one pick buries nothing"
     );
-    // A page served by a process that does not own the table shows the pick (on SQLite, one
-    // process owns every table).
-    if let Some(h) = elsewhere {
-        assert_eq!(
-            picked_there(h).await,
-            vec![card(&picks[0])],
-            "the pick on the other process's page"
-        );
+    // A page served by a process that does not own the table shows the pick, as the
+    // owner's does (on SQLite every process owns every table: the page of the one that
+    // took the pick).
+    for h in &showing {
+        let at = if elsewhere.is_some_and(|e| Arc::ptr_eq(e, h)) {
+            "the other process's page"
+        } else {
+            "the owner's page"
+        };
+        assert_eq!(picked_there(h).await, vec![card(&picks[0])], "the pick on {at}");
     }
 
     let out = send(
