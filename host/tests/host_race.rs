@@ -297,14 +297,23 @@ async fn two_hosts_on_one_postgres_database_apply_each_move_once() {
 /// Both hosts have the table loaded and armed its turn timer (as two processes behind a
 /// balancer would): the warning and the move for the absent player happen once, not once per
 /// host.
+///
+/// Nobody presses, so each person's turn times out until, at the third in a row, their seat
+/// is marked away and no timer is armed for it again: three warnings and three timeouts for
+/// each of the two people, and then silence. The posts are counted only once every timer
+/// ever armed has certainly fired (each fires within the turn limit of being armed; none is
+/// armed after the second "away"), so a second timeout of any turn, on either host, is
+/// counted whenever it comes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_hosts_with_one_table_time_a_turn_out_once() {
+    const LIMIT_SECS: u32 = 2;
+    let limit = std::time::Duration::from_secs(LIMIT_SECS.into());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("timer.db");
     let path = path.to_str().unwrap();
     let (h1, mut e1) = Host::new(Store::open_sqlite(path).await.unwrap(), config());
     let (h2, mut e2) = Host::new(Store::open_sqlite(path).await.unwrap(), config());
-    send(&h1, "admin", Command::SetTurnLimit(Some(2))).await;
+    send(&h1, "admin", Command::SetTurnLimit(Some(LIMIT_SECS))).await;
     send(
         &h1,
         "anna",
@@ -323,39 +332,49 @@ async fn two_hosts_with_one_table_time_a_turn_out_once() {
     let out = send(&h2, "anna", Command::Back).await;
     assert!(out.reply_text().is_some(), "{out:?}");
     let mut posts: Vec<String> = Vec::new();
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
-    let timed_out = |p: &Vec<String>| p.iter().any(|t| t.contains("ran out of time"));
-    while !timed_out(&posts) {
-        let out = tokio::select! {
-            Some(o) = e1.recv() => o,
-            Some(o) = e2.recv() => o,
-            _ = tokio::time::sleep_until(deadline) => panic!("no timeout in 20 s: {posts:?}"),
-        };
+    let take = |out: Outbox, posts: &mut Vec<String>| {
         posts.extend(
             out.0
                 .iter()
                 .filter(|o| matches!(o, Out::Post { .. }))
                 .map(|o| o.text().to_string()),
         );
+    };
+    let count = |posts: &[String], needle: &str| posts.iter().filter(|t| t.contains(needle)).count();
+    // Six turns of the limit each, and the computer player's moves between them.
+    let deadline = tokio::time::Instant::now() + limit * 6 + std::time::Duration::from_secs(60);
+    while count(&posts, "is away") < 2 {
+        let out = tokio::select! {
+            Some(o) = e1.recv() => o,
+            Some(o) = e2.recv() => o,
+            _ = tokio::time::sleep_until(deadline) => panic!("both people not away in time: {posts:#?}"),
+        };
+        take(out, &mut posts);
     }
-    // Whatever the other host would still have sent for this turn arrives within moments.
-    let settle = tokio::time::Instant::now() + std::time::Duration::from_millis(300);
+    // Every timer still pending was armed by now and fires within `limit`; twice that
+    // leaves its post the time to arrive.
+    let settle = tokio::time::Instant::now() + limit * 2;
     loop {
         let out = tokio::select! {
             Some(o) = e1.recv() => o,
             Some(o) = e2.recv() => o,
             _ = tokio::time::sleep_until(settle) => break,
         };
-        posts.extend(
-            out.0
-                .iter()
-                .filter(|o| matches!(o, Out::Post { .. }))
-                .map(|o| o.text().to_string()),
-        );
+        take(out, &mut posts);
     }
-    let count = |needle: &str| posts.iter().filter(|t| t.contains(needle)).count();
-    assert_eq!(count("ran out of time"), 1, "{posts:#?}");
-    assert_eq!(count("second"), 1, "one warning: {posts:#?}");
+    assert_eq!(count(&posts, "is away"), 2, "{posts:#?}");
+    for who in ["ANNA", "BRUNO"] {
+        let of = |needle: &str| {
+            posts
+                .iter()
+                .filter(|t| t.starts_with(who) && t.contains(needle))
+                .count()
+        };
+        assert_eq!(of("ran out of time"), 3, "three timeouts of {who}: {posts:#?}");
+        assert_eq!(of("left for your move"), 3, "three warnings to {who}: {posts:#?}");
+    }
+    assert_eq!(count(&posts, "ran out of time"), 6, "{posts:#?}");
+    assert_eq!(count(&posts, "left for your move"), 6, "{posts:#?}");
 }
 
 /// A process dies (its runtime dropped, with its turn timers) while a person's turn runs; a
