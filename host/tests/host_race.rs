@@ -1320,7 +1320,10 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
     let reply = out.reply_text().unwrap_or_default();
     assert!(reply.starts_with("That did not go through in time"), "{out:?}");
     eprintln!("answered \"try again\" in {:?}", started.elapsed());
-    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    // A press is committed within `PRESS_LIMIT` of its receipt or never, and the answer came
+    // after that limit: another whole limit (five reads of the live set) would see a commit
+    // that came late, where 1 s (two reads) was shorter than the limit it is about.
+    tokio::time::sleep(stikis_host::owner::PRESS_LIMIT).await;
     assert_eq!(
         observer.next_seq(table).await.unwrap(),
         seq_before,

@@ -422,6 +422,33 @@ async fn next_event(events: &mut UnboundedReceiver<Outbox>, real_ms: u64) -> Opt
     }
 }
 
+/// How long a timer's outbox took to come, in real time, once the paused clock reached the
+/// timer (the store's work on its way): the slowest so far in a test. A timer that must not
+/// fire yet is waited for five times that (at least 200 ms; 1 s before anything was
+/// measured), so that one firing early is seen on a busy machine too, where a fixed 100 ms
+/// could pass before its outbox came, and the check pass whatever the timer did.
+#[derive(Default)]
+struct Took(Option<std::time::Duration>);
+
+impl Took {
+    /// `next_event`, noting how long the outbox took.
+    async fn next(&mut self, events: &mut UnboundedReceiver<Outbox>, real_ms: u64) -> Option<Outbox> {
+        let since = std::time::Instant::now();
+        let out = next_event(events, real_ms).await;
+        if out.is_some() {
+            let took = since.elapsed();
+            self.0 = Some(self.0.map_or(took, |d| d.max(took)));
+        }
+        out
+    }
+
+    /// True when no outbox comes within five times the slowest so far.
+    async fn none(&self, events: &mut UnboundedReceiver<Outbox>) -> bool {
+        let quiet = self.0.map_or(1_000, |d| (d.as_millis() as u64 * 5).max(200));
+        next_event(events, quiet).await.is_none()
+    }
+}
+
 fn posts(out: &Outbox) -> Vec<String> {
     out.0
         .iter()
@@ -435,16 +462,18 @@ fn posts(out: &Outbox) -> Vec<String> {
 /// One turn of an absent person with `limit` seconds per move, on the paused clock: nothing
 /// until half time, the warning exactly then, nothing until the end, then the computer's move
 /// for them. Returns the posts of that move.
-async fn absent_turn(game: &mut Game, events: &mut UnboundedReceiver<Outbox>, limit: u64) -> Vec<String> {
+async fn absent_turn(
+    game: &mut Game,
+    events: &mut UnboundedReceiver<Outbox>,
+    limit: u64,
+    took: &mut Took,
+) -> Vec<String> {
     let half = std::time::Duration::from_secs(limit / 2);
     let second = std::time::Duration::from_secs(1);
     tokio::time::advance(half - second).await;
-    assert!(
-        next_event(events, 100).await.is_none(),
-        "a timer fired before half time"
-    );
+    assert!(took.none(events).await, "a timer fired before half time");
     tokio::time::advance(second).await;
-    let out = next_event(events, 30_000).await.expect("a warning at half time");
+    let out = took.next(events, 30_000).await.expect("a warning at half time");
     game.screen.show(&out);
     let warning = posts(&out).join("\n");
     assert!(
@@ -452,12 +481,10 @@ async fn absent_turn(game: &mut Game, events: &mut UnboundedReceiver<Outbox>, li
         "{warning}"
     );
     tokio::time::advance(half - second).await;
-    assert!(
-        next_event(events, 100).await.is_none(),
-        "a timer fired before the end"
-    );
+    assert!(took.none(events).await, "a timer fired before the end");
     tokio::time::advance(second).await;
-    let out = next_event(events, 30_000)
+    let out = took
+        .next(events, 30_000)
         .await
         .expect("a move at the end of the turn");
     game.screen.show(&out);
@@ -480,8 +507,9 @@ async fn timeouts_warn_then_move_then_hand_the_seat_over_until_im_back() {
     // them hands that seat to a computer player, and then the other's.
     let mut away = Vec::new();
     let mut timeouts = std::collections::HashMap::<String, usize>::new();
+    let mut took = Took::default();
     for _ in 0..12 {
-        let moved = absent_turn(&mut game, &mut events, limit).await;
+        let moved = absent_turn(&mut game, &mut events, limit, &mut took).await;
         for p in &moved {
             if let Some(name) = p
                 .split(" ran out of time")
@@ -509,10 +537,7 @@ async fn timeouts_warn_then_move_then_hand_the_seat_over_until_im_back() {
     // With both away the table waits instead of playing on alone, however long.
     let before = log(&game).await;
     tokio::time::advance(std::time::Duration::from_secs(3600)).await;
-    assert!(
-        next_event(&mut events, 200).await.is_none(),
-        "a timer fired with everybody away"
-    );
+    assert!(took.none(&mut events).await, "a timer fired with everybody away");
     assert_eq!(log(&game).await, before, "a table with everybody away played on");
     // "I'm back" returns the seat; the game goes on with that person to act or waiting.
     let out = send(&host, &mut game.screen, g.clone(), &who, Command::Back).await;
@@ -532,8 +557,10 @@ async fn a_turn_gets_its_whole_time_again_after_the_database_failed() {
     let mut game = open_with(store, Some(limit as u32)).await;
     let mut events = std::mem::replace(&mut game.events, tokio::sync::mpsc::unbounded_channel().1);
     let secs = std::time::Duration::from_secs;
+    let mut took = Took::default();
     tokio::time::advance(secs(10)).await;
-    let out = next_event(&mut events, 30_000)
+    let out = took
+        .next(&mut events, 30_000)
         .await
         .expect("a warning at half time");
     game.screen.show(&out);
@@ -548,12 +575,12 @@ async fn a_turn_gets_its_whole_time_again_after_the_database_failed() {
     // its new time (15 s + 20 s); its half-time warning was given once already.
     tokio::time::advance(secs(6)).await;
     assert!(
-        next_event(&mut events, 200).await.is_none(),
+        took.none(&mut events).await,
         "the timer moved at the turn's first end"
     );
     tokio::time::advance(secs(13)).await;
     assert!(
-        next_event(&mut events, 200).await.is_none(),
+        took.none(&mut events).await,
         "moved or warned again before the new end"
     );
     tokio::time::advance(secs(1)).await;
