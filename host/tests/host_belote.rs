@@ -83,6 +83,10 @@ async fn play_out(t: &mut Table) -> usize {
         assert!(presses < 5_000, "the game does not progress");
     }
     assert!(t.finish.is_some(), "nobody can act, yet the game is not over");
+    assert!(
+        t.screen.hidden_compared > 0,
+        "the privacy checks compared no hidden card"
+    );
     presses
 }
 

@@ -85,6 +85,10 @@ async fn sessions_of_five_six_and_seven_play_out_and_their_records_replay_to_the
             presses += 1;
             assert!(presses < 2_000, "the session does not progress");
         }
+        assert!(
+            t.screen.hidden_compared > 0,
+            "{seats} seats: the privacy checks compared no hidden card"
+        );
         assert_eq!(t.deals_done(), 2, "{seats} seats");
         let out = t.finish.as_ref().expect("the session ended after its hands");
         let rec = file_of(out).expect("the finished table posts its record");
@@ -287,6 +291,10 @@ async fn the_exchange_is_private_and_returns_are_forced() {
     // The hand plays out; the exchange never reaches a public message.
     while step(&mut t).await {}
     assert!(t.finish.is_some());
+    assert!(
+        t.screen.hidden_compared > 0,
+        "the privacy checks compared no hidden card"
+    );
     assert!(t
         .screen
         .public_texts

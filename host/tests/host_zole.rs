@@ -109,6 +109,7 @@ async fn open_with(store: Store, turn_limit: Option<u32>) -> Game {
 /// deals are over. Returns the number of presses.
 async fn play(game: &mut Game, deals: usize, checked: &mut usize) -> usize {
     let mut presses = 0;
+    let compared = game.screen.hidden_compared;
     while game
         .screen
         .posts
@@ -135,6 +136,10 @@ async fn play(game: &mut Game, deals: usize, checked: &mut usize) -> usize {
         presses += 1;
         assert!(presses < 2_000, "the game does not progress");
     }
+    assert!(
+        presses == 0 || game.screen.hidden_compared > compared,
+        "the privacy checks of {presses} presses compared no hidden card"
+    );
     presses
 }
 

@@ -67,6 +67,9 @@ pub struct Screen {
     /// Every public text with the deal it is about (0: none).
     pub public_texts: Vec<(usize, String)>,
     pub deal: usize,
+    /// How many (public text, hidden card) pairs `check_privacy` compared: a game whose
+    /// checks compared none checked nothing (the host said no card was hidden).
+    pub hidden_compared: usize,
 }
 
 impl Screen {
@@ -223,7 +226,9 @@ pub async fn send(
 /// that was legitimately shown; it can miss a card shown and then played within one request.)
 pub async fn check_privacy(host: &Arc<Host>, table: i64, screen: &mut Screen, checked: &mut usize) {
     for (deal, text) in &screen.public_texts[*checked..] {
-        for card in &host.hidden_cards(table, *deal).await {
+        let hidden = host.hidden_cards(table, *deal).await;
+        screen.hidden_compared += hidden.len();
+        for card in &hidden {
             assert!(
                 !text
                     .split(|c: char| c.is_whitespace() || c == ',')
