@@ -144,9 +144,11 @@ struct Live {
     closing: tokio::sync::watch::Receiver<bool>,
     hub: Arc<Hub>,
     /// The platform's recent answers: (platform, chat, user) → (member, when asked).
-    members_seen:
-        std::sync::Mutex<std::collections::HashMap<(Platform, String, String), (bool, std::time::Instant)>>,
+    members_seen: std::sync::Mutex<MembersSeen>,
 }
+
+/// The platform's answers by (platform, chat, user): member or not, and when it was asked.
+type MembersSeen = std::collections::HashMap<(Platform, String, String), (bool, std::time::Instant)>;
 
 /// The host's changes, handed to the feeds of the table that changed only: a move wakes the
 /// pages of its table, not every page connected.
@@ -411,13 +413,14 @@ fn header_lang(headers: &HeaderMap) -> Option<Lang> {
 }
 
 /// A query the page did not send is refused as the site's own page.
-fn read_query(q: Result<Query<KeyQuery>, QueryRejection>, headers: &HeaderMap) -> Result<KeyQuery, Response> {
-    q.map(|Query(q)| q).map_err(|e| {
-        tracing::debug!(error = %e, "a live-table query that cannot be read");
-        Refusal::Malformed
-            .counted("malformed")
-            .page(header_lang(headers).unwrap_or(Lang::Lv))
-    })
+fn read_query(q: Result<Query<KeyQuery>, QueryRejection>) -> Option<KeyQuery> {
+    match q {
+        Ok(Query(q)) => Some(q),
+        Err(e) => {
+            tracing::debug!(error = %e, "a live-table query that cannot be read");
+            None
+        }
+    }
 }
 
 /// The content security policy of a page that loads Telegram's script.
@@ -436,9 +439,10 @@ async fn table_page(
     headers: HeaderMap,
     q: Result<Query<KeyQuery>, QueryRejection>,
 ) -> Response {
-    let q = match read_query(q, &headers) {
-        Ok(q) => q,
-        Err(res) => return res,
+    let Some(q) = read_query(q) else {
+        return Refusal::Malformed
+            .counted("malformed")
+            .page(header_lang(&headers).unwrap_or(Lang::Lv));
     };
     let lang = ask_lang(&q).or(header_lang(&headers)).unwrap_or(Lang::Lv);
     let user = match table_named(&p, &reference).and_then(|table| Ok((table, who(&p, table, &q.k)?))) {
@@ -507,7 +511,7 @@ async fn events(
     headers: HeaderMap,
     q: Result<Query<KeyQuery>, QueryRejection>,
 ) -> Response {
-    let Ok(Query(q)) = q else {
+    let Some(q) = read_query(q) else {
         return Refusal::Malformed
             .counted("malformed")
             .json(header_lang(&headers).unwrap_or(Lang::Lv), "error");

@@ -331,7 +331,7 @@ async fn every_way_in_refuses_what_is_not_yours_changes_nothing_and_leaks_nothin
         (
             "another version",
             good.clone(),
-            stikis_host::token::Token::new(a, version + 1, &action(&token))
+            stikis_host::token::Token::new(a, version + 1, action(&token))
                 .encode()
                 .unwrap(),
         ),
