@@ -293,12 +293,14 @@ fn replay_never_panics_on_damaged_records() {
     let mut rng = Mix(99);
     let rounds = if cfg!(debug_assertions) { 30 } else { 300 };
     for game in ["belote-bazar", "belote-classic", "belote-h2h", "coinche"] {
+        let mut damaged = 0;
         for entry in std::fs::read_dir(dir.join(game)).unwrap() {
             let p = entry.unwrap().path();
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             if !name.ends_with(".json") || name.ends_with(".expected.json") {
                 continue;
             }
+            damaged += 1;
             let text = std::fs::read_to_string(&p).unwrap();
             let rec: serde_json::Value = serde_json::from_str(&text).unwrap();
             for _ in 0..rounds {
@@ -330,6 +332,7 @@ fn replay_never_panics_on_damaged_records() {
             let cut = rng.below(bytes.len());
             assert!(stikis_core::record::replay(&bytes[..cut]).is_err());
         }
+        assert!(damaged > 0, "{game}: no golden records to damage");
     }
 }
 

@@ -138,11 +138,14 @@ fn malformed_input_never_panics() {
 #[test]
 fn mutated_records_never_panic() {
     let rounds = if cfg!(debug_assertions) { 150 } else { 3000 };
+    let mut fuzzed = 0;
     for entry in std::fs::read_dir(dir()).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().and_then(|e| e.to_str()) != Some("json") {
             continue;
         }
         mutate::fuzz_record(&path, rounds, |e| e.deal <= 3 && e.action <= 57);
+        fuzzed += 1;
     }
+    assert!(fuzzed >= 12, "golden records are missing ({fuzzed} fuzzed)");
 }
