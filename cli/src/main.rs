@@ -40,7 +40,9 @@ enum Cmd {
 engine and prints the result of every deal and the totals as one JSON object. A broken record \
 exits with status 2 and one line on standard error naming the deal and the action \
 (`deal 0, action 0` is the record as a whole), e.g. `deal 3, action 14: seat 2 must follow \
-hearts (has KH)`. A deal that carries its seed is checked to be the one the seed deals."
+hearts (has KH)`. A deal that carries its seed is checked to be the one the seed deals. \
+A record saved during a game (`r` in `stikis play`, /record in chat) holds the finished deals \
+only; a record with no deal at all replays to no deals and says so on standard error."
     )]
     Replay {
         /// The record file, or `-` for standard input.
@@ -76,6 +78,11 @@ status 2 and one line naming the first disagreement."
     Play(tournament::PlayArgs),
 }
 
+/// Said on standard error when a record replays to no deals.
+const NO_DEALS: &str = "stikis replay: the record holds no deal, so nothing was checked. A record \
+saved during a game (r in stikis play, /record in chat) holds its finished deals only: one saved \
+during the first deal has none.";
+
 fn replay(path: &str) -> ExitCode {
     let mut input = Vec::new();
     let read = if path == "-" {
@@ -91,6 +98,11 @@ fn replay(path: &str) -> ExitCode {
     match stikis_core::record::replay(&input) {
         Ok(out) => {
             println!("{out}");
+            if out["deals"].as_array().is_some_and(Vec::is_empty) {
+                // Not a fault (the record is valid), but nothing was checked: say why that
+                // may be, as `r` leaves out the deal in progress.
+                eprintln!("{NO_DEALS}");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -190,17 +190,48 @@ fn record_path(opts: &Opts, name: &str) -> std::path::PathBuf {
     dir.join(format!("{stem}-{stamp}.json"))
 }
 
+/// How the message of a record saved begins.
+const SAVED: &str = "The game record is saved in ";
+
+/// The message of a record saved (`save`) with `note` on what the record holds, if it was
+/// saved.
+fn with_note(saved: String, note: Option<String>) -> String {
+    match note {
+        Some(note) if saved.starts_with(SAVED) => format!("{saved} {note}"),
+        _ => saved,
+    }
+}
+
 /// Writes a record file beside the database: what it says about it.
 fn save(opts: &Opts, name: &str, content: &str) -> String {
     let path = record_path(opts, name);
     match std::fs::write(&path, content) {
         Ok(()) => format!(
-            "The game record is saved in {}. `stikis replay {}` re-plays it and checks every revealed seed.",
+            "{SAVED}{}. `stikis replay {}` re-plays it and checks every revealed seed.",
             path.display(),
             path.display()
         ),
         Err(e) => format!("The record could not be saved in {}: {e}", path.display()),
     }
+}
+
+/// What a saved record's message adds when the record leaves out a deal that was dealt:
+/// `kept` deals are in the file, `dealt` were dealt at the table, the last one `what` (in
+/// progress, or cut short by the stop). None when every deal dealt is in the file.
+pub(crate) fn left_out(kept: usize, dealt: usize, what: &str) -> Option<String> {
+    (dealt > kept).then(|| {
+        format!(
+            "Deal {} ({what}) is not in it: a record holds finished deals only{}.",
+            kept + 1,
+            if kept == 0 { ", so this one holds none" } else { "" }
+        )
+    })
+}
+
+/// The number of deals in a record file's text (None if it is not a record).
+fn deals_in(content: &str) -> Option<usize> {
+    let record: Value = serde_json::from_str(content).ok()?;
+    record["deals"].as_array().map(Vec::len)
 }
 
 /// What `r` says when no table is open and none was played since the program started.
@@ -260,10 +291,16 @@ pub(crate) fn view(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts) -> Vec<S
 
 /// Line mode: prints what an outbox shows; keeps the numbered buttons of your hand.
 fn show(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts, buttons: &mut Vec<(String, String)>) {
-    for s in view(out, chat, me, opts) {
+    print_shown(view(out, chat, me, opts), out.reply_text(), buttons);
+}
+
+/// Line mode: prints what is shown (`reply`: the text that answers what you did, in
+/// brackets); keeps the numbered buttons of your hand.
+fn print_shown(shown: Vec<Shown>, reply: Option<&str>, buttons: &mut Vec<(String, String)>) {
+    for s in shown {
         match s {
             Shown::Table(text) => println!("\n{text}"),
-            Shown::Note(text) if out.reply_text() == Some(text.as_str()) => println!("({text})"),
+            Shown::Note(text) if reply == Some(text.as_str()) => println!("({text})"),
             Shown::Note(text) => println!("\n» {text}"),
             Shown::Saved(text) => println!("\n{text}"),
             Shown::Hand(text, rows) => {
@@ -384,6 +421,34 @@ impl Session {
             .map(|t| t.id)
     }
 
+    /// `r` at the open table: the host's record of it (its finished deals, each with its
+    /// seed) saved beside the database. What the screen shows of it; the message says so when
+    /// the deal in progress is left out, as the host leaves it out (the file goes to the whole
+    /// chat on the bots, and that deal's record lists every hand).
+    pub async fn save_open_record(&self) -> Vec<Shown> {
+        let table = self.table_id().await;
+        let out = self.handle(Command::Record).await;
+        let mut shown = self.view(&out);
+        let kept = out.0.iter().find_map(|o| match o {
+            Out::File { content, chat, .. } if chat == &self.chat => deals_in(content),
+            _ => None,
+        });
+        let dealt = match table {
+            Some(id) => self.store.table_log(id).await.ok().map(|log| log.deals.len()),
+            None => None,
+        };
+        let note = match (kept, dealt) {
+            (Some(kept), Some(dealt)) => left_out(kept, dealt, "in progress"),
+            _ => None,
+        };
+        for s in &mut shown {
+            if let Shown::Saved(text) = s {
+                *text = with_note(std::mem::take(text), note.clone());
+            }
+        }
+        shown
+    }
+
     /// Saves the record of table `id` (closed, stopped or finished) as `r` saves an open
     /// table's: its finished deals with their seeds. What it says about the file.
     pub async fn save_record(&self, id: i64) -> String {
@@ -399,15 +464,32 @@ impl Session {
             Ok(r) => r,
             Err(e) => return format!("The record of the last table could not be read: {e}"),
         };
-        // A deal cut short by the stop is left out, as the host leaves out a deal in play.
+        // A deal cut short by the stop stays in the record unfinished (the format allows a
+        // record to end in the middle of a deal), unless it does not replay as one: then it is
+        // left out. Either way the message says so.
         let text =
             |env: &stikis_core::record::Envelope| serde_json::to_string_pretty(env).unwrap_or_default();
-        if let Err(e) = stikis_core::record::replay(text(&env).as_bytes()) {
-            if e.deal > 0 && e.deal == env.deals.len() {
+        let note = match stikis_core::record::replay(text(&env).as_bytes()) {
+            Ok(result) => result["deals"]
+                .as_array()
+                .and_then(|d| d.last())
+                .filter(|d| d["complete"] == false)
+                .map(|_| {
+                    format!(
+                        "Deal {}, cut short when the table was stopped, is in it unfinished (\"complete\": false in what stikis replay prints).",
+                        env.deals.len()
+                    )
+                }),
+            Err(e) if e.deal > 0 && e.deal == env.deals.len() => {
                 env.deals.pop();
+                left_out(env.deals.len(), e.deal, "cut short when the table was stopped")
             }
-        }
-        save(&self.opts, &format!("stikis-{game}-{id}.json"), &text(&env))
+            Err(_) => None,
+        };
+        with_note(
+            save(&self.opts, &format!("stikis-{game}-{id}.json"), &text(&env)),
+            note,
+        )
     }
 
     /// The chat's open score sheet of this game.
@@ -574,7 +656,10 @@ async fn play(session: &Session, args: &PlayArgs) -> Result<(), String> {
                 println!("{KEPT}");
                 return Ok(());
             }
-            ("r", true) => session.handle(Command::Record).await,
+            ("r", true) => {
+                print_shown(session.save_open_record().await, None, &mut buttons);
+                continue;
+            }
             ("r", false) => {
                 match last {
                     Some(id) => println!("\n{}", session.save_record(id).await),

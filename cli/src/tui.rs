@@ -72,6 +72,8 @@ struct Screen {
 enum Act {
     Nothing,
     Host(Command),
+    /// Save the record of the open table.
+    SaveOpenRecord,
     /// Save the record of a table no longer open.
     SaveRecord(i64),
     NewTable,
@@ -128,6 +130,10 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
                         screen.mode = Mode::Stopped;
                     }
                     screen.refresh(rt, session);
+                }
+                Act::SaveOpenRecord => {
+                    let shown = rt.block_on(session.save_open_record());
+                    screen.absorb(shown);
                 }
                 Act::SaveRecord(id) => {
                     let text = rt.block_on(session.save_record(id));
@@ -314,7 +320,7 @@ impl Screen {
     /// What a key does (on no held deal).
     fn act(&mut self, k: KeyEvent) -> Act {
         match (k.code, self.mode) {
-            (KeyCode::Char('r'), Mode::Playing) => Act::Host(Command::Record),
+            (KeyCode::Char('r'), Mode::Playing) => Act::SaveOpenRecord,
             // No table is open: the last one's record, if one was played here.
             (KeyCode::Char('r'), _) => match self.last_table {
                 Some(id) => Act::SaveRecord(id),

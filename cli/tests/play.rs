@@ -329,3 +329,100 @@ fn an_unreachable_postgresql_is_named_without_its_password() {
     );
     assert!(!err.contains("s3cret"), "{err}");
 }
+
+/// The line that says where a record was saved, and the path it names.
+fn saved_at(out: &str) -> (String, String) {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("The game record is saved in "))
+        .unwrap_or_else(|| panic!("no record saved:\n{out}"));
+    let path = line
+        .trim_start_matches("The game record is saved in ")
+        .split(". `stikis replay")
+        .next()
+        .unwrap();
+    (line.to_string(), path.to_string())
+}
+
+/// `stikis replay FILE`: exit status, standard output, standard error.
+fn replay_file(path: &str) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_stikis"))
+        .args(["replay", path])
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `r` during a deal saves the finished deals only (the host leaves the deal in progress out
+/// of a record) and says so; a record saved during the first deal has no deal, and
+/// `stikis replay` says that it checked nothing instead of answering `{"deals":[]…}` alone.
+#[test]
+fn a_record_saved_during_a_deal_says_that_deal_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("mid.db");
+    let (ok, out) = run(&db, "r\nq\n");
+    assert!(ok, "{out}");
+    let (line, path) = saved_at(&out);
+    assert!(
+        line.ends_with(
+            "Deal 1 (in progress) is not in it: a record holds finished deals only, so this one holds none."
+        ),
+        "{line}"
+    );
+    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(record["deals"], serde_json::json!([]), "{record}");
+    let (code, stdout, stderr) = replay_file(&path);
+    assert_eq!(code, Some(0), "{stderr}");
+    let result: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(result["deals"], serde_json::json!([]), "{stdout}");
+    assert!(
+        stderr.starts_with("stikis replay: the record holds no deal, so nothing was checked.")
+            && stderr.contains("one saved during the first deal has none"),
+        "{stderr}"
+    );
+
+    // Deals later: the finished ones are in the record, and the line names the one left out.
+    let (ok, out) = run(&db, &format!("{}r\nq\n", "1\n".repeat(60)));
+    assert!(ok, "{out}");
+    let (line, path) = saved_at(&out);
+    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let kept = record["deals"].as_array().unwrap().len();
+    assert!(kept >= 1, "60 presses finish a deal:\n{out}");
+    assert!(
+        line.ends_with(&format!(
+            "Deal {} (in progress) is not in it: a record holds finished deals only.",
+            kept + 1
+        )),
+        "{kept} deals in the file:\n{line}"
+    );
+    let (code, stdout, stderr) = replay_file(&path);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""), "{stdout}");
+    let result: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(result["deals"].as_array().unwrap().len(), kept, "{stdout}");
+}
+
+/// A table stopped during a deal: `r` saves that deal unfinished, says so, and `stikis replay`
+/// shows it as not complete. (Stopped before your first move: a move could end the first deal
+/// at once, when everybody passes.)
+#[test]
+fn a_record_saved_after_a_stop_says_the_deal_cut_short_is_in_it_unfinished() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, out) = run(&dir.path().join("stop.db"), "s\ny\nr\nq\n");
+    assert!(ok, "{out}");
+    let (line, path) = saved_at(&out);
+    assert!(
+        line.ends_with(
+            "Deal 1, cut short when the table was stopped, is in it unfinished (\"complete\": false in what stikis replay prints)."
+        ),
+        "{line}"
+    );
+    let (code, stdout, stderr) = replay_file(&path);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""), "{stdout}");
+    let result: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(result["deals"].as_array().unwrap().len(), 1, "{stdout}");
+    assert_eq!(result["deals"][0]["complete"], false, "{stdout}");
+}
