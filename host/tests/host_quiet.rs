@@ -159,6 +159,10 @@ async fn a_deal_shows_its_commitment_short_and_the_record_has_it_whole() {
         presses += 1;
         assert!(presses < 200, "the deals do not end");
     }
+    assert!(
+        !screen.public_texts.is_empty(),
+        "the chat was shown nothing to look at"
+    );
     for (_, text) in &screen.public_texts {
         assert!(longest_hex(text) < 64, "a whole hash in the chat: {text}");
     }

@@ -186,6 +186,7 @@ async fn a_whole_game_through_the_host_keeps_hands_private_and_replays() {
     // the deal's table message; the whole of it and of the seed are only in the record.
     let deals = rec["deals"].as_array().unwrap();
     assert!(deals.len() >= 3);
+    assert!(!game.screen.public_texts.is_empty(), "no public text to look at");
     for (i, d) in deals.iter().enumerate() {
         let hex = d["seed"].as_str().unwrap();
         let commitment = stikis_host::table::commitment(&hex.parse().unwrap());
