@@ -11,7 +11,8 @@
 //!
 //! Short run, part of the tests: `cargo test --release -p stikis-discord --test all chaos::` (one
 //! process on SQLite; three on PostgreSQL with STIKIS_TEST_POSTGRES_URL and
-//! STIKIS_CHAOS_PG_RESTART set, as `.ci/postgres.sh` prints them). Long run, by hand: add
+//! STIKIS_CHAOS_PG_RESTART set, as `.ci/postgres.sh` prints them; without the URL the run on
+//! PostgreSQL is skipped, or fails if STIKIS_REQUIRE_POSTGRES is set). Long run, by hand: add
 //! `-- --ignored --nocapture` and the STIKIS_CHAOS_* settings of the Telegram harness.
 
 use crate::fake;
@@ -281,11 +282,44 @@ fn chaos_short_one_process_on_sqlite() {
     support::short_on_sqlite(discord);
 }
 
-/// The short run: three processes on PostgreSQL (skipped without STIKIS_TEST_POSTGRES_URL),
-/// PostgreSQL restarted once when STIKIS_CHAOS_PG_RESTART says how.
+/// The short run: three processes on PostgreSQL (skipped without STIKIS_TEST_POSTGRES_URL,
+/// and failed instead when STIKIS_REQUIRE_POSTGRES is set, as CI sets it), PostgreSQL
+/// restarted once when STIKIS_CHAOS_PG_RESTART says how.
 #[test]
 fn chaos_short_three_processes_on_postgres() {
+    if !postgres_given() {
+        return;
+    }
     support::short_on_postgres(discord);
+}
+
+/// Whether STIKIS_TEST_POSTGRES_URL names a PostgreSQL to test on. Without it a test on
+/// PostgreSQL is skipped, and says so; unless STIKIS_REQUIRE_POSTGRES is set, when it fails.
+pub fn postgres_given() -> bool {
+    postgres_given_in(
+        std::env::var_os("STIKIS_TEST_POSTGRES_URL").is_some_and(|v| !v.is_empty()),
+        std::env::var_os("STIKIS_REQUIRE_POSTGRES").is_some(),
+    )
+}
+
+fn postgres_given_in(url: bool, required: bool) -> bool {
+    assert!(
+        url || !required,
+        "STIKIS_REQUIRE_POSTGRES is set and STIKIS_TEST_POSTGRES_URL is not: the PostgreSQL tests cannot be skipped"
+    );
+    if !url {
+        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+    }
+    url
+}
+
+#[test]
+fn a_required_postgres_that_is_not_given_fails() {
+    assert!(postgres_given_in(true, true));
+    assert!(postgres_given_in(true, false));
+    assert!(!postgres_given_in(false, false));
+    let refused = std::panic::catch_unwind(|| postgres_given_in(false, true));
+    assert!(refused.is_err(), "a skip though PostgreSQL is required");
 }
 
 /// The long run, by hand (see the head of this file).
