@@ -247,6 +247,10 @@ impl support::Bot for Discord {
     }
 
     fn deliveries(&self) -> HashMap<String, Delivery> {
+        // Called once, at the checks: no call of any process was one Discord refuses (a
+        // body over its limits, a message of another channel, a follow-up by a token it
+        // never gave or before the interaction's response).
+        self.fake.assert_nothing_refused();
         let st = &self.fake.state;
         println!(
             "chaos: {} first responses refused for coming after Discord's 3 s (\"Unknown interaction\")",

@@ -26,8 +26,13 @@ struct Play {
     bruno: Person,
     cilda: Person,
     dora: Person,
-    /// Public message versions already checked for hidden cards, by message id.
-    checked: std::collections::HashMap<u64, usize>,
+    /// How many message versions of the fake's history (every version of every message,
+    /// text and buttons) the privacy checks have looked at.
+    checked: usize,
+    /// The deal public texts that name none are about: one past the last result shown.
+    deal_now: usize,
+    /// What the privacy checks compared so far, all together.
+    compared: Compared,
     presses: usize,
     /// Moves Cilda (closed direct messages) made through her ephemeral hand.
     cilda_moves: usize,
@@ -74,7 +79,9 @@ impl Play {
             bruno: Person::new(1002, "Bruno"),
             cilda: Person::new(1003, "Cilda"),
             dora: Person::new(1004, "Dora"),
-            checked: Default::default(),
+            checked: 0,
+            deal_now: 1,
+            compared: Compared::default(),
             presses: 0,
             cilda_moves: 0,
         }
@@ -198,6 +205,28 @@ impl Play {
         })
     }
 
+    /// Whoever of Anna and Bruno is to act first, the other, and the hand they act on: waits
+    /// for a hand with buttons (up to 30 s, which only a failing test waits out) and fails if
+    /// none comes, or if both have one.
+    async fn first_to_act(&self) -> (Person, Person, Msg) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let with_buttons = |p: &Person| self.hand(p).filter(|h| !h.buttons.is_empty());
+            match (with_buttons(&self.anna), with_buttons(&self.bruno)) {
+                (Some(h), None) => return (self.anna.clone(), self.bruno.clone(), h),
+                (None, Some(h)) => return (self.bruno.clone(), self.anna.clone(), h),
+                (Some(a), Some(b)) => panic!("both Anna and Bruno may act: {a:#?} {b:#?}"),
+                (None, None) => {}
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "neither Anna nor Bruno got a hand with buttons: {:#?}",
+                self.fake.state.log.lock().unwrap()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
     /// Notices in the channel that Cilda's direct messages are closed.
     fn closed_notices(&self) -> usize {
         self.public()
@@ -213,31 +242,76 @@ impl Play {
             .count()
     }
 
-    /// Every public version shown since the last check, against the cards of its deal that
-    /// are still hidden (hidden sets only shrink, so this never flags a card rightly shown).
-    async fn check_privacy(&mut self) {
-        if self.other.is_some() {
-            // Each process holds its own copy of the table, and the one asked may be behind
-            // (its hidden cards a superset): the chaos harness checks privacy across
-            // processes, from the log.
-            return;
+    /// Every public version (text, embeds and button labels of a message in a channel or
+    /// thread, not an ephemeral answer) shown since the last check, against the cards of its
+    /// deal that are still hidden (hidden sets only shrink, so this never flags a card rightly
+    /// shown). With two processes, each is asked and a card counts as hidden only if both
+    /// say so (a process behind on the table may still count a played card as hidden).
+    /// Returns what it compared and the leaks it found.
+    async fn privacy(&mut self) -> Compared {
+        let history = self.fake.state.history.lock().unwrap().clone();
+        let mut hosts = vec![self.running().bot.host.clone()];
+        if let Some(other) = &self.other {
+            hosts.push(other.bot.host.clone());
         }
-        let host = self.running().bot.host.clone();
-        let current = self.results() + 1;
-        for m in self.public() {
-            let from = self.checked.get(&m.id).copied().unwrap_or(0);
-            for text in &m.versions[from..] {
-                let deal = deal_of(text).unwrap_or(current);
-                let hidden = host.hidden_cards(TABLE, deal).await;
-                for word in text.split(|c: char| !c.is_alphanumeric()) {
-                    assert!(
-                        !hidden.iter().any(|h| h == word),
-                        "a public message shows the hidden card {word}:\n{text}"
-                    );
-                }
+        let mut compared = Compared::default();
+        for (channel, id, shown, _) in &history[self.checked..] {
+            let deal = deal_of(shown).unwrap_or(self.deal_now);
+            if shown.starts_with("Result of deal") {
+                self.deal_now = self.deal_now.max(deal + 1);
             }
-            self.checked.insert(m.id, m.versions.len());
+            let ephemeral = self
+                .fake
+                .state
+                .msgs
+                .lock()
+                .unwrap()
+                .get(id)
+                .is_some_and(|m| m.ephemeral_for.is_some());
+            if *channel > fake::DM_OFFSET || ephemeral {
+                continue;
+            }
+            let mut hidden: Option<Vec<String>> = None;
+            for host in &hosts {
+                let says = host.hidden_cards(TABLE, deal).await;
+                hidden = Some(match hidden {
+                    None => says,
+                    Some(h) => h.into_iter().filter(|c| says.contains(c)).collect(),
+                });
+            }
+            let hidden = hidden.unwrap_or_default();
+            compared.versions += 1;
+            compared.hidden += hidden.len();
+            let labels = card_labels(shown);
+            compared.labels += labels.len();
+            for card in labels.into_iter().filter(|c| hidden.contains(c)) {
+                compared.leaks.push(format!(
+                    "deal {deal}: message {id} shows the hidden card {card}:\n{shown}"
+                ));
+            }
         }
+        self.checked = history.len();
+        compared
+    }
+
+    /// `privacy`, failing on any leak; what it compared is added up in `compared`.
+    async fn check_privacy(&mut self) {
+        let c = self.privacy().await;
+        assert!(c.leaks.is_empty(), "{:#?}", c.leaks);
+        self.compared.add(&c);
+    }
+
+    /// Checks what is left to check, and that the checks of the whole game compared
+    /// something: public versions, hidden cards, and card labels found in public messages
+    /// (the tricks on the table), so a check that can no longer see a card fails here.
+    async fn assert_privacy_checked(&mut self) {
+        self.check_privacy().await;
+        let c = &self.compared;
+        eprintln!("privacy checks compared {c:?}");
+        assert!(
+            c.versions > 10 && c.hidden > 0 && c.labels > 0,
+            "the privacy checks compared too little: {c:?}"
+        );
     }
 
     /// Opens the table (Anna, Bruno, Cilda) and starts it.
@@ -352,6 +426,73 @@ impl Play {
                 assert!(callback_text(&v).contains("Your cards"), "{v}");
             }
         }
+    }
+}
+
+/// What privacy checks compared: public message versions, hidden cards they were checked
+/// against (summed over the versions), card labels found in them; and the leaks found.
+#[derive(Debug, Default)]
+struct Compared {
+    versions: usize,
+    hidden: usize,
+    labels: usize,
+    leaks: Vec<String>,
+}
+
+impl Compared {
+    fn add(&mut self, c: &Compared) {
+        self.versions += c.versions;
+        self.hidden += c.hidden;
+        self.labels += c.labels;
+        self.leaks.extend(c.leaks.iter().cloned());
+    }
+}
+
+/// The card labels a text shows, as the bot writes a card (`stikis_host`'s `card_label`): a
+/// rank (`2`-`10`, `J`, `Q`, `K`, `A`) right before a suit symbol (`♣ ♦ ♥ ♠`, the hollow
+/// forms read as the same suit), wherever they stand (`Anna 9♣,`, `✓Q♣`, `[10♥]`); and the
+/// joker `🃏`.
+fn card_labels(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut labels = Vec::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '🃏' {
+            labels.push(c.to_string());
+            continue;
+        }
+        let suit = match c {
+            '♣' | '♧' => '♣',
+            '♦' | '♢' => '♦',
+            '♥' | '♡' => '♥',
+            '♠' | '♤' => '♠',
+            _ => continue,
+        };
+        let rank = match (
+            i.checked_sub(2).map(|j| chars[j]),
+            i.checked_sub(1).map(|j| chars[j]),
+        ) {
+            (Some('1'), Some('0')) => "10".to_string(),
+            (_, Some(r)) if "23456789JQKA".contains(r) => r.to_string(),
+            _ => continue,
+        };
+        labels.push(format!("{rank}{suit}"));
+    }
+    labels
+}
+
+#[test]
+fn card_labels_are_found_wherever_the_bot_writes_them() {
+    let text = "deal 1 · Anna 9♣, Ilze K♣, Bob A♣\n✓Q♣ ⌁t1\n[10♥] J♦. 7♠; ♥ trumps 🃏 10 ♠";
+    assert_eq!(
+        card_labels(text),
+        ["9♣", "K♣", "A♣", "Q♣", "10♥", "J♦", "7♠", "🃏"]
+    );
+    // Every label the host writes is found as itself, next to a letter or not.
+    let deck: Vec<_> = stikis_core::cards::FULL_PACK.iter().collect();
+    assert_eq!(deck.len(), 52);
+    for card in deck {
+        let label = stikis_host::games::zole::card_label(card);
+        assert_eq!(card_labels(&format!("x{label}y")), vec![label], "{card:?}");
     }
 }
 
@@ -500,7 +641,8 @@ async fn the_fake_takes_one_first_response_within_three_seconds() {
         async move {
             let r = reqwest::Client::new()
                 .post(url)
-                .json(&json!({"type": 6}))
+                // Deferred: a command's first response that shows nothing yet.
+                .json(&json!({"type": 5}))
                 .send()
                 .await
                 .unwrap();
@@ -534,31 +676,26 @@ async fn three_people_play_a_deal(endpoint: bool) -> (Fake, usize) {
         .any(|m| m.text.contains("<@1003>: your direct messages are closed")));
     assert!(g.fake.dms(1003).is_empty());
 
-    // Bad presses, with whoever is to act among Anna and Bruno.
-    let (actor, idle) = if g.hand(&g.anna.clone()).is_some_and(|h| !h.buttons.is_empty()) {
-        (g.anna.clone(), g.bruno.clone())
-    } else {
-        (g.bruno.clone(), g.anna.clone())
-    };
-    if let Some(h) = g.hand(&actor).filter(|h| !h.buttons.is_empty()) {
-        let token = h.buttons[0].1.clone();
-        let v = g.press(&g.dora.clone(), h.id, &token).await;
-        assert_eq!(callback_text(&v), "You are not playing at this table.");
-        assert_eq!(v["data"]["flags"], 64);
-        let v = g.press(&idle, h.id, &token).await;
-        assert_eq!(callback_text(&v), "It is not your turn.");
-        let v = g.press(&actor, h.id, &token).await;
-        assert_eq!(
-            v["type"], 7,
-            "the pressed hand is redrawn by the answer itself: {v}"
-        );
-        let v = g.press(&actor, h.id, &token).await;
-        assert_eq!(
-            callback_text(&v),
-            "That button is out of date; use the newest message."
-        );
-        assert_eq!(v["data"]["flags"], 64);
-    }
+    // Bad presses, with whoever is to act among Anna and Bruno (the deals are seeded: one of
+    // them bids first), once their hand has come.
+    let (actor, idle, h) = g.first_to_act().await;
+    let token = h.buttons[0].1.clone();
+    let v = g.press(&g.dora.clone(), h.id, &token).await;
+    assert_eq!(callback_text(&v), "You are not playing at this table.");
+    assert_eq!(v["data"]["flags"], 64);
+    let v = g.press(&idle, h.id, &token).await;
+    assert_eq!(callback_text(&v), "It is not your turn.");
+    let v = g.press(&actor, h.id, &token).await;
+    assert_eq!(
+        v["type"], 7,
+        "the pressed hand is redrawn by the answer itself: {v}"
+    );
+    let v = g.press(&actor, h.id, &token).await;
+    assert_eq!(
+        callback_text(&v),
+        "That button is out of date; use the newest message."
+    );
+    assert_eq!(v["data"]["flags"], 64);
     let v = g.press(&g.dora.clone(), g.table().id, "garbage").await;
     assert_eq!(callback_text(&v), "That button is not valid.");
 
@@ -596,8 +733,94 @@ async fn three_people_play_a_deal(endpoint: bool) -> (Fake, usize) {
     assert_eq!(rec["game"], "zole");
     assert_eq!(rec["players"], json!(["Anna", "Bruno", "Cilda"]));
     assert!(!replayed["deals"].as_array().unwrap().is_empty(), "{replayed}");
+    g.assert_privacy_checked().await;
+    g.fake.assert_nothing_refused();
     g.bot.take().unwrap().shutdown().await;
     (g.fake, g.presses)
+}
+
+/// Shows `text` and `buttons` (label, custom id) on message `id` of `channel` through the
+/// fake's REST API, as the bot would edit it.
+async fn show_on(fake: &Fake, channel: u64, id: u64, text: &str, buttons: &[(String, String)]) {
+    let rows: Vec<Value> = buttons
+        .chunks(5)
+        .map(|row| {
+            let row: Vec<Value> = row
+                .iter()
+                .map(|(l, c)| json!({"type": 2, "style": 2, "label": l, "custom_id": c}))
+                .collect();
+            json!({"type": 1, "components": row})
+        })
+        .collect();
+    let r = reqwest::Client::new()
+        .patch(format!("{}/api/v10/channels/{channel}/messages/{id}", fake.url))
+        .json(&json!({"embeds": [{"description": text}], "components": rows}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200, "{:?}", r.text().await);
+}
+
+/// The privacy check bites: a real public table message, mid-trick, copied with a card that
+/// is still hidden put into its text (in place of a card the table shows), or into a button
+/// label, is reported; the real message itself is not, and is seen to show cards. The same
+/// card in a direct message (a hand, which only its owner sees) is not a leak.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_privacy_check_reports_a_hidden_card_leaked_into_a_public_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = Play::start(&db(&dir, "leak.db")).await;
+    g.open().await;
+    // Until the table shows a card of a trick.
+    for _ in 0..40 {
+        if !card_labels(&g.table().text).is_empty() {
+            break;
+        }
+        g.play_some(1, 1).await;
+    }
+    let table = g.table();
+    let shown = card_labels(&table.text);
+    assert!(!shown.is_empty(), "no card on the table: {}", table.text);
+    assert_eq!(g.results(), 0, "mid-deal");
+    g.check_privacy().await;
+    assert!(g.compared.labels > 0, "{:?}", g.compared);
+    let hidden = g.running().bot.host.hidden_cards(TABLE, 1).await;
+    let card = hidden.first().expect("hidden cards mid-deal").clone();
+    assert!(!shown.contains(&card));
+
+    // In the text.
+    let leaked = table.text.replacen(&shown[0], &card, 1);
+    show_on(&g.fake, CHANNEL, table.id, &leaked, &table.buttons).await;
+    let c = g.privacy().await;
+    assert_eq!(c.versions, 1, "{c:?}");
+    assert_eq!(c.leaks.len(), 1, "{c:?}");
+    assert!(c.leaks[0].contains(&format!("hidden card {card}")), "{c:?}");
+
+    // In a button label.
+    let mut buttons = table.buttons.clone();
+    buttons.push((format!("✓{card}"), "leak".into()));
+    show_on(&g.fake, CHANNEL, table.id, &table.text, &buttons).await;
+    let c = g.privacy().await;
+    assert_eq!(c.leaks.len(), 1, "{c:?}");
+    assert!(c.leaks[0].contains(&format!("hidden card {card}")), "{c:?}");
+
+    // The real message again: nothing.
+    show_on(&g.fake, CHANNEL, table.id, &table.text, &table.buttons).await;
+    let c = g.privacy().await;
+    assert_eq!((c.versions, c.leaks.len()), (1, 0), "{c:?}");
+
+    // A hand in a direct message shows its owner's cards: not public.
+    let dm = g.fake.dms(g.anna.id).pop().expect("Anna's hand");
+    show_on(
+        &g.fake,
+        dm.channel,
+        dm.id,
+        &format!("{}\n{card}", dm.text),
+        &dm.buttons,
+    )
+    .await;
+    let c = g.privacy().await;
+    assert_eq!((c.versions, c.leaks.len()), (0, 0), "{c:?}");
+    g.bot.take().unwrap().shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -655,6 +878,8 @@ async fn a_restart_mid_deal_edits_the_same_messages_and_finishes_the_deal() {
         g.cilda_moves > cilda_moves,
         "Cilda played on after the restart through her ephemeral hand"
     );
+    g.assert_privacy_checked().await;
+    g.fake.assert_nothing_refused();
     g.bot.take().unwrap().shutdown().await;
 }
 
@@ -696,6 +921,8 @@ async fn a_result_whose_poster_died_before_keeping_its_id_is_not_shown_twice() {
     }
     assert_eq!(g.fake.state.nonce_repeats.load(Ordering::Relaxed), repeats + 1);
     assert_eq!(g.results(), 1, "{:#?}", g.public());
+    g.assert_privacy_checked().await;
+    g.fake.assert_nothing_refused();
     g.bot.take().unwrap().shutdown().await;
 }
 
@@ -712,6 +939,24 @@ fn table_of(custom_id: &str) -> i64 {
     stikis_host::token::Token::decode(custom_id)
         .expect("a host token")
         .table
+}
+
+/// The custom ids of the buttons of every version of every message shown in `channel`.
+fn buttons_shown(fake: &Fake, channel: u64) -> Vec<String> {
+    fake.state
+        .history
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(c, ..)| *c == channel)
+        .flat_map(|(_, _, shown, _)| {
+            let ids: Vec<String> = shown
+                .lines()
+                .filter_map(|l| l.split_once(" ⌁").map(|(_, id)| id.to_string()))
+                .collect();
+            ids
+        })
+        .collect()
 }
 
 /// Presses `who`'s newest legal hand button, if they have one ("Take" while bidding, never an
@@ -821,21 +1066,23 @@ async fn two_tables_in_threads_of_one_channel_stay_apart() {
             for v in &m.versions {
                 assert!(!v.contains(stranger), "{stranger} shows in the other thread: {v}");
             }
-            for (_, id) in &m.buttons {
-                assert_eq!(table_of(id), own, "a button of table {other} in the wrong thread");
-            }
+        }
+        // The buttons of every version shown in the thread (the lobby's, the table's).
+        let ids = buttons_shown(&fake, thread);
+        assert!(ids.len() > 4, "{ids:?}");
+        for id in &ids {
+            assert_eq!(table_of(id), own, "a button of table {other} in the wrong thread");
         }
     }
-    // Each person's hands are of their own table only.
+    // Each person's hands are of their own table only: every button of every version.
     for (p, own) in [(&anna, table_a), (&bruno, table_b)] {
-        let dms = fake.dms(p.id);
-        assert!(!dms.is_empty());
-        for m in dms {
-            for (_, id) in &m.buttons {
-                assert_eq!(table_of(id), own);
-            }
+        let ids = buttons_shown(&fake, p.id + fake::DM_OFFSET);
+        assert!(ids.len() > 4, "{ids:?}");
+        for id in &ids {
+            assert_eq!(table_of(id), own);
         }
     }
+    fake.assert_nothing_refused();
     running.shutdown().await;
 }
 
@@ -922,6 +1169,7 @@ async fn one_human_plays(
     assert!(!tables.is_empty() && tables[0].versions.len() > 2, "{tables:#?}");
     // One hand message per deal, edited in place.
     assert_eq!(fake.dms(anna.id).len(), rec.deals.len());
+    fake.assert_nothing_refused();
     running.shutdown().await;
     rec
 }
@@ -1041,6 +1289,7 @@ async fn the_bots_own_texts_follow_the_persons_or_the_servers_language() {
         "{notice}\n{:#?}",
         fake.channel(CHANNEL)
     );
+    fake.assert_nothing_refused();
     running.shutdown().await;
 }
 
@@ -1170,6 +1419,7 @@ async fn four_people_play_a_tournament_of_two_short_rounds() {
     let rec: stikis_core::tournament::TournamentRecord = serde_json::from_str(&file).unwrap();
     assert_eq!(rec.rounds.len(), 2);
     stikis_core::tournament::verify(&rec).expect("the record verifies");
+    fake.assert_nothing_refused();
     bot.shutdown().await;
 }
 
@@ -1206,6 +1456,8 @@ async fn two_processes_split_the_shards_and_play_one_table() {
     assert_eq!(g.results(), 1, "the result is posted once");
     // The record, asked in the server (the other process), replays.
     g.record().await;
+    g.assert_privacy_checked().await;
+    g.fake.assert_nothing_refused();
     g.other.take().unwrap().shutdown().await;
     g.bot.take().unwrap().shutdown().await;
 }
@@ -1292,6 +1544,7 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
     let dms = fake.dms(1001);
     assert_eq!(dms.len(), 1, "one hand message");
     assert_eq!(dms[0].versions, ["hand 4", "hand 6"]);
+    fake.assert_nothing_refused();
 }
 
 /// `/web` and its options through the bot: the link for anyone; `public:<name>` and
@@ -1341,6 +1594,7 @@ async fn web_gives_the_link_and_an_admin_makes_the_pages_public_and_private_agai
     let off = told("Admin took this community's pages off");
     assert!(store.public_communities(10).await.unwrap().is_empty());
     assert!(!off.contains(&listed[0].1), "a new link: {off}");
+    fake.assert_nothing_refused();
     running.shutdown().await;
 }
 
@@ -1393,5 +1647,6 @@ async fn play_gives_a_personal_link_that_only_the_asker_sees() {
         leaked.is_empty(),
         "a live-table link outside an ephemeral answer: {leaked:#?}"
     );
+    g.fake.assert_nothing_refused();
     g.bot.take().unwrap().shutdown().await;
 }

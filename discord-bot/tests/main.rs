@@ -10,3 +10,4 @@ mod fake;
 mod binary;
 mod chaos;
 mod discord_e2e;
+mod fake_rules;

@@ -119,6 +119,10 @@ pub struct State {
     nonces: Mutex<HashMap<String, (u64, i64)>>,
     /// Creates that repeated an enforced nonce, answered with the earlier message.
     pub nonce_repeats: AtomicU64,
+    /// Every call the fake refused, as Discord would: (route, Discord's error code, why).
+    pub refusals: Mutex<Vec<(String, u64, String)>>,
+    /// Follow-up messages by their interaction's token.
+    followups: Mutex<HashMap<String, Vec<u64>>>,
 }
 
 impl State {
@@ -218,10 +222,17 @@ fn text_of(v: &Value) -> Option<String> {
         parts.push(c.to_string());
     }
     for e in v["embeds"].as_array().into_iter().flatten() {
-        for f in ["title", "description"] {
-            if let Some(d) = e[f].as_str() {
-                parts.push(d.to_string());
-            }
+        // Every text an embed shows, so that nothing a message shows escapes the checks.
+        let texts = [
+            &e["title"],
+            &e["description"],
+            &e["author"]["name"],
+            &e["footer"]["text"],
+        ];
+        let fields = e["fields"].as_array().into_iter().flatten();
+        let fields = fields.flat_map(|f| [&f["name"], &f["value"]]);
+        for d in texts.into_iter().chain(fields).filter_map(Value::as_str) {
+            parts.push(d.to_string());
         }
     }
     Some(parts.join("\n"))
@@ -271,10 +282,183 @@ enum Refused {
     Acknowledged,
     /// Its time for a first response is over (10062).
     Expired,
+    /// Its message is over Discord's limits, or shows nothing.
+    Invalid(Refusal),
 }
 
 fn error(status: StatusCode, code: u64, message: &str) -> Response {
     (status, Json(json!({"code": code, "message": message}))).into_response()
+}
+
+/// A call refused as Discord refuses it: noted in `State::refusals` (the route, the code and
+/// why), and answered with Discord's status, code and message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub status: u16,
+    pub code: u64,
+    pub message: &'static str,
+    /// What was wrong, for the test that reads `State::refusals`.
+    pub why: String,
+}
+
+impl Refusal {
+    fn new(status: StatusCode, code: u64, message: &'static str, why: impl Into<String>) -> Refusal {
+        Refusal {
+            status: status.as_u16(),
+            code,
+            message,
+            why: why.into(),
+        }
+    }
+    fn unknown_message(why: impl Into<String>) -> Refusal {
+        Refusal::new(StatusCode::NOT_FOUND, 10008, "Unknown Message", why)
+    }
+    fn invalid_form(why: impl Into<String>) -> Refusal {
+        Refusal::new(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body", why)
+    }
+    fn empty() -> Refusal {
+        Refusal::new(
+            StatusCode::BAD_REQUEST,
+            50006,
+            "Cannot send an empty message",
+            "no content, embed or file",
+        )
+    }
+}
+
+fn refuse(st: &State, route: &str, r: Refusal) -> Response {
+    eprintln!(
+        "fake discord refuses {route}: {} {} ({})",
+        r.code, r.message, r.why
+    );
+    st.refusals
+        .lock()
+        .unwrap()
+        .push((route.to_string(), r.code, r.why.clone()));
+    let status = StatusCode::from_u16(r.status).expect("a status");
+    (
+        status,
+        Json(json!({"code": r.code, "message": r.message, "errors": {"why": r.why}})),
+    )
+        .into_response()
+}
+
+/// Discord's limits on what a message shows (API v10): content, embeds and components.
+pub const CONTENT_MAX: usize = 2000;
+pub const EMBEDS_MAX: usize = 10;
+pub const EMBED_TOTAL_MAX: usize = 6000;
+pub const ROWS_MAX: usize = 5;
+pub const ROW_BUTTONS_MAX: usize = 5;
+pub const CUSTOM_ID_MAX: usize = 100;
+pub const LABEL_MAX: usize = 80;
+
+fn chars(v: &Value) -> usize {
+    v.as_str().map_or(0, |s| s.chars().count())
+}
+
+/// Why Discord refuses a message body (create, edit, interaction response or follow-up) with
+/// "Invalid Form Body" (50035), if it does: content over 2000 characters; more than 10 embeds,
+/// an embed's title over 256, description over 4096, more than 25 fields (name 256, value
+/// 1024), footer over 2048, author over 256, or all embeds over 6000 characters; more than 5
+/// action rows, a row of no or more than 5 components, a button without a custom id (other
+/// than a link), a custom id over 100 characters or used twice, a label over 80 characters,
+/// a button with neither label nor emoji.
+pub fn check_message(v: &Value) -> Result<(), Refusal> {
+    let bad = |why: String| Err(Refusal::invalid_form(why));
+    if chars(&v["content"]) > CONTENT_MAX {
+        return bad(format!(
+            "content: {} characters, at most {CONTENT_MAX}",
+            chars(&v["content"])
+        ));
+    }
+    if let Some(embeds) = v["embeds"].as_array() {
+        if embeds.len() > EMBEDS_MAX {
+            return bad(format!("{} embeds, at most {EMBEDS_MAX}", embeds.len()));
+        }
+        let mut total = 0;
+        for (i, e) in embeds.iter().enumerate() {
+            let fields = e["fields"].as_array().cloned().unwrap_or_default();
+            for (what, value, max) in [
+                ("title", &e["title"], 256),
+                ("description", &e["description"], 4096),
+                ("footer.text", &e["footer"]["text"], 2048),
+                ("author.name", &e["author"]["name"], 256),
+            ] {
+                if chars(value) > max {
+                    return bad(format!(
+                        "embeds.{i}.{what}: {} characters, at most {max}",
+                        chars(value)
+                    ));
+                }
+                total += chars(value);
+            }
+            if fields.len() > 25 {
+                return bad(format!("embeds.{i}.fields: {}, at most 25", fields.len()));
+            }
+            for f in &fields {
+                if chars(&f["name"]) > 256 || chars(&f["value"]) > 1024 {
+                    return bad(format!("embeds.{i}.fields: a field over its length"));
+                }
+                total += chars(&f["name"]) + chars(&f["value"]);
+            }
+        }
+        if total > EMBED_TOTAL_MAX {
+            return bad(format!(
+                "embeds: {total} characters in all, at most {EMBED_TOTAL_MAX}"
+            ));
+        }
+    }
+    if let Some(rows) = v["components"].as_array() {
+        if rows.len() > ROWS_MAX {
+            return bad(format!("components: {} rows, at most {ROWS_MAX}", rows.len()));
+        }
+        let mut ids = HashSet::new();
+        for (r, row) in rows.iter().enumerate() {
+            let inner = row["components"].as_array().cloned().unwrap_or_default();
+            if row["type"] != 1 || inner.is_empty() || inner.len() > ROW_BUTTONS_MAX {
+                return bad(format!(
+                    "components.{r}: an action row of 1 to {ROW_BUTTONS_MAX} components, not {} (type {})",
+                    inner.len(),
+                    row["type"]
+                ));
+            }
+            for (b, button) in inner.iter().enumerate() {
+                let at = format!("components.{r}.components.{b}");
+                if button["type"] != 2 {
+                    continue;
+                }
+                if chars(&button["label"]) > LABEL_MAX {
+                    return bad(format!(
+                        "{at}.label: {} characters, at most {LABEL_MAX}",
+                        chars(&button["label"])
+                    ));
+                }
+                if chars(&button["label"]) == 0 && button["emoji"].is_null() {
+                    return bad(format!("{at}: a button needs a label or an emoji"));
+                }
+                if button["style"] == 5 {
+                    continue;
+                }
+                let id = button["custom_id"].as_str().unwrap_or("");
+                let n = id.chars().count();
+                if n == 0 || n > CUSTOM_ID_MAX {
+                    return bad(format!("{at}.custom_id: {n} characters, 1 to {CUSTOM_ID_MAX}"));
+                }
+                if !ids.insert(id.to_string()) {
+                    return bad(format!("{at}.custom_id: {id:?} used twice in one message"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether a body to create a message shows nothing (Discord: 50006).
+fn empty_body(v: &Value, file: &Option<String>) -> bool {
+    v["content"].as_str().is_none_or(str::is_empty)
+        && v["embeds"].as_array().is_none_or(Vec::is_empty)
+        && v["sticker_ids"].as_array().is_none_or(Vec::is_empty)
+        && file.is_none()
 }
 
 /// Unix time in ms.
@@ -338,10 +522,18 @@ impl State {
         m
     }
 
-    fn edit(&self, id: u64, body: &Value) -> Option<Msg> {
+    /// Edits message `id`: refused if there is none, or if the edit would leave it showing
+    /// nothing (50006).
+    fn edit(&self, id: u64, body: &Value) -> Result<Msg, Refusal> {
         let mut msgs = self.msgs.lock().unwrap();
-        let m = msgs.get_mut(&id)?;
-        if let Some(t) = text_of(body) {
+        let m = msgs
+            .get_mut(&id)
+            .ok_or_else(|| Refusal::unknown_message(format!("no message {id}")))?;
+        let text = text_of(body);
+        if text.as_ref().is_some_and(String::is_empty) && m.file.is_none() {
+            return Err(Refusal::empty());
+        }
+        if let Some(t) = text {
             m.text = t.clone();
             m.versions.push(t);
         }
@@ -349,7 +541,65 @@ impl State {
             m.buttons = b;
         }
         self.remember(m);
-        Some(m.clone())
+        Ok(m.clone())
+    }
+
+    /// Message `id` of `channel` as the channel's routes reach it: not one of another channel,
+    /// nor an interaction's ephemeral answer (reached only through its interaction's token).
+    fn in_channel(&self, channel: u64, id: u64) -> Result<(), Refusal> {
+        let listed = self
+            .by_channel
+            .lock()
+            .unwrap()
+            .get(&channel)
+            .is_some_and(|ids| ids.contains(&id));
+        let ephemeral = self
+            .msgs
+            .lock()
+            .unwrap()
+            .get(&id)
+            .is_some_and(|m| m.ephemeral_for.is_some());
+        if !listed || ephemeral {
+            return Err(Refusal::unknown_message(format!(
+                "message {id} is not a message of channel {channel}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The interaction a webhook call names by its token, as Discord checks it: the
+    /// application must be this one (else 10015), the token one Discord gave (else 50027
+    /// "Invalid Webhook Token"), and the interaction answered already (a follow-up or an edit
+    /// of the original response before the first response: 10015). A response in the reply
+    /// to an endpoint's post is taken by the fake a moment after the bot sent it, so the call
+    /// waits up to half a second for it (the wait only makes a refusal slower).
+    async fn webhook(&self, app: u64, token: &str) -> Result<Original, Refusal> {
+        let unknown = |why: String| Refusal::new(StatusCode::NOT_FOUND, 10015, "Unknown Webhook", why);
+        if app != APP {
+            return Err(unknown(format!("application {app} is not {APP}")));
+        }
+        let known = self.originals.lock().unwrap().get(token).cloned();
+        let Some(original) = known else {
+            return Err(Refusal::new(
+                StatusCode::UNAUTHORIZED,
+                50027,
+                "Invalid Webhook Token",
+                format!("no interaction has the token {token:?}"),
+            ));
+        };
+        let iid = token.strip_prefix("itok-").and_then(|i| i.parse::<u64>().ok());
+        let answered = || iid.is_some_and(|i| self.acknowledged.lock().unwrap().contains(&i));
+        for _ in 0..100 {
+            if answered() {
+                // As it is now (the response may have shown a message).
+                let now = self.originals.lock().unwrap().get(token).cloned();
+                return Ok(now.unwrap_or(original));
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        Err(unknown(format!(
+            "the interaction of {token:?} has no response yet"
+        )))
     }
 }
 
@@ -427,14 +677,103 @@ async fn gateway(st: Arc<State>, socket: WebSocket) {
     }
 }
 
-async fn register(AxState(st): St, Path(app): Path<String>) -> Json<Value> {
+/// Why Discord refuses a set of application commands ("Invalid Form Body"), if it does: more
+/// than 100, names not 1 to 32 lowercase letters, digits, `-` or `_` (localized names too),
+/// descriptions not 1 to 100 characters, more than 25 options or choices, a choice's name
+/// over 100 characters, a required option after an optional one, or names used twice.
+pub fn check_commands(v: &Value) -> Result<(), Refusal> {
+    let bad = |why: String| Err(Refusal::invalid_form(why));
+    let Some(commands) = v.as_array() else {
+        return bad("not a list of commands".into());
+    };
+    if commands.len() > 100 {
+        return bad(format!("{} commands, at most 100", commands.len()));
+    }
+    let name_ok = |n: &Value| {
+        n.as_str().is_some_and(|n| {
+            (1..=32).contains(&n.chars().count())
+                && n.chars().all(|c| c == '-' || c == '_' || c.is_alphanumeric())
+                && n.to_lowercase() == n
+        })
+    };
+    let description_ok = |d: &Value| (1..=100).contains(&chars(d));
+    // A command or an option: its name, description and their localizations.
+    let check_named = |at: &str, x: &Value, slash: bool| -> Result<(), Refusal> {
+        if !name_ok(&x["name"]) {
+            return Err(Refusal::invalid_form(format!("{at}.name: {}", x["name"])));
+        }
+        for (lang, n) in x["name_localizations"].as_object().into_iter().flatten() {
+            if !name_ok(n) {
+                return Err(Refusal::invalid_form(format!(
+                    "{at}.name_localizations.{lang}: {n}"
+                )));
+            }
+        }
+        if slash && !description_ok(&x["description"]) {
+            return Err(Refusal::invalid_form(format!(
+                "{at}.description: {}",
+                x["description"]
+            )));
+        }
+        for (lang, d) in x["description_localizations"].as_object().into_iter().flatten() {
+            if !description_ok(d) {
+                return Err(Refusal::invalid_form(format!(
+                    "{at}.description_localizations.{lang}: {d}"
+                )));
+            }
+        }
+        Ok(())
+    };
+    let mut names = HashSet::new();
+    for (i, c) in commands.iter().enumerate() {
+        let at = format!("{i} ({})", c["name"]);
+        let slash = c["type"].as_u64().unwrap_or(1) == 1;
+        check_named(&at, c, slash)?;
+        if !names.insert((c["type"].as_u64().unwrap_or(1), c["name"].to_string())) {
+            return bad(format!("{at}: the name is used twice"));
+        }
+        let options = c["options"].as_array().cloned().unwrap_or_default();
+        if options.len() > 25 {
+            return bad(format!("{at}.options: {}, at most 25", options.len()));
+        }
+        let mut optional = false;
+        let mut option_names = HashSet::new();
+        for (o, opt) in options.iter().enumerate() {
+            let at = format!("{at}.options.{o}");
+            check_named(&at, opt, true)?;
+            if !option_names.insert(opt["name"].to_string()) {
+                return bad(format!("{at}: the name is used twice"));
+            }
+            if opt["required"] == true && optional {
+                return bad(format!("{at}: a required option after an optional one"));
+            }
+            optional |= opt["required"] != true;
+            let choices = opt["choices"].as_array().cloned().unwrap_or_default();
+            if choices.len() > 25 {
+                return bad(format!("{at}.choices: {}, at most 25", choices.len()));
+            }
+            for (k, ch) in choices.iter().enumerate() {
+                if !(1..=100).contains(&chars(&ch["name"])) {
+                    return bad(format!("{at}.choices.{k}.name: {}", ch["name"]));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn register(AxState(st): St, Path(app): Path<String>, body: Bytes) -> Response {
     count(&st, "PUT commands", format!("PUT commands {app}"));
+    let v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    if let Err(r) = check_commands(&v) {
+        return refuse(&st, "PUT commands", r);
+    }
     let held = st.hold_registration.lock().unwrap().take();
     if let Some(held) = held {
         let _ = held.await;
     }
     st.registered.store(true, Ordering::Release);
-    Json(json!([]))
+    Json(json!([])).into_response()
 }
 
 async fn open_dm(AxState(st): St, Json(body): Json<Value>) -> Json<Value> {
@@ -466,6 +805,13 @@ async fn send_message(
         return error(StatusCode::FORBIDDEN, 50007, "Cannot send messages to this user");
     }
     let (v, file) = parse_body(&headers, &body);
+    let route = format!("POST {} message", place(channel));
+    if let Err(r) = check_message(&v) {
+        return refuse(&st, &route, r);
+    }
+    if empty_body(&v, &file) {
+        return refuse(&st, &route, Refusal::empty());
+    }
     // Discord: a nonce is at most 25 characters; with `enforce_nonce`, a message the bot
     // created with the same nonce in the last few minutes is returned, and none is created.
     let nonce = match &v["nonce"] {
@@ -474,7 +820,7 @@ async fn send_message(
         _ => None,
     };
     if nonce.as_ref().is_some_and(|n| n.chars().count() > 25) {
-        return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
+        return refuse(&st, &route, Refusal::invalid_form("nonce: over 25 characters"));
     }
     let enforced = nonce.filter(|_| v["enforce_nonce"] == Value::Bool(true));
     if let Some(n) = &enforced {
@@ -496,19 +842,25 @@ async fn send_message(
 /// How long Discord remembers an enforced nonce ("the past few minutes").
 const NONCE_WINDOW_MS: i64 = 5 * 60_000;
 
+/// Edits a message of the channel; Discord's "Unknown Message" for one that is not there (or
+/// is in another channel, or is an ephemeral answer), "Invalid Form Body" for a body over
+/// its limits, and "Cannot send an empty message" for an edit that would leave it empty.
 async fn edit_message(
     AxState(st): St,
     Path((channel, id)): Path<(u64, u64)>,
-    Json(body): Json<Value>,
+    headers: HeaderMap,
+    body: Bytes,
 ) -> Response {
-    count(
-        &st,
-        &format!("PATCH {} message", place(channel)),
-        format!("PATCH message {channel}"),
-    );
-    match st.edit(id, &body) {
-        Some(m) => Json(msg_json(&m)).into_response(),
-        None => error(StatusCode::NOT_FOUND, 10008, "Unknown Message"),
+    let route = format!("PATCH {} message", place(channel));
+    count(&st, &route, format!("PATCH message {channel}"));
+    let (body, _) = parse_body(&headers, &body);
+    let edited = st
+        .in_channel(channel, id)
+        .and_then(|()| check_message(&body))
+        .and_then(|()| st.edit(id, &body));
+    match edited {
+        Ok(m) => Json(msg_json(&m)).into_response(),
+        Err(r) => refuse(&st, &route, r),
     }
 }
 
@@ -520,17 +872,37 @@ async fn delete_message(AxState(st): St, Path((channel, id)): Path<(u64, u64)>) 
         &format!("DELETE {} message", place(channel)),
         format!("DELETE message {channel}"),
     );
+    if let Err(r) = st.in_channel(channel, id) {
+        return refuse(&st, &format!("DELETE {} message", place(channel)), r);
+    }
     let mut ids = st.by_channel.lock().unwrap();
     let Some(pos) = ids.get(&channel).and_then(|v| v.iter().position(|&m| m == id)) else {
-        return error(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+        let r = Refusal::unknown_message(format!("message {id} went meanwhile"));
+        return refuse(&st, "DELETE message", r);
     };
     ids.get_mut(&channel).expect("found above").remove(pos);
     st.msgs.lock().unwrap().remove(&id);
     StatusCode::NO_CONTENT.into_response()
 }
 
-async fn create_thread(AxState(st): St, Path(channel): Path<u64>, Json(body): Json<Value>) -> Json<Value> {
+/// A thread of a server's channel: named in 1 to 100 characters, and not of a direct message
+/// (Discord: 50024 "Cannot execute action on this channel type").
+async fn create_thread(AxState(st): St, Path(channel): Path<u64>, Json(body): Json<Value>) -> Response {
     count(&st, "POST thread", format!("POST thread {channel}"));
+    let name = chars(&body["name"]);
+    if name == 0 || name > 100 {
+        let r = Refusal::invalid_form(format!("name: {name} characters, 1 to 100"));
+        return refuse(&st, "POST thread", r);
+    }
+    if channel > DM_OFFSET {
+        let r = Refusal::new(
+            StatusCode::BAD_REQUEST,
+            50024,
+            "Cannot execute action on this channel type",
+            "a thread of a direct message",
+        );
+        return refuse(&st, "POST thread", r);
+    }
     let id = st.id();
     st.threads
         .lock()
@@ -541,6 +913,7 @@ async fn create_thread(AxState(st): St, Path(channel): Path<u64>, Json(body): Js
                 "name": body["name"], "position": 0, "permission_overwrites": [], "nsfw": false,
                 "thread_metadata": {"archived": false, "auto_archive_duration": 1440, "archive_timestamp": "2026-01-01T00:00:00.000000+00:00", "locked": false}}),
     )
+    .into_response()
 }
 
 async fn callback(
@@ -550,13 +923,20 @@ async fn callback(
     body: Bytes,
 ) -> Response {
     let (v, file) = parse_body(&headers, &body);
-    count(
-        &st,
-        &format!("POST interaction callback type {}", v["type"]),
-        "POST callback".into(),
-    );
+    let route = format!("POST interaction callback type {}", v["type"]);
+    count(&st, &route, "POST callback".into());
+    // Discord's tokens name their interaction: another's token is no token of this one.
+    if token != format!("itok-{iid}") {
+        let why = format!("{token:?} is not the token of interaction {iid}");
+        return refuse(
+            &st,
+            &route,
+            Refusal::new(StatusCode::NOT_FOUND, 10062, "Unknown interaction", why),
+        );
+    }
     match apply_callback(&st, iid, token, v, file) {
         Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(Refused::Invalid(r)) => refuse(&st, &route, r),
         Err(Refused::Acknowledged) => error(
             StatusCode::BAD_REQUEST,
             40060,
@@ -582,9 +962,16 @@ fn apply_callback(
         st.expired.fetch_add(1, Ordering::Relaxed);
         return Err(Refused::Expired);
     }
-    if !st.acknowledged.lock().unwrap().insert(iid) {
-        st.refused_acks.fetch_add(1, Ordering::Relaxed);
-        return Err(Refused::Acknowledged);
+    let d = &v["data"];
+    match v["type"].as_u64() {
+        // A message, or the pressed message updated: Discord checks it as any message.
+        Some(4 | 7) => check_message(d).map_err(Refused::Invalid)?,
+        // A deferral, an acknowledgement, a pong; modals and autocomplete: not sent by the bot.
+        Some(1 | 5 | 6) => {}
+        other => {
+            let why = format!("interaction response type {other:?}");
+            return Err(Refused::Invalid(Refusal::invalid_form(why)));
+        }
     }
     let (pressed, channel, user) = st
         .originals
@@ -593,7 +980,22 @@ fn apply_callback(
         .get(&token)
         .cloned()
         .unwrap_or((None, CHANNEL, 0));
-    let d = &v["data"];
+    match v["type"].as_u64() {
+        Some(4) if empty_body(d, &file) => return Err(Refused::Invalid(Refusal::empty())),
+        // Only a press has a message to update (Discord: "Invalid Form Body").
+        Some(6 | 7) if pressed.is_none() => {
+            let why = format!("response type {} to an interaction with no message", v["type"]);
+            return Err(Refused::Invalid(Refusal::invalid_form(why)));
+        }
+        Some(7) if text_of(d).is_some_and(|t| t.is_empty()) => {
+            return Err(Refused::Invalid(Refusal::empty()));
+        }
+        _ => {}
+    }
+    if !st.acknowledged.lock().unwrap().insert(iid) {
+        st.refused_acks.fetch_add(1, Ordering::Relaxed);
+        return Err(Refused::Acknowledged);
+    }
     let said = match v["type"].as_u64() {
         Some(6 | 7) => "✓".to_string(),
         _ => text_of(d).unwrap_or_default(),
@@ -605,8 +1007,10 @@ fn apply_callback(
             Some(st.create(channel, d, file, eph.then_some(user)).id)
         }
         Some(7) => {
+            // Checked above (the pressed message is kept while it is pressed: the bot deletes
+            // only a copy of a hand it has just sent, which nobody has pressed yet).
             if let Some(p) = pressed {
-                st.edit(p, d);
+                st.edit(p, d).expect("the pressed message updated");
             }
             pressed
         }
@@ -706,22 +1110,53 @@ async fn try_post_interaction(url: &str, body: &Value) -> Result<(u16, Option<Va
     }
 }
 
+/// Edits an interaction's original response (`@original`) or one of its follow-ups, by the
+/// interaction's token: refused as Discord refuses it (see `State::webhook`), and a message
+/// id that is no follow-up of this interaction is "Unknown Message".
 async fn edit_original(
     AxState(st): St,
-    Path((_app, token, _m)): Path<(u64, String, String)>,
+    Path((app, token, which)): Path<(u64, String, String)>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    count(&st, "PATCH interaction original", "PATCH original".into());
-    st.follow_up(&token);
+    let route = "PATCH interaction original";
+    count(&st, route, "PATCH original".into());
     let (v, file) = parse_body(&headers, &body);
-    let known = st.originals.lock().unwrap().get(&token).cloned();
-    let Some((shown, channel, user)) = known else {
-        return error(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+    let checked = st.webhook(app, &token).await;
+    let (shown, channel, user) = match checked.and_then(|o| check_message(&v).map(|()| o)) {
+        Ok(o) => o,
+        Err(r) => return refuse(&st, route, r),
     };
-    let m = match shown.and_then(|id| st.edit(id, &v)) {
-        Some(m) => m,
+    st.follow_up(&token);
+    let target = if which == "@original" {
+        shown
+    } else {
+        let id = which.parse::<u64>().ok();
+        let ours = st
+            .followups
+            .lock()
+            .unwrap()
+            .get(&token)
+            .cloned()
+            .unwrap_or_default();
+        match id.filter(|i| ours.contains(i)) {
+            Some(i) => Some(i),
+            None => {
+                let why = format!("{which} is no follow-up of the interaction");
+                return refuse(&st, route, Refusal::unknown_message(why));
+            }
+        }
+    };
+    let m = match target {
+        Some(id) => match st.edit(id, &v) {
+            Ok(m) => m,
+            Err(r) => return refuse(&st, route, r),
+        },
+        // A deferred command's original response is shown by its first edit.
         None => {
+            if empty_body(&v, &file) {
+                return refuse(&st, route, Refusal::empty());
+            }
             let m = st.create(channel, &v, file, None);
             st.originals
                 .lock()
@@ -733,22 +1168,28 @@ async fn edit_original(
     Json(msg_json(&m)).into_response()
 }
 
+/// A follow-up message of an interaction, by its token (see `State::webhook`).
 async fn followup(
     AxState(st): St,
-    Path((_app, token)): Path<(u64, String)>,
+    Path((app, token)): Path<(u64, String)>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    count(&st, "POST interaction followup", "POST followup".into());
-    st.follow_up(&token);
+    let route = "POST interaction followup";
+    count(&st, route, "POST followup".into());
     let (v, file) = parse_body(&headers, &body);
-    let (_, channel, user) = st
-        .originals
-        .lock()
-        .unwrap()
-        .get(&token)
-        .cloned()
-        .unwrap_or((None, CHANNEL, 0));
+    let checked = st.webhook(app, &token).await.and_then(|o| {
+        check_message(&v)?;
+        if empty_body(&v, &file) {
+            return Err(Refusal::empty());
+        }
+        Ok(o)
+    });
+    let (_, channel, user) = match checked {
+        Ok(o) => o,
+        Err(r) => return refuse(&st, route, r),
+    };
+    st.follow_up(&token);
     let eph = v["flags"].as_u64().unwrap_or(0) & 64 != 0;
     if v["content"].as_str().is_some_and(|c| !c.is_empty())
         && v["embeds"].as_array().is_none_or(Vec::is_empty)
@@ -759,13 +1200,19 @@ async fn followup(
         }
     }
     let m = st.create(channel, &v, file, eph.then_some(user));
+    st.followups.lock().unwrap().entry(token).or_default().push(m.id);
     Json(msg_json(&m)).into_response()
 }
 
 async fn fallback(AxState(st): St, uri: axum::http::Uri, method: axum::http::Method) -> Response {
     count(&st, "unknown route", format!("{method} {uri} (unknown)"));
-    eprintln!("fake discord: no route for {method} {uri}");
-    error(StatusCode::NOT_FOUND, 0, "no such route in the fake")
+    let r = Refusal::new(
+        StatusCode::NOT_FOUND,
+        0,
+        "404: Not Found",
+        format!("no route for {method} {uri}"),
+    );
+    refuse(&st, "unknown route", r)
 }
 
 impl Fake {
@@ -1084,6 +1531,21 @@ impl Fake {
     /// REST calls so far by kind of route.
     pub fn routes(&self) -> BTreeMap<String, u64> {
         self.state.routes.lock().unwrap().clone()
+    }
+
+    /// Calls refused so far for breaking Discord's rules (not the refusals a test arranges:
+    /// closed direct messages, a second or late interaction response): (route, code, why).
+    pub fn refusals(&self) -> Vec<(String, u64, String)> {
+        self.state.refusals.lock().unwrap().clone()
+    }
+
+    /// Fails if Discord would have refused any call the bot made.
+    pub fn assert_nothing_refused(&self) {
+        let refused = self.refusals();
+        assert!(
+            refused.is_empty(),
+            "Discord would refuse the bot's calls: {refused:#?}"
+        );
     }
 }
 
