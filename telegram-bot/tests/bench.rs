@@ -137,6 +137,7 @@ async fn run(humans: i64, webhook: bool) {
     // Coalesced public edits still due go out within one interval.
     tokio::time::sleep(Duration::from_secs(4)).await;
     running.shutdown().await;
+    fake.assert_nothing_refused();
     // Methods run from webhook replies are no calls of the bot's.
     let (mut counts, in_reply) = {
         let s = fake.state.lock().unwrap();

@@ -192,11 +192,7 @@ fn free_port() -> u16 {
 /// to the test server opens on the port that was closed), the bot starts and is healthy.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_started_while_postgres_is_down_waits_for_it_and_healthz_says_so() {
-    let Some(url) = std::env::var("STIKIS_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|u| !u.is_empty())
-    else {
-        eprintln!("STIKIS_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+    let Some(url) = fake::postgres_url("a bot started while PostgreSQL is down") else {
         return;
     };
     // The run's own schema, made while the server is reachable.

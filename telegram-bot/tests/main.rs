@@ -12,4 +12,5 @@ mod chaos;
 mod cli;
 mod deploy;
 mod e2e;
+mod fake_limits;
 mod webhooks;

@@ -172,7 +172,9 @@ async fn metrics_count_a_deal_and_healthz_follows_the_database() {
         );
     }
     // Every metric shown says what it is.
-    for line in page.lines().filter(|l| l.starts_with("# TYPE ")) {
+    let types: Vec<&str> = page.lines().filter(|l| l.starts_with("# TYPE ")).collect();
+    assert!(types.len() >= 5, "{} metrics typed:\n{page}", types.len());
+    for line in types {
         let name = line.split_whitespace().nth(2).unwrap();
         assert!(
             page.contains(&format!("# HELP {name} ")),
@@ -208,4 +210,5 @@ async fn metrics_count_a_deal_and_healthz_follows_the_database() {
     assert_eq!(status, 503, "{body}");
     assert!(body.starts_with("database: "), "{body}");
     running.crash();
+    fake.assert_nothing_refused();
 }

@@ -154,10 +154,12 @@ async fn a_stopped_instance_leaves_the_shared_webhook_to_the_others() {
     b.terminate().await;
     assert_eq!(webhook_calls(&fake, before), Vec::<String>::new());
     assert_eq!(fake.state.lock().unwrap().webhook, registered);
+    fake.assert_nothing_refused();
 }
 
 /// Runs the binary in webhook mode without a secret on `database_url` (TELEGRAM_WEBHOOK_SECRET
-/// set to `env`, if given); (exit code, stderr, the fake's calls).
+/// set to `env`, if given); (exit code, stderr, the fake's calls). Fails if it has not exited
+/// within a minute (a deadline that only a bot waiting for something meets).
 async fn start_without_a_secret(database_url: &str, env: Option<&str>) -> (Option<i32>, String, usize) {
     let fake = Fake::start().await;
     let url = format!("http://127.0.0.1:{}/hook", free_port());
@@ -165,13 +167,23 @@ async fn start_without_a_secret(database_url: &str, env: Option<&str>) -> (Optio
     c.args(["--token", "1:HOOK", "--api-url", fake.url.as_str()])
         .args(["--webhook-url", &url])
         .env_remove("TELEGRAM_WEBHOOK_SECRET")
-        .env("DATABASE_URL", database_url);
+        .env("DATABASE_URL", database_url)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
     if let Some(secret) = env {
         c.env("TELEGRAM_WEBHOOK_SECRET", secret);
     }
-    let out = tokio::task::spawn_blocking(move || c.output().unwrap())
-        .await
-        .unwrap();
+    let mut child = c.spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running a minute after its start on {database_url}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     (out.status.code(), err, fake.calls().len())
 }
@@ -179,28 +191,32 @@ async fn start_without_a_secret(database_url: &str, env: Option<&str>) -> (Optio
 const NEEDS_SECRET: &str =
     "stikis-telegram: webhook mode on PostgreSQL needs --webhook-secret or TELEGRAM_WEBHOOK_SECRET";
 
-/// Checked before anything is connected: the line comes even when the database is not there.
+/// Checked before anything is connected: the line comes even when the database would never
+/// answer. Here it is a port that takes connections and says nothing (a bot that connected
+/// first would wait on it); none reached it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn webhook_mode_on_postgres_without_a_secret_refuses_before_connecting() {
-    let t0 = Instant::now();
-    let (code, err, calls) = start_without_a_secret("postgres://stikis@127.0.0.1:9/none", None).await;
-    assert_eq!(code, Some(1), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with(NEEDS_SECRET), "{err}");
-    assert_eq!(calls, 0, "the bot called Telegram before refusing");
-    // An empty secret (`TELEGRAM_WEBHOOK_SECRET=` in an environment file) is none.
-    let (code, err, calls) = start_without_a_secret("postgres://stikis@127.0.0.1:9/none", Some("")).await;
-    assert_eq!(code, Some(1), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with(NEEDS_SECRET), "{err}");
-    assert_eq!(calls, 0, "the bot called Telegram before refusing");
-    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let database_url = format!("postgres://stikis@{}/none", silent.local_addr().unwrap());
+    // None, or empty (`TELEGRAM_WEBHOOK_SECRET=` in an environment file): no secret.
+    for env in [None, Some("")] {
+        let (code, err, calls) = start_without_a_secret(&database_url, env).await;
+        assert_eq!(code, Some(1), "{env:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{env:?}: {err}");
+        assert!(err.starts_with(NEEDS_SECRET), "{env:?}: {err}");
+        assert_eq!(calls, 0, "the bot called Telegram before refusing");
+    }
+    // A connection made would wait in the listener's queue.
+    silent.set_nonblocking(true).unwrap();
+    match silent.accept() {
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+        other => panic!("the bot connected to the database before refusing: {other:?}"),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn webhook_mode_on_postgres_without_a_secret_exits_with_one_line() {
-    let Ok(pg) = std::env::var("STIKIS_TEST_POSTGRES_URL") else {
-        println!("skipped: STIKIS_TEST_POSTGRES_URL is not set (eval \"$(bash .ci/postgres.sh)\")");
+    let Some(pg) = fake::postgres_url("webhook mode on PostgreSQL without a secret") else {
         return;
     };
     let (code, err, calls) = start_without_a_secret(&pg, None).await;
@@ -225,4 +241,5 @@ async fn webhook_mode_on_sqlite_starts_without_a_secret() {
         "no random secret registered"
     );
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }

@@ -4,6 +4,12 @@
 //! injected error (429 with retry_after, 403 for a private chat). After setWebhook it delivers
 //! updates as Telegram does in webhook mode instead: POSTed one by one to the registered URL
 //! with the secret in X-Telegram-Bot-Api-Secret-Token.
+//!
+//! It refuses what Telegram refuses whatever the chat, with Telegram's 400 and description
+//! (`refusal`): a message text empty or longer than 4096 UTF-16 code units, a button's callback
+//! data empty or longer than 64 bytes, an answer to a press longer than 200, a second answer to
+//! one press or one to a press never sent; the same in a webhook reply. Each such call is kept
+//! in `refused`.
 
 #![allow(dead_code)]
 
@@ -61,9 +67,16 @@ pub struct FakeState {
     /// getUpdates answers at once, even with nothing (a server that ignores the long-poll
     /// timeout), instead of holding the call for a while.
     pub instant_updates: bool,
-    /// Callback queries answered so far.
-    /// Callback id -> the answer's text.
+    /// Callback queries answered so far: callback id -> the text of the answer Telegram took
+    /// (the first; it refuses any other).
     pub answered: HashMap<String, String>,
+    /// The callback queries sent to the bot (`press`): Telegram refuses an answer to any
+    /// other id.
+    pub issued: HashSet<String>,
+    /// Every call refused as Telegram refuses it whatever the chat (a text too long or
+    /// empty, a button's data too long, a popup too long, a second answer to a press):
+    /// (method, Telegram's description, the call's body). The bot must make none.
+    pub refused: Vec<(String, String, Value)>,
     /// Calls per method.
     pub counts: HashMap<String, usize>,
     /// Record every call in `calls` (off for the benchmark).
@@ -123,6 +136,69 @@ const METHODS: &[&str] = &[
     "deleteMyCommands",
     "setChatMenuButton",
 ];
+
+/// The longest text of a message, in UTF-16 code units as Telegram counts them (after entity
+/// parsing: the bot sends plain text).
+pub const MAX_TEXT: usize = 4096;
+/// The longest text of an answer to a callback query (a popup or a toast).
+pub const MAX_ANSWER: usize = 200;
+/// The most bytes of a button's callback data.
+pub const MAX_CALLBACK_DATA: usize = 64;
+pub const TOO_LONG: &str = "Bad Request: message is too long";
+pub const EMPTY: &str = "Bad Request: message text is empty";
+pub const ANSWER_TOO_LONG: &str = "Bad Request: MESSAGE_TOO_LONG";
+pub const BAD_BUTTON_DATA: &str = "Bad Request: BUTTON_DATA_INVALID";
+pub const QUERY_TOO_OLD: &str =
+    "Bad Request: query is too old and response timeout expired or query ID is invalid";
+
+/// Why Telegram refuses `method` with `body` whatever the chat (400 Bad Request with this
+/// description), if it does: a message text empty or longer than 4096, an inline button's
+/// callback data empty or longer than 64 bytes, an answer to a callback query longer than 200
+/// or to a query that was never sent or already answered.
+fn refusal(method: &str, body: &Value, s: &FakeState) -> Option<&'static str> {
+    if matches!(method, "sendMessage" | "editMessageText") {
+        let text = body["text"].as_str().unwrap_or("");
+        // Telegram trims the text: one of only spaces is empty.
+        if text.trim().is_empty() {
+            return Some(EMPTY);
+        }
+        if text.encode_utf16().count() > MAX_TEXT {
+            return Some(TOO_LONG);
+        }
+    }
+    if matches!(
+        method,
+        "sendMessage" | "editMessageText" | "editMessageReplyMarkup"
+    ) {
+        let buttons = body["reply_markup"]["inline_keyboard"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_array)
+            .flatten();
+        for b in buttons {
+            if let Some(data) = b.get("callback_data") {
+                let len = data.as_str().map_or(0, str::len);
+                if !(1..=MAX_CALLBACK_DATA).contains(&len) {
+                    return Some(BAD_BUTTON_DATA);
+                }
+            }
+        }
+    }
+    if method == "answerCallbackQuery" {
+        let id = body["callback_query_id"].as_str().unwrap_or("");
+        if !s.issued.contains(id) || s.answered.contains_key(id) {
+            return Some(QUERY_TOO_OLD);
+        }
+        if body["text"]
+            .as_str()
+            .is_some_and(|t| t.encode_utf16().count() > MAX_ANSWER)
+        {
+            return Some(ANSWER_TOO_LONG);
+        }
+    }
+    None
+}
 
 /// Sends and edits of a message, the calls a group's rate limit counts.
 fn counted_by_group_limit(method: &str) -> bool {
@@ -206,6 +282,25 @@ pub fn webhook_mode(secret: Option<&str>) -> (stikis_telegram::Mode, url::Url) {
         secret: secret.map(str::to_string),
     };
     (mode, url)
+}
+
+/// The tests' PostgreSQL server (STIKIS_TEST_POSTGRES_URL), or None after saying that `what`
+/// is skipped without it; a failure instead when STIKIS_REQUIRE_POSTGRES is set (CI sets it).
+pub fn postgres_url(what: &str) -> Option<String> {
+    match std::env::var("STIKIS_TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var_os("STIKIS_REQUIRE_POSTGRES").is_none(),
+                "STIKIS_REQUIRE_POSTGRES is set, but STIKIS_TEST_POSTGRES_URL is not: {what} \
+                 cannot run (eval \"$(bash .ci/postgres.sh)\")"
+            );
+            println!(
+                "skipped {what}: STIKIS_TEST_POSTGRES_URL is not set (eval \"$(bash .ci/postgres.sh)\")"
+            );
+            None
+        }
+    }
 }
 
 pub fn user_json(id: i64) -> Value {
@@ -534,8 +629,15 @@ impl Fake {
         let injected = s.inject.get_mut(method).and_then(|q| q.pop_front());
         let chat = chat_of(&body);
         let forbidden = chat > 0 && s.forbidden.contains(&chat) && method.starts_with("send");
+        // What Telegram refuses whatever the chat (an injected answer comes instead). A
+        // refused call does not count against the group's rate limit.
+        let refused = (injected.is_none() && !forbidden)
+            .then(|| refusal(method, &body, &s))
+            .flatten();
         let limited = match s.group_limit {
-            Some((most, window)) if chat < 0 && injected.is_none() && counted_by_group_limit(method) => {
+            Some((most, window))
+                if chat < 0 && injected.is_none() && refused.is_none() && counted_by_group_limit(method) =>
+            {
                 let now = Instant::now();
                 let taken = s.group_calls.entry(chat).or_default();
                 while taken.front().is_some_and(|t| now.duration_since(*t) >= window) {
@@ -557,13 +659,22 @@ impl Fake {
             .as_ref()
             .map(|(c, _)| *c)
             .or(forbidden.then_some(403))
+            .or(refused.map(|_| 400))
             .or(limited.map(|_| 429));
         *s.counts.entry(method.to_string()).or_default() += 1;
         if method == "answerCallbackQuery" {
             let id = body["callback_query_id"].as_str().unwrap_or("").to_string();
             let text = body["text"].as_str().unwrap_or("").to_string();
+            // Every try, taken or not.
             s.answer_log.push((id.clone(), text.clone()));
-            s.answered.insert(id, text);
+            if failed.is_none() {
+                // The one answer the person sees.
+                s.answered.insert(id, text);
+            }
+        }
+        if let Some(description) = refused {
+            s.refused
+                .push((method.to_string(), description.to_string(), body.clone()));
         }
         if !s.quiet {
             s.calls.push(Call {
@@ -588,6 +699,12 @@ impl Fake {
             return (
                 403,
                 json!({"ok": false, "error_code": 403, "description": "Forbidden: bot can't initiate conversation with a user"}),
+            );
+        }
+        if let Some(description) = refused {
+            return (
+                400,
+                json!({"ok": false, "error_code": 400, "description": description}),
             );
         }
         match method {
@@ -750,7 +867,9 @@ impl Fake {
                 .get(&chat)
                 .and_then(|c| c.iter().find(|m| m.id == message))
                 .and_then(|m| m.thread);
-            (format!("cq{}", s.next_callback), thread)
+            let id = format!("cq{}", s.next_callback);
+            s.issued.insert(id.clone());
+            (id, thread)
         };
         // A message with a date: Telegram sends the pressed message in full (date 0 would
         // mean an inaccessible one), as it looks now, its keyboard included.
@@ -840,16 +959,30 @@ impl Fake {
         }
     }
 
-    /// Waits until the callback `id` was answered; returns the answer's body.
+    /// Waits until the callback `id` was answered (an answer Telegram took); returns the
+    /// answer's body.
     pub async fn answered(&self, id: &str) -> Value {
         self.until(&format!("the answer to {id}"), |f| {
             f.calls()
                 .into_iter()
-                .rev()
-                .find(|c| c.method == "answerCallbackQuery" && c.body["callback_query_id"] == id)
+                .find(|c| {
+                    c.method == "answerCallbackQuery"
+                        && c.body["callback_query_id"] == id
+                        && c.failed.is_none()
+                })
                 .map(|c| c.body)
         })
         .await
+    }
+
+    /// Panics if the bot made a call that Telegram refuses whatever the chat (`refused`).
+    pub fn assert_nothing_refused(&self) {
+        let refused = self.state.lock().unwrap().refused.clone();
+        assert!(
+            refused.is_empty(),
+            "Telegram would have refused {} calls: {refused:#?}",
+            refused.len()
+        );
     }
 
     /// Waits until a message `text` answered a command in `chat`.
