@@ -1,7 +1,9 @@
 //! The deployment files checked by the tools that read them, where installed (each check says
-//! so and passes when its tool is missing): `docker compose config` for each profile with only
-//! that profile's variables set, `systemd-analyze security --offline` (exposure at most 3.0)
-//! and `systemd-analyze verify` for each unit, `caddy validate` for deploy/Caddyfile; and the
+//! so and passes when its tool is missing, unless STIKIS_REQUIRE_DEPLOY_TOOLS is set: then it
+//! fails): compose's `config` for each profile with only that profile's variables set (`docker
+//! compose`, or Debian's `docker-compose` 1.29 with python3-yaml, which it depends on, turning
+//! its YAML into JSON), `systemd-analyze security --offline` (exposure at most 3.0) and
+//! `systemd-analyze verify` for each unit, `caddy validate` for deploy/Caddyfile; and the
 //! image's HEALTHCHECK command run by bash against a bot started here. Fast: no image is built
 //! and no container started.
 
@@ -22,29 +24,80 @@ fn repo() -> PathBuf {
         .to_path_buf()
 }
 
-/// True if `program args` runs and succeeds; else prints why the check is skipped.
-fn have(program: &str, args: &[&str], check: &str) -> bool {
-    let ok = Command::new(program)
+/// Says that `check` is skipped and why; fails instead when STIKIS_REQUIRE_DEPLOY_TOOLS is set
+/// (CI sets it, having installed the tools).
+fn skip(check: &str, why: &str) {
+    assert!(
+        std::env::var_os("STIKIS_REQUIRE_DEPLOY_TOOLS").is_none(),
+        "STIKIS_REQUIRE_DEPLOY_TOOLS is set, but {check} cannot run: {why}"
+    );
+    println!("skipped {check}: {why}");
+}
+
+/// True if `program args` runs and succeeds.
+fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .is_ok_and(|s| s.success());
+        .is_ok_and(|s| s.success())
+}
+
+/// True if `program args` runs and succeeds; else `skip`s `check`.
+fn have(program: &str, args: &[&str], check: &str) -> bool {
+    let ok = runs(program, args);
     if !ok {
-        println!("skipped {check}: `{program} {}` is not available", args.join(" "));
+        skip(check, &format!("`{program} {}` is not available", args.join(" ")));
     }
     ok
 }
 
-/// `docker compose --profile PROFILE config` in an environment holding only `vars` (and PATH,
-/// HOME): the resolved model as JSON.
-fn compose_config(profile: &str, vars: &[(&str, &str)]) -> Value {
-    let mut c = Command::new("docker");
-    c.args(["compose", "-f"])
+/// The compose that is installed.
+#[derive(Debug, Clone, Copy)]
+enum Compose {
+    /// `docker compose` (Docker's plugin): `config --format json` gives the model as JSON,
+    /// with only the profile's services.
+    Plugin,
+    /// Debian's `docker-compose` (1.29; bookworm has no plugin): `config` gives YAML, every
+    /// service with its `profiles`; python3 with its yaml module (both dependencies of the
+    /// package) turns it into JSON.
+    Python,
+}
+
+fn compose() -> Option<Compose> {
+    if runs("docker", &["compose", "version"]) {
+        Some(Compose::Plugin)
+    } else if runs("docker-compose", &["version"]) && runs("python3", &["-c", "import yaml"]) {
+        Some(Compose::Python)
+    } else {
+        skip(
+            "the compose checks",
+            "neither `docker compose` nor `docker-compose` (with python3-yaml) is installed",
+        );
+        None
+    }
+}
+
+/// Compose's `config` for `profile` in an environment holding only `vars` (and PATH, HOME):
+/// the resolved model as JSON, with the services that profile runs.
+fn compose_config(compose: Compose, profile: &str, vars: &[(&str, &str)]) -> Value {
+    let mut c = match compose {
+        Compose::Plugin => {
+            let mut c = Command::new("docker");
+            c.arg("compose");
+            c
+        }
+        Compose::Python => Command::new("docker-compose"),
+    };
+    c.arg("-f")
         .arg(repo().join("compose.yaml"))
-        .args(["--profile", profile, "config", "--format", "json"])
+        .args(["--profile", profile, "config"])
         .env_clear()
         .envs(vars.iter().copied());
+    if let Compose::Plugin = compose {
+        c.args(["--format", "json"]);
+    }
     for keep in ["PATH", "HOME"] {
         if let Some(v) = std::env::var_os(keep) {
             c.env(keep, v);
@@ -53,9 +106,38 @@ fn compose_config(profile: &str, vars: &[(&str, &str)]) -> Value {
     let out = c.output().unwrap();
     assert!(
         out.status.success(),
-        "docker compose --profile {profile} config with only {vars:?}: {}",
+        "{compose:?} compose --profile {profile} config with only {vars:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let mut config: Value = match compose {
+        Compose::Plugin => serde_json::from_slice(&out.stdout).unwrap(),
+        Compose::Python => yaml_to_json(&out.stdout),
+    };
+    // A service runs in a profile when it names it or names none.
+    let services = config["services"].as_object_mut().expect("services");
+    services.retain(|_, s| {
+        s["profiles"]
+            .as_array()
+            .is_none_or(|p| p.iter().any(|p| p == profile))
+    });
+    config
+}
+
+/// YAML as JSON, by python3's yaml module.
+fn yaml_to_json(yaml: &[u8]) -> Value {
+    use std::io::Write;
+    let mut python = Command::new("python3")
+        .args([
+            "-c",
+            "import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    python.stdin.take().unwrap().write_all(yaml).unwrap();
+    let out = python.wait_with_output().unwrap();
+    assert!(out.status.success(), "python3 could not read compose's YAML");
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -67,9 +149,10 @@ fn service_names(config: &Value) -> Vec<String> {
 
 #[test]
 fn each_compose_profile_needs_only_its_own_variables() {
-    if !have("docker", &["compose", "version"], "the compose checks") {
+    let Some(compose) = compose() else {
         return;
-    }
+    };
+    let compose_config = |profile: &str, vars: &[(&str, &str)]| compose_config(compose, profile, vars);
     let telegram = compose_config("telegram", &[("TELEGRAM_BOT_TOKEN", "1:T")]);
     assert_eq!(service_names(&telegram), ["postgres", "telegram"]);
     let bot = &telegram["services"]["telegram"];
@@ -199,7 +282,10 @@ fn the_systemd_units_are_hardened_and_valid() {
                 println!("systemd-analyze security --offline=true deploy/{unit}: {e}");
                 assert!(e <= 3.0, "{unit} is rated {e}");
             }
-            None => println!("skipped the rating of {unit}: no `systemd-analyze security --offline`"),
+            None => skip(
+                &format!("the rating of {unit}"),
+                "this systemd-analyze has no `security --offline`",
+            ),
         }
         // verify checks that ExecStart's binary exists: a copy of the unit runs this test's
         // bot binary instead of /usr/local/bin's.

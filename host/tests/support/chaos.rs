@@ -1895,9 +1895,19 @@ fn run_with<B: Bot>(make: MakeBot<B>, cfg: Config) {
 pub type MakeBot<B> = fn(usize) -> std::pin::Pin<Box<dyn Future<Output = B>>>;
 
 /// The database of a run on PostgreSQL, in the run's own schema (None without
-/// STIKIS_TEST_POSTGRES_URL).
+/// STIKIS_TEST_POSTGRES_URL; a failure then when STIKIS_REQUIRE_POSTGRES is set, as CI sets
+/// it, so that a run meant to cover PostgreSQL cannot pass by skipping it).
 fn postgres(seed: u64) -> Option<Db> {
-    let url = std::env::var("STIKIS_TEST_POSTGRES_URL").ok()?;
+    let Some(url) = std::env::var("STIKIS_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        assert!(
+            std::env::var_os("STIKIS_REQUIRE_POSTGRES").is_none(),
+            "STIKIS_REQUIRE_POSTGRES is set, but STIKIS_TEST_POSTGRES_URL is not (eval \"$(bash .ci/postgres.sh)\")"
+        );
+        return None;
+    };
     Some(Db::Postgres(url, format!("chaos_{seed}_{}", std::process::id())))
 }
 
@@ -1919,8 +1929,9 @@ pub fn short_on_sqlite<B: Bot>(bot: MakeBot<B>) {
     );
 }
 
-/// The short run: three processes on PostgreSQL (skipped without STIKIS_TEST_POSTGRES_URL),
-/// PostgreSQL restarted once when STIKIS_CHAOS_PG_RESTART says how.
+/// The short run: three processes on PostgreSQL (skipped without STIKIS_TEST_POSTGRES_URL,
+/// failed without it when STIKIS_REQUIRE_POSTGRES is set), PostgreSQL restarted once when
+/// STIKIS_CHAOS_PG_RESTART says how.
 pub fn short_on_postgres<B: Bot>(bot: MakeBot<B>) {
     let seed = seed();
     let Some(db) = postgres(seed) else {
