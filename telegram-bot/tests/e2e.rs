@@ -99,27 +99,132 @@ fn results(fake: &Fake) -> usize {
         .count()
 }
 
-async fn check_privacy(running: &Running, table: i64, fake: &Fake, checked: &mut usize) {
-    let texts = group_texts(fake);
-    let hidden = running.app.host.hidden_cards(table, 1).await;
-    for text in &texts[*checked..] {
-        for card in &hidden {
-            assert!(
-                !text
-                    .split(|c: char| c.is_whitespace() || c == ',')
-                    .any(|w| w == card),
-                "the group saw the hidden card {card}:\n{text}"
-            );
+/// The deal a group text is about, by the number after its first "deal" or "hand" ("Zole ·
+/// deal 2 · dealer U11", "Result of deal 1", "Polt to Tzar · hand 1 of 4"), if it names one.
+fn deal_named(text: &str) -> Option<usize> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.windows(2).find_map(|w| {
+        let named = w[0].eq_ignore_ascii_case("deal") || w[0].eq_ignore_ascii_case("hand");
+        let n = w[1].trim_end_matches(|c: char| !c.is_ascii_digit());
+        named.then(|| n.parse().ok()).flatten()
+    })
+}
+
+/// The deal the `i`-th group text is about: the one it names, else the one the newest text
+/// before it named (a notice shown during that deal), else deal 1 (the lobby's texts).
+fn deal_of(texts: &[String], i: usize) -> usize {
+    texts[..=i].iter().rev().find_map(|t| deal_named(t)).unwrap_or(1)
+}
+
+/// What a privacy check compared: how many texts it compared with a deal's hidden cards (none
+/// when that deal has nothing hidden any more), and each (hidden card, text) a text showed.
+#[derive(Debug, Default)]
+struct Privacy {
+    compared: usize,
+    leaks: Vec<(String, String)>,
+}
+
+/// Compares the group texts `which` (indices into `texts`) with the hidden cards of the deal
+/// each is about (`hidden`: deal number -> its hidden cards).
+fn privacy(
+    texts: &[String],
+    which: &[usize],
+    hidden: &std::collections::HashMap<usize, Vec<String>>,
+) -> Privacy {
+    let mut p = Privacy::default();
+    for &i in which {
+        let text = &texts[i];
+        let cards = hidden.get(&deal_of(texts, i)).map_or(&[][..], Vec::as_slice);
+        if cards.is_empty() {
+            continue;
+        }
+        p.compared += 1;
+        let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c == ',').collect();
+        for card in cards {
+            if words.contains(&card.as_str()) {
+                p.leaks.push((card.clone(), text.clone()));
+            }
         }
     }
-    *checked = texts.len();
+    p
+}
+
+/// Fails on any hidden card a compared text showed, and when nothing was compared.
+fn assert_private(p: &Privacy, what: &str) {
+    if let Some((card, text)) = p.leaks.first() {
+        panic!(
+            "the group saw the hidden card {card} ({} leaks):\n{text}",
+            p.leaks.len()
+        );
+    }
+    assert!(
+        p.compared > 0,
+        "no group text was compared with a hidden card: {what}"
+    );
+}
+
+/// The number of the deal being played (or the last one played) at table `table`.
+async fn current_deal(host: &stikis_host::Host, table: i64) -> usize {
+    host.table_view(table, None)
+        .await
+        .unwrap()
+        .expect("the table is open")
+        .deal_no
+}
+
+/// Checks the group's texts since the `checked`-th, and the newest one about the deal being
+/// played, against the cards of their deal that are hidden now (a card that is hidden now was
+/// hidden when the text was shown: a deal's hidden cards only become fewer). Waits until the
+/// group shows the deal being played (its first table message may wait for the group's slot).
+async fn check_privacy(running: &Running, table: i64, fake: &Fake, checked: &mut usize) {
+    let host = &running.app.host;
+    loop {
+        let current = current_deal(host, table).await;
+        let texts = fake
+            .until(&format!("the group showing deal {current}"), |f| {
+                let texts = group_texts(f);
+                texts
+                    .iter()
+                    .any(|t| deal_named(t) == Some(current))
+                    .then_some(texts)
+            })
+            .await;
+        let newest = texts
+            .iter()
+            .rposition(|t| deal_named(t) == Some(current))
+            .unwrap();
+        let mut which: Vec<usize> = (*checked..texts.len()).collect();
+        if !which.contains(&newest) {
+            which.push(newest);
+        }
+        let mut deals: Vec<usize> = which.iter().map(|&i| deal_of(&texts, i)).collect();
+        deals.sort_unstable();
+        deals.dedup();
+        let mut hidden = std::collections::HashMap::new();
+        for d in deals {
+            hidden.insert(d, host.hidden_cards(table, d).await);
+        }
+        let p = privacy(&texts, &which, &hidden);
+        if p.compared == 0 && current_deal(host, table).await != current {
+            // Deal `current` ended meanwhile (nothing of it is hidden now): the next one.
+            continue;
+        }
+        assert_private(&p, &format!("deal {current}, hidden {hidden:?}"));
+        *checked = texts.len();
+        return;
+    }
 }
 
 /// Opens a table in the group: Anna creates it (after switching the turn timer off), Bruno
 /// and Cilda join by button, Anna starts. Returns the table id.
 async fn open_table(fake: &Fake) -> i64 {
+    open_table_with_turns(fake, "off").await
+}
+
+/// `open_table` with the turn timer set to `turn` (`/settings turn <turn>`) first.
+async fn open_table_with_turns(fake: &Fake, turn: &str) -> i64 {
     fake.state.lock().unwrap().admins.insert(ANNA);
-    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.say(GROUP, ANNA, &format!("/settings turn {turn}"), None);
     fake.said(GROUP, "").await;
     fake.say(GROUP, ANNA, "/zole", None);
     let (msg, join) = fake.until("the lobby", |f| button(f, GROUP, "join")).await;
@@ -292,6 +397,79 @@ async fn three_people_play_a_whole_deal_by_buttons_and_the_group_sees_no_hidden_
     // No edit repeated an unchanged message.
     assert!(calls.iter().all(|c| c.failed.is_none()));
     running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+#[test]
+fn a_group_text_is_about_the_deal_it_names_or_the_one_named_before_it() {
+    assert_eq!(deal_named("Zole · deal 12 · dealer U11\nTurn: U12"), Some(12));
+    assert_eq!(deal_named("Result of deal 1\nDeclarer: U11"), Some(1));
+    assert_eq!(deal_named("Polt to Tzar · hand 3 of 4"), Some(3));
+    assert_eq!(deal_named("Deal 2 begins."), Some(2));
+    assert_eq!(deal_named("U13's private chat is closed"), None);
+    let texts: Vec<String> = [
+        "Zole: join?",
+        "Zole · deal 1 · dealer U11",
+        "a notice",
+        "Result of deal 2",
+        "more",
+    ]
+    .map(str::to_string)
+    .to_vec();
+    let deals: Vec<usize> = (0..texts.len()).map(|i| deal_of(&texts, i)).collect();
+    assert_eq!(deals, [1, 1, 1, 2, 2]);
+}
+
+/// The privacy check bites: a real table message of the deal being played passes, and a copy
+/// of it with one of that deal's hidden cards put in (as a trick line shows cards), or a notice
+/// after it showing one, is reported and fails the check.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_privacy_check_reports_a_hidden_card_put_into_a_real_group_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = bot(&fake, &dir.path().join("p.db")).await;
+    let table = open_table(&fake).await;
+    let mut checked = 0;
+    play(&fake, &running, table, &mut checked, 4, |_| false).await;
+    let host = &running.app.host;
+    let current = current_deal(host, table).await;
+    let hidden = host.hidden_cards(table, current).await;
+    assert!(hidden.len() > 1, "deal {current}: {hidden:?}");
+    let by_deal = std::collections::HashMap::from([(current, hidden.clone())]);
+    let mut texts = group_texts(&fake);
+    let i = texts
+        .iter()
+        .rposition(|t| deal_named(t) == Some(current))
+        .expect("the table message of the deal being played");
+    let clean = privacy(&texts, &[i], &by_deal);
+    assert_eq!(clean.compared, 1, "{clean:?}");
+    assert!(clean.leaks.is_empty(), "{clean:?}");
+    assert_private(&clean, "the real table message");
+    let card = &hidden[0];
+    let real = texts[i].clone();
+    for leaked in [
+        format!("{real}\nTrick 3: {card}"),
+        format!("{real}\nLast trick: {},{card}", hidden[1]),
+    ] {
+        texts[i] = leaked.clone();
+        let p = privacy(&texts, &[i], &by_deal);
+        assert_eq!(p.compared, 1, "{p:?}");
+        assert!(p.leaks.contains(&(card.clone(), leaked.clone())), "{p:?}");
+        let failed = std::panic::catch_unwind(|| assert_private(&p, "a leaked copy"));
+        assert!(failed.is_err(), "the check passed {leaked:?}");
+    }
+    texts[i] = real;
+    texts.push(format!("U12 says: I hold {card}"));
+    let last = texts.len() - 1;
+    let p = privacy(&texts, &[i, last], &by_deal);
+    assert_eq!(p.compared, 2, "{p:?}");
+    assert_eq!(p.leaks, [(card.clone(), texts[last].clone())]);
+    // Nothing to compare (a deal with no hidden cards) fails the check too.
+    let none = privacy(&texts, &[i], &std::collections::HashMap::new());
+    assert_eq!(none.compared, 0);
+    assert!(std::panic::catch_unwind(|| assert_private(&none, "nothing hidden")).is_err());
+    running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -322,6 +500,7 @@ async fn a_429_is_waited_out_and_a_restart_mid_deal_goes_on() {
     assert!(retry.at - calls[refused].at >= Duration::from_millis(950));
     // Stop the bot mid-deal and start a new one on the same database.
     running.shutdown().await;
+    fake.assert_nothing_refused();
     let before: Vec<Msg> = fake.messages(GROUP);
     let sent_before = fake.calls().len();
     let running = bot(&fake, &db).await;
@@ -343,6 +522,7 @@ async fn a_429_is_waited_out_and_a_restart_mid_deal_goes_on() {
         "the restarted bot sent the deal-1 table message anew"
     );
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -429,16 +609,21 @@ async fn a_deep_link_seats_a_newcomer_and_a_closed_private_chat_falls_back_to_th
     let first = legend[0].split_once(' ').unwrap().1;
     assert_eq!(fake.answered(&id).await["text"], format!("✓ {first}"));
     check_privacy(&running, table, &fake, &mut checked).await;
-    // Every group message went to topic 5.
-    for c in fake.calls() {
-        if c.method == "sendMessage" && c.body["chat_id"] == json!(GROUP) && c.body["text"] != "✓" {
-            let is_settings = c.body["text"]
+    // Every group message went to topic 5 (but the answer to /settings, said outside it).
+    let in_group: Vec<fake::Call> = fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "sendMessage" && c.body["chat_id"] == json!(GROUP))
+        .filter(|c| {
+            !c.body["text"]
                 .as_str()
-                .is_some_and(|t| t.contains("turn") || t.contains("limit"));
-            if !is_settings {
-                assert_eq!(c.body["message_thread_id"], 5, "{}", c.body);
-            }
-        }
+                .is_some_and(|t| t.starts_with("Time per move"))
+        })
+        .collect();
+    // The lobby, the table message, the notice of Cilda's closed chat at least.
+    assert!(in_group.len() >= 3, "{in_group:#?}");
+    for c in &in_group {
+        assert_eq!(c.body["message_thread_id"], 5, "{}", c.body);
     }
     // Once she opens the chat (the link's /start), her hand arrives there.
     fake.state.lock().unwrap().forbidden.remove(&CILDA);
@@ -483,6 +668,7 @@ async fn a_deep_link_seats_a_newcomer_and_a_closed_private_chat_falls_back_to_th
     }
     assert!(closed, "the table stayed open after the bot left the group");
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -530,6 +716,7 @@ async fn public_edits_of_a_group_are_coalesced_to_the_rate_limit() {
         .expect("edits of the table message");
     assert_eq!(last.text, last_edit.body["text"].as_str().unwrap());
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 /// The hand of who just acted is redrawn at once, without the card played and without
@@ -584,6 +771,7 @@ async fn the_hand_of_who_just_acted_is_redrawn_at_once_and_the_answer_names_the_
         check_privacy(&running, table, &fake, &mut checked).await;
     }
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 /// A hand that loses its buttons without its owner pressing (the turn timer moved for them)
@@ -593,13 +781,15 @@ async fn a_hand_the_timer_moved_for_is_redrawn_when_its_delay_is_over() {
     let dir = tempfile::tempdir().unwrap();
     let fake = Fake::start().await;
     let mut s = settings(&fake, &dir.path().join("d.db"));
-    s.hand_delay = Duration::from_millis(300);
+    // Longer than a turn (one second, below): a hand redrawn at once, when the timer moves, is
+    // redrawn at most a turn after it was shown with its buttons.
+    let delay = Duration::from_secs(2);
+    s.hand_delay = delay;
     let running = start(s).await.unwrap();
-    open_table(&fake).await;
-    // One second a move: whoever is to bid first times out, and a computer player bids.
-    fake.say(GROUP, ANNA, "/settings turn 1", None);
+    // One second a move: whoever is to bid times out, and a computer player bids for them.
+    open_table_with_turns(&fake, "1").await;
     let (x, xm) = fake
-        .until("the first bidder", |f| {
+        .until("a bidder", |f| {
             [ANNA, BRUNO, CILDA].into_iter().find_map(|u| {
                 let m = f.messages(u).into_iter().last()?;
                 (!m.buttons.is_empty()).then_some((u, m.id))
@@ -611,7 +801,34 @@ async fn a_hand_the_timer_moved_for_is_redrawn_when_its_delay_is_over() {
         (m.buttons.is_empty() && !m.text.contains("Your turn")).then_some(())
     })
     .await;
+    // It was held back for the delay: the call that took its buttons away came at least the
+    // delay after the one before it, which showed it with its buttons before the timer moved.
+    // (A slower machine only makes this longer.)
+    let calls: Vec<fake::Call> = fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.method != "answerCallbackQuery" && c.body["chat_id"] == json!(x) && c.failed.is_none())
+        .collect();
+    assert!(
+        calls.iter().skip(1).all(|c| c.body["message_id"] == json!(xm)),
+        "{calls:#?}"
+    );
+    let redrawn = calls
+        .iter()
+        .position(|c| {
+            c.body["reply_markup"]["inline_keyboard"]
+                .as_array()
+                .is_none_or(|rows| rows.iter().all(|r| r.as_array().is_none_or(Vec::is_empty)))
+        })
+        .expect("the call that took the hand's buttons away");
+    assert!(redrawn > 0, "{calls:#?}");
+    let held = calls[redrawn].at - calls[redrawn - 1].at;
+    assert!(
+        held >= delay,
+        "redrawn {held:?} after it was last shown, sooner than the hand delay {delay:?}"
+    );
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -669,6 +886,7 @@ async fn webhook_mode_takes_the_updates_telegram_posts_and_a_deal_is_played() {
     // no webhook call: Telegram keeps the updates for the next start.
     let before = fake.calls().len();
     running.shutdown().await;
+    fake.assert_nothing_refused();
     assert_eq!(
         fake.state
             .lock()
@@ -704,6 +922,7 @@ async fn webhook_posts_that_stop_waiting_leave_the_answer_to_a_call() {
     assert!(answers > 20, "{answers} answers");
     assert_eq!(in_reply, None);
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 /// Opens `command` in the group, fills the other seats with computer players (`/bots` per
@@ -753,6 +972,7 @@ async fn anna_and_computers(command: &str, game: &str, bots: &[usize], cards: us
     }
     assert!(played >= cards || results(&fake) > 0, "{played} cards");
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -792,14 +1012,33 @@ async fn no_op_commands_answer_privately_and_a_failed_admin_check_refuses() {
         .await;
     let row = running.app.host.store().table(table).await.unwrap().unwrap();
     assert_eq!(row.status, stikis_host::store::TableStatus::Running);
-    // None of it reached the group.
-    for text in &group_texts(&fake)[group_before..] {
-        assert!(
-            !text.contains("already on") && !text.contains("try again") && !text.contains("Only the"),
-            "the group saw {text:?}"
-        );
+    // None of it reached the group: no group text holds anything Bruno was told privately
+    // (the three answers, and his hand), nor a hidden card.
+    let told = texts_in(&fake, BRUNO);
+    for answer in [
+        "Please try again in a moment.",
+        "Only the table's creator or an admin may do that.",
+        "The game is already on: nothing to start.",
+    ] {
+        assert!(told.iter().any(|t| t.contains(answer)), "{told:#?}");
     }
+    let group = group_texts(&fake);
+    assert!(group.len() >= group_before && group_before > 0, "{group:#?}");
+    let mut compared = 0;
+    for text in &group {
+        for private in &told {
+            assert!(
+                !text.contains(private.trim()),
+                "the group saw {private:?} in {text:?}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 4 * group.len(), "{compared}");
+    let mut checked = 0;
+    check_privacy(&running, table, &fake, &mut checked).await;
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 /// A bot killed after a deal's last card was taken but before that deal's hands were shown
@@ -855,6 +1094,7 @@ async fn after_a_crash_the_last_deals_hands_are_shown_as_they_ended() {
     let still = fake.messages(user).into_iter().find(|m| m.id == msg).unwrap();
     assert_eq!((&still.text, &still.buttons), (&stale.text, &stale.buttons));
     running.crash();
+    fake.assert_nothing_refused();
     let running = bot(&fake, &db).await;
     fake.until("deal 1's hand shown as it ended", |f| {
         let m = f.messages(user).into_iter().find(|m| m.id == msg)?;
@@ -868,6 +1108,7 @@ async fn after_a_crash_the_last_deals_hands_are_shown_as_they_ended() {
     }
     play(&fake, &running, table, &mut checked, 3, |_| false).await;
     running.crash();
+    fake.assert_nothing_refused();
 }
 
 /// A server that answers getUpdates at once with nothing does not make the bot spin: it
@@ -887,6 +1128,7 @@ async fn long_polling_backs_off_when_get_updates_answers_at_once_with_nothing() 
     fake.say(GROUP, ANNA, "/zole", None);
     fake.until("the lobby", |f| button(f, GROUP, "join")).await;
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 /// A 4-person tournament of 2 short rounds (one deal a round) in a group: `/tournament 2 1`
@@ -1022,6 +1264,7 @@ async fn four_people_play_a_tournament_of_two_short_rounds() {
     let standings = stikis_core::tournament::verify(&rec).expect("the record verifies");
     assert!(fin.contains(&format!("1. {}:", standings[0].player)), "{fin}");
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 /// Two processes edit one table message. An edit one of them holds back (the group's pacing)
@@ -1165,6 +1408,7 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
     assert_eq!(texts_in(&fake, ANNA), ["hand 8", "hand 10"]);
     let shown = fake.messages(ANNA).pop().expect("Anna's hand");
     assert_eq!(shown.text, "hand 10");
+    fake.assert_nothing_refused();
 }
 
 /// A process that claimed a message's first post and died before sending it leaves only its
@@ -1265,6 +1509,7 @@ async fn a_first_post_claimed_by_a_process_that_died_is_shown_once_the_claim_lap
             .count();
         assert_eq!(sends, 1, "one call to {user}");
     }
+    fake.assert_nothing_refused();
 }
 
 /// `/web` through the bot: the link; `/web public <name>` and `/web private` for admins only,
@@ -1307,6 +1552,7 @@ async fn web_gives_the_link_and_an_admin_makes_the_pages_public_and_private_agai
     assert!(store.public_communities(10).await.unwrap().is_empty());
     assert!(!off.text.contains(&listed[0].1), "a new link: {}", off.text);
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 /// Settings with the group's edits paced (`edit_interval`, 300 ms: a tenth of Telegram's 3 s).
@@ -1425,6 +1671,7 @@ async fn a_player_without_a_private_chat_plays_by_numbers_at_human_pace() {
     assert!(turns >= 5, "{turns} turns (seed {seed})");
     assert_eq!(first_try, turns, "seed {seed}");
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 /// A message as a person sees it: its text and buttons.
@@ -1478,6 +1725,7 @@ async fn a_busy_table_message_does_not_starve_the_finished_deals_one() {
     let last = fake.messages(GROUP).into_iter().find(|m| m.id == d1).unwrap();
     assert!(!last.text.contains("Turn:"), "{}", last.text);
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
 
 /// With a Mini App (`--mini-app`), a running table's message opens it with a direct link;
@@ -1552,6 +1800,7 @@ async fn the_table_message_opens_the_mini_app_and_play_links_go_only_to_private_
         group_texts(&fake).iter().all(|t| !t.contains("?k=")),
         "a personal link reached the group"
     );
+    fake.assert_nothing_refused();
 }
 
 /// Opens table `table`'s live-page feed for `user` (plain HTTP/1.1 on the bot's web face) and
@@ -1692,6 +1941,8 @@ async fn everyone_on_the_live_page_costs_only_the_group_edits_and_a_closed_page_
     check_privacy(&running, table, &fake, &mut checked).await;
     let calls: Vec<fake::Call> = showing_calls(&fake).split_off(before);
     assert_eq!(cards, 24, "a whole deal of Zole: {moves} moves");
+    // The group was shown the deal (its result at least), and only the group.
+    assert!(!calls.is_empty(), "nothing was shown of the deal");
     let methods: Vec<(String, String)> = calls
         .iter()
         .map(|c| (c.method.clone(), c.body["chat_id"].to_string()))
@@ -1761,4 +2012,5 @@ async fn everyone_on_the_live_page_costs_only_the_group_edits_and_a_closed_page_
         f.abort();
     }
     running.shutdown().await;
+    fake.assert_nothing_refused();
 }
