@@ -592,3 +592,19 @@ async fn an_away_seat_gets_i_am_back_on_its_page() {
     assert!(!view.seats[0].away, "the seat is hers again");
     assert!(!view.offers(&token), "and \"I'm back\" is no longer offered");
 }
+
+/// Browsers ask every site for `/favicon.ico`: it is the site's icon, not a 404 in the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_site_has_an_icon() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "icon.db").await;
+    let bot = start_bot(&store).await;
+    for path in ["/favicon.ico", "/favicon.svg"] {
+        let (status, body, headers) = get(&bot, path).await;
+        assert_eq!(status, 200, "{path}");
+        assert_eq!(headers["content-type"], "image/svg+xml", "{path}");
+        assert!(body.starts_with("<svg"), "{path}: {body}");
+    }
+    let (_, page, _) = get(&bot, "/play/app").await;
+    assert!(page.contains("rel=\"icon\""), "pages name the icon:\n{page}");
+}
