@@ -797,6 +797,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         .map(|c| (card_label(c), c))
         .collect();
     let mut acknowledged = 0;
+    // Of them, the presses of a move (a card played, a bid), each looked for in the log.
+    let mut acknowledged_moves = 0;
     // Presses whose answer was only a deferral ("✓" then says "received", not "taken"), by
     // what became of them: in the log (and of those, the ones refused in a follow-up all the
     // same: reported), refused in a follow-up, lost with the process that took them, none of
@@ -819,6 +821,13 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let mut doubled = Vec::new();
     let mut ghosts = Vec::new();
     let mut leaks = Vec::new();
+    // How many texts the privacy check read: of the group's table messages, and of hand
+    // messages (each text of a message while its deal ran). None read would be a check that
+    // saw nothing (a message ref or chat that never matches), not a run without leaks.
+    let mut table_texts_checked = 0usize;
+    let mut hand_texts_checked = 0usize;
+    // Results posted whose totals were compared with the replayed record's.
+    let mut totals_checked = 0usize;
     let mut stale_hands = Vec::new();
     let mut replay_errors = Vec::new();
     // Deals whose result was never posted (the process that takes a table over posts the
@@ -1042,6 +1051,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             if kind != "p" && kind != "b" {
                 continue; // a bury pick is logged with the second card only
             }
+            acknowledged_moves += 1;
             acked_at.entry(p.token.seq).or_default().push(format!(
                 "press {} ({}) by {} at +{} ms, answered at {:?}: {:?}",
                 p.id,
@@ -1268,6 +1278,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                         ));
                     }
                     for m in posts {
+                        totals_checked += 1;
                         let shown: Option<Vec<i64>> =
                             m.lines().find(|l| l.starts_with("Totals: ")).and_then(|line| {
                                 line["Totals: ".len()..]
@@ -1337,6 +1348,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             if let Some(msg) = store.message_ref(bot.platform, &key, &t.group).await.unwrap() {
                 for (chat, m, text, at) in &history {
                     if *chat == t.group && *m == msg && live(*at) {
+                        table_texts_checked += 1;
                         let hidden = hidden_at(*at);
                         for c in cards_in(text, &labels) {
                             if hidden.contains(&c) {
@@ -1373,6 +1385,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                             .collect();
                         for (chat, m, text, at) in &history {
                             if *chat == dm && *m == msg && live(*at) {
+                                hand_texts_checked += 1;
                                 let hidden = hidden_at(*at);
                                 for c in cards_in(text, &labels) {
                                     if others.contains(&c) && hidden.contains(&c) {
@@ -1578,13 +1591,13 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let excused_ms = covered(&windows, start_ms, run_end_ms);
     println!(
         "chaos: {} kills, {} restarts ({} by the harness after an exit), {pg_restarts} PostgreSQL restarts; \
-         {} presses, {acknowledged} acknowledged, {} lost, {} applied twice, {} moves without a press; \
+         {} presses, {acknowledged} acknowledged ({acknowledged_moves} of them moves), {} lost, {} applied twice, {} moves without a press; \
          {} deferred presses acknowledged: {deferred_logged} in the log ({} of them refused all the same), \
          {deferred_refused} refused after, {deferred_lost} lost with their process, {} none of these \
          ({deferred_unanswered} more deferred but never acknowledged); \
          moved by two owners: {} ({} changes of mover within {TWO_OWNERS_MS} ms during a change of the live set {owners_changed:?}, \
          whose windows cover {:.0} of {:.0} s); \
-         {} leaked cards, {} hands gone back to older buttons ({} left so), {} replay problems, {} deal results never posted, {} posted twice; {timed_out} moves by the turn timer \
+         {} leaked cards (of {table_texts_checked} table and {hand_texts_checked} hand texts read), {} hands gone back to older buttons ({} left so), {} replay problems ({totals_checked} results' totals compared), {} deal results never posted, {} posted twice; {timed_out} moves by the turn timer \
          ({} of turns never shown); {} posts to a process that failed (redelivered, or unanswered); {actions_total} actions, \
          {throughput:.0} moves/s during the chaos; takeover after a kill: p50 {} ms, p99 {} ms, max {} ms \
          over {} tables",
@@ -1686,6 +1699,20 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         .collect();
     assert!(problems.is_empty(), "{failure_note}\n{problems:#?}");
     assert!(acknowledged > 0, "nothing was played; {failure_note}");
+    assert!(
+        acknowledged_moves > 0,
+        "no acknowledged move was looked for in the log; {failure_note}"
+    );
+    // The checks above saw something: a privacy check that read no table or hand text, or a
+    // replay that compared no result, would pass whatever the bots showed.
+    assert!(
+        table_texts_checked > 0 && hand_texts_checked > 0,
+        "the privacy check read {table_texts_checked} table and {hand_texts_checked} hand texts; {failure_note}"
+    );
+    assert!(
+        totals_checked > 0,
+        "no result's totals were compared with the record; {failure_note}"
+    );
     if cfg.kills {
         assert!(!kills.is_empty(), "no process was killed; {failure_note}");
     }
