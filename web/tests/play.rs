@@ -86,6 +86,18 @@ struct Feed {
     rx: mpsc::UnboundedReceiver<Sent>,
     last: Option<Sent>,
     all: Vec<Sent>,
+    /// How many of `all` were handed to a check (`unchecked`).
+    checked: usize,
+}
+
+/// The deal a page shows ("Deal 3" in its head), if it shows one.
+fn deal_of_page(html: &str) -> Option<usize> {
+    let p = html.split("<p class=\"deal\">").nth(1)?.split('<').next()?;
+    p.chars()
+        .filter(|c| c.is_ascii_digit())
+        .collect::<String>()
+        .parse()
+        .ok()
 }
 
 async fn open_feed(bot: &Bot, table: i64, key: &str) -> Feed {
@@ -144,11 +156,14 @@ async fn open_feed_in(bot: &Bot, table: i64, key: &str, lang: &str) -> Feed {
         rx,
         last: None,
         all: Vec::new(),
+        checked: 0,
     }
 }
 
 impl Feed {
     /// Waits for the feed to show version `v` or newer; returns its page.
+    /// Every view sent is kept in `all`; the caller checks each of them (`check_all`), not
+    /// only the one returned.
     async fn at_least(&mut self, v: i64) -> String {
         loop {
             if let Some(s) = &self.last {
@@ -181,6 +196,17 @@ fn action(token: &str) -> String {
 }
 
 impl Feed {
+    /// The views the feed was sent since the last call, in order.
+    fn unchecked(&mut self) -> Vec<String> {
+        let new: Vec<String> = self.all[self.checked..]
+            .iter()
+            .filter(|s| s.event == "view")
+            .map(|s| s.data.clone())
+            .collect();
+        self.checked = self.all.len();
+        new
+    }
+
     /// Waits for the word that the table is over; returns it.
     async fn over(&mut self) -> String {
         loop {
@@ -394,6 +420,8 @@ struct Game {
 #[derive(Default)]
 struct Played {
     checked: usize,
+    /// The views of the pages' feeds that were checked.
+    views: usize,
     chat_moves: usize,
     page_moves: usize,
     restarted: bool,
@@ -475,7 +503,15 @@ impl Game {
             let mut pages = Vec::new();
             for (f, who) in self.feeds.iter_mut().zip(&viewers) {
                 let html = f.at_least(view.version).await;
-                played.checked += check_page(&self.bot.host, table, who.as_deref(), &html).await;
+                // Every view the feed was sent since the last look, not only the newest: each
+                // of this deal is checked (hidden sets only shrink within a deal, so a card
+                // hidden now was hidden then); one of an earlier deal was checked in its deal.
+                for sent in f.unchecked() {
+                    if deal_of_page(&sent) == Some(view.deal_no) {
+                        played.checked += check_page(&self.bot.host, table, who.as_deref(), &sent).await;
+                        played.views += 1;
+                    }
+                }
                 pages.push(html);
             }
             let seat = view.to_act.expect("someone is to act") as usize;
@@ -603,6 +639,7 @@ async fn three_pages_play_zole_through_a_restart_and_beside_the_chat_and_never_s
         "only {} hidden cards were checked",
         played.checked
     );
+    assert!(played.views > 0, "no view a feed was sent was checked");
     for kind in ["b", "y", "p"] {
         assert!(
             played.kinds.contains_key(kind),
@@ -653,6 +690,7 @@ async fn a_belote_deal_is_bid_and_played_through_the_pages() {
         "only {} hidden cards were checked",
         played.checked
     );
+    assert!(played.views > 0, "no view a feed was sent was checked");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -671,6 +709,7 @@ async fn a_polt_hand_with_its_exchanges_is_played_through_the_pages() {
         "only {} hidden cards were checked",
         played.checked
     );
+    assert!(played.views > 0, "no view a feed was sent was checked");
 }
 
 /// Telegram's `initData` for `user`, signed with `token` as Telegram signs it.
