@@ -338,7 +338,10 @@ fn check_told(game: &str, body: &str, deal: &Value, result: &Value, players: &[S
         .into_iter()
         .filter(|k| result[*k].is_array())
         .collect();
-    assert!(!told_keys.is_empty(), "{game}: a result with no points or tricks: {result}");
+    assert!(
+        !told_keys.is_empty(),
+        "{game}: a result with no points or tricks: {result}"
+    );
     for key in ["card_points", "team_points"] {
         if let Some(points) = result[key].as_array() {
             assert!(
