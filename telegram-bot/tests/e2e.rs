@@ -2014,3 +2014,110 @@ async fn everyone_on_the_live_page_costs_only_the_group_edits_and_a_closed_page_
     running.shutdown().await;
     fake.assert_nothing_refused();
 }
+
+/// A plain HTTP/1.1 request to the bot's web face: its status and body.
+async fn http(web: std::net::SocketAddr, method: &str, path: &str, form: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {web}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
+        form.len()
+    );
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let mut resp = Vec::new();
+    tcp.read_to_end(&mut resp).await.unwrap();
+    let text = String::from_utf8_lossy(&resp).to_string();
+    let code = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (code, body)
+}
+
+/// The Mini App opens a table only for its players and the members of its chat. Telegram is
+/// asked (getChatMember) about a person the bot does not know in the chat, once for many
+/// pages; one who left the group, or whom Telegram does not know there, is refused and told
+/// nothing of the table. The seated are never asked about.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_mini_app_opens_a_table_only_for_its_players_and_the_members_of_its_chat() {
+    const DORA: i64 = 14;
+    const EDGARS: i64 = 15;
+    const FRICIS: i64 = 16;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let mut s = settings(&fake, &dir.path().join("members.db"));
+    s.mini_app = Some("table".into());
+    s.web_listen = Some(([127, 0, 0, 1], 0).into());
+    let running = start(s).await.expect("the bot starts");
+    let web = running.web.as_ref().unwrap().addr;
+    let table = open_table(&fake).await;
+    {
+        let mut st = fake.state.lock().unwrap();
+        st.outsiders.insert(EDGARS);
+        st.strangers.insert(FRICIS);
+    }
+    let reference = stikis_host::links::table_ref(&stikis_host::links::play_secret("123:TEST"), table);
+    let session = |user: i64| {
+        let init = stikis_web::play::sign_init_data(
+            "123:TEST",
+            &[
+                ("auth_date", &(fake::unix_ms() / 1000 - 30).to_string()),
+                ("user", &format!("{{\"id\":{user},\"first_name\":\"U{user}\"}}")),
+                ("start_param", &reference),
+            ],
+        );
+        let form = url::form_urlencoded::Serializer::new(String::new())
+            .append_pair("init_data", &init)
+            .append_pair("lang", "en")
+            .finish();
+        async move { http(web, "POST", "/play/app/session", &form).await }
+    };
+    let asked = |user: i64| {
+        fake.calls()
+            .iter()
+            .filter(|c| c.method == "getChatMember" && c.body["user_id"].as_i64() == Some(user))
+            .count()
+    };
+    // A player: their seat, and Telegram is not asked.
+    let (status, body) = session(BRUNO).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(asked(BRUNO), 0, "a seated person is not asked about");
+    // A member the bot has not seen: Telegram is asked once for five pages, and the link
+    // opens the table to watch.
+    for _ in 0..5 {
+        let (status, body) = session(DORA).await;
+        assert_eq!(status, 200, "{body}");
+        let url: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let (status, page) = http(web, "GET", url["url"].as_str().unwrap(), "").await;
+        assert_eq!(status, 200);
+        assert!(
+            page.contains("U11") && !page.contains("class=\"hand\""),
+            "a watcher's page:\n{page}"
+        );
+    }
+    assert_eq!(asked(DORA), 1, "one getChatMember for five pages");
+    // One who left the group, and one Telegram does not know there: refused alike, told
+    // nothing of the table (no player's name), and asked about once however often they try.
+    let mut refusals = Vec::new();
+    for user in [EDGARS, FRICIS, EDGARS, FRICIS] {
+        let (status, body) = session(user).await;
+        assert_eq!(status, 403, "{user}: {body}");
+        assert!(
+            ["U11", "U12", "U13"].iter().all(|n| !body.contains(n)),
+            "the refusal names a player: {body}"
+        );
+        refusals.push(body);
+    }
+    assert!(
+        refusals.windows(2).all(|w| w[0] == w[1]),
+        "one answer for all: {refusals:?}"
+    );
+    assert_eq!((asked(EDGARS), asked(FRICIS)), (1, 1), "each asked about once");
+    fake.assert_nothing_refused();
+    running.shutdown().await;
+}

@@ -62,6 +62,10 @@ pub struct FakeState {
     /// Private chats that refuse the bot.
     pub forbidden: HashSet<i64>,
     pub admins: HashSet<i64>,
+    /// People who left the group (getChatMember says "left"), and people Telegram does not
+    /// know there (it refuses with PARTICIPANT_ID_INVALID); everyone else is a member.
+    pub outsiders: HashSet<i64>,
+    pub strangers: HashSet<i64>,
     /// Artificial latency of every call.
     pub latency: Duration,
     /// getUpdates answers at once, even with nothing (a server that ignores the long-poll
@@ -778,6 +782,13 @@ impl Fake {
                 let user = body["user_id"].as_i64().unwrap_or(0);
                 if s.admins.contains(&user) {
                     ok(json!({"status": "creator", "user": user_json(user), "is_anonymous": false}))
+                } else if s.outsiders.contains(&user) {
+                    ok(json!({"status": "left", "user": user_json(user)}))
+                } else if s.strangers.contains(&user) {
+                    (
+                        400,
+                        json!({"ok": false, "error_code": 400, "description": "Bad Request: PARTICIPANT_ID_INVALID"}),
+                    )
                 } else {
                     ok(json!({"status": "member", "user": user_json(user)}))
                 }
