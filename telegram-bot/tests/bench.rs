@@ -53,9 +53,15 @@ async fn table(fake: Fake, n: i64, humans: i64) -> (usize, usize, usize) {
     if humans < 3 {
         fake.say(group, users[0], &format!("/bots {}", 3 - humans), None);
         updates += 1;
+        // The lobby names its computer player of the last seat, in the group's language
+        // (whichever it is: the bench once waited for the Latvian name in an English group).
+        let computer: Vec<String> = stikis_host::i18n::Lang::ALL
+            .into_iter()
+            .map(|l| stikis_host::games::computer_name(l, 2))
+            .collect();
         while !fake.state.lock().unwrap().chats[&group]
             .iter()
-            .any(|m| m.text.contains("Dators"))
+            .any(|m| computer.iter().any(|c| m.text.contains(c.as_str())))
         {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }

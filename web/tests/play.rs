@@ -5,7 +5,6 @@
 //! Telegram `initData` are checked: forged, expired, altered and other-table credentials are
 //! refused and change nothing.
 
-#[path = "adversarial.rs"]
 mod adversarial;
 
 use crate::browser;
