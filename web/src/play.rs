@@ -620,9 +620,18 @@ async fn press(
         Ok((_, None)) => return Refusal::Watching.counted("watcher_tap").json(lang, "reply"),
         Err(d) => return d.json(lang, "reply"),
     };
-    // The page's picture now: the tap must be one it offers this person's seat.
-    let view = match p.host.table_view_in(table, Some(&user), Some(lang)).await {
-        Ok(Some(v)) => v,
+    // The table, and the page's picture now: the tap must be one it offers this person's seat.
+    let read = async {
+        let row = p.host.store().table(table).await.map_err(|e| e.to_string())?;
+        let view = p
+            .host
+            .table_view_in(table, Some(&user), Some(lang))
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok::<_, String>(row.zip(view))
+    };
+    let (row, view) = match read.await {
+        Ok(Some(both)) => both,
         Ok(None) => {
             return (
                 StatusCode::NOT_FOUND,
@@ -649,22 +658,6 @@ async fn press(
         .find(|s| s.seat == seat)
         .map(|s| s.name.clone())
         .unwrap_or_default();
-    let row = match p.host.store().table(table).await {
-        Ok(Some(row)) => row,
-        Ok(None) => {
-            return (
-                StatusCode::NOT_FOUND,
-                Json(json!({ "reply": t(lang, "play-over", &[]) })),
-            )
-                .into_response()
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, table, "a live-table tap could not read its table");
-            return Refusal::Unavailable
-                .counted("store_unavailable")
-                .json(lang, "reply");
-        }
-    };
     let mut out = p
         .host
         .handle(Request {

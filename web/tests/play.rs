@@ -15,9 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::*;
-use hmac::{Hmac, Mac};
 use http_body_util::BodyExt;
-use sha2::Sha256;
 use stikis_host::i18n::{t, Lang};
 use stikis_host::links::{play_key, play_secret};
 use stikis_host::store::{ChatRef, Platform, Store};
@@ -714,31 +712,15 @@ async fn a_polt_hand_with_its_exchanges_is_played_through_the_pages() {
 /// Telegram's `initData` for `user`, signed with `token` as Telegram signs it.
 fn init_data(token: &str, user: i64, auth_date: i64, start: &str) -> String {
     let user_json = format!("{{\"id\":{user},\"first_name\":\"Ilze\",\"language_code\":\"lv\"}}");
-    let mut fields = vec![
-        ("auth_date".to_string(), auth_date.to_string()),
-        ("query_id".to_string(), "AAH-test".to_string()),
-        ("start_param".to_string(), start.to_string()),
-        ("user".to_string(), user_json),
-    ];
-    fields.sort();
-    let check = fields
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut secret = Hmac::<Sha256>::new_from_slice(b"WebAppData").unwrap();
-    secret.update(token.as_bytes());
-    let secret = secret.finalize().into_bytes();
-    let mut mac = Hmac::<Sha256>::new_from_slice(&secret).unwrap();
-    mac.update(check.as_bytes());
-    let hash: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    fields.push(("hash".into(), hash));
-    serde_urlencoded::to_string(&fields).unwrap()
+    stikis_web::play::sign_init_data(
+        token,
+        &[
+            ("auth_date", &auth_date.to_string()),
+            ("query_id", "AAH-test"),
+            ("start_param", start),
+            ("user", &user_json),
+        ],
+    )
 }
 
 async fn session(bot: &Bot, init: &str) -> (u16, serde_json::Value) {
