@@ -996,3 +996,38 @@ async fn recovery_shows_the_hands_of_a_deal_that_ended_just_before_a_crash() {
         .expect("deal 2's hands");
     assert!(last_d1 < first_d2);
 }
+
+/// The privacy check bites: the table message as the group saw it passes, and the same text
+/// with a card that is still hidden put into it (as a trick line, or after a comma) fails.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_privacy_check_reports_a_hidden_card_put_into_a_public_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = open(sqlite(&dir, "leak.db").await).await;
+    let mut checked = 0;
+    check_privacy(&game.host, game.table, &mut game.screen, &mut checked).await;
+    assert!(game.screen.hidden_compared > 0, "the real texts were compared");
+    let (deal, text) = game
+        .screen
+        .public_texts
+        .iter()
+        .rev()
+        .find(|(d, _)| *d > 0)
+        .cloned()
+        .expect("a table message of the deal");
+    let hidden = game.host.hidden_cards(game.table, deal).await;
+    let card = hidden.first().expect("cards still hidden").clone();
+    for leaked in [format!("{text}\nAnna {card}"), format!("{text} {card},")] {
+        let (host, table) = (game.host.clone(), game.table);
+        let caught = tokio::spawn(async move {
+            let mut screen = Screen::default();
+            screen.public_texts.push((deal, leaked));
+            let mut from = 0;
+            check_privacy(&host, table, &mut screen, &mut from).await;
+        })
+        .await;
+        assert!(
+            caught.is_err_and(|e| e.is_panic()),
+            "the check let the hidden card {card} through"
+        );
+    }
+}

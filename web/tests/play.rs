@@ -1814,3 +1814,33 @@ async fn on_postgres_a_move_made_in_one_process_reaches_the_pages_of_another() {
         f.at_least(last).await;
     }
 }
+
+/// The pages' privacy check bites: a spectator's real page passes, and the same page with a
+/// hidden card's label put into it fails.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_privacy_check_reports_a_hidden_card_put_into_a_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite(&dir, "leak.db").await;
+    let bot = start_bot(&store).await;
+    let g = ChatRef::new(Platform::Telegram, "group-1", "-100");
+    let people = vec![user("101", true), user("102", false), user("103", false)];
+    let mut screen = Screen::default();
+    let table = zole_table(&bot.host, &mut screen, &g, &people).await;
+    let watcher = play_key(&play_secret(BOT_TOKEN), table, "", now_s() + 3600);
+    let (status, page, _) = get(&bot, &format!("/play/{}?k={watcher}", at(table))).await;
+    assert_eq!(status, 200);
+    assert!(
+        check_page(&bot.host, table, None, &page).await > 0,
+        "the real page was compared"
+    );
+    let view = bot.host.table_view(table, None).await.unwrap().unwrap();
+    let card = bot.host.hidden_cards(table, view.deal_no).await[0].clone();
+    let leaked = page.replacen("</ol>", &format!("</ol><p>{card}</p>"), 1);
+    assert_ne!(leaked, page);
+    let host = bot.host.clone();
+    let caught = tokio::spawn(async move { check_page(&host, table, None, &leaked).await }).await;
+    assert!(
+        caught.is_err_and(|e| e.is_panic()),
+        "the check let the hidden card {card} through"
+    );
+}
