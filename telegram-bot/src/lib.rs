@@ -781,7 +781,12 @@ impl App {
                 return self.run(table, req, answer, None).await;
             }
             "start" | "help" => {
-                self.shower.reachable(&user.id);
+                // Only a command in the private chat shows that chat is open: one typed in the
+                // group says nothing of it (a closed chat would be tried again, and the group
+                // told again that it is closed).
+                if private {
+                    self.shower.reachable(&user.id);
+                }
                 return self.shower.show(say(commands::help_text(lang)), answer).await;
             }
             "rules" => {

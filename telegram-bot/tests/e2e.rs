@@ -564,6 +564,15 @@ async fn a_deep_link_seats_a_newcomer_and_a_closed_private_chat_falls_back_to_th
     let notice = fake.said(GROUP, "private chat").await;
     assert_eq!(notice.thread, Some(5));
     assert!(notice.text.starts_with("U13's private chat"), "{}", notice.text);
+    // Help asked for in the group says nothing of her private chat: she stays unreachable.
+    let help = stikis_telegram::commands::help_text(stikis_host::i18n::Lang::En);
+    let first_line = help.lines().next().unwrap().to_string();
+    fake.say(GROUP, CILDA, "/help", Some(5));
+    fake.said(GROUP, &first_line).await;
+    assert!(
+        running.app.shower.is_unreachable(&CILDA.to_string()),
+        "/help in the group marked her private chat open"
+    );
     // Cilda presses 🂠: a popup (show_alert) with her hand.
     let (msg, hand) = button(&fake, GROUP, "hand").unwrap();
     let id = fake.press(GROUP, msg, CILDA, &hand);
