@@ -53,7 +53,7 @@ deal-started = { $game ->
    *[other] Deal
 } { $deal } begins.
 deal-commitment = The seed's commitment (SHA-256): { $commitment }
-deal-seed = Seed: { $seed }. To check it, save the game record (/record) and run “stikis replay FILE”: it deals the cards again from each seed and checks every move.
+deal-seed = Seed: { $seed } (to check it, save the game record with /record and run “stikis replay FILE”: it deals the cards again from each seed and checks every move).
 record-carried-pules = This table went on from the chat's score sheet with open pules (common: { $common }, personal: { $personal }, tree branches: { $tree }). A record has no place for them, so “stikis replay” scores it from an empty sheet.
 deal-result-header = Result of { $game ->
     [polt] hand

@@ -54,7 +54,7 @@ deal-started = Sākas { $deal }. { $game ->
    *[other] dalījums
 }.
 deal-commitment = Apņemšanās (sēklas SHA-256): { $commitment }
-deal-seed = Sēkla: { $seed }. Lai to pārbaudītu, saglabā spēles ierakstu (/record) un palaid “stikis replay FAILS”: tas no katras sēklas izdala kārtis vēlreiz un pārbauda katru gājienu.
+deal-seed = Sēkla: { $seed } (lai to pārbaudītu, saglabā spēles ierakstu ar /record un palaid “stikis replay FAILS”: tas no katras sēklas izdala kārtis vēlreiz un pārbauda katru gājienu).
 record-carried-pules = Šis galds turpināja tērzētavas rezultātu lapu ar atvērtām pulēm (kopējās: { $common }, personīgās: { $personal }, koka zari: { $tree }). Ierakstā tām nav vietas, tāpēc “stikis replay” to skaita no tukšas lapas.
 deal-result-header = { $deal }. { $game ->
     [polt] partijas

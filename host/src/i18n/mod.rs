@@ -1020,6 +1020,9 @@ mod tests {
                 assert!(!seed.contains(word), "{lang}: {seed}");
             }
             assert!(seed.contains("/record"), "{lang}: {seed}");
+            // The seed is shown short, ending in "…": no full stop right after it.
+            let short = t(lang, "deal-seed", &[("seed", "0f56…".into())]);
+            assert!(!short.contains("….") && !short.contains("…,"), "{lang}: {short}");
         }
     }
 
