@@ -40,9 +40,10 @@ struct Args {
     /// about 20 messages a minute per group).
     #[arg(long, env = "STIKIS_EDIT_INTERVAL_MS", default_value_t = 3000)]
     edit_interval_ms: u64,
-    /// Milliseconds the hand of a player who just acted may keep its old look before it is
-    /// redrawn; their next turn within that time redraws it in the same edit (fewer Bot API
-    /// calls). A press on the old hand redraws it at once. 0: redraw at once.
+    /// Milliseconds a hand that lost its buttons without its owner pressing (the turn timer
+    /// moved for them) may keep its old look before it is redrawn; their next turn, the end
+    /// of the deal or a press on it (answered "out of date") redraws it sooner. The presser's
+    /// hand and the next player's are always redrawn at once. 0: redraw at once.
     #[arg(long, env = "STIKIS_HAND_DELAY_MS", default_value_t = 10000)]
     hand_delay_ms: u64,
     /// Serve Prometheus /metrics and /healthz (ready when the database answers and Telegram
