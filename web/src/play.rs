@@ -813,16 +813,7 @@ pub fn check_init_data(
         .ok_or(InitDataError::Malformed)?;
     let (_, hash) = fields.remove(pos);
     fields.sort();
-    let check = fields
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut secret = Hmac::<Sha256>::new_from_slice(b"WebAppData").expect("HMAC takes any key");
-    secret.update(bot_token.as_bytes());
-    let secret = secret.finalize().into_bytes();
-    let mut mac = Hmac::<Sha256>::new_from_slice(&secret).expect("HMAC takes any key");
-    mac.update(check.as_bytes());
+    let mac = init_data_mac(bot_token, &fields);
     let want = (0..hash.len())
         .step_by(2)
         .map(|i| hash.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
@@ -850,15 +841,11 @@ pub fn check_init_data(
     })
 }
 
-/// `initData` for `fields` signed with `bot_token` as Telegram signs it (the inverse of
-/// `check_init_data`): for tests and tools that stand in for Telegram.
-pub fn sign_init_data(bot_token: &str, fields: &[(&str, &str)]) -> String {
-    let mut fields: Vec<(String, String)> = fields
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    fields.sort();
-    let check = fields
+/// Telegram's MAC of `initData`'s sorted fields (all but `hash`): HMAC-SHA-256 of the
+/// data-check string (`key=value` lines) under the HMAC-SHA-256 of the bot's token keyed
+/// `WebAppData`.
+fn init_data_mac(bot_token: &str, sorted: &[(String, String)]) -> Hmac<Sha256> {
+    let check = sorted
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
@@ -868,6 +855,18 @@ pub fn sign_init_data(bot_token: &str, fields: &[(&str, &str)]) -> String {
     let secret = secret.finalize().into_bytes();
     let mut mac = Hmac::<Sha256>::new_from_slice(&secret).expect("HMAC takes any key");
     mac.update(check.as_bytes());
+    mac
+}
+
+/// `initData` for `fields` signed with `bot_token` as Telegram signs it (the inverse of
+/// `check_init_data`): for tests and tools that stand in for Telegram.
+pub fn sign_init_data(bot_token: &str, fields: &[(&str, &str)]) -> String {
+    let mut fields: Vec<(String, String)> = fields
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    fields.sort();
+    let mac = init_data_mac(bot_token, &fields);
     let hash: String = mac
         .finalize()
         .into_bytes()
