@@ -1841,34 +1841,14 @@ async fn open_feed(web: std::net::SocketAddr, table: i64, user: i64) -> tokio::t
 
 /// A tap on the live page: `POST /play/<table>/press` with the person's key and the token.
 async fn page_press(web: std::net::SocketAddr, table: i64, user: &str, token: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let secret = stikis_host::links::play_secret("123:TEST");
     let key = stikis_host::links::play_key(&secret, table, user, fake::unix_ms() / 1000 + 3600);
     let body = url::form_urlencoded::Serializer::new(String::new())
         .append_pair("k", &key)
         .append_pair("token", token)
         .finish();
-    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
-    let req = format!(
-        "POST /play/{}/press HTTP/1.1\r\nHost: {web}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        stikis_host::links::table_ref(&secret, table),
-        body.len()
-    );
-    tcp.write_all(req.as_bytes()).await.unwrap();
-    let mut resp = Vec::new();
-    tcp.read_to_end(&mut resp).await.unwrap();
-    let text = String::from_utf8_lossy(&resp).to_string();
-    let code = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (
-        code,
-        text.split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default(),
-    )
+    let path = format!("/play/{}/press", stikis_host::links::table_ref(&secret, table));
+    http(web, "POST", &path, &body).await
 }
 
 /// Bot API calls that show something (everything but taking updates and answering presses).
