@@ -81,12 +81,8 @@ pub fn replay(input: &[u8]) -> Result<Value, ReplayError> {
         .map_err(|e| ReplayError::record(format!("the record is not valid JSON ({e})")))?;
     let env: Envelope = serde_json::from_value(value)
         .map_err(|e| ReplayError::record(format!("the record is malformed ({e})")))?;
-    match env.game.as_str() {
-        "zole" => crate::games::zole::record::replay(&env),
-        crate::games::polt::record::GAME => crate::games::polt::record::replay(&env),
-        "belote-bazar" | "belote-classic" | "belote-h2h" | "coinche" => {
-            crate::games::belote::record::replay(&env)
-        }
-        other => Err(ReplayError::record(format!("unknown game {other:?}"))),
+    match crate::games::game(&env.game) {
+        Some(game) => (game.replay)(&env),
+        None => Err(ReplayError::record(format!("unknown game {:?}", env.game))),
     }
 }
