@@ -381,9 +381,15 @@ fn r_saves_the_last_tables_record_and_a_rerun_offers_c() {
     let dir = tempfile::tempdir().unwrap();
     let mut t = Term::start(dir.path(), (120, 40), &["zole", "--db", "t.db"]);
     t.wait("the first bid", |c| offered(c) > 0);
-    t.keys("s");
+    let screen = t.keys("s");
+    assert!(screen.contains("Turn: You"), "{screen}");
     let screen = t.keys("y");
     assert!(screen.contains("The table is stopped."), "{screen}");
+    // Nobody's turn any more: the table and the hand say so no longer.
+    assert!(
+        !screen.contains("Turn: You") && !screen.contains("Your turn."),
+        "{screen}"
+    );
     // After the stop and after c, r saves the last table's record.
     t.keys("r");
     let screen = t.wait("the saved record", |c| c.contains("The game record is saved in"));

@@ -1188,12 +1188,22 @@ impl Host {
     }
 
     async fn stop(&self, live: &mut Live, user: &User, out: &mut Outbox) -> Result<(), HostError> {
+        self.render_stopped(live, &user.name, out).await;
         let text = t(
             live.lang(),
             "table-stopped",
             &[("name", user.name.clone().into())],
         );
         self.close(live, TableStatus::Stopped, text, out).await
+    }
+
+    /// A table stopped by `by` in the middle of a deal: its table message and hands are
+    /// drawn once more, with nothing to press and nobody's turn (`Live::render_stopped`).
+    /// Their buttons would otherwise stay under them, looking live.
+    pub(crate) async fn render_stopped(&self, live: &Live, by: &str, out: &mut Outbox) {
+        let langs = self.langs(live).await;
+        let lang = live.lang();
+        live.render_stopped(out, &|u| langs.get(u).copied().unwrap_or(lang), by);
     }
 
     /// The game ended by its own rules (`HostedGame::is_over`): the final totals and the
@@ -2119,6 +2129,16 @@ impl Host {
     async fn resume_loaded(self: &Arc<Self>, id: i64, shared: Shared) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
         let mut live = shared.lock().await;
+        // The messages whose last edit may have died with the process that made it (a
+        // group's edits are paced: they wait for their slot): the started lobby's, and the
+        // last finished deal's table message as it ended. The terminal keeps no messages.
+        let final_table = live.final_table.take();
+        if live.row.chat.platform != Platform::Local {
+            if live.row.tournament.is_none() {
+                live.render_lobby_started(&mut out);
+            }
+            out.0.extend(final_table);
+        }
         if live.owed_hands.is_some() {
             let langs = self.langs(&live).await;
             owed_hands(&mut live, &langs, &mut out);

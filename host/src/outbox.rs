@@ -198,6 +198,12 @@ pub enum HandDelivery {
     /// can edit a person's private messages, only the owner shows a table's hands while it
     /// owns it, and need not claim their versions (`Store::claim_hand`).
     Shown,
+    /// Only as an edit of a message that shows it already, never as a new message: the
+    /// final state (no buttons) of a hand held back while its person had the live table
+    /// open (`Host::hold_watched`), whose deal is over or whose table stopped. The chat's
+    /// older version of it, if any, keeps no live-looking button; a deal played wholly on
+    /// the page costs the chat nothing.
+    IfShown,
 }
 
 #[derive(Debug, Clone, PartialEq)]

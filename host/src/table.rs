@@ -102,6 +102,13 @@ pub(crate) struct Live {
     /// that ended the deal may have died before showing them, and nothing else would ever
     /// edit them.
     pub owed_hands: Option<Box<Live>>,
+    /// The table message of the last deal that ended, as it ended (no buttons), when the
+    /// table was loaded from the log: the process that ended that deal may have died before
+    /// its last edit went out (a group's edits are paced, so the final trick can wait
+    /// seconds for its slot), and nothing else would ever edit that message again. The log
+    /// is written before anything is shown, so whoever takes the table up shows it
+    /// (`Host::resume_loaded`).
+    pub final_table: Option<Out>,
     /// The result posts of the last `OWED_RESULTS` deals that ended, by deal number, as they
     /// were when each ended (and when, Unix ms), when the table was just loaded from the log: the process that
     /// takes it over posts those no process posted (several, when the process that played
@@ -174,6 +181,7 @@ impl Live {
             last_mover: None,
             last_report: None,
             owed_hands: None,
+            final_table: None,
             ended: Vec::new(),
             due: Vec::new(),
             turn_gen: next_turn_gen(),
@@ -344,6 +352,11 @@ impl Live {
             for a in actions.iter().filter(|a| a.seq >= d.first_seq && a.seq < end) {
                 if let Some(report) = game.apply(&a.payload)? {
                     live.last_report = Some(report.clone());
+                    if deals.len() - i <= 2 {
+                        // Rendered for the last deals only: a log of thousands of deals
+                        // is replayed without drawing each.
+                        live.final_table = Some(live.table_message_of(&*game, a.seq, None));
+                    }
                     if deals.len() - i <= OWED_RESULTS {
                         // Its post as it was then, with the totals of then.
                         let post = live.result_post_of(&*game, &report);
@@ -379,6 +392,7 @@ impl Live {
                 };
                 let mut prior = Live::from_log(row, before, settings, carry)?;
                 prior.owed_hands = None;
+                prior.final_table = None;
                 prior.ended = Vec::new();
                 live.owed_hands = Some(Box::new(prior));
             }
@@ -733,18 +747,31 @@ impl Live {
             }
             return self.render_lobby(out);
         };
+        out.push(self.table_message_of(&**game, self.seq, None));
+        for s in &self.seats {
+            if let Occupant::Human { user_id } = &s.occupant {
+                out.push(self.hand_message(s.seat, user_id, user_lang(user_id)));
+            }
+        }
+    }
+
+    /// The deal's public table message as `game` shows it now, at `version`. Buttons only
+    /// while its deal is played; `stopped`: the table was stopped in the middle of the deal
+    /// (by that person), so it says so instead of whose turn it is, and has no buttons.
+    pub(crate) fn table_message_of(&self, game: &dyn HostedGame, version: i64, stopped: Option<&str>) -> Out {
         let lang = self.lang();
         let names = self.names();
         let deal = game.deal_no();
+        let live = game.in_deal() && stopped.is_none();
         // A deal that is over keeps its last trick on screen, without buttons.
         let mut public_buttons = vec![vec![Button {
             label: "🂠".into(),
             token: self.token("hand"),
         }]];
-        if !game.in_deal() {
+        if !live {
             public_buttons.clear();
         }
-        if game.in_deal()
+        if live
             && self
                 .seats
                 .iter()
@@ -756,22 +783,45 @@ impl Live {
             });
         }
         let mut text = game.public_text(lang, &names);
+        if let Some(by) = stopped {
+            text = without_turn(&text, &turn_lines(lang, &self.row.game, &names, game.to_act()));
+            text.push('\n');
+            text.push_str(&t(lang, "table-stopped", &[("name", by.into())]));
+        }
         // The deal's commitment, short: the whole SHA-256 is in the record and the web viewer.
         if let Some(seed) = deal.checked_sub(1).and_then(|i| self.seeds.get(i)) {
             let short = fingerprint(&commitment(seed));
             text.push('\n');
             text.push_str(&t(lang, "deal-commitment", &[("commitment", short.into())]));
         }
-        out.push(Out::Public {
+        Out::Public {
             chat: self.row.chat.clone(),
             key: format!("t{}.d{}", self.id(), deal),
             text: self.labelled(lang, text),
             buttons: public_buttons,
-            version: self.seq,
-        });
+            version,
+        }
+    }
+
+    /// The table message and every person's hand of a table stopped by `by` in the middle
+    /// of a deal: nothing to press any more, and nobody's turn.
+    pub fn render_stopped(&self, out: &mut Outbox, user_lang: &dyn Fn(&str) -> Lang, by: &str) {
+        let Some(game) = self.game.as_deref().filter(|g| g.in_deal()) else {
+            return;
+        };
+        out.push(self.table_message_of(game, self.seq, Some(by)));
         for s in &self.seats {
             if let Occupant::Human { user_id } = &s.occupant {
-                out.push(self.hand_message(s.seat, user_id, user_lang(user_id)));
+                let lang = user_lang(user_id);
+                let mut hand = self.hand_message(s.seat, user_id, lang);
+                if let Out::Private { text, buttons, .. } = &mut hand {
+                    let prompts = [t(lang, "turn-yours", &[]), t(lang, "zole-bury-pick", &[])];
+                    *text = without_turn(text, &prompts);
+                    text.push('\n');
+                    text.push_str(&t(lang, "table-stopped", &[("name", by.into())]));
+                    buttons.clear();
+                }
+                out.push(hand);
             }
         }
     }
@@ -800,6 +850,28 @@ impl Live {
             delivery: crate::outbox::HandDelivery::Show,
         }
     }
+}
+
+/// The lines that say whose turn it is in `game`'s table message (`games::turn_line`), in
+/// `lang`: one a seat that may be to act.
+fn turn_lines(lang: Lang, game: &str, names: &[String], to_act: Option<Seat>) -> Vec<String> {
+    let family = game.split('-').next().unwrap_or(game);
+    let key = match family {
+        "zole" | "polt" => format!("{family}-turn"),
+        _ => "belote-turn".to_string(),
+    };
+    crate::games::turn_line(lang, &key, names, to_act)
+        .into_iter()
+        .collect()
+}
+
+/// `text` without the lines that are one of `lines` (a turn or a prompt a stopped table no
+/// longer asks).
+fn without_turn(text: &str, lines: &[String]) -> String {
+    text.lines()
+        .filter(|l| !lines.iter().any(|x| x == l))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A turn generation never handed out before in this process.

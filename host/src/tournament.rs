@@ -355,6 +355,7 @@ impl Host {
                     }
                     if let Some(shared) = self.table(row.id).await? {
                         let mut live = shared.lock().await;
+                        self.render_stopped(&live, &user.name, &mut out).await;
                         self.close(&mut live, TableStatus::Stopped, text.clone(), &mut out)
                             .await?;
                     }

@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use crate::outbox::{Out, Outbox};
+use crate::outbox::{HandDelivery, Out, Outbox};
 use crate::store::Occupant;
 use crate::Host;
 
@@ -158,13 +158,45 @@ impl Host {
             return;
         }
         let asked = out.reply_text().map(str::to_string);
-        out.0.retain(|o| match o {
-            Out::Private { user, key, text, .. } => {
+        // The table messages of deals that are over, or of a table stopped: drawn without
+        // buttons. Their hands are drawn for the last time.
+        let over: HashSet<String> = out
+            .0
+            .iter()
+            .filter_map(|o| match o {
+                Out::Public { key, buttons, .. } if buttons.is_empty() && !key.ends_with(".lobby") => {
+                    Some(key.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        out.0.retain_mut(|o| match o {
+            Out::Private {
+                user,
+                key,
+                text,
+                delivery,
+                ..
+            } => {
                 let watched = hand_table(key).is_some_and(|t| {
                     let key = (t, user.clone());
                     seats.get(&key).is_some_and(|w| w.open > 0) || elsewhere.contains_key(&key)
                 });
-                !watched || asked.as_deref() == Some(text.as_str()) || presser == Some(user.as_str())
+                if !watched || asked.as_deref() == Some(text.as_str()) || presser == Some(user.as_str()) {
+                    return true;
+                }
+                // A hand's last state goes to a chat message that shows an older one (the
+                // page was opened while it was played: it may show buttons of then), and
+                // to none else.
+                let deal_key = key.rsplit_once('.').map(|(d, _)| d);
+                // (Held twice, as a page's tap is: once where it is handled, and again
+                // where it is forwarded to the chat.)
+                let last = matches!(*delivery, HandDelivery::Show | HandDelivery::IfShown);
+                if deal_key.is_some_and(|d| over.contains(d)) && last {
+                    *delivery = HandDelivery::IfShown;
+                    return true;
+                }
+                false
             }
             _ => true,
         });

@@ -6,6 +6,7 @@
 
 mod common;
 
+mod durable;
 mod host_belote;
 mod host_lang;
 mod host_lobby;

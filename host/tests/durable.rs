@@ -1,0 +1,246 @@
+//! What a chat shows stays true after the moment it was drawn for: a hand message sent
+//! before its person opened the live table keeps no live-looking button once its deal is
+//! over (the page took its later states), and a press on such an old button is answered out
+//! of date, never played into another deal.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use stikis_core::Seed;
+use stikis_host::i18n::{t, Lang};
+use stikis_host::store::{ChatRef, Platform, Store};
+use stikis_host::token::Token;
+use stikis_host::{Button, Command, HandDelivery, Host, HostConfig, Out, Outbox, Request, User};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+fn person(id: &str) -> User {
+    User {
+        id: id.into(),
+        name: id.to_uppercase(),
+        admin: false,
+    }
+}
+
+/// A chat as an adapter keeps it: the newest text and buttons of every keyed message, by
+/// (recipient, key). A hand shown only if shown (`HandDelivery::IfShown`) edits a message
+/// that exists and never makes one; one the table's owner showed elsewhere is not shown here.
+#[derive(Default)]
+struct Chat {
+    shown: HashMap<(String, String), (String, Vec<Vec<Button>>)>,
+    /// Every key in the order it was first shown.
+    order: Vec<(String, String)>,
+}
+
+impl Chat {
+    fn apply(&mut self, out: &Outbox) {
+        for o in &out.0 {
+            let (to, key, text, buttons) = match o {
+                Out::Public {
+                    key, text, buttons, ..
+                } => ("group".to_string(), key, text, buttons),
+                Out::Private {
+                    user,
+                    key,
+                    text,
+                    buttons,
+                    delivery,
+                    ..
+                } => {
+                    let k = (user.clone(), key.clone());
+                    match delivery {
+                        HandDelivery::Shown => continue,
+                        HandDelivery::IfShown if !self.shown.contains_key(&k) => continue,
+                        _ => {}
+                    }
+                    (user.clone(), key, text, buttons)
+                }
+                _ => continue,
+            };
+            let k = (to, key.clone());
+            if !self.shown.contains_key(&k) {
+                self.order.push(k.clone());
+            }
+            self.shown.insert(k, (text.clone(), buttons.clone()));
+        }
+    }
+
+    /// The newest hand message of `user`, with its key.
+    fn hand(&self, user: &str) -> Option<(&String, &(String, Vec<Vec<Button>>))> {
+        self.order
+            .iter()
+            .rev()
+            .find(|(to, _)| to == user)
+            .map(|k| (&k.1, &self.shown[k]))
+    }
+
+    fn drain(&mut self, events: &mut UnboundedReceiver<Outbox>) {
+        while let Ok(out) = events.try_recv() {
+            self.apply(&out);
+        }
+    }
+}
+
+/// A move of `buttons` to press: the bid that takes the talon where there is one (so that
+/// someone buries), else the first button that is not `last` (a burial's first card, picked
+/// already) and takes back nothing.
+fn a_move(buttons: &[Vec<Button>], last: Option<&str>) -> Option<String> {
+    let all: Vec<&Button> = buttons
+        .iter()
+        .flatten()
+        .filter(|b| {
+            !b.label.starts_with('✓')
+                && Some(b.token.as_str()) != last
+                && Token::decode(&b.token).is_ok_and(|t| !t.action.starts_with("n:"))
+        })
+        .collect();
+    let take = all
+        .iter()
+        .find(|b| Token::decode(&b.token).is_ok_and(|t| t.action == "b:take"));
+    take.or(all.first()).map(|b| b.token.clone())
+}
+
+/// Anna takes the talon and is asked to bury (her hand message in the chat says so, with the
+/// cards as buttons); she opens the live table then and plays the deal out there, and closes
+/// it in the next deal. Her chat hand message of the first deal ends without buttons (the
+/// deal's last state, as an edit of that message: no new message for a deal she played on
+/// the page), and a press on its old burial button is answered out of date. Before, it kept
+/// "Choose two cards to bury." and its buttons for good.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_message_left_behind_by_the_live_table_ends_without_buttons() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(dir.path().join("page.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let config = HostConfig {
+        bot_budget_ms: 10,
+        seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+        ..HostConfig::default()
+    };
+    let (host, mut events) = Host::new(store, config);
+    let g = ChatRef::new(Platform::Telegram, "group-1", "g");
+    let ask = |u: &str, command: Command| {
+        let host = host.clone();
+        let req = Request {
+            chat: g.clone(),
+            user: person(u),
+            command,
+        };
+        async move { host.handle(req).await }
+    };
+    let mut chat = Chat::default();
+    let admin = User {
+        admin: true,
+        ..person("admin")
+    };
+    host.handle(Request {
+        chat: g.clone(),
+        user: admin,
+        command: Command::SetTurnLimit(None),
+    })
+    .await;
+    let new = Command::NewTable {
+        game: "zole".into(),
+        rules: None,
+        seats: Some(3),
+    };
+    chat.apply(&ask("anna", new).await);
+    chat.apply(&ask("bruno", Command::Join).await);
+    chat.apply(&ask("cilda", Command::Join).await);
+    chat.apply(&ask("anna", Command::Start).await);
+    chat.drain(&mut events);
+    let people = ["anna", "bruno", "cilda"];
+    let bury = t(Lang::En, "zole-bury-pick", &[]);
+
+    // Chat presses (the take where offered) until someone is asked to bury.
+    let mut asked = None;
+    for _ in 0..60 {
+        asked = people.iter().find_map(|&u| {
+            let (key, (text, buttons)) = chat.hand(u)?;
+            (text.contains(&bury) && !buttons.is_empty()).then(|| (u, key.clone(), buttons.clone()))
+        });
+        if asked.is_some() {
+            break;
+        }
+        let Some((who, token)) = people.iter().find_map(|&u| {
+            chat.hand(u)
+                .and_then(|(_, (_, b))| a_move(b, None))
+                .map(|t| (u, t))
+        }) else {
+            panic!("nobody may act: {:?}", chat.shown);
+        };
+        chat.apply(&ask(who, Command::Press { token }).await);
+        chat.drain(&mut events);
+    }
+    let (declarer, key, old_buttons) = asked.expect("someone takes the talon and is asked to bury");
+    let table = Token::decode(&old_buttons[0][0].token).unwrap().table;
+    let old = old_buttons[0][0].token.clone();
+
+    // The declarer opens the live table and plays there (a tap is handled, and what it
+    // shows is forwarded to the chat, as the page does); the others play in the chat.
+    let page = host.watch(table, declarer);
+    let next_deal = format!("t{table}.d2");
+    let mut last: Option<String> = None;
+    for _ in 0..200 {
+        if chat.shown.contains_key(&("group".to_string(), next_deal.clone())) {
+            break;
+        }
+        // The declarer's choices now, as the page knows them (never shown in the chat).
+        let mine = ask(declarer, Command::ShowHand).await;
+        let theirs = mine.0.iter().find_map(|o| match o {
+            Out::Private { user, buttons, .. } if user == declarer => a_move(buttons, last.as_deref()),
+            _ => None,
+        });
+        if let Some(token) = theirs {
+            last = Some(token.clone());
+            let mut out = ask(declarer, Command::Press { token }).await;
+            out.0.retain(|o| !matches!(o, Out::Reply { .. }));
+            host.forward(out);
+        } else {
+            let Some((who, token)) = people.iter().filter(|&&u| u != declarer).find_map(|&u| {
+                chat.hand(u)
+                    .and_then(|(_, (_, b))| a_move(b, None))
+                    .map(|t| (u, t))
+            }) else {
+                panic!("nobody may act: {:?}", chat.shown);
+            };
+            chat.apply(&ask(who, Command::Press { token }).await);
+        }
+        chat.drain(&mut events);
+    }
+    assert!(
+        chat.shown.contains_key(&("group".to_string(), next_deal.clone())),
+        "deal 2 started"
+    );
+    // The page closes in deal 2; the chat is given the declarer's hand again.
+    drop(page);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    chat.drain(&mut events);
+
+    let (text, buttons) = &chat.shown[&(declarer.to_string(), key.clone())];
+    assert!(
+        buttons.is_empty() && !text.contains(&bury),
+        "{declarer}'s hand message of deal 1 still looks live: {text:?} {buttons:?}"
+    );
+    // No hand message of deal 1 is left with a button, nor any table message but deal 2's.
+    for ((to, k), (text, buttons)) in &chat.shown {
+        let current = k.starts_with(&format!("t{table}.d2"));
+        assert!(current || buttons.is_empty(), "{to} {k}: {text:?} {buttons:?}");
+    }
+    // The first deal's messages made no new message for the declarer: deal 1's hand is the
+    // one sent before the page opened.
+    assert_eq!(
+        chat.order
+            .iter()
+            .filter(|(to, k)| to == declarer && k.contains(".d1."))
+            .count(),
+        1
+    );
+    // A press on its old burial button is out of date.
+    let out = ask(declarer, Command::Press { token: old }).await;
+    assert_eq!(
+        out.reply_text(),
+        Some(t(Lang::En, "button-stale", &[]).as_str()),
+        "{out:?}"
+    );
+}
