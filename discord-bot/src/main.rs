@@ -58,6 +58,10 @@ struct Args {
     /// all shards, as many as Discord recommends.
     #[arg(long, env = "DISCORD_SHARDS")]
     shards: Option<stikis_discord::Shards>,
+    /// The least time between two edits of one channel message (a table's), in ms: edits
+    /// asked for meanwhile are merged into the next one.
+    #[arg(long, env = "STIKIS_EDIT_INTERVAL_MS", default_value_t = 1000)]
+    edit_interval_ms: u64,
     /// Several instances on one PostgreSQL database: where this one listens for the others
     /// (a press that reached an instance other than its table's owner goes straight to the
     /// owner). Port 0 takes a free one. The default serves instances on one machine; where
@@ -92,6 +96,7 @@ async fn main() -> ExitCode {
         .filter(|u| !u.trim().is_empty())
         .or_else(|| args.web_listen.map(|a| format!("http://{a}")));
     config.shards = args.shards;
+    config.min_edit_interval = std::time::Duration::from_millis(args.edit_interval_ms);
     config.host.peer_listen = Some(args.peer_listen);
     config.api_url = args.api_url.filter(|s| !s.is_empty());
     if let Some(listen) = args.interactions_listen.filter(|s| !s.is_empty()) {

@@ -228,6 +228,16 @@ impl Shower {
                         // Shown by the table's owner (a Telegram press's copy: not seen here).
                         continue;
                     }
+                    // A hand's last state for a message that may show an older one: an edit,
+                    // never a new message.
+                    if *delivery == HandDelivery::IfShown
+                        && !matches!(
+                            self.store.message_ref(Platform::Discord, key, user).await,
+                            Ok(Some(_))
+                        )
+                    {
+                        continue;
+                    }
                     let content = Content {
                         text: text.clone(),
                         buttons: buttons.clone(),

@@ -10,4 +10,5 @@ mod fake;
 mod binary;
 mod chaos;
 mod discord_e2e;
+mod durable;
 mod fake_rules;

@@ -615,7 +615,8 @@ impl App {
 
     /// A group number button of a player without a private chat: the n-th choice of the
     /// presser's hand as it is now (`show::choice_data`), if it is their turn.
-    async fn on_choice(self: &Arc<Self>, q: &CallbackQuery, (table, n): (i64, usize)) {
+    async fn on_choice(self: &Arc<Self>, q: &CallbackQuery, choice: show::Choice) {
+        let show::Choice { table, deal, n } = choice;
         let mut answer = Answer::Callback {
             id: q.id.clone(),
             alert: false,
@@ -655,9 +656,22 @@ impl App {
             })
             .await;
         let hand = shown.0.iter().find_map(|o| match o {
-            stikis_host::Out::Private { user: u, buttons, .. } if *u == user.id => Some(buttons.clone()),
+            stikis_host::Out::Private {
+                user: u,
+                buttons,
+                key,
+                ..
+            } if *u == user.id => Some((buttons.clone(), show::deal_of_key(key))),
             _ => None,
         });
+        // A number under a finished deal's message is out of date: never played into the
+        // deal being played now.
+        let hand = match hand {
+            Some((_, now)) if deal.is_some() && now != deal => {
+                return self.shower.show(say(t(lang, "button-stale", &[])), answer).await;
+            }
+            hand => hand.map(|(buttons, _)| buttons),
+        };
         let Some(hand) = hand else {
             // Not at this table, or no table: the host's answer says which.
             let text = shown.reply_text().unwrap_or_default().to_string();

@@ -171,25 +171,44 @@ fn claimed_elsewhere(e: &RequestError) -> bool {
 /// multiple of this so that their count does not tell how many legal actions there are.
 pub const CHOICE_PAD: usize = 10;
 
-/// A group number button: `g<table>.<n>` (base 36 like host tokens, but never one: host
-/// tokens start with `s`). It means "my n-th choice now", read against the presser's hand
-/// when pressed, not against the table message's version: the table message may lag behind
-/// the game by a few edit slots, and the choices of whoever is to act do not change until
-/// they act, so a press at human pace is taken at the first try. The answer names what was
-/// done.
-pub fn choice_data(table: i64, n: usize) -> String {
-    format!("g{}.{n}", b36(table as u64))
+/// A group number button: `g<table>.d<deal>.<n>` (base 36 like host tokens, but never one:
+/// host tokens start with `s`). It means "my n-th choice now in deal `deal`", read against
+/// the presser's hand when pressed, not against the table message's version: the table
+/// message may lag behind the game by a few edit slots, and the choices of whoever is to act
+/// do not change until they act, so a press at human pace is taken at the first try. The
+/// answer names what was done. A press on a number of another deal than the one being played
+/// (a finished deal's message kept its numbers) is out of date: it is never played into
+/// another deal.
+pub fn choice_data(table: i64, deal: i64, n: usize) -> String {
+    format!("g{}.d{deal}.{n}", b36(table as u64))
 }
 
-/// (table, n) of a group number button; buttons of older versions (`g<table>.<seq>.<n>`)
-/// are read the same way.
-pub fn parse_choice(data: &str) -> Option<(i64, usize)> {
+/// A group number button read back (`choice_data`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice {
+    pub table: i64,
+    /// The deal whose table message carried it; None for buttons made before numbers named
+    /// their deal (`g<table>.<n>`, `g<table>.<seq>.<n>`), read as the deal being played.
+    pub deal: Option<i64>,
+    pub n: usize,
+}
+
+/// A group number button's table, deal and number.
+pub fn parse_choice(data: &str) -> Option<Choice> {
     let parts: Vec<&str> = data.strip_prefix('g')?.split('.').collect();
-    let (table, n) = match parts.as_slice() {
-        [table, n] | [table, _, n] => (table, n),
+    let (table, deal, n) = match parts.as_slice() {
+        [table, n] => (table, None, n),
+        [table, mid, n] => match mid.strip_prefix('d') {
+            Some(d) => (table, Some(d.parse().ok()?), n),
+            None => (table, None, n),
+        },
         _ => return None,
     };
-    Some((i64::from_str_radix(table, 36).ok()?, n.parse().ok()?))
+    Some(Choice {
+        table: i64::from_str_radix(table, 36).ok()?,
+        deal,
+        n: n.parse().ok()?,
+    })
 }
 
 fn b36(mut n: u64) -> String {
@@ -218,14 +237,15 @@ pub fn numbered(buttons: &[Vec<Button>]) -> String {
     s
 }
 
-/// The number buttons of table `table` for up to `count` choices, padded (`CHOICE_PAD`).
-fn choice_rows(table: i64, count: usize) -> Vec<Vec<Button>> {
+/// The number buttons of table `table`'s deal `deal` for up to `count` choices, padded
+/// (`CHOICE_PAD`).
+fn choice_rows(table: i64, deal: i64, count: usize) -> Vec<Vec<Button>> {
     // Telegram allows 100 buttons under a message; the 🂠 row needs one.
     let n = (count.max(1).div_ceil(CHOICE_PAD) * CHOICE_PAD).min(90);
     let all: Vec<Button> = (1..=n)
         .map(|i| Button {
             label: i.to_string(),
-            token: choice_data(table, i),
+            token: choice_data(table, deal, i),
         })
         .collect();
     all.chunks(5).map(<[Button]>::to_vec).collect()
@@ -530,11 +550,19 @@ impl Shower {
     }
 
     /// The table message `key` with number buttons while a player without a private chat
-    /// sits at it (their hand is in the same outbox): the same buttons on every turn, padded
-    /// to the most choices the one to act has, so they never go out of date.
+    /// sits at it (their hand is in the same outbox): the same buttons on every turn of the
+    /// deal, padded to the most choices the one to act has, so they never go out of date
+    /// while it is played. A message whose deal is over (or whose table stopped) has no
+    /// buttons of the host's, and gets no numbers either: nothing under it is live.
     fn with_choices(&self, key: &str, buttons: &[Vec<Button>], out: &Outbox) -> Vec<Vec<Button>> {
         let mut rows = buttons.to_vec();
-        let Some(table) = table_of_key(key).filter(|_| !key.ends_with(".lobby")) else {
+        if buttons.is_empty() {
+            return rows;
+        }
+        let (Some(table), Some(deal)) = (
+            table_of_key(key).filter(|_| !key.ends_with(".lobby")),
+            deal_of_key(key),
+        ) else {
             return rows;
         };
         let prefix = format!("{key}.");
@@ -554,7 +582,7 @@ impl Shower {
                 .map(|b| b.iter().flatten().count())
                 .max()
                 .unwrap_or(0);
-            rows.extend(choice_rows(table, most));
+            rows.extend(choice_rows(table, deal, most));
         }
         rows
     }
@@ -706,8 +734,10 @@ impl Shower {
                         i += 1;
                         continue;
                     }
+                    let live = !buttons.is_empty();
                     let mut buttons = self.with_choices(key, buttons, &out);
-                    if let Some(row) = self.open_row(chat, key).await {
+                    // Only a message that is still played opens the table.
+                    if let Some(row) = self.open_row(chat, key).await.filter(|_| live) {
                         buttons.push(row);
                     }
                     self.public(chat, key, text, &buttons, *version).await
@@ -726,6 +756,12 @@ impl Shower {
                         || shown_first.contains(&i)
                         || *delivery == HandDelivery::Shown
                     {
+                        i += 1;
+                        continue;
+                    }
+                    // A hand's last state for a message that may show an older one: an edit,
+                    // never a new message.
+                    if *delivery == HandDelivery::IfShown && self.message_id(key, user).await.is_none() {
                         i += 1;
                         continue;
                     }

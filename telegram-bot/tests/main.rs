@@ -11,6 +11,7 @@ mod bench;
 mod chaos;
 mod cli;
 mod deploy;
+mod durable;
 mod e2e;
 mod fake_limits;
 mod webhooks;
