@@ -3,7 +3,7 @@
 
 use stikis_core::rating::{rate, Rating, Side};
 
-use crate::games::{game_title, GAMES};
+use crate::games::{game_title, in_teams, GAMES};
 use crate::i18n::{t, Arg, Lang};
 use crate::lobby::Host;
 use crate::outbox::{Board, Outbox, Request};
@@ -14,11 +14,6 @@ use crate::table::{HostError, Live};
 const BOARD_LINES: u32 = 10;
 /// The longest name a community is listed under on the site's front page (characters).
 const PUBLIC_NAME_MAX: usize = 60;
-
-/// Games played by teams of two (seats 0 and 2 against 1 and 3): the Belote family.
-fn in_teams(game: &str) -> bool {
-    game != "zole" && game != "polt"
-}
 
 impl Host {
     /// `/top`: every game the community has played, each its own board.

@@ -2,48 +2,32 @@
 //! and /help), and the parsing of a message text into a command and its arguments. Nothing here
 //! knows a rule; `lib.rs` maps a parsed command to a host `Command`.
 //!
-//! Game commands come from the host's `games::GAMES`: a game `family-variant` (`belote-bazar`)
-//! is opened by `/family [variant] [preset] [seats]`, the family's first variant by default,
-//! so a game the host learns gets its command without a change here.
+//! Game commands come from the host's games registry (`stikis_host::games::HOSTED`): the
+//! games that share a command (`belote-bazar`, `belote-classic`, `belote-h2h`: `/belote`) are
+//! opened by `/command [variant] [preset] [seats]`, the first of them by default, and the
+//! command's description is the game's words in the Fluent files, so a game the host learns
+//! gets its command without a change here.
 
-use stikis_host::i18n::Lang;
+use stikis_host::games::registry::hosted;
+use stikis_host::i18n::{t, Lang};
 
-/// Descriptions of the game commands the bot knows words for; a family without one here is
-/// still opened by its command, described by its name. Their options (variants, numbers of
-/// players) come from the host's games (`game_usage`).
-const GAME_WORDS: &[(&str, [&str; 3])] = &[
-    (
-        "zole",
-        ["Atvērt Zoles galdu", "Open a Zole table", "Открыть стол Золе"],
-    ),
-    (
-        "belote",
-        [
-            "Atvērt Belotes galdu",
-            "Open a Belote table",
-            "Открыть стол Белот",
-        ],
-    ),
-    (
-        "coinche",
-        [
-            "Atvērt Kuanšas galdu",
-            "Open a Coinche table",
-            "Открыть стол Куанш",
-        ],
-    ),
-    (
-        "polt",
-        ["Atvērt Polta galdu", "Open a Polt table", "Открыть стол Польт"],
-    ),
-];
-
-/// The rules presets a game family's command takes (a word after the command).
-fn presets(family: &str) -> &'static [&'static str] {
-    match family {
-        "zole" => &stikis_core::games::zole::options::PRESETS,
-        _ => &[],
+/// The rules presets a game command takes (a word after the command): those of its games that
+/// have more than one.
+fn presets(family: &str) -> Vec<&'static str> {
+    let mut all = Vec::new();
+    for g in stikis_host::games::HOSTED
+        .iter()
+        .filter(|g| g.info.command == family)
+    {
+        if g.info.presets.len() > 1 {
+            for p in g.info.presets {
+                if !all.contains(p) {
+                    all.push(*p);
+                }
+            }
+        }
     }
+    all
 }
 
 /// A game command's options as `game_command` reads them: the variant, the number of players
@@ -79,9 +63,13 @@ pub fn game_usage(family_name: &str, games: &[&str]) -> String {
     parts.join(" ")
 }
 
-/// The command of a game: its name up to the first `-`.
+/// The command of a game (the registry's `command`; a game the host does not know: its name
+/// up to the first `-`).
 pub fn family(game: &str) -> &str {
-    game.split('-').next().unwrap_or(game)
+    match hosted(game) {
+        Some(g) => g.info.command,
+        None => game.split('-').next().unwrap_or(game),
+    }
 }
 
 /// What `/family args…` opens among `games`: the game, a preset, a seat count.
@@ -133,11 +121,8 @@ fn game_help(games: &[&str]) -> Vec<(String, [String; 3], [String; 3])> {
         if out.iter().any(|(n, _, _)| n == f) {
             continue;
         }
-        let words = GAME_WORDS
-            .iter()
-            .find(|(n, _)| *n == f)
-            .map(|(_, d)| d.map(str::to_string))
-            .unwrap_or_else(|| [f.to_string(), f.to_string(), f.to_string()]);
+        let words =
+            Lang::ALL.map(|lang| hosted(g).map_or_else(|| f.to_string(), |h| t(lang, h.command_about, &[])));
         let usage = game_usage(f, games);
         out.push((f.to_string(), [usage.clone(), usage.clone(), usage], words));
     }
@@ -407,6 +392,16 @@ mod tests {
         assert_eq!(open("join", &[]), None);
         let names: Vec<String> = game_commands(&games).into_iter().map(|(n, _)| n).collect();
         assert_eq!(names, ["zole", "belote", "coinche", "polt"]);
+        // Their descriptions are the games' words in the Fluent files, in lv, en, ru.
+        let coinche = game_commands(&games).into_iter().find(|(n, _)| n == "coinche");
+        assert_eq!(
+            coinche.map(|(_, about)| about),
+            Some([
+                "Atvērt Kuanšas galdu".to_string(),
+                "Open a Coinche table".to_string(),
+                "Открыть стол Куанш".to_string(),
+            ])
+        );
     }
 
     #[test]

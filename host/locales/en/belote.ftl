@@ -6,6 +6,8 @@ belote-name-belote-bazar = Bazar belote
 belote-name-belote-classic = French belote
 belote-name-belote-h2h = Head-to-head belote
 belote-name-coinche = Coinche
+game-command-belote = Open a Belote table
+game-command-coinche = Open a Coinche table
 
 ## Table message
 belote-title = { $game } · deal { $deal } · dealer { $dealer }

@@ -171,6 +171,7 @@ refusal-must-return = You must give back { $card }.
 ## Game names, computer players, a lobby after the start
 game-name-zole = Zole
 game-name-polt = Polt to Tzar
+game-command-zole = Open a Zole table
 computer-name = Computer { $seat }
 lobby-started = { $game }: the game has started.
 table-running = The game is already on: nothing to start.

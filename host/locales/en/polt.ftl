@@ -7,6 +7,7 @@ polt-upper-class = Upper Class
 polt-middle-class = Middle Class
 polt-lower-class = Lower Class
 polt-polt = Polt
+game-command-polt = Open a Polt table
 
 ## Table message
 polt-title = Polt to Tzar · hand { $deal } of { $hands }

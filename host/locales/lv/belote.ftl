@@ -5,6 +5,8 @@ belote-name-belote-bazar = Bazāra belote
 belote-name-belote-classic = Franču belote
 belote-name-belote-h2h = Belote divatā
 belote-name-coinche = Coinche
+game-command-belote = Atvērt Belotes galdu
+game-command-coinche = Atvērt Kuanšas galdu
 
 ## Galda ziņa
 belote-title = { $game } · { $deal }. dalījums · dala { $dealer }

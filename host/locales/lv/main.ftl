@@ -185,6 +185,7 @@ refusal-must-return = Tev jāatdod { $card }.
 ## Game names, computer players, a lobby after the start
 game-name-zole = Zole
 game-name-polt = No Polta līdz Caram
+game-command-zole = Atvērt Zoles galdu
 computer-name = Dators { $seat }
 lobby-started = { $game }: spēle ir sākusies.
 table-running = Spēle jau notiek: nav ko sākt.

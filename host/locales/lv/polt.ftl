@@ -7,6 +7,7 @@ polt-upper-class = Augstākā šķira
 polt-middle-class = Vidusšķira
 polt-lower-class = Zemākā šķira
 polt-polt = Polts
+game-command-polt = Atvērt Polta galdu
 
 ## Galda ziņa
 polt-title = No Polta līdz Caram · { $deal }. partija no { $hands }

@@ -5,6 +5,8 @@ belote-name-belote-bazar = Базарный белот
 belote-name-belote-classic = Французский белот
 belote-name-belote-h2h = Белот вдвоём
 belote-name-coinche = Куанш
+game-command-belote = Открыть стол Белот
+game-command-coinche = Открыть стол Куанш
 
 ## Сообщение стола
 belote-title = { $game } · раздача { $deal } · сдаёт { $dealer }

@@ -191,6 +191,7 @@ refusal-must-return = Вы должны отдать { $card }.
 ## Game names, computer players, a lobby after the start
 game-name-zole = Золе
 game-name-polt = От Полта до Царя
+game-command-zole = Открыть стол Золе
 computer-name = Компьютер { $seat }
 lobby-started = { $game }: игра началась.
 table-running = Игра уже идёт: начинать нечего.

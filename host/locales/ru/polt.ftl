@@ -7,6 +7,7 @@ polt-upper-class = Высший класс
 polt-middle-class = Средний класс
 polt-lower-class = Низший класс
 polt-polt = Полт
+game-command-polt = Открыть стол Польт
 
 ## Сообщение стола
 polt-title = От Полта до Царя · раздача { $deal } из { $hands }

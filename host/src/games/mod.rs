@@ -1,12 +1,17 @@
 //! The host's face of each game: a `HostedGame` wraps one core session and speaks in record
 //! JSON (the action log stores exactly the record's action objects), short button codes, and
-//! rendered text. Adding a game to the bots means implementing this trait; nothing else in the
-//! host knows a rule.
+//! rendered text. Adding a game to the bots means implementing this trait and naming the game in
+//! `registry.rs` (docs/adding-a-game.md); nothing else in the host knows a rule.
 
 pub mod belote;
 pub mod polt;
 mod refusal;
+pub mod registry;
 pub mod zole;
+
+pub use registry::{
+    default_rules, game_title, in_teams, new_game, seat_range, settle_sheet, GAMES, HOSTED,
+};
 
 use std::time::{Duration, Instant};
 
@@ -249,14 +254,6 @@ pub(crate) fn turn_line(lang: Lang, key: &str, names: &[String], seat: Option<Se
     seat.map(|s| crate::i18n::t(lang, key, &[("name", name(names, s).into())]))
 }
 
-/// A game's name as people read it in `lang` (never the record's id, such as `belote-bazar`).
-pub fn game_title(lang: Lang, game: &str) -> String {
-    match game {
-        "zole" | "polt" => crate::i18n::t(lang, &format!("game-name-{game}"), &[]),
-        g => crate::i18n::t(lang, &format!("belote-name-{g}"), &[]),
-    }
-}
-
 /// A computer player's name in `lang` for the seat it holds (seats counted from 1, as people
 /// count them).
 pub fn computer_name(lang: Lang, seat: Seat) -> String {
@@ -274,53 +271,5 @@ pub fn suit_symbol(s: Suit) -> &'static str {
         Suit::Diamonds => "♦",
         Suit::Hearts => "♥",
         Suit::Spades => "♠",
-    }
-}
-
-/// Builds the hosted game for a record's `game` name and `rules`.
-pub fn new_game(game: &str, rules: &Value, seats: usize) -> Result<Box<dyn HostedGame>, Refusal> {
-    match game {
-        "zole" => Ok(Box::new(zole::ZoleGame::new(rules, seats)?)),
-        "polt" => Ok(Box::new(polt::PoltGame::new(rules, seats)?)),
-        g if belote::variant(g).is_some() => Ok(Box::new(belote::BeloteGame::new(g, rules, seats)?)),
-        other => Err(Refusal(format!("stikis cannot host {other:?} yet"))),
-    }
-}
-
-/// What closing a chat's score sheet settles (RULES.md 1.8, "at the end of a session"):
-/// points per player, from the sheet's extras as `sheet_extras` wrote them.
-pub fn settle_sheet(game: &str, extras: &Value) -> Vec<(String, i64)> {
-    match game {
-        "zole" => zole::settle_sheet(extras),
-        // Belote and Polt keep no pules: closing their sheet settles nothing (their games
-        // are settled at the table: docs/rules-decisions.md).
-        _ => Vec::new(),
-    }
-}
-
-/// Every game the host can open (and so every game a chat can have a score sheet of).
-pub const GAMES: [&str; 6] = [
-    "zole",
-    "belote-bazar",
-    "belote-classic",
-    "belote-h2h",
-    "coinche",
-    "polt",
-];
-
-/// The rules a table of `game` gets when its creator names none: the game's main preset.
-pub fn default_rules(game: &str) -> Value {
-    Value::String(if game == "zole" { "lv" } else { "default" }.into())
-}
-
-/// The seat counts a game can be played with.
-pub fn seat_range(game: &str) -> Option<(usize, usize)> {
-    match game {
-        "zole" => Some((3, 5)),
-        "polt" => Some((
-            stikis_core::games::polt::MIN_SEATS,
-            stikis_core::games::polt::MAX_SEATS,
-        )),
-        g => belote::variant(g).map(|v| (v.seats(), v.seats())),
     }
 }

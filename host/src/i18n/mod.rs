@@ -167,7 +167,9 @@ pub fn t(lang: Lang, key: &str, args: &[(&str, Arg<'_>)]) -> String {
         .unwrap_or_else(|| key.to_string())
 }
 
-/// Every message key the host uses; the tests check that each file defines exactly these.
+/// Every message key the host uses; the tests check that each language defines exactly these
+/// and the keys of the games' own files (`games::registry`'s `words`: a game added with a file
+/// of its own need not be listed here).
 pub const KEYS: &[&str] = &[
     // The web face (locales/*/web.ftl).
     "web-see-tournament",
@@ -400,6 +402,11 @@ pub const KEYS: &[&str] = &[
     "belote-bid-rule-name-in-second-round",
     "game-name-zole",
     "game-name-polt",
+    // Each game command's description (the games' registry names them).
+    "game-command-zole",
+    "game-command-belote",
+    "game-command-coinche",
+    "game-command-polt",
     "computer-name",
     "lobby-started",
     "table-running",
@@ -628,10 +635,32 @@ mod tests {
             .join("\n")
     }
 
+    /// The keys of the games' own files (`locales/en/<words>.ftl` of every registered game
+    /// that has one), which need not be listed in `KEYS`.
+    fn game_keys() -> BTreeSet<String> {
+        let dir = format!("{}/locales/en", env!("CARGO_MANIFEST_DIR"));
+        crate::games::HOSTED
+            .iter()
+            .filter_map(|g| g.words)
+            .flat_map(|stem| {
+                let path = format!("{dir}/{stem}.ftl");
+                keys_of(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")))
+            })
+            .collect()
+    }
+
+    /// Every key a language must define: `KEYS` and the games' own keys.
+    fn all_keys() -> BTreeSet<String> {
+        let mut all: BTreeSet<String> = KEYS.iter().map(|k| k.to_string()).collect();
+        all.extend(game_keys());
+        all
+    }
+
     #[test]
     fn every_key_exists_in_every_language_and_no_other() {
-        let want: BTreeSet<String> = KEYS.iter().map(|k| k.to_string()).collect();
-        assert_eq!(want.len(), KEYS.len(), "KEYS lists a key twice");
+        let listed: BTreeSet<String> = KEYS.iter().map(|k| k.to_string()).collect();
+        assert_eq!(listed.len(), KEYS.len(), "KEYS lists a key twice");
+        let want = all_keys();
         for lang in Lang::ALL {
             let have = keys_of(&file(lang));
             let missing: Vec<_> = want.difference(&have).collect();
@@ -645,14 +674,30 @@ mod tests {
     fn every_file_parses_and_every_message_formats() {
         for lang in Lang::ALL {
             let src = file(lang);
-            if let Err((_, errors)) = fluent_templates::fluent_bundle::FluentResource::try_new(src) {
+            if let Err((_, errors)) = fluent_templates::fluent_bundle::FluentResource::try_new(src.clone()) {
                 panic!("{lang}: {errors:?}");
             }
             // Every message resolves in its own language with typical arguments, and no
             // placeholder is left unfilled (Fluent writes `{$name}` for a missing argument).
-            for key in KEYS {
-                let text = t(lang, key, &sample_args());
-                assert!(!text.is_empty() && text != *key, "{lang} {key}");
+            // A game's own messages may take arguments of their own: each gets a number.
+            let mut game_args = sample_args();
+            for var in src.split('$').skip(1) {
+                let var: String = var
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                    .collect();
+                if !var.is_empty() && game_args.iter().all(|(n, _)| *n != var) {
+                    game_args.push((Box::leak(var.into_boxed_str()), 2i64.into()));
+                }
+            }
+            for key in all_keys() {
+                let args = if KEYS.contains(&key.as_str()) {
+                    sample_args()
+                } else {
+                    game_args.clone()
+                };
+                let text = t(lang, &key, &args);
+                assert!(!text.is_empty() && text != key, "{lang} {key}");
                 assert!(!text.contains("{$"), "{lang} {key}: {text}");
             }
         }
