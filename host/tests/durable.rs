@@ -22,12 +22,15 @@ fn person(id: &str) -> User {
     }
 }
 
+/// A message as the chat shows it: its text and buttons.
+type Look = (String, Vec<Vec<Button>>);
+
 /// A chat as an adapter keeps it: the newest text and buttons of every keyed message, by
 /// (recipient, key). A hand shown only if shown (`HandDelivery::IfShown`) edits a message
 /// that exists and never makes one; one the table's owner showed elsewhere is not shown here.
 #[derive(Default)]
 struct Chat {
-    shown: HashMap<(String, String), (String, Vec<Vec<Button>>)>,
+    shown: HashMap<(String, String), Look>,
     /// Every key in the order it was first shown.
     order: Vec<(String, String)>,
 }
@@ -66,7 +69,7 @@ impl Chat {
     }
 
     /// The newest hand message of `user`, with its key.
-    fn hand(&self, user: &str) -> Option<(&String, &(String, Vec<Vec<Button>>))> {
+    fn hand(&self, user: &str) -> Option<(&String, &Look)> {
         self.order
             .iter()
             .rev()
