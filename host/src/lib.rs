@@ -15,6 +15,7 @@ pub mod observe;
 pub mod outbox;
 pub mod owner;
 mod peers;
+pub mod picture;
 pub mod store;
 pub mod table;
 pub mod token;

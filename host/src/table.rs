@@ -97,6 +97,9 @@ pub(crate) struct Live {
     pub last_mover: Option<String>,
     /// The report of the last deal that ended, for the live table's result panel.
     pub last_report: Option<DealReport>,
+    /// The public picture of the last deal that ended, as it ended: the live table shows its
+    /// last trick and result until the next deal's first move.
+    pub last_end: Option<crate::picture::Picture>,
     /// With `owed_result` when the next deal has started since: the table as that deal
     /// ended, so its hands are shown in their final state (no buttons) again. The process
     /// that ended the deal may have died before showing them, and nothing else would ever
@@ -180,6 +183,7 @@ impl Live {
             owed_result: None,
             last_mover: None,
             last_report: None,
+            last_end: None,
             owed_hands: None,
             final_table: None,
             ended: Vec::new(),
@@ -353,6 +357,7 @@ impl Live {
                 if let Some(report) = game.apply(&a.payload)? {
                     live.last_report = Some(report.clone());
                     if deals.len() - i <= 2 {
+                        live.last_end = Some(game.picture());
                         // Rendered for the last deals only: a log of thousands of deals
                         // is replayed without drawing each.
                         live.final_table = Some(live.table_message_of(&*game, a.seq, None));
@@ -543,6 +548,7 @@ impl Live {
         out.push(post);
         self.owed_result = None;
         self.last_report = Some(report.clone());
+        self.last_end = self.game.as_ref().map(|g| g.picture());
         let entries: Vec<StatsEntry> = self
             .seats
             .iter()

@@ -15,6 +15,7 @@ use stikis_core::Seat;
 use crate::games::DealReport;
 use crate::i18n::Lang;
 use crate::outbox::{Button, Out, Outbox};
+use crate::picture::{Choice, Phase, Picture, SeatPicture, Word};
 use crate::store::{Occupant, Platform, TableStatus};
 use crate::table::{HostError, Live};
 use crate::Host;
@@ -77,6 +78,15 @@ pub struct TableView {
     pub totals: Vec<i32>,
     /// The result of the last deal that ended, as the chat posted it.
     pub result: Option<String>,
+    /// The public part of the table, typed: what every surface draws.
+    pub picture: Picture,
+    /// The viewer's private part (their hand, decisions and what they are asked), if seated.
+    pub mine: Option<SeatPicture>,
+    /// The deal that ended last, as it ended, while the next deal has had no move yet (or
+    /// no next deal follows): its last trick, its taker and the result stay on the table.
+    pub ended: Option<Picture>,
+    /// The seats' names in `lang`, by seat: what the picture's words name seats with.
+    pub names: Vec<String>,
 }
 
 impl TableView {
@@ -87,20 +97,24 @@ impl TableView {
             || self.buttons.iter().flatten().any(|b| b.token == token)
     }
 
-    /// Every card this view shows: the tests check it against the cards no one else may see.
+    /// Every card this view draws as a card (the hand, the trick, the last trick, the last
+    /// deal's end); the picture's words name others (`Picture::cards`, `SeatPicture::cards`).
     pub fn cards(&self) -> Vec<Card> {
         let mut v: Vec<Card> = self.hand.iter().map(|h| h.card).collect();
         v.extend(self.trick.iter().map(|(_, c)| *c));
         if let Some((t, _)) = &self.last_trick {
             v.extend(t.iter().map(|(_, c)| *c));
         }
+        if let Some(t) = self.ended.as_ref().and_then(|e| e.last_trick.as_ref()) {
+            v.extend(t.cards.iter().map(|(_, c)| *c));
+        }
         v
     }
-}
 
-/// A button code that names a card (`p:QC`, `y:9S`, `n:JH`): the card.
-fn card_of(code: &str) -> Option<Card> {
-    code.split_once(':').and_then(|(_, c)| c.parse().ok())
+    /// Words of the picture said in the view's language.
+    pub fn say(&self, w: &Word) -> String {
+        w.say(self.lang, &self.names)
+    }
 }
 
 impl Live {
@@ -144,50 +158,74 @@ impl Live {
             buttons: Vec::new(),
             totals: Vec::new(),
             result: None,
+            picture: Picture::waiting("", 0),
+            mine: None,
+            ended: None,
+            names: Vec::new(),
         };
         let Some(game) = &self.game else {
             return v;
         };
-        v.deal_no = game.deal_no();
+        let picture = game.picture();
+        v.deal_no = picture.deal_no;
         v.in_deal = game.in_deal();
-        v.to_act = game.to_act();
+        v.to_act = picture.to_act;
         v.public_text = game.public_text(lang, &names);
-        v.totals = game.totals();
+        v.totals = picture.totals.clone();
         if let (Some(limit), Some(_)) = (self.settings.turn_limit_secs, v.to_act) {
             let spent = self.turn_since.elapsed().as_millis() as i64;
             v.turn_ends_ms = Some(now_ms - spent + i64::from(limit) * 1000);
         }
-        // Only what the group has seen of the open view: the tricks on the table.
-        let open = game.open_view();
-        v.trick = open.trick;
-        v.last_trick = open.tricks.last().cloned();
-        v.trumps = open.trumps;
+        v.trick = picture.trick.clone();
+        v.last_trick = picture
+            .last_trick
+            .as_ref()
+            .and_then(|t| Some((t.cards.clone(), t.winner?)));
+        v.trumps = picture.trumps;
         if let Some(report) = &self.last_report {
             v.result = Some(self.result_text(report, lang));
         }
+        // The end of the last deal stays on the table until the next deal's first move.
+        let untouched = picture.bids.is_empty()
+            && picture.trick.is_empty()
+            && picture.last_trick.is_none()
+            && picture.exchange.is_empty();
+        v.ended = self
+            .last_end
+            .as_ref()
+            .filter(|e| e.deal_no + 1 == picture.deal_no && untouched)
+            .cloned()
+            .or_else(|| (picture.phase == Phase::Done).then(|| picture.clone()));
+        v.picture = picture;
+        v.names = names.clone();
         let Some(seat) = me else {
             return v;
         };
-        let mut cards: Vec<HandCard> = game
-            .hand(seat)
-            .into_iter()
-            .map(|card| HandCard {
+        let mine = game.seat_picture(seat);
+        let mut cards: Vec<HandCard> = mine
+            .hand
+            .iter()
+            .map(|&card| HandCard {
                 card,
                 token: None,
                 picked: false,
             })
             .collect();
-        for row in game.buttons(seat, lang) {
+        for row in &mine.decisions {
             let mut others = Vec::new();
-            for b in row {
-                match card_of(&b.code).and_then(|c| cards.iter_mut().find(|h| h.card == c)) {
+            for d in row {
+                match d
+                    .choice
+                    .card()
+                    .and_then(|c| cards.iter_mut().find(|h| h.card == c))
+                {
                     Some(h) => {
-                        h.token = Some(self.token(&b.code));
-                        h.picked = b.code.starts_with("n:");
+                        h.token = Some(self.token(&d.code));
+                        h.picked = matches!(d.choice, Choice::Unpick(_));
                     }
                     None => others.push(Button {
-                        label: b.label,
-                        token: self.token(&b.code),
+                        label: d.choice.label(lang, &names),
+                        token: self.token(&d.code),
                     }),
                 }
             }
@@ -205,6 +243,7 @@ impl Live {
         }
         v.hand = cards;
         v.hand_text = Some(game.hand_text(seat, lang, &names));
+        v.mine = Some(mine);
         v
     }
 
@@ -369,14 +408,6 @@ async fn tell_changes(store: crate::store::Store, mut rx: tokio::sync::mpsc::Unb
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn card_codes_name_their_card_and_other_codes_none() {
-        assert_eq!(card_of("p:QC"), "QC".parse().ok());
-        assert_eq!(card_of("n:JH"), "JH".parse().ok());
-        assert_eq!(card_of("b:take"), None);
-        assert_eq!(card_of("s"), None);
-    }
 
     #[test]
     fn table_messages_and_hands_name_their_tables() {

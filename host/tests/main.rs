@@ -16,4 +16,5 @@ mod host_race;
 mod host_sheet;
 mod host_tournament;
 mod host_zole;
+mod picture;
 mod store;

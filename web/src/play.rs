@@ -722,6 +722,7 @@ pub(crate) fn fragment(v: &TableView) -> Markup {
                 }
             }
         }
+        (table_words(v))
         section.trick aria-label=(t(lang, "play-trick", &[])) {
             @for (s, c) in &v.trick {
                 figure { (page::card(*c, v.trumps)) figcaption { (name(*s)) } }
@@ -734,6 +735,31 @@ pub(crate) fn fragment(v: &TableView) -> Markup {
                     @for (s, c) in cards {
                         figure { (page::card(*c, v.trumps)) figcaption { (name(*s)) } }
                     }
+                }
+            }
+        }
+        @if let Some(e) = &v.ended {
+            section.ended {
+                h2 { (t(lang, "play-deal-ended", &[("deal", Arg::from(e.deal_no))])) }
+                @if let Some(last) = &e.last_trick {
+                    @if let Some(w) = last.winner {
+                        p { (t(lang, "play-last-trick", &[("name", name(w).into())])) }
+                    }
+                    div.cards {
+                        @for (s, c) in &last.cards {
+                            figure { (page::card(*c, e.trumps)) figcaption { (name(*s)) } }
+                        }
+                    }
+                }
+                @if let Some(r) = &v.result {
+                    pre { (r) }
+                }
+            }
+        }
+        @if let Some(m) = &v.mine {
+            @if m.to_act {
+                @for w in &m.prompt {
+                    p.prompt { (v.say(w)) }
                 }
             }
         }
@@ -761,8 +787,8 @@ pub(crate) fn fragment(v: &TableView) -> Markup {
                 }
             }
         }
-        @if let Some(r) = &v.result {
-            details.result open[!v.in_deal] {
+        @if let (Some(r), None) = (&v.result, &v.ended) {
+            details.result {
                 summary { (t(lang, "play-result", &[])) }
                 pre { (r) }
             }
@@ -772,6 +798,52 @@ pub(crate) fn fragment(v: &TableView) -> Markup {
             pre { (v.public_text) }
             @if let Some(h) = &v.hand_text {
                 pre { (h) }
+            }
+        }
+    }
+}
+
+/// What the table has said of the deal: the face-up cards, the bidding, the contract and its
+/// declarer, the trumps, the exchange and what was announced (from the typed picture).
+fn table_words(v: &TableView) -> Markup {
+    let p = &v.picture;
+    let lang = v.lang;
+    let by = |items: &[(Seat, stikis_host::picture::Word)]| {
+        items
+            .iter()
+            .map(|(s, w)| format!("{} {}", stikis_host::games::name(&v.names, *s), v.say(w)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    html! {
+        section.words {
+            @for (w, _) in &p.face_up {
+                p { (v.say(w)) }
+            }
+            @if !p.bids.is_empty() {
+                p.bids { (t(lang, "play-bids", &[("bids", by(&p.bids).into())])) }
+            }
+            @if let Some(c) = &p.contract {
+                p.contract {
+                    @match p.declarer {
+                        Some(d) => {
+                            (t(lang, "play-contract", &[
+                                ("contract", v.say(c).into()),
+                                ("name", stikis_host::games::name(&v.names, d).into()),
+                            ]))
+                        }
+                        None => { (t(lang, "play-contract-open", &[("contract", v.say(c).into())])) }
+                    }
+                }
+            }
+            @if let Some(w) = &p.trump_line {
+                p { (v.say(w)) }
+            }
+            @for w in &p.exchange {
+                p { (v.say(w)) }
+            }
+            @if !p.announced.is_empty() {
+                p { (t(lang, "play-announced", &[("list", by(&p.announced).into())])) }
             }
         }
     }

@@ -271,6 +271,17 @@ async fn check_page(host: &Arc<Host>, table: i64, viewer: Option<&str>, html: &s
         }
         _ => html.to_string(),
     };
+    // So is the end of the last deal (its last trick), shown until this deal's first move.
+    let (html, ended) = match html.find("<section class=\"ended\"") {
+        Some(start) => {
+            let end = start + html[start..].find("</section>").expect("the end of a deal ends");
+            (
+                format!("{}{}", &html[..start], &html[end..]),
+                html[start..end].to_string(),
+            )
+        }
+        None => (html, String::new()),
+    };
     let html = html.as_str();
     let mut checked = 0;
     for label in host.hidden_cards(table, own.deal_no).await {
@@ -284,11 +295,13 @@ async fn check_page(host: &Arc<Host>, table: i64, viewer: Option<&str>, html: &s
         );
     }
     // Cards drawn as pictures are named by code (`data-card`, the symbols' ids).
+    // (A card of the last deal's end is drawn from a symbol too.)
     for code in html
         .split("data-card=\"")
         .skip(1)
         .chain(html.split("id=\"c").skip(1))
         .filter_map(|r| r.split('"').next())
+        .filter(|code| !ended.contains(&format!("data-card=\"{code}\"")))
     {
         let card: stikis_core::cards::Card = code.parse().unwrap_or_else(|_| panic!("a card code {code}"));
         let label = stikis_web::card_text(card);
@@ -668,6 +681,86 @@ async fn three_pages_play_zole_through_a_restart_and_beside_the_chat_and_never_s
     for n in &view.totals {
         let shown = if *n > 0 { format!("+{n}") } else { n.to_string() };
         assert!(spectator_page.contains(&shown), "the totals {shown} on the page");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_show_the_end_of_a_deal_then_the_contract_its_declarer_and_the_burial_prompt() {
+    use stikis_host::i18n::Arg;
+    let mut game = Game::new("zole", 3).await;
+    game.play(2, None, None).await;
+    let (host, table) = (game.bot.host.clone(), game.table);
+    let watcher = game.keys.len() - 1;
+    // Deal 2 has had no move: deal 1's last trick, its taker and its result are on the table.
+    let v = host.table_view(table, None).await.unwrap().unwrap();
+    assert_eq!(v.deal_no, 2);
+    let ended = v.ended.clone().expect("deal 1's end is on the table");
+    assert_eq!(ended.deal_no, 1);
+    let last = ended.last_trick.clone().expect("deal 1's last trick");
+    let taker = last.winner.expect("the last trick's taker");
+    let page = game.feeds[watcher].at_least(v.version).await;
+    let over = t(v.lang, "play-deal-ended", &[("deal", Arg::from(1))]);
+    let took = t(
+        v.lang,
+        "play-last-trick",
+        &[("name", v.names[taker as usize].clone().into())],
+    );
+    assert!(
+        page.contains(&over) && page.contains(&took),
+        "{over} / {took} on the page:\n{page}"
+    );
+    let result = v.result.clone().expect("deal 1's result");
+    let first_line = result.lines().next().expect("a result line");
+    assert!(
+        page.contains(first_line),
+        "the result {first_line:?} on the page:\n{page}"
+    );
+    // The first bidder takes: every page names the contract and its declarer, the end of
+    // deal 1 is gone, and only the declarer's page asks for two cards to bury.
+    let first = to_act(&host, table).await;
+    let mine = host
+        .table_view(table, Some(&game.people[first].id))
+        .await
+        .unwrap()
+        .unwrap();
+    let take = t(mine.lang, "button-take", &[]);
+    let token = mine
+        .buttons
+        .iter()
+        .flatten()
+        .find(|b| b.label == take)
+        .map(|b| b.token.clone())
+        .unwrap_or_else(|| panic!("no {take} among {:?}", mine.buttons));
+    let (status, _) = press(&game.bot, table, &game.keys[first], &token).await;
+    assert_eq!(status, 200);
+    let v = host.table_view(table, None).await.unwrap().unwrap();
+    assert_eq!(v.picture.declarer, Some(first as u8));
+    assert!(v.ended.is_none(), "the end of deal 1 is still shown after a move");
+    let contract = t(
+        v.lang,
+        "play-contract",
+        &[
+            ("contract", t(v.lang, "contract-take", &[]).into()),
+            ("name", v.names[first].clone().into()),
+        ],
+    );
+    let page = game.feeds[watcher].at_least(v.version).await;
+    assert!(
+        page.contains(&contract),
+        "{contract} on the watcher's page:\n{page}"
+    );
+    assert!(
+        !page.contains(&over),
+        "deal 1's end after the first move of deal 2:\n{page}"
+    );
+    for (i, feed) in game.feeds.iter_mut().enumerate().take(3) {
+        let page = feed.at_least(v.version).await;
+        let bury = t(v.lang, "zole-bury-pick", &[]);
+        assert_eq!(
+            page.contains(&bury),
+            i == first,
+            "seat {i}'s page and {bury:?}:\n{page}"
+        );
     }
 }
 
@@ -1647,9 +1740,10 @@ async fn in_chromium_three_people_play_a_whole_zole_deal_by_clicking_and_no_page
             .map(|r| r.split('<').next().unwrap().to_string())
             .collect();
         assert_eq!(shown, totals, "{}'s page shows the replay's totals", tab.user);
+        // The deal's end stays on the table, with its result, until the next deal's first move.
         let result = look
             .html
-            .split("<details class=\"result\"")
+            .split("<section class=\"ended\"")
             .nth(1)
             .and_then(|r| r.split("<pre>").nth(1))
             .and_then(|r| r.split("</pre>").next())

@@ -20,6 +20,7 @@ belote-trick = Trick { $n }: { $cards }
 belote-last-trick = Last trick: { $cards } → { $name }
 belote-tricks-taken = Tricks: { $list }
 belote-score = Score: { $totals } (game to { $target })
+belote-target = Game to { $target }
 belote-turn = Turn: { $name }
 
 ## Hand

@@ -19,6 +19,7 @@ belote-trick = { $n }. stiķis: { $cards }
 belote-last-trick = Iepriekšējais stiķis: { $cards } → { $name }
 belote-tricks-taken = Stiķi: { $list }
 belote-score = Rezultāts: { $totals } (spēle līdz { $target })
+belote-target = Spēle līdz { $target }
 belote-turn = Gājiens: { $name }
 
 ## Roka

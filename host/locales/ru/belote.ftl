@@ -19,6 +19,7 @@ belote-trick = Взятка { $n }: { $cards }
 belote-last-trick = Прошлая взятка: { $cards } → { $name }
 belote-tricks-taken = Взятки: { $list }
 belote-score = Счёт: { $totals } (игра до { $target })
+belote-target = Игра до { $target }
 belote-turn = Ход: { $name }
 
 ## Рука

@@ -24,10 +24,11 @@ use stikis_core::{Seat, Seed};
 use super::refusal::Refused;
 use super::zole::card_label;
 use super::{
-    card_rows, in_rows, listed, name, suit_symbol, turn_line, with_no_actions, without_actions, DealReport,
-    GameButton, HostedGame, OpenView, Pressed, Refusal,
+    listed, name, suit_symbol, turn_line, with_no_actions, without_actions, DealReport, HostedGame, OpenView,
+    Pressed, Refusal,
 };
 use crate::i18n::{t, Arg, Lang};
+use crate::picture::{self, card_decisions, in_rows, say, Decision, Picture, SeatPicture, Trick, Word};
 
 /// Level buttons shown at once: Bazar has 43 levels, more than a chat shows comfortably.
 const LEVELS_PER_PAGE: usize = 10;
@@ -46,11 +47,11 @@ pub struct BeloteGame {
     level_page: usize,
 }
 
-fn mode_word(lang: Lang, m: Mode) -> String {
+fn mode_word(m: Mode) -> Word {
     match m {
-        Mode::Trump(s) => suit_symbol(s).to_string(),
-        Mode::NoTrump => t(lang, "belote-no-trumps", &[]),
-        Mode::AllTrumps => t(lang, "belote-all-trumps", &[]),
+        Mode::Trump(s) => Word::Plain(suit_symbol(s).to_string()),
+        Mode::NoTrump => Word::msg("belote-no-trumps"),
+        Mode::AllTrumps => Word::msg("belote-all-trumps"),
     }
 }
 
@@ -63,51 +64,47 @@ fn bid_level(b: Bid) -> Option<(u8, Mode)> {
 }
 
 /// A level as players say it: tens in Bazar (`9`), points in Coinche (`90`, `capot`).
-fn level_word(lang: Lang, v: Variant, tens: u8) -> String {
+fn level_word(v: Variant, tens: u8) -> Word {
     match v {
-        Variant::Coinche if tens == COINCHE_CAPOT_TENS => t(lang, "belote-capot", &[]),
-        Variant::Coinche => (tens as u32 * 10).to_string(),
-        _ => tens.to_string(),
+        Variant::Coinche if tens == COINCHE_CAPOT_TENS => Word::msg("belote-capot"),
+        Variant::Coinche => Word::Plain((tens as u32 * 10).to_string()),
+        _ => Word::Plain(tens.to_string()),
     }
 }
 
 /// A level's button: in the games bid in tens, the points beside the number ("8 · 80").
-fn level_button(lang: Lang, v: Variant, tens: u8) -> String {
+fn level_button(v: Variant, tens: u8) -> Word {
     match v {
-        Variant::Coinche => level_word(lang, v, tens),
-        _ => format!("{tens} · {}", tens as u32 * 10),
+        Variant::Coinche => level_word(v, tens),
+        _ => Word::Plain(format!("{tens} · {}", tens as u32 * 10)),
     }
 }
 
 /// A bid as the table reads it.
-fn bid_word(lang: Lang, v: Variant, turned: Option<Card>, b: Bid) -> String {
+fn bid_word(v: Variant, turned: Option<Card>, b: Bid) -> Word {
+    let take = |suit: &str| Word::Msg("belote-take", vec![("suit", Word::Plain(suit.into()))]);
     match b {
-        Bid::Pass => t(lang, "belote-pass", &[]),
-        Bid::Contra => t(lang, "belote-contra", &[]),
-        Bid::Recontra => t(lang, "belote-recontra", &[]),
-        Bid::Coinche => t(lang, "belote-coinche", &[]),
-        Bid::Surcoinche => t(lang, "belote-surcoinche", &[]),
-        Bid::Take => {
-            let suit = turned.and_then(|c| c.suit()).map_or("", suit_symbol);
-            t(lang, "belote-take", &[("suit", suit.into())])
-        }
-        Bid::Name(s) => t(lang, "belote-take", &[("suit", suit_symbol(s).into())]),
+        Bid::Pass => Word::msg("belote-pass"),
+        Bid::Contra => Word::msg("belote-contra"),
+        Bid::Recontra => Word::msg("belote-recontra"),
+        Bid::Coinche => Word::msg("belote-coinche"),
+        Bid::Surcoinche => Word::msg("belote-surcoinche"),
+        Bid::Take => take(turned.and_then(|c| c.suit()).map_or("", suit_symbol)),
+        Bid::Name(s) => take(suit_symbol(s)),
         Bid::Tens { tens, mode, capot } => {
-            let mut w = format!("{tens} {}", mode_word(lang, mode));
+            let mut w = vec![Word::Plain(tens.to_string()), mode_word(mode)];
             if capot {
-                w.push(' ');
-                w.push_str(&t(lang, "belote-capot", &[]));
+                w.push(Word::msg("belote-capot"));
             }
-            w
+            Word::Seq(w, " ")
         }
-        Bid::Points { tens, mode } => format!("{} {}", level_word(lang, v, tens), mode_word(lang, mode)),
+        Bid::Points { tens, mode } => Word::Seq(vec![level_word(v, tens), mode_word(mode)], " "),
     }
 }
 
-fn contract_text(lang: Lang, v: Variant, c: &stikis_core::games::belote::Contract) -> String {
-    let mut w = match v {
+fn contract_word(v: Variant, c: &stikis_core::games::belote::Contract) -> Word {
+    let base = match v {
         Variant::Bazar => bid_word(
-            lang,
             v,
             None,
             Bid::Tens {
@@ -117,7 +114,6 @@ fn contract_text(lang: Lang, v: Variant, c: &stikis_core::games::belote::Contrac
             },
         ),
         Variant::Coinche => bid_word(
-            lang,
             v,
             None,
             Bid::Points {
@@ -125,7 +121,7 @@ fn contract_text(lang: Lang, v: Variant, c: &stikis_core::games::belote::Contrac
                 mode: c.mode,
             },
         ),
-        _ => mode_word(lang, c.mode),
+        _ => mode_word(c.mode),
     };
     let doubled = match (c.doubled, v) {
         (1, Variant::Coinche) => Some("belote-coinche"),
@@ -134,21 +130,24 @@ fn contract_text(lang: Lang, v: Variant, c: &stikis_core::games::belote::Contrac
         (2, _) => Some("belote-recontra"),
         _ => None,
     };
-    if let Some(k) = doubled {
-        w.push_str(" · ");
-        w.push_str(&t(lang, k, &[]));
+    match doubled {
+        Some(k) => Word::Seq(vec![base, Word::msg(k)], " · "),
+        None => base,
     }
-    w
+}
+
+fn contract_text(lang: Lang, v: Variant, c: &stikis_core::games::belote::Contract) -> String {
+    contract_word(v, c).say(lang, &[])
 }
 
 /// A combination as it is announced: its kind, never its cards (a four names its rank in
 /// words, which all four cards of that rank share).
-fn combo_word(lang: Lang, c: Combo) -> String {
+fn combo_word(c: Combo) -> Word {
     match c {
-        Combo::Sequence { len: 3, .. } => t(lang, "belote-tierce", &[]),
-        Combo::Sequence { len: 4, .. } => t(lang, "belote-fifty", &[]),
-        Combo::Sequence { .. } => t(lang, "belote-hundred", &[]),
-        Combo::Four(r) => t(lang, "belote-four", &[("rank", r.symbol().into())]),
+        Combo::Sequence { len: 3, .. } => Word::msg("belote-tierce"),
+        Combo::Sequence { len: 4, .. } => Word::msg("belote-fifty"),
+        Combo::Sequence { .. } => Word::msg("belote-hundred"),
+        Combo::Four(r) => Word::Msg("belote-four", vec![("rank", Word::Plain(r.symbol().into()))]),
     }
 }
 
@@ -232,6 +231,17 @@ impl BeloteGame {
     }
 
     /// The names of a team (partners joined), or of the player in head-to-head.
+    /// A side as the table names it: both players of a team ("Anna & Carl"), or the seat.
+    fn team_word(&self, team: usize) -> Word {
+        match self.variant().seats() {
+            4 => Word::Seq(
+                vec![Word::Seat(team as Seat), Word::Seat(team as Seat + 2)],
+                " & ",
+            ),
+            _ => Word::Seat(team as Seat),
+        }
+    }
+
     fn team_name(&self, names: &[String], team: usize) -> String {
         match self.variant().seats() {
             4 => format!(
@@ -338,16 +348,100 @@ impl HostedGame for BeloteGame {
         self.deal().and_then(|d| d.to_act())
     }
 
-    fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>> {
-        let Some(d) = self.deal().filter(|d| d.to_act() == Some(seat)) else {
-            return Vec::new();
+    fn picture(&self) -> Picture {
+        let v = self.variant();
+        let mut p = Picture::waiting(v.game_name(), v.seats());
+        p.totals = self.totals();
+        p.over = self.is_over();
+        if v.seats() == 4 {
+            p.teams = vec![vec![0, 2], vec![1, 3]];
+        }
+        let Some(d) = self.last_deal() else {
+            return p;
         };
+        let open = self.open_view();
+        p.deal_no = self.deal_no();
+        p.phase = match d.phase() {
+            Phase::Bidding => picture::Phase::Bidding,
+            Phase::Play => picture::Phase::Play,
+            Phase::Done => picture::Phase::Done,
+        };
+        p.dealer = Some(d.dealer());
+        // The turned card lies face up for all, and the taker picks it up in sight of all.
+        if let Some(c) = d.turned() {
+            p.face_up = vec![(Word::Msg("belote-turned", vec![("card", Word::Card(c))]), c)];
+        }
+        let log = self
+            .session
+            .deals()
+            .last()
+            .map(|l| l.actions.as_slice())
+            .unwrap_or_default();
+        p.bids = log
+            .iter()
+            .filter_map(|&(s, a)| match a {
+                Action::Bid(b) => Some((s, bid_word(v, d.turned(), b))),
+                Action::Play(_) => None,
+            })
+            .collect();
+        if let Some(c) = d.contract() {
+            p.contract = Some(contract_word(v, &c));
+            p.declarer = Some(c.declarer);
+        }
+        let view = d.view(0);
+        p.announced = view.announced.iter().map(|&(s, c)| (s, combo_word(c))).collect();
+        let played = open
+            .tricks
+            .iter()
+            .flat_map(|(t, _)| t.iter())
+            .chain(open.trick.iter());
+        for &(s, c) in played {
+            if let Some(k) = belote_word(d, s, c) {
+                p.announced.push((s, Word::msg(k)));
+            }
+        }
+        p.trumps = open.trumps;
+        if d.phase() == Phase::Play {
+            p.trick_no = Some(d.tricks().len() + 1);
+        }
+        p.trick = open.trick;
+        p.last_trick = open.tricks.last().map(|(cards, w)| Trick {
+            cards: cards.clone(),
+            winner: Some(*w),
+        });
+        if !d.tricks().is_empty() {
+            p.taken = (0..2)
+                .map(|team| (self.team_word(team), i64::from(view.tricks_won[team])))
+                .collect();
+        }
+        p.standing = Some(Word::Msg(
+            "belote-target",
+            vec![("target", Word::Int(i64::from(self.session.options().target)))],
+        ));
+        p.to_act = d.to_act();
+        p
+    }
+
+    fn legal(&self, seat: Seat) -> Vec<Value> {
+        match self.deal().filter(|d| d.to_act() == Some(seat)) {
+            Some(d) => d.legal_actions().iter().map(|&a| action_json(seat, a)).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    fn seat_picture(&self, seat: Seat) -> SeatPicture {
+        let mut p = SeatPicture::new(seat);
+        let Some(last) = self.last_deal() else {
+            return p;
+        };
+        p.hand = sorted(last.hand(seat), last.contract().map(|c| c.mode));
+        let Some(d) = self.deal().filter(|d| d.to_act() == Some(seat)) else {
+            return p;
+        };
+        p.to_act = true;
         let v = self.variant();
         let legal = d.legal_actions();
-        let bid_button = |b: Bid| GameButton {
-            label: bid_word(lang, v, d.turned(), b),
-            code: format!("b:{b}"),
-        };
+        let bid = |b: Bid| say(bid_word(v, d.turned(), b), format!("b:{b}"));
         if d.phase() == Phase::Play {
             let plays: CardSet = legal
                 .iter()
@@ -356,7 +450,21 @@ impl HostedGame for BeloteGame {
                     _ => None,
                 })
                 .collect();
-            return card_rows(sorted(plays, d.contract().map(|c| c.mode)), "p", None);
+            p.decisions = card_decisions(sorted(plays, d.contract().map(|c| c.mode)), "p", None);
+            return p;
+        }
+        if let Some(level) = self.level_pick {
+            p.prompt.push(Word::Msg(
+                "belote-pick-trump",
+                vec![("level", level_button(v, level))],
+            ));
+        } else if bid_level_open(d) {
+            // Bazar and the classic bid in tens: say what the numbers mean.
+            p.prompt.push(Word::msg(if v == Variant::Coinche {
+                "belote-pick-level"
+            } else {
+                "belote-pick-level-tens"
+            }));
         }
         let bids: Vec<Bid> = legal
             .iter()
@@ -365,55 +473,45 @@ impl HostedGame for BeloteGame {
                 _ => None,
             })
             .collect();
-        // Words (pass, take, a named suit, the doubles) are buttons of their own.
-        let words: Vec<GameButton> = bids
+        // Words (pass, take, a named suit, the doubles) are decisions of their own.
+        let words: Vec<Decision> = bids
             .iter()
             .filter(|b| bid_level(**b).is_none())
-            .map(|&b| bid_button(b))
+            .map(|&b| bid(b))
             .collect();
         let mut rows = vec![words];
         if let Some(level) = self.level_pick {
-            let row: Vec<GameButton> = bids
+            let row: Vec<Decision> = bids
                 .iter()
                 .filter(|b| bid_level(**b).map(|x| x.0) == Some(level))
-                .map(|&b| bid_button(b))
+                .map(|&b| bid(b))
                 .collect();
             rows.extend(in_rows(row));
-            rows.push(vec![GameButton {
-                label: "‹".into(),
-                code: "l:-".into(),
-            }]);
-            return rows;
+            rows.push(vec![say(Word::Plain("‹".into()), "l:-")]);
+            p.decisions = rows;
+            return p;
         }
         let levels = self.legal_levels(d);
         let pages = levels.len().div_ceil(LEVELS_PER_PAGE).max(1);
         let page = self.level_page % pages;
-        let mut row: Vec<GameButton> = Vec::new();
+        let mut row: Vec<Decision> = Vec::new();
         if page > 0 {
-            row.push(GameButton {
-                label: "«".into(),
-                code: "l:<".into(),
-            });
+            row.push(say(Word::Plain("«".into()), "l:<"));
         }
         row.extend(
             levels
                 .iter()
                 .skip(page * LEVELS_PER_PAGE)
                 .take(LEVELS_PER_PAGE)
-                .map(|&l| GameButton {
-                    label: level_button(lang, v, l),
-                    code: format!("l:{l}"),
-                }),
+                .map(|&l| say(level_button(v, l), format!("l:{l}"))),
         );
         if page + 1 < pages {
-            row.push(GameButton {
-                label: "»".into(),
-                code: "l:+".into(),
-            });
+            row.push(say(Word::Plain("»".into()), "l:+"));
         }
         rows.extend(in_rows(row));
         rows.retain(|r| !r.is_empty());
-        rows
+        p.decisions = rows;
+        p
     }
 
     fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal> {
@@ -542,7 +640,11 @@ impl HostedGame for BeloteGame {
         let bids: Vec<String> = log
             .iter()
             .filter_map(|&(s, a)| match a {
-                Action::Bid(b) => Some(format!("{} {}", name(names, s), bid_word(lang, v, d.turned(), b))),
+                Action::Bid(b) => Some(format!(
+                    "{} {}",
+                    name(names, s),
+                    bid_word(v, d.turned(), b).say(lang, &[])
+                )),
                 Action::Play(_) => None,
             })
             .collect();
@@ -564,7 +666,7 @@ impl HostedGame for BeloteGame {
             let said: Vec<String> = view
                 .announced
                 .iter()
-                .map(|&(s, c)| format!("{} {}", name(names, s), combo_word(lang, c)))
+                .map(|&(s, c)| format!("{} {}", name(names, s), combo_word(c).say(lang, &[])))
                 .collect();
             lines.push(t(lang, "belote-announced", &[("list", said.join(", ").into())]));
         }
@@ -648,7 +750,7 @@ impl HostedGame for BeloteGame {
                 lines.push(t(
                     lang,
                     "belote-pick-trump",
-                    &[("level", level_button(lang, v, level).into())],
+                    &[("level", level_button(v, level).say(lang, &[]).into())],
                 ));
             } else if d.phase() == Phase::Bidding && bid_level_open(d) {
                 // Bazar and the classic bid in tens: say what the numbers mean.
@@ -845,7 +947,7 @@ impl HostedGame for BeloteGame {
                     "web-act-bid",
                     &[
                         ("name", name(names, rec.seat).into()),
-                        ("what", bid_word(lang, v, turned, b).into()),
+                        ("what", bid_word(v, turned, b).say(lang, &[]).into()),
                     ],
                 ))
             }
@@ -974,6 +1076,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+    use crate::games::GameButton;
 
     fn codes(rows: &[Vec<GameButton>]) -> Vec<String> {
         rows.iter().flatten().map(|b| b.code.clone()).collect()

@@ -9,9 +9,7 @@ mod refusal;
 pub mod registry;
 pub mod zole;
 
-pub use registry::{
-    default_rules, game_title, in_teams, new_game, seat_range, settle_sheet, GAMES, HOSTED,
-};
+pub use registry::{default_rules, game_title, in_teams, new_game, seat_range, settle_sheet, GAMES, HOSTED};
 
 use std::time::{Duration, Instant};
 
@@ -22,6 +20,7 @@ use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
 use crate::i18n::Lang;
+use crate::picture::{Picture, SeatPicture};
 
 /// A button of a player's hand: its label and the code the game reads back.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,9 +84,29 @@ pub trait HostedGame: Send + Sync {
     /// True while a deal is being played.
     fn in_deal(&self) -> bool;
     fn to_act(&self) -> Option<Seat>;
-    /// The buttons of `seat`'s legal actions, in rows: empty when it may not act now (Zole's
-    /// declarer keeps a Surrender button while the others play).
-    fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>>;
+    /// The public part of the deal shown (in progress or just ended): never a hidden card.
+    fn picture(&self) -> Picture;
+    /// `seat`'s private part: its hand, the decisions open to it now (empty when it may not
+    /// act: Zole's declarer keeps Surrender while the others play) and what it is asked.
+    fn seat_picture(&self, seat: Seat) -> SeatPicture;
+    /// Every move the rules allow `seat` now, as record actions: what its decisions must
+    /// reach, no more and no less.
+    fn legal(&self, seat: Seat) -> Vec<Value>;
+    /// The buttons of `seat`'s decisions (`seat_picture`), in rows, labelled in `lang`.
+    fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>> {
+        self.seat_picture(seat)
+            .decisions
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|d| GameButton {
+                        label: d.choice.label(lang, &[]),
+                        code: d.code,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
     /// Reads a button code pressed by `seat`: a move, a selection, or a refusal.
     fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal>;
     /// Applies a record action (already committed); returns the deal's report when it ended it.
@@ -205,39 +224,6 @@ pub(crate) fn played_by(names: &[String], plays: impl IntoIterator<Item = (Seat,
 
 /// How many buttons a row holds at most: a phone's width.
 pub(crate) const BUTTONS_PER_ROW: usize = 5;
-
-/// `buttons` in rows of at most `BUTTONS_PER_ROW`.
-pub(crate) fn in_rows(buttons: Vec<GameButton>) -> Vec<Vec<GameButton>> {
-    buttons
-        .chunks(BUTTONS_PER_ROW)
-        .map(<[GameButton]>::to_vec)
-        .collect()
-}
-
-/// One button per card, in the order given, coded `<prefix>:<card>`, in rows. `marked`, a
-/// card picked in a choice of several (the cards to bury), says ✓ and takes the pick back
-/// (`n:<card>`): each button says what it does, so a press delivered twice does not undo
-/// itself.
-pub(crate) fn card_rows(
-    cards: impl IntoIterator<Item = Card>,
-    prefix: &str,
-    marked: Option<Card>,
-) -> Vec<Vec<GameButton>> {
-    let row = cards
-        .into_iter()
-        .map(|c| match marked {
-            Some(m) if m == c => GameButton {
-                label: format!("✓{}", zole::card_label(c)),
-                code: format!("n:{c}"),
-            },
-            _ => GameButton {
-                label: zole::card_label(c),
-                code: format!("{prefix}:{c}"),
-            },
-        })
-        .collect();
-    in_rows(row)
-}
 
 /// Names (of seats or teams) each with its figure, on one line: "Anna 3 · Bruno 2". Every
 /// game lists tricks taken, a deal's points and the running totals so.

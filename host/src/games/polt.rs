@@ -24,10 +24,11 @@ use stikis_core::{Seat, Seed};
 use super::refusal::Refused;
 use super::zole::card_label;
 use super::{
-    card_rows, listed, name, suit_symbol, turn_line, with_no_actions, without_actions, DealReport,
-    GameButton, HostedGame, OpenView, Pressed, Refusal,
+    listed, name, suit_symbol, turn_line, with_no_actions, without_actions, DealReport, HostedGame, OpenView,
+    Pressed, Refusal,
 };
 use crate::i18n::{t, Arg, Lang};
+use crate::picture::{self, card_decisions, say, Picture, SeatPicture, Trick, Word};
 
 /// Hands a table plays when its rules do not say (`{"hands": N}`).
 pub const DEFAULT_HANDS: u32 = 10;
@@ -40,16 +41,19 @@ pub struct PoltGame {
     session: Option<Session>,
 }
 
-fn title_word(lang: Lang, title: Title) -> String {
-    let key = match title {
+fn title_key(title: Title) -> &'static str {
+    match title {
         Title::Tzar => "polt-tzar",
         Title::President => "polt-president",
         Title::UpperClass => "polt-upper-class",
         Title::MiddleClass => "polt-middle-class",
         Title::LowerClass => "polt-lower-class",
         Title::Polt => "polt-polt",
-    };
-    t(lang, key, &[])
+    }
+}
+
+fn title_word(lang: Lang, title: Title) -> String {
+    t(lang, title_key(title), &[])
 }
 
 /// Cards as a whist player holds them: the joker, then trumps (when named), then the other
@@ -221,12 +225,126 @@ impl HostedGame for PoltGame {
         self.deal().and_then(|d| d.to_act())
     }
 
-    fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>> {
-        let Some(d) = self.deal().filter(|d| d.to_act() == Some(seat)) else {
-            return Vec::new();
+    fn picture(&self) -> Picture {
+        let mut p = Picture::waiting("polt", self.seats);
+        p.totals = self.totals();
+        p.over = self.is_over();
+        let Some(d) = self.last_deal() else {
+            return p;
         };
+        let open = self.open_view();
+        p.deal_no = self.deal_no();
+        p.phase = match d.stage() {
+            Stage::Exchange | Stage::Trump => picture::Phase::Exchange,
+            Stage::Play => picture::Phase::Play,
+            Stage::Over => picture::Phase::Done,
+        };
+        let n = d.seat_count();
+        p.ranks = d
+            .ranks()
+            .iter()
+            .enumerate()
+            .map(|(r, &s)| (Word::msg(title_key(Title::of(r, n))), s))
+            .collect();
+        // The exchange as the table sees it: who gave and who returned, never which card;
+        // one line per pair (the Tzar and the Polt swap two cards: one line, "2 cards").
+        if matches!(d.stage(), Stage::Exchange | Stage::Trump) {
+            let mut pairs: Vec<(Seat, Seat, usize, bool)> = Vec::new();
+            for e in d.exchange() {
+                match pairs.iter_mut().find(|p| (p.0, p.1) == (e.giver, e.receiver)) {
+                    Some(p) => {
+                        p.2 += 1;
+                        p.3 &= e.returned.is_some();
+                    }
+                    None => pairs.push((e.giver, e.receiver, 1, e.returned.is_some())),
+                }
+            }
+            p.exchange = pairs
+                .iter()
+                .map(|&(giver, receiver, count, done)| {
+                    let key = if done { "polt-exchanged" } else { "polt-exchanging" };
+                    Word::Msg(
+                        key,
+                        vec![
+                            ("giver", Word::Seat(giver)),
+                            ("receiver", Word::Seat(receiver)),
+                            ("count", Word::Int(count as i64)),
+                        ],
+                    )
+                })
+                .collect();
+        }
+        p.trump_line = d
+            .trump()
+            .map(|s| Word::Msg("polt-trump", vec![("suit", Word::Plain(suit_symbol(s).into()))]));
+        p.trumps = open.trumps;
+        if d.stage() == Stage::Play {
+            p.trick_no = Some(d.tricks().len() + 1);
+        }
+        p.trick = open.trick;
+        p.last_trick = open.tricks.last().map(|(cards, w)| Trick {
+            cards: cards.clone(),
+            winner: Some(*w),
+        });
+        if !d.tricks().is_empty() {
+            p.taken = d
+                .ranks()
+                .iter()
+                .map(|&s| (Word::Seat(s), i64::from(d.won()[s as usize])))
+                .collect();
+        }
+        p.to_act = d.to_act();
+        p
+    }
+
+    fn legal(&self, seat: Seat) -> Vec<Value> {
+        match self.deal().filter(|d| d.to_act() == Some(seat)) {
+            Some(d) => d
+                .legal_actions()
+                .iter()
+                .map(|&a| action_to_json(seat, a))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    fn seat_picture(&self, seat: Seat) -> SeatPicture {
+        let mut p = SeatPicture::new(seat);
+        let Some(last) = self.last_deal() else {
+            return p;
+        };
+        let v = last.view(seat);
+        p.hand = sorted(v.hand, v.trump);
+        let rank = Title::of(last.rank_of(seat), last.seat_count());
+        p.notes.push(Word::Msg(
+            "polt-your-rank",
+            vec![("rank", Word::msg(title_key(rank)))],
+        ));
+        // What this seat gave and got in the exchange: only giver and receiver see the cards.
+        for e in &v.exchange {
+            if let Some(c) = e.given {
+                let key = if e.giver == seat {
+                    "polt-you-gave"
+                } else {
+                    "polt-you-received"
+                };
+                p.notes.push(Word::Msg(key, vec![("card", Word::Card(c))]));
+            }
+            if let Some(c) = e.returned {
+                let key = if e.receiver == seat {
+                    "polt-you-returned"
+                } else {
+                    "polt-you-got-back"
+                };
+                p.notes.push(Word::Msg(key, vec![("card", Word::Card(c))]));
+            }
+        }
+        let Some(d) = self.deal().filter(|d| d.to_act() == Some(seat)) else {
+            return p;
+        };
+        p.to_act = true;
         let legal = d.legal_actions();
-        let cards = |prefix: &str| -> Vec<Vec<GameButton>> {
+        let cards = |prefix: &str| {
             let set: CardSet = legal
                 .iter()
                 .filter_map(|a| match a {
@@ -234,21 +352,42 @@ impl HostedGame for PoltGame {
                     Action::Trump(_) => None,
                 })
                 .collect();
-            card_rows(sorted(set, d.trump()), prefix, None)
+            card_decisions(sorted(set, d.trump()), prefix, None)
         };
-        match d.phase() {
-            Phase::Give { .. } => cards("g"),
-            Phase::Return { .. } => cards("r"),
+        p.decisions = match d.phase() {
+            Phase::Give { .. } => {
+                p.prompt.push(Word::msg("polt-give-one"));
+                cards("g")
+            }
+            Phase::Return { received, .. } => {
+                p.prompt.push(match received.suit() {
+                    Some(s) => Word::Msg(
+                        "polt-return-suit",
+                        vec![("suit", Word::Plain(suit_symbol(s).into()))],
+                    ),
+                    None => Word::msg("polt-return-joker"),
+                });
+                cards("r")
+            }
             Phase::Play => cards("p"),
-            Phase::Trump => vec![Suit::ALL
-                .iter()
-                .map(|&s| GameButton {
-                    label: t(lang, "polt-button-trump", &[("suit", suit_symbol(s).into())]),
-                    code: format!("t:{}", s.letter()),
-                })
-                .collect()],
+            Phase::Trump => {
+                p.prompt.push(Word::msg("polt-name-trump"));
+                vec![Suit::ALL
+                    .iter()
+                    .map(|&s| {
+                        say(
+                            Word::Msg(
+                                "polt-button-trump",
+                                vec![("suit", Word::Plain(suit_symbol(s).into()))],
+                            ),
+                            format!("t:{}", s.letter()),
+                        )
+                    })
+                    .collect()]
+            }
             Phase::Over => Vec::new(),
-        }
+        };
+        p
     }
 
     fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal> {

@@ -17,10 +17,9 @@ use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
 use super::refusal::Refused;
-use super::{
-    card_rows, listed, name, turn_line, DealReport, GameButton, HostedGame, OpenView, Pressed, Refusal,
-};
+use super::{listed, name, turn_line, DealReport, HostedGame, OpenView, Pressed, Refusal};
 use crate::i18n::{t, Arg, Lang};
+use crate::picture::{self, card_decisions, say, Picture, SeatPicture, Trick, Word};
 
 pub struct ZoleGame {
     session: Session,
@@ -129,24 +128,35 @@ fn labels(cards: impl IntoIterator<Item = Card>) -> String {
     cards.into_iter().map(card_label).collect::<Vec<_>>().join(" ")
 }
 
-fn contract_word(lang: Lang, c: Contract) -> String {
-    let key = match c {
+fn contract_key(c: Contract) -> &'static str {
+    match c {
         Contract::Take => "contract-take",
         Contract::Zole => "contract-zole",
         Contract::SmallZole => "contract-small-zole",
         Contract::Galdins => "contract-galdins",
-    };
-    t(lang, key, &[])
+    }
 }
 
-fn bid_word(lang: Lang, b: Bid) -> String {
-    let key = match b {
+fn contract_word(lang: Lang, c: Contract) -> String {
+    t(lang, contract_key(c), &[])
+}
+
+fn bid_key(b: Bid) -> &'static str {
+    match b {
         Bid::Pass => "button-pass",
         Bid::Take => "button-take",
         Bid::Zole => "button-zole",
         Bid::SmallZole => "button-small-zole",
-    };
-    t(lang, key, &[])
+    }
+}
+
+fn bid_word(lang: Lang, b: Bid) -> String {
+    t(lang, bid_key(b), &[])
+}
+
+/// Cards as one word, in the order given ("K♣ 9♠").
+pub(crate) fn cards_word(cards: impl IntoIterator<Item = Card>) -> Word {
+    Word::Seq(cards.into_iter().map(Word::Card).collect(), " ")
 }
 
 impl ZoleGame {
@@ -297,44 +307,112 @@ impl HostedGame for ZoleGame {
         self.deal().and_then(|d| d.to_act())
     }
 
-    fn buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>> {
+    fn picture(&self) -> Picture {
+        let mut p = Picture::waiting("zole", self.seats());
+        p.totals = self.totals();
+        let Some(d) = self.last_deal() else {
+            return p;
+        };
+        let open = self.open_view();
+        p.deal_no = self.deal_no();
+        p.phase = match d.phase() {
+            Phase::Bidding => picture::Phase::Bidding,
+            Phase::Bury => picture::Phase::Exchange,
+            Phase::Play => picture::Phase::Play,
+            Phase::Done => picture::Phase::Done,
+        };
+        p.dealer = Some(d.dealer());
+        p.sitting_out = (0..d.players() as Seat).filter(|&s| !d.is_active(s)).collect();
+        p.bids = d
+            .bids()
+            .iter()
+            .map(|&(s, b)| (s, Word::msg(bid_key(b))))
+            .collect();
+        p.contract = d.contract().map(|c| Word::msg(contract_key(c)));
+        p.declarer = d.contract().and(d.declarer());
+        p.trumps = open.trumps;
+        if d.phase() == Phase::Play {
+            p.trick_no = Some(d.tricks_done() + 1);
+        }
+        p.trick = open.trick;
+        p.last_trick = open.tricks.last().map(|(cards, w)| Trick {
+            cards: cards.clone(),
+            winner: Some(*w),
+        });
+        if d.tricks_done() > 0 {
+            p.taken = d
+                .active()
+                .iter()
+                .map(|&s| (Word::Seat(s), i64::from(d.tricks()[s as usize])))
+                .collect();
+        }
+        p.to_act = d.to_act();
+        p
+    }
+
+    fn legal(&self, seat: Seat) -> Vec<Value> {
         let Some(d) = self.deal() else {
             return Vec::new();
         };
-        let surrender = || GameButton {
-            label: t(lang, "button-surrender", &[]),
-            code: "s".into(),
-        };
         if d.to_act() != Some(seat) {
-            // The declarer may surrender while waiting for the others.
-            return if d.may_surrender(seat) {
-                vec![vec![surrender()]]
-            } else {
-                Vec::new()
+            return match d.may_surrender(seat) {
+                true => vec![action_json(seat, Action::Surrender)],
+                false => Vec::new(),
             };
         }
+        d.legal_actions().iter().map(|a| action_json(seat, a)).collect()
+    }
+
+    fn seat_picture(&self, seat: Seat) -> SeatPicture {
+        let mut p = SeatPicture::new(seat);
+        let Some(last) = self.last_deal() else {
+            return p;
+        };
+        p.hand = self.hand(seat);
+        p.sitting_out = !last.is_active(seat);
+        if let Some(b) = last.view(seat).buried {
+            p.notes
+                .push(Word::Msg("zole-buried", vec![("cards", cards_word(sorted(b)))]));
+        }
+        let Some(d) = self.deal() else {
+            return p;
+        };
+        p.to_act = d.to_act() == Some(seat);
+        let surrender = || say(Word::msg("button-surrender"), "s");
+        if !p.to_act {
+            // The declarer may surrender while waiting for the others.
+            if d.may_surrender(seat) {
+                p.decisions = vec![vec![surrender()]];
+            }
+            return p;
+        }
         let legal = d.legal_actions();
-        match d.phase() {
+        p.decisions = match d.phase() {
             Phase::Bidding => vec![legal
                 .iter()
                 .filter_map(|a| match a {
-                    Action::Bid(b) => Some(GameButton {
-                        label: bid_word(lang, b),
-                        code: format!("b:{b}"),
-                    }),
+                    Action::Bid(b) => Some(say(Word::msg(bid_key(b)), format!("b:{b}"))),
                     _ => None,
                 })
                 .collect()],
-            Phase::Bury => card_rows(sorted(d.hand(seat)), "y", self.bury_pick),
+            Phase::Bury => {
+                p.prompt.push(Word::msg("zole-bury-pick"));
+                if let Some(c) = self.bury_pick {
+                    p.prompt
+                        .push(Word::Msg("zole-bury-picked", vec![("cards", Word::Card(c))]));
+                }
+                card_decisions(sorted(d.hand(seat)), "y", self.bury_pick)
+            }
             Phase::Play => {
-                let mut rows = card_rows(sorted(legal.plays()), "p", None);
+                let mut rows = card_decisions(sorted(legal.plays()), "p", None);
                 if legal.contains(Action::Surrender) {
                     rows.push(vec![surrender()]);
                 }
                 rows
             }
             Phase::Done => Vec::new(),
-        }
+        };
+        p
     }
 
     fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal> {

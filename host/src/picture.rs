@@ -1,0 +1,314 @@
+//! The typed picture of a table: what every surface draws. Each game gives the public part
+//! of its deal (`HostedGame::picture`) and, per seat, the private part (`seat_picture`): the
+//! hand and the decisions open now as typed choices. Nothing in a picture is rendered text:
+//! words are message ids of the Fluent files with typed arguments (`Word`), said in a
+//! language by whoever draws them, and seats are numbers that the drawer names.
+//!
+//! The public part never holds a card of a hidden hand, the talon or the burial; a seat's
+//! part holds only that seat's cards (`tests/picture.rs` checks both for every game and
+//! preset over seeded random deals).
+
+use stikis_core::cards::{Card, CardSet};
+use stikis_core::Seat;
+
+use crate::i18n::{t, Arg, Lang};
+
+/// Words as a surface says them in its language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Word {
+    /// A message of the Fluent files, with its arguments.
+    Msg(&'static str, Vec<(&'static str, Word)>),
+    /// Words the same in every language: a suit symbol, a level, a number.
+    Plain(String),
+    Int(i64),
+    /// The name of a seat's player.
+    Seat(Seat),
+    Card(Card),
+    /// Words said one after the other, with `sep` between them.
+    Seq(Vec<Word>, &'static str),
+}
+
+impl Word {
+    /// A message without arguments.
+    pub fn msg(key: &'static str) -> Word {
+        Word::Msg(key, Vec::new())
+    }
+
+    /// The words in `lang`, seats named by `names`.
+    pub fn say(&self, lang: Lang, names: &[String]) -> String {
+        match self {
+            Word::Msg(key, args) => {
+                let args: Vec<(&str, Arg)> = args
+                    .iter()
+                    .map(|(k, w)| {
+                        let a = match w {
+                            Word::Int(n) => Arg::from(*n),
+                            w => Arg::from(w.say(lang, names)),
+                        };
+                        (*k, a)
+                    })
+                    .collect();
+                t(lang, key, &args)
+            }
+            Word::Plain(s) => s.clone(),
+            Word::Int(n) => n.to_string(),
+            Word::Seat(s) => crate::games::name(names, *s),
+            Word::Card(c) => crate::games::zole::card_label(*c),
+            Word::Seq(words, sep) => words
+                .iter()
+                .map(|w| w.say(lang, names))
+                .collect::<Vec<_>>()
+                .join(sep),
+        }
+    }
+
+    /// Every card the words name.
+    pub fn cards(&self) -> Vec<Card> {
+        match self {
+            Word::Card(c) => vec![*c],
+            Word::Msg(_, args) => args.iter().flat_map(|(_, w)| w.cards()).collect(),
+            Word::Seq(words, _) => words.iter().flat_map(Word::cards).collect(),
+            Word::Plain(_) | Word::Int(_) | Word::Seat(_) => Vec::new(),
+        }
+    }
+}
+
+/// Where a deal is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// No deal has been dealt yet.
+    Waiting,
+    /// Bids are made (Zole, Belote).
+    Bidding,
+    /// Cards change hands before the play: Zole's burial, Polt's exchange and trump naming.
+    Exchange,
+    Play,
+    /// The deal has been played (its result is known).
+    Done,
+}
+
+/// A trick: the cards by seat in playing order, and who took it (once it is complete).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Trick {
+    pub cards: Vec<(Seat, Card)>,
+    pub winner: Option<Seat>,
+}
+
+/// The public part of a deal: what everyone at the table and in the chat may see.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    /// The record's game id.
+    pub game: &'static str,
+    /// Deals started so far (the one shown).
+    pub deal_no: usize,
+    pub phase: Phase,
+    pub dealer: Option<Seat>,
+    /// Seats that sit this deal out (Zole with 4 or 5 at the table).
+    pub sitting_out: Vec<Seat>,
+    /// The sides of a team game, each side's seats.
+    pub teams: Vec<Vec<Seat>>,
+    /// Standing lines before the play (Polt's ranks: the title and who holds it).
+    pub ranks: Vec<(Word, Seat)>,
+    /// Cards lying face up for all (Belote's turned card), each with what it is.
+    pub face_up: Vec<(Word, Card)>,
+    /// The bidding so far, in order.
+    pub bids: Vec<(Seat, Word)>,
+    /// The contract, once made, and who made it.
+    pub contract: Option<Word>,
+    pub declarer: Option<Seat>,
+    /// What has been announced (Belote's combinations), by seat, without their cards.
+    pub announced: Vec<(Seat, Word)>,
+    /// What the table sees of an exchange in progress (Polt: who gives to whom, no cards).
+    pub exchange: Vec<Word>,
+    /// The trumps of the deal, where they are known (empty in no-trumps or before).
+    pub trumps: CardSet,
+    /// The trump suit's words, where one is named (the line "Trumps: ♥").
+    pub trump_line: Option<Word>,
+    /// The number of the trick being played (from 1), while cards are played.
+    pub trick_no: Option<usize>,
+    /// The trick being played (no winner yet).
+    pub trick: Vec<(Seat, Card)>,
+    /// The last complete trick of the deal and who took it.
+    pub last_trick: Option<Trick>,
+    /// Tricks taken so far, by seat or side (words name them).
+    pub taken: Vec<(Word, i64)>,
+    pub to_act: Option<Seat>,
+    /// The running totals, by seat.
+    pub totals: Vec<i32>,
+    /// A line about the game's standing that is not per seat (Belote: "to 1001").
+    pub standing: Option<Word>,
+    /// The game has ended by its own rules.
+    pub over: bool,
+}
+
+impl Picture {
+    /// The picture before any deal.
+    pub fn waiting(game: &'static str, seats: usize) -> Picture {
+        Picture {
+            game,
+            deal_no: 0,
+            phase: Phase::Waiting,
+            dealer: None,
+            sitting_out: Vec::new(),
+            teams: Vec::new(),
+            ranks: Vec::new(),
+            face_up: Vec::new(),
+            bids: Vec::new(),
+            contract: None,
+            declarer: None,
+            announced: Vec::new(),
+            exchange: Vec::new(),
+            trumps: CardSet::EMPTY,
+            trump_line: None,
+            trick_no: None,
+            trick: Vec::new(),
+            last_trick: None,
+            taken: Vec::new(),
+            to_act: None,
+            totals: vec![0; seats],
+            standing: None,
+            over: false,
+        }
+    }
+
+    /// Every card the public part shows: none may be in a hidden hand, the talon or a
+    /// burial.
+    pub fn cards(&self) -> Vec<Card> {
+        let mut v: Vec<Card> = self.face_up.iter().map(|(_, c)| *c).collect();
+        v.extend(self.trick.iter().map(|(_, c)| *c));
+        if let Some(t) = &self.last_trick {
+            v.extend(t.cards.iter().map(|(_, c)| *c));
+        }
+        for w in self
+            .bids
+            .iter()
+            .chain(&self.announced)
+            .map(|(_, w)| w)
+            .chain(&self.exchange)
+            .chain(&self.contract)
+            .chain(self.ranks.iter().map(|(w, _)| w))
+            .chain(self.taken.iter().map(|(w, _)| w))
+        {
+            v.extend(w.cards());
+        }
+        v
+    }
+}
+
+/// What a decision does, typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    /// Plays (or gives, returns: the move of the phase) this card of the hand.
+    Play(Card),
+    /// Picks this card of the hand as one of several (the cards to bury): not yet a move.
+    Pick(Card),
+    /// Takes back the pick of this card.
+    Unpick(Card),
+    /// A decision that is no card: a bid, a level, a trump, surrender; its words.
+    Say(Word),
+}
+
+impl Choice {
+    /// The card of the hand the choice is made with, if any.
+    pub fn card(&self) -> Option<Card> {
+        match self {
+            Choice::Play(c) | Choice::Pick(c) | Choice::Unpick(c) => Some(*c),
+            Choice::Say(_) => None,
+        }
+    }
+
+    /// The choice as a button reads in `lang`.
+    pub fn label(&self, lang: Lang, names: &[String]) -> String {
+        match self {
+            Choice::Play(c) | Choice::Pick(c) => crate::games::zole::card_label(*c),
+            Choice::Unpick(c) => format!("✓{}", crate::games::zole::card_label(*c)),
+            Choice::Say(w) => w.say(lang, names),
+        }
+    }
+}
+
+/// A decision open to a seat: what it does and the game's code that performs it (the host
+/// turns the code into the token a button or a page sends).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    pub choice: Choice,
+    pub code: String,
+}
+
+/// The private part of a seat: its hand, the decisions open to it now, and what it is asked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SeatPicture {
+    pub seat: Seat,
+    /// The seat's cards, in the order players of the game hold them.
+    pub hand: Vec<Card>,
+    /// The seat sits this deal out.
+    pub sitting_out: bool,
+    /// What only this seat knows besides its hand (Zole's burial, Polt's rank and the cards
+    /// it gave and got), one line each.
+    pub notes: Vec<Word>,
+    /// The decisions open now, in rows as buttons show them.
+    pub decisions: Vec<Vec<Decision>>,
+    /// What the seat is asked to do now, where the decisions need saying ("choose two cards
+    /// to bury"); "your turn" is not repeated here.
+    pub prompt: Vec<Word>,
+    /// The seat is to act now.
+    pub to_act: bool,
+}
+
+impl SeatPicture {
+    pub fn new(seat: Seat) -> SeatPicture {
+        SeatPicture {
+            seat,
+            ..SeatPicture::default()
+        }
+    }
+
+    /// Every card this part shows.
+    pub fn cards(&self) -> Vec<Card> {
+        let mut v = self.hand.clone();
+        v.extend(self.notes.iter().flat_map(Word::cards));
+        v.extend(self.prompt.iter().flat_map(Word::cards));
+        v
+    }
+}
+
+/// Card decisions in rows of at most `crate::games::BUTTONS_PER_ROW`, as a hand's buttons.
+pub(crate) fn card_decisions(
+    cards: impl IntoIterator<Item = Card>,
+    prefix: &str,
+    picked: Option<Card>,
+) -> Vec<Vec<Decision>> {
+    let row: Vec<Decision> = cards
+        .into_iter()
+        .map(|c| match picked {
+            Some(p) if p == c => Decision {
+                choice: Choice::Unpick(c),
+                code: format!("n:{c}"),
+            },
+            _ => Decision {
+                choice: if prefix == "y" {
+                    Choice::Pick(c)
+                } else {
+                    Choice::Play(c)
+                },
+                code: format!("{prefix}:{c}"),
+            },
+        })
+        .collect();
+    in_rows(row)
+}
+
+/// Decisions in rows of at most `crate::games::BUTTONS_PER_ROW`.
+pub(crate) fn in_rows(row: Vec<Decision>) -> Vec<Vec<Decision>> {
+    row.chunks(crate::games::BUTTONS_PER_ROW)
+        .map(<[Decision]>::to_vec)
+        .collect()
+}
+
+/// A decision that is no card.
+pub(crate) fn say(word: Word, code: impl Into<String>) -> Decision {
+    Decision {
+        choice: Choice::Say(word),
+        code: code.into(),
+    }
+}

@@ -1,0 +1,240 @@
+//! The typed picture of a table (`stikis_host::picture`), for every game, preset and size of
+//! table, over seeded random deals: the public part never shows a card of a hidden hand, the
+//! talon or a burial; a seat's part holds exactly that seat's cards; the decisions offered
+//! reach exactly the moves the rules core allows; and a game rebuilt from the record (the
+//! deals and the actions, as the host's log keeps them) pictures every step as the live one.
+
+use std::collections::BTreeSet;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use stikis_core::cards::Card;
+use stikis_core::{Seat, Seed};
+use stikis_host::games::{new_game, HostedGame, Pressed};
+use stikis_host::i18n::Lang;
+
+/// The seeds every case is played from (a failure names its seed).
+const SEEDS: [u64; 2] = [11, 2026];
+/// Deals played per case and seed.
+const DEALS: usize = 2;
+
+/// A record so far: each deal object and the actions applied since.
+#[derive(Default, Clone)]
+struct Log {
+    deals: Vec<(Value, Vec<Value>)>,
+}
+
+fn rebuilt(game: &str, rules: &Value, seats: usize, log: &Log) -> Box<dyn HostedGame> {
+    let mut g = new_game(game, rules, seats).expect("the game opens again");
+    for (deal, actions) in &log.deals {
+        g.restore_deal(deal).expect("a deal of the log restores");
+        for a in actions {
+            g.apply(a).expect("an action of the log applies");
+        }
+    }
+    g
+}
+
+/// An action as a set-like value: a burial names its two cards in either order.
+fn normal(mut v: Value) -> String {
+    if let Some(m) = v.as_object_mut() {
+        for x in m.values_mut() {
+            if let Some(a) = x.as_array_mut() {
+                a.sort_by_key(Value::to_string);
+            }
+        }
+    }
+    v.to_string()
+}
+
+/// Every move `seat`'s decisions reach from the state `log` leads to: each decision pressed
+/// on a copy, and a selection (a pick of a burial, a level or a page of levels) followed by
+/// what it offers then.
+fn reachable(game: &str, rules: &Value, seats: usize, log: &Log, seat: Seat) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut seen: BTreeSet<Vec<String>> = BTreeSet::new();
+    let mut paths: Vec<Vec<String>> = vec![Vec::new()];
+    while let Some(path) = paths.pop() {
+        let mut g = rebuilt(game, rules, seats, log);
+        for code in &path {
+            g.press(seat, code, Lang::En).expect("a selection presses again");
+        }
+        let offered: Vec<String> = g
+            .seat_picture(seat)
+            .decisions
+            .iter()
+            .flatten()
+            .map(|d| d.code.clone())
+            .collect();
+        let mut state = offered.clone();
+        state.sort();
+        if !seen.insert(state) {
+            continue;
+        }
+        for code in offered {
+            let mut g = rebuilt(game, rules, seats, log);
+            for c in &path {
+                g.press(seat, c, Lang::En).expect("a selection presses again");
+            }
+            match g.press(seat, &code, Lang::En) {
+                Ok(Pressed::Action(a)) => {
+                    found.insert(normal(a));
+                }
+                Ok(Pressed::Selection) => {
+                    let mut next = path.clone();
+                    next.push(code);
+                    paths.push(next);
+                }
+                Err(e) => panic!("the offered decision {code} was refused: {e}"),
+            }
+        }
+    }
+    found
+}
+
+fn labels(cards: &[Card]) -> Vec<String> {
+    cards
+        .iter()
+        .flat_map(|c| [c.to_string(), stikis_host::games::zole::card_label(*c)])
+        .collect()
+}
+
+fn check_step(game: &str, rules: &Value, seats: usize, log: &Log, g: &dyn HostedGame, why: &str) {
+    let p = g.picture();
+    let hidden: BTreeSet<String> = g.hidden_cards(p.deal_no).into_iter().collect();
+    for shown in labels(&p.cards()) {
+        assert!(
+            !hidden.contains(&shown),
+            "{why}: the public picture shows {shown}"
+        );
+    }
+    let open = g.open_view();
+    for seat in 0..seats as Seat {
+        let mine = g.seat_picture(seat);
+        let held: BTreeSet<Card> = open
+            .hands
+            .get(seat as usize)
+            .map(|h| h.iter().collect())
+            .unwrap_or_default();
+        let drawn: BTreeSet<Card> = mine.hand.iter().copied().collect();
+        assert_eq!(drawn, held, "{why}: seat {seat}'s hand in its picture");
+        assert_eq!(
+            mine.hand.len(),
+            held.len(),
+            "{why}: seat {seat}'s hand twice a card"
+        );
+        for d in mine.decisions.iter().flatten() {
+            if let Some(c) = d.choice.card() {
+                assert!(
+                    held.contains(&c),
+                    "{why}: seat {seat} is offered {c} it does not hold"
+                );
+            }
+        }
+        // Another seat's hidden cards never reach this seat's part, except what it knows
+        // by the rules (its burial, the cards it exchanged).
+        let others: BTreeSet<Card> = open
+            .hands
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| *s != seat as usize)
+            .flat_map(|(_, h)| h.iter())
+            .collect();
+        let exchanged = mine.notes.iter().flat_map(|w| w.cards()).collect::<BTreeSet<_>>();
+        for c in mine.cards() {
+            assert!(
+                !others.contains(&c) || exchanged.contains(&c),
+                "{why}: seat {seat}'s picture shows {c} of another hand"
+            );
+        }
+        let legal: BTreeSet<String> = g.legal(seat).into_iter().map(normal).collect();
+        let reached = reachable(game, rules, seats, log, seat);
+        assert_eq!(
+            reached, legal,
+            "{why}: seat {seat}'s decisions against the rules' moves"
+        );
+    }
+    // The same game rebuilt from the log pictures the same table.
+    let again = rebuilt(game, rules, seats, log);
+    assert_eq!(again.picture(), p, "{why}: the picture rebuilt from the record");
+    for seat in 0..seats as Seat {
+        assert_eq!(
+            again.seat_picture(seat),
+            g.seat_picture(seat),
+            "{why}: seat {seat}'s picture rebuilt from the record"
+        );
+    }
+}
+
+/// Plays one case; returns the steps checked.
+fn play_case(game: &str, preset: &str, seats: usize, seed: u64) -> usize {
+    let rules = Value::String(preset.into());
+    let mut g = new_game(game, &rules, seats).expect("the game opens");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut log = Log::default();
+    let case = format!("{game} {preset} with {seats} seats, seed {seed}");
+    let mut checked = 1;
+    check_step(game, &rules, seats, &log, &*g, &format!("{case}, before a deal"));
+    for deal in 0..DEALS {
+        if g.is_over() {
+            break;
+        }
+        let mut s = [0u8; 32];
+        rng.fill(&mut s);
+        let d = g.start_deal(Seed(s)).expect("a deal starts");
+        log.deals.push((d, Vec::new()));
+        let mut step = 0;
+        while let Some(seat) = g.to_act() {
+            check_step(
+                game,
+                &rules,
+                seats,
+                &log,
+                &*g,
+                &format!("{case}, deal {deal}, step {step}"),
+            );
+            let moves = g.legal(seat);
+            assert!(!moves.is_empty(), "{case}: seat {seat} is to act with no move");
+            let a = moves[rng.random_range(0..moves.len())].clone();
+            g.apply(&a).expect("a legal move applies");
+            log.deals.last_mut().expect("a deal").1.push(a);
+            step += 1;
+        }
+        check_step(
+            game,
+            &rules,
+            seats,
+            &log,
+            &*g,
+            &format!("{case}, deal {deal} played"),
+        );
+        checked += step + 1;
+    }
+    checked
+}
+
+#[test]
+fn every_games_picture_hides_what_it_must_offers_what_the_rules_allow_and_replays_alike() {
+    let (mut cases, mut steps) = (0, 0);
+    for info in stikis_core::games::GAMES {
+        let (low, high) = info.seats;
+        let sizes: BTreeSet<usize> = [low, high].into_iter().collect();
+        for preset in info.presets {
+            for &seats in &sizes {
+                for seed in SEEDS {
+                    steps += play_case(info.id, preset, seats, seed);
+                    cases += 1;
+                }
+            }
+        }
+    }
+    // Zole (5 presets × 2 sizes), four belote games, Polt (2 sizes): at least 30 cases.
+    assert!(cases >= 30, "only {cases} cases were played");
+    // A deal is at least 24 moves (Zole: 3 bids and 24 cards at the least).
+    assert!(
+        steps >= cases * DEALS * 24,
+        "only {steps} steps were checked in {cases} cases"
+    );
+    eprintln!("{cases} cases, {steps} steps checked");
+}
