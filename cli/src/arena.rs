@@ -61,11 +61,7 @@ pub struct ArenaArgs {
 impl ArenaArgs {
     /// Random players only (`stikis bench`): one level per seat, or per team in belote.
     pub fn random(game: &str, deals: usize, seed: u64) -> ArenaArgs {
-        let seats = match game {
-            "zole" => 3,
-            "polt" => 5,
-            _ => 2,
-        };
+        let seats = slots(game);
         ArenaArgs {
             game: game.to_string(),
             deals,
@@ -76,6 +72,16 @@ impl ArenaArgs {
             threads: 1,
             records: None,
         }
+    }
+}
+
+/// How many levels a game's arena table takes by default (`stikis bench`'s rotations): one
+/// per team in a team game, else one per seat of its default table (the registry's).
+pub fn slots(game: &str) -> usize {
+    match stikis_core::games::GAMES.iter().find(|g| g.short_name() == game) {
+        Some(g) if g.teams => 2,
+        Some(g) => g.default_seats,
+        None => 2,
     }
 }
 
@@ -155,21 +161,25 @@ struct Args {
     records: Option<String>,
 }
 
+/// The arena's deal loop for a game the registry names by its short name (`bazar`, `polt`).
+fn game_kind(name: &str) -> Result<GameKind, String> {
+    let games = stikis_core::games::GAMES;
+    let names: Vec<&str> = games.iter().map(|g| g.short_name()).collect();
+    let Some(info) = games.iter().find(|g| g.short_name() == name) else {
+        return Err(format!("unknown game {name} ({})", names.join(", ")));
+    };
+    match info.id {
+        "zole" => Ok(GameKind::Zole),
+        "polt" => Ok(GameKind::Polt),
+        id => belote_game::Variant::from_game_name(id)
+            .map(GameKind::Belote)
+            .ok_or_else(|| format!("the arena has no deal loop for {name} yet")),
+    }
+}
+
 fn parse(c: &ArenaArgs) -> Result<Args, String> {
     let mut a = Args {
-        game: match c.game.as_str() {
-            "zole" => GameKind::Zole,
-            "polt" => GameKind::Polt,
-            "bazar" => GameKind::Belote(belote_game::Variant::Bazar),
-            "classic" => GameKind::Belote(belote_game::Variant::Classic),
-            "h2h" => GameKind::Belote(belote_game::Variant::HeadToHead),
-            "coinche" => GameKind::Belote(belote_game::Variant::Coinche),
-            val => {
-                return Err(format!(
-                    "unknown game {val} (zole, polt, bazar, classic, h2h, coinche)"
-                ))
-            }
-        },
+        game: game_kind(&c.game)?,
         deals: c.deals,
         players: vec![
             Entrant::Ai(Level::Strong),

@@ -54,11 +54,7 @@ pub fn run(b: &BenchArgs) -> Result<String, String> {
     let cpu = cpu_before
         .zip(cpu_time())
         .map(|(a, z)| z.saturating_sub(a).as_secs_f64());
-    let rotations = match b.game.as_str() {
-        "zole" => 3,
-        "polt" => 5,
-        _ => 2,
-    };
+    let rotations = arena::slots(&b.game);
     let played = b.deals * rotations;
     let rate = match cpu {
         Some(cpu) if cpu > 0.0 => format!(

@@ -34,7 +34,7 @@ set, else the SQLite file given by --db (created on first run).",
 )]
 pub struct PlayArgs {
     /// The game: zole, belote or polt.
-    #[arg(value_parser = ["zole", "belote", "polt"])]
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(families()))]
     game: String,
     /// Belote only: bazar (default), classic, h2h or coinche.
     variant: Option<String>,
@@ -72,29 +72,63 @@ pub(crate) struct Opts {
     db: String,
 }
 
+/// The games `stikis play` takes, one word per family (the registry's order).
+fn families() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = Vec::new();
+    for g in stikis_core::games::GAMES {
+        if !all.contains(&g.family) {
+            all.push(g.family);
+        }
+    }
+    all
+}
+
+/// "a, b and c".
+fn and_list(words: &[&str]) -> String {
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.join(""),
+    }
+}
+
 fn parse(a: &PlayArgs) -> Result<Opts, String> {
     let not_of = |what: &str, game: &str| format!("{what} is not an option of {game}");
-    let (game, seats, preset) = match a.game.as_str() {
-        "zole" => ("zole".to_string(), 3, "lv"),
-        "belote" => {
-            let v = a.variant.as_deref().unwrap_or("bazar");
-            let game = match v {
-                "bazar" => "belote-bazar",
-                "classic" => "belote-classic",
-                "h2h" => "belote-h2h",
-                "coinche" => "coinche",
-                other => return Err(format!("unknown belote {other:?} (bazar, classic, h2h, coinche)")),
-            };
-            (game.to_string(), if v == "h2h" { 2 } else { 4 }, "default")
+    let games = stikis_core::games::GAMES;
+    let variants: Vec<_> = games.iter().filter(|g| g.family == a.game).collect();
+    let chosen = match &a.variant {
+        Some(_) if variants.iter().all(|g| g.variant.is_none()) => {
+            // Name a game that has variants, and them.
+            let family = games
+                .iter()
+                .find(|g| g.variant.is_some())
+                .map_or("", |g| g.family);
+            let names: Vec<&str> = games
+                .iter()
+                .filter(|g| g.family == family)
+                .filter_map(|g| g.variant)
+                .collect();
+            return Err(format!(
+                "{} has no variants; `{family}` has {}",
+                a.game,
+                and_list(&names)
+            ));
         }
-        _ => ("polt".to_string(), 5, "default"),
+        Some(v) => variants
+            .iter()
+            .find(|g| g.variant == Some(v.as_str()))
+            .ok_or_else(|| {
+                let names: Vec<&str> = variants.iter().filter_map(|g| g.variant).collect();
+                format!("unknown {} {v:?} ({})", a.game, names.join(", "))
+            })?,
+        None => variants
+            .first()
+            .ok_or_else(|| format!("unknown game {}", a.game))?,
     };
-    if a.variant.is_some() && a.game != "belote" {
-        return Err(format!(
-            "{} has no variants; `belote` has bazar, classic, h2h and coinche",
-            a.game
-        ));
-    }
+    let (game, seats, preset) = (
+        chosen.id.to_string(),
+        chosen.default_seats,
+        chosen.default_preset(),
+    );
     let mut o = Opts {
         game,
         seats,
@@ -102,7 +136,7 @@ fn parse(a: &PlayArgs) -> Result<Opts, String> {
         level: a.level.parse()?,
         db: a.db.clone(),
     };
-    if a.preset.is_some() && a.game != "zole" {
+    if a.preset.is_some() && chosen.presets.len() < 2 {
         return Err(not_of("--preset", &a.game));
     }
     if let Some(t) = a.target {
@@ -121,8 +155,9 @@ fn parse(a: &PlayArgs) -> Result<Opts, String> {
     }
     if let Some(n) = a.players {
         o.seats = n as usize;
-        if !(5..=7).contains(&o.seats) {
-            return Err(format!("Polt to Tzar is for 5 to 7 players, not {n}"));
+        if !chosen.seats_ok(o.seats) {
+            let (min, max) = chosen.seats;
+            return Err(format!("{} is for {min} to {max} players, not {n}", chosen.name));
         }
     }
     // A bare preset is written as its name, as the records write it.
@@ -588,21 +623,19 @@ impl Session {
 /// A game's name and its rules, short enough for a pane's title: "Zole · preset lv",
 /// "Bazar belote · rules default · target 501", "Polt to Tzar · rules default · 3 hands".
 pub(crate) fn rules_title(game: &str, rules: &Value) -> String {
-    let name = match game {
-        "zole" => "Zole",
-        "belote-bazar" => "Bazar belote",
-        "belote-classic" => "French classic belote",
-        "belote-h2h" => "Head-to-head belote",
-        "coinche" => "Coinche",
-        "polt" => "Polt to Tzar",
-        other => other,
+    let info = stikis_core::games::game(game);
+    let name = info.map_or(game, |g| g.name);
+    // A game of several presets names its preset; the others their rules.
+    let word = if info.is_some_and(|g| g.presets.len() > 1) {
+        "preset"
+    } else {
+        "rules"
     };
-    let word = if game == "zole" { "preset" } else { "rules" };
     let preset = match rules {
         Value::String(p) => Some(p.as_str()),
         v => v.get("preset").and_then(Value::as_str),
     };
-    let default = if game == "zole" { "lv" } else { "default" };
+    let default = info.map_or("default", |g| g.default_preset());
     let mut parts = vec![name.to_string(), format!("{word} {}", preset.unwrap_or(default))];
     if let Some(map) = rules.as_object() {
         for (k, v) in map.iter().filter(|(k, _)| *k != "preset") {
@@ -761,12 +794,31 @@ mod tests {
         assert_eq!((o.game.as_str(), o.seats), ("polt", 7));
         assert_eq!(o.rules, json!({"preset": "default", "hands": 3}));
         assert!(parse("polt --players 4").is_err());
-        assert!(parse("belote skat").is_err());
+        assert_eq!(
+            parse("belote skat").unwrap_err(),
+            "unknown belote \"skat\" (bazar, classic, h2h, coinche)"
+        );
+        assert_eq!(
+            parse("zole bazar").unwrap_err(),
+            "zole has no variants; `belote` has bazar, classic, h2h and coinche"
+        );
+        assert_eq!(
+            parse("polt --players 8").unwrap_err(),
+            "Polt to Tzar is for 5 to 7 players, not 8"
+        );
+        assert_eq!(
+            parse("belote --preset lv").unwrap_err(),
+            "--preset is not an option of belote"
+        );
         assert!(parse("zole --players 5").is_err());
         assert!(parse("polt --target 5").is_err());
         assert!(parse("skat").is_err());
         // The screen's title names the game and its rules.
         assert_eq!(rules_title("zole", &json!("rondo")), "Zole · preset rondo");
+        assert_eq!(
+            rules_title("belote-classic", &json!("default")),
+            "French classic belote · rules default"
+        );
         assert_eq!(
             rules_title("belote-h2h", &json!({"preset": "default", "target": 51})),
             "Head-to-head belote · rules default · target 51"
