@@ -5,6 +5,7 @@
 //! and returns a handle that shuts down gracefully (in-flight updates finish first).
 
 pub mod commands;
+pub mod ephemeral;
 mod polling;
 pub mod show;
 mod webhook;

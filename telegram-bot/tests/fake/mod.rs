@@ -13,6 +13,8 @@
 
 #![allow(dead_code)]
 
+pub mod ephemeral;
+
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -116,6 +118,9 @@ pub struct FakeState {
     pub group_limit: Option<(usize, Duration)>,
     /// When each group's sends and edits were taken, for `group_limit`.
     group_calls: HashMap<i64, VecDeque<Instant>>,
+    /// Ephemeral messages (Bot API 10.2): off by default, a server older than that
+    /// (`ephemeral`).
+    pub eph: ephemeral::Ephemerals,
 }
 
 /// Picks the balanced webhook server (its index) to post an update to first.
@@ -139,6 +144,9 @@ const METHODS: &[&str] = &[
     "setMyCommands",
     "deleteMyCommands",
     "setChatMenuButton",
+    "editEphemeralMessageText",
+    "editEphemeralMessageReplyMarkup",
+    "deleteEphemeralMessage",
 ];
 
 /// The longest text of a message, in UTF-16 code units as Telegram counts them (after entity
@@ -498,6 +506,7 @@ async fn handle(
         .iter()
         .find(|m| m.eq_ignore_ascii_case(&method))
         .map(|m| m.to_string())
+        .filter(|m| !ephemeral::METHODS.contains(&m.as_str()) || fake.state.lock().unwrap().eph.supported)
     else {
         fake.state.lock().unwrap().calls.push(Call {
             method: method.clone(),
@@ -640,7 +649,11 @@ impl Fake {
             .flatten();
         let limited = match s.group_limit {
             Some((most, window))
-                if chat < 0 && injected.is_none() && refused.is_none() && counted_by_group_limit(method) =>
+                if chat < 0
+                    && injected.is_none()
+                    && refused.is_none()
+                    && counted_by_group_limit(method)
+                    && !ephemeral::is_ephemeral(method, &body) =>
             {
                 let now = Instant::now();
                 let taken = s.group_calls.entry(chat).or_default();
@@ -710,6 +723,9 @@ impl Fake {
                 400,
                 json!({"ok": false, "error_code": 400, "description": description}),
             );
+        }
+        if let Some(r) = ephemeral::answer(&mut s, method, &body, chat) {
+            return r;
         }
         match method {
             "getMe" => ok(json!({
@@ -836,6 +852,7 @@ impl Fake {
             "getWebhookInfo" => {
                 ok(json!({"url": "", "has_custom_certificate": false, "pending_update_count": 0}))
             }
+            other if ephemeral::METHODS.contains(&other) => unreachable!("answered above"),
             other => unreachable!("{other} is in METHODS but not answered"),
         }
     }
@@ -880,6 +897,7 @@ impl Fake {
                 .and_then(|m| m.thread);
             let id = format!("cq{}", s.next_callback);
             s.issued.insert(id.clone());
+            s.eph.pressers.insert(id.clone(), user);
             (id, thread)
         };
         // A message with a date: Telegram sends the pressed message in full (date 0 would
