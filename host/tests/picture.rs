@@ -238,3 +238,38 @@ fn every_games_picture_hides_what_it_must_offers_what_the_rules_allow_and_replay
     );
     eprintln!("{cases} cases, {steps} steps checked");
 }
+
+#[test]
+fn the_table_message_of_a_finished_zole_deal_names_who_took_its_last_trick() {
+    let names: Vec<String> = ["Anna", "Bruno", "Carl"].map(String::from).to_vec();
+    for seed in SEEDS {
+        let rules = Value::String("lv".into());
+        let mut g = new_game("zole", &rules, 3).expect("zole opens");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut s = [0u8; 32];
+        rng.fill(&mut s);
+        g.start_deal(Seed(s)).expect("a deal starts");
+        while let Some(seat) = g.to_act() {
+            let moves = g.legal(seat);
+            // Never surrender: the deal is played to its last trick.
+            let plain: Vec<&Value> = moves.iter().filter(|m| m.get("surrender").is_none()).collect();
+            let a = plain[rng.random_range(0..plain.len())].clone();
+            g.apply(&a).expect("a legal move applies");
+        }
+        let p = g.picture();
+        if p.contract.is_none() || p.last_trick.is_none() {
+            continue;
+        }
+        let taker = p
+            .last_trick
+            .and_then(|t| t.winner)
+            .expect("the last trick's taker");
+        let text = g.public_text(Lang::En, &names);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("Last trick"))
+            .unwrap_or_else(|| panic!("seed {seed}: no last trick in\n{text}"));
+        let took = format!("{} took it", names[taker as usize]);
+        assert!(line.contains(&took), "seed {seed}: {took:?} in {line}");
+    }
+}

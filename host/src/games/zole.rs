@@ -575,12 +575,8 @@ impl HostedGame for ZoleGame {
                 names,
                 plays.map(|(i, &c)| (order[(start + i) % 3], card_label(c))),
             );
-            // The winner of a trick leads the next one.
-            let winner = if d.phase() == Phase::Play {
-                Some(d.current_trick().1)
-            } else {
-                None
-            };
+            // The last trick of a deal names its taker too (the picture has every trick's).
+            let winner = self.open_view().tricks.last().map(|(_, w)| *w);
             lines.push(match winner {
                 Some(w) => t(
                     lang,
