@@ -8,7 +8,8 @@ use poise::serenity_prelude as serenity;
 use poise::CreateReply;
 use serde_json::Value;
 use serenity::{ChannelType, CreateAttachment, CreateThread};
-use stikis_host::games::GAMES;
+use stikis_host::games::registry::HostGame;
+use stikis_host::games::{GAMES, HOSTED};
 use stikis_host::i18n::{t, Lang};
 use stikis_host::{Command, Out, Outbox, Request};
 
@@ -18,19 +19,31 @@ type BotCommand = poise::Command<Data, Error>;
 /// A game command and the host games it opens.
 type GameCommand = (fn() -> BotCommand, &'static [&'static str]);
 
+/// The game commands with options of their own; every other game of the host's registry gets
+/// the generic one (`game_command`).
+const TYPED: [GameCommand; 4] = [
+    (zole, &["zole"]),
+    (belote, &["belote-bazar", "belote-classic", "belote-h2h"]),
+    (coinche, &["coinche"]),
+    (polt, &["polt"]),
+];
+
 pub fn all() -> Vec<BotCommand> {
     // A game command is offered once the host hosts one of its games.
-    let games: [GameCommand; 4] = [
-        (zole, &["zole"]),
-        (belote, &["belote-bazar", "belote-classic", "belote-h2h"]),
-        (coinche, &["coinche"]),
-        (polt, &["polt"]),
-    ];
-    let mut all: Vec<_> = games
+    let mut all: Vec<_> = TYPED
         .into_iter()
         .filter(|(_, names)| names.iter().any(|g| GAMES.contains(g)))
         .map(|(command, _)| command())
         .collect();
+    // A game of the registry without a command of its own: the generic one, named by it.
+    let mut generic: Vec<&str> = Vec::new();
+    for g in HOSTED {
+        let typed = TYPED.iter().any(|(_, names)| names.contains(&g.info.id));
+        if !typed && !generic.contains(&g.info.command) {
+            generic.push(g.info.command);
+        }
+    }
+    all.extend(generic.into_iter().map(game_command));
     all.extend([
         top(),
         season(),
@@ -291,6 +304,114 @@ pub async fn polt(
     open(ctx, "polt", Some(rules), players.map(usize::from), thread).await
 }
 
+/// The games a command opens (its variants, the first by default), from the registry.
+fn games_of(command: &str) -> Vec<&'static HostGame> {
+    HOSTED.iter().filter(|g| g.info.command == command).collect()
+}
+
+/// A command's options as the generic command offers them, each a list of choices (Discord
+/// sends the index of the one picked): its variants, its seat counts, its presets; an option of
+/// a single choice is left out.
+fn generic_choices(command: &str) -> [(&'static str, Vec<String>); 3] {
+    let games = games_of(command);
+    let variants = games
+        .iter()
+        .map(|g| {
+            let id = g.info.id;
+            id.strip_prefix(command)
+                .map_or(id, |v| v.trim_start_matches('-'))
+                .to_string()
+        })
+        .collect();
+    let (min, max) = games.first().map_or((0, 0), |g| g.info.seats);
+    let seats = (min..=max).map(|n| n.to_string()).collect();
+    let presets = games
+        .first()
+        .map_or(&[][..], |g| g.info.presets)
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    [("variant", variants), ("players", seats), ("preset", presets)]
+}
+
+/// What the generic command of `command` opens for the choices picked (indexes into
+/// `generic_choices`): the game, its rules, the seats; None for a choice out of range.
+fn generic_opening(
+    command: &str,
+    variant: Option<u32>,
+    players: Option<u32>,
+    preset: Option<u32>,
+) -> Option<(&'static str, Option<Value>, Option<usize>)> {
+    let games = games_of(command);
+    let game = games.get(variant.unwrap_or(0) as usize)?;
+    let seats = match players {
+        Some(i) => Some(game.info.seats.0 + i as usize).filter(|&n| game.info.seats_ok(n)),
+        None => None,
+    };
+    if players.is_some() && seats.is_none() {
+        return None;
+    }
+    let rules = match preset {
+        Some(i) => Some(Value::String(game.info.presets.get(i as usize)?.to_string())),
+        None => None,
+    };
+    Some((game.info.id, rules, seats))
+}
+
+/// The command of a game the bot has no command of its own for: named by the registry's
+/// `command`, described by the game's words (English, with Russian), its options the
+/// game's variants, seat counts and presets.
+fn game_command(command: &'static str) -> BotCommand {
+    let mut c = generic_game();
+    let about = games_of(command).first().map_or(command, |g| g.command_about);
+    c.name = command.to_string();
+    c.qualified_name = command.to_string();
+    c.identifying_name = command.to_string();
+    c.description = Some(t(Lang::En, about, &[]));
+    c.description_localizations = [("ru".to_string(), t(Lang::Ru, about, &[]))].into();
+    let choices = generic_choices(command);
+    c.parameters.retain_mut(|p| {
+        let Some((_, names)) = choices.iter().find(|(n, _)| *n == p.name) else {
+            return true;
+        };
+        p.choices = names
+            .iter()
+            .map(|name| poise::CommandParameterChoice {
+                name: name.clone(),
+                localizations: Default::default(),
+                __non_exhaustive: (),
+            })
+            .collect();
+        names.len() > 1
+    });
+    c
+}
+
+/// Open a table of this game in this channel
+// The generic game command: `game_command` names it and fills its choices.
+#[poise::command(slash_command)]
+pub async fn generic_game(
+    ctx: Ctx<'_>,
+    #[description = "Variant"]
+    #[description_localized("ru", "Вариант")]
+    variant: Option<u32>,
+    #[description = "Players"]
+    #[description_localized("ru", "Игроков")]
+    players: Option<u32>,
+    #[description = "Rules preset"]
+    #[description_localized("ru", "Набор правил")]
+    preset: Option<u32>,
+    #[description = "Open the table in a new thread"]
+    #[description_localized("ru", "Открыть стол в новой ветке")]
+    thread: Option<bool>,
+) -> Result<(), Error> {
+    let command = ctx.command().name.clone();
+    match generic_opening(&command, variant, players, preset) {
+        Some((game, rules, seats)) => open(ctx, game, rules, seats, thread).await,
+        None => Err(format!("/{command}: no such choice").into()),
+    }
+}
+
 /// Opens a table of `game`, in a new thread of this channel when asked (a thread per table
 /// lets one channel host several).
 async fn open(
@@ -548,4 +669,75 @@ pub async fn rules(ctx: Ctx<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, description_localized("ru", "Как играть со stikis"))]
 pub async fn help(ctx: Ctx<'_>) -> Result<(), Error> {
     say(ctx, "discord-help").await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command of the registry is registered once, the typed ones first.
+    #[test]
+    fn every_game_command_of_the_registry_is_registered_once() {
+        let names: Vec<String> = all().into_iter().map(|c| c.name).collect();
+        let mut want: Vec<&str> = Vec::new();
+        for g in HOSTED {
+            if !want.contains(&g.info.command) {
+                want.push(g.info.command);
+            }
+        }
+        for command in want {
+            let n = names.iter().filter(|n| *n == command).count();
+            assert_eq!(n, 1, "/{command} in {names:?}");
+        }
+    }
+
+    /// The generic command takes its name, words and choices from the registry.
+    #[test]
+    fn the_generic_command_reads_the_registry() {
+        let c = game_command("belote");
+        assert_eq!(c.name, "belote");
+        assert_eq!(c.description.as_deref(), Some("Open a Belote table"));
+        assert_eq!(
+            c.description_localizations.get("ru").map(String::as_str),
+            Some("Открыть стол Белот")
+        );
+        let params = |c: &BotCommand| -> Vec<(String, Vec<String>)> {
+            c.parameters
+                .iter()
+                .map(|p| (p.name.clone(), p.choices.iter().map(|c| c.name.clone()).collect()))
+                .collect()
+        };
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            params(&c),
+            [
+                ("variant".to_string(), strings(&["bazar", "classic", "h2h"])),
+                ("thread".to_string(), vec![]),
+            ]
+        );
+        let c = game_command("zole");
+        assert_eq!(
+            params(&c),
+            [
+                ("players".to_string(), strings(&["3", "4", "5"])),
+                (
+                    "preset".to_string(),
+                    strings(&stikis_core::games::zole::options::PRESETS)
+                ),
+                ("thread".to_string(), vec![]),
+            ]
+        );
+        // A pick is the index of a choice.
+        assert_eq!(
+            generic_opening("belote", Some(2), None, None),
+            Some(("belote-h2h", None, None))
+        );
+        assert_eq!(
+            generic_opening("zole", None, Some(2), Some(2)),
+            Some(("zole", Some(Value::String("rondo".into())), Some(5)))
+        );
+        assert_eq!(generic_opening("zole", None, Some(3), None), None);
+        assert_eq!(generic_opening("belote", Some(4), None, None), None);
+        assert_eq!(generic_opening("no-such-game", None, None, None), None);
+    }
 }
