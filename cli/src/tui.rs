@@ -1,14 +1,20 @@
-//! `stikis play` on a terminal: one screen redrawn in place (ratatui with crossterm). The table
-//! pane shows the table message (seats, the trick being played with who played what, the last
-//! trick and who took it), the score-sheet pane the chat's running totals and open pules, the
-//! hand pane your cards (coloured by suit, trumps marked, the cards you may play bright and the
-//! others dim) with the buttons (the pane grows to hold them all), and the message pane what
-//! the table posted (newest at the bottom; PgUp and PgDn scroll back). Keys are in the footer.
-//! A deal's end stays on the screen (its last trick and result) until you press Enter.
-//! Pipes and tests get the line mode of `play.rs` instead.
+//! `stikis play` on a terminal: one screen redrawn in place (ratatui with crossterm). Every
+//! pane is drawn from the host's typed picture of the table (`Host::table_view`), read again
+//! after each change; nothing is learnt from the chat's text. The table pane shows the deal:
+//! the trumps, the contract, the bidding, the trick being played with who played what, the
+//! last trick and who took it, and whose turn it is; the score-sheet pane the chat's running
+//! totals and open pules; the hand pane your cards (coloured by suit, trumps marked, the cards
+//! you may play bright and the others dim) with the buttons (the pane grows to hold them
+//! all); the message pane what the table posted (newest at the bottom; PgUp and PgDn scroll
+//! back). Keys are in the footer.
+//!
+//! The layout adapts to the screen: the trumps, the whole trick and the turn are always in
+//! sight (at 80 × 24 too, with seven players); lines that do not fit give way, the least
+//! needed first, and the pane's frame says how many are hidden. A deal's end stays on the
+//! screen (its last trick, who took it, and the result) until you press Enter. Once the
+//! table stops, nobody's turn is shown. Pipes and tests get the line mode of `play.rs`.
 
 use std::cell::Cell;
-use std::collections::HashSet;
 
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::{Constraint, Layout};
@@ -16,8 +22,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
+use stikis_core::cards::{Card, CardSet, Rank, Suit};
+use stikis_core::Seat;
+use stikis_host::picture::{Choice, Phase, Picture};
 use stikis_host::store::{ScoreSheetRow, SheetTotal};
-use stikis_host::Command;
+use stikis_host::view::TableView;
+use stikis_host::{Command, Out, Outbox};
 
 use crate::play::{PlayArgs, Session, Shown, KEPT, NO_RECORD, STOP_QUESTION};
 
@@ -33,12 +43,37 @@ enum Mode {
     Over,
 }
 
+/// A button of yours: what it shows (a card, or words) and the token that presses it.
+#[derive(Debug, Clone, PartialEq)]
+struct Press {
+    label: String,
+    /// The card of your hand it plays or picks.
+    card: Option<Card>,
+    /// It takes back the pick of `card` (a burial's first card).
+    unpick: bool,
+    token: String,
+}
+
+/// A deal's end drawn instead of the table.
+struct Ended {
+    picture: Picture,
+    /// Your cards as the deal ended.
+    hand: Vec<Card>,
+    /// The next deal has begun and waits for Enter.
+    next: bool,
+}
+
 /// Everything the screen shows.
 struct Screen {
-    game: String,
-    table: String,
-    hand: String,
-    buttons: Vec<(String, String)>,
+    /// The table as the host shows it to you, the newest; kept when the table closes
+    /// (stopped, or its game ended), and drawn then without anybody's turn.
+    view: Option<TableView>,
+    /// `view` is of the open, running table.
+    live: bool,
+    /// A deal's end, drawn instead of `view`: until Enter while the next deal waits, or
+    /// the last deal of a game that ended.
+    end: Option<Ended>,
+    buttons: Vec<Press>,
     selected: usize,
     /// Digits typed so far (for button numbers above 9).
     typed: String,
@@ -54,8 +89,8 @@ struct Screen {
     status: String,
     /// How many rows the message pane is scrolled back from the newest (PgUp, PgDn).
     back: usize,
-    /// What came after a deal's end (the next deal's table, hand and notes), shown when
-    /// you press Enter, so that the last trick and the result stay in sight until then.
+    /// The messages that came after a deal's result (the next deal's), shown when you
+    /// press Enter, so that the result stays in sight until then.
     held: Vec<Shown>,
     /// The last table open since the program started: `r` saves its record once it is
     /// closed (stopped, ended, or its sheet closed).
@@ -83,9 +118,9 @@ enum Act {
 pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> Result<(), String> {
     let (out, notes) = rt.block_on(session.begin(args))?;
     let mut screen = Screen {
-        game: session.opts.game.clone(),
-        table: String::new(),
-        hand: String::new(),
+        view: None,
+        live: false,
+        end: None,
         buttons: Vec::new(),
         selected: 0,
         typed: String::new(),
@@ -101,11 +136,11 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
         anchor: None,
         log_rows: Cell::new((0, 0, 0)),
     };
-    screen.absorb(session.view(&out));
-    screen.refresh(rt, session);
+    screen.take(rt, session, out);
     if screen.mode == Mode::Over && screen.sheet.is_some() {
         // No table, but the last one's score sheet is open: c closes it, n goes on from it.
         screen.mode = Mode::Stopped;
+        screen.set_buttons();
     }
     let mut terminal = ratatui::init();
     let result = (|| -> Result<bool, String> {
@@ -125,15 +160,14 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
                         screen.release();
                     }
                     let out = rt.block_on(session.handle(c));
-                    screen.absorb(session.view(&out));
                     if stop {
                         screen.mode = Mode::Stopped;
                     }
-                    screen.refresh(rt, session);
+                    screen.take(rt, session, out);
                 }
                 Act::SaveOpenRecord => {
                     let shown = rt.block_on(session.save_open_record());
-                    screen.absorb(shown);
+                    screen.notes(shown);
                 }
                 Act::SaveRecord(id) => {
                     let text = rt.block_on(session.save_record(id));
@@ -141,12 +175,11 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
                 }
                 Act::NewTable => {
                     let out = rt.block_on(session.new_table())?;
-                    screen.table.clear();
-                    screen.hand.clear();
-                    screen.buttons.clear();
+                    screen.view = None;
+                    screen.end = None;
+                    screen.held.clear();
                     screen.mode = Mode::Playing;
-                    screen.absorb(session.view(&out));
-                    screen.refresh(rt, session);
+                    screen.take(rt, session, out);
                 }
             }
         }
@@ -158,59 +191,160 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
     Ok(())
 }
 
-impl Screen {
-    /// Takes in what an outbox shows.
-    /// After a deal's result, what follows it (the next deal's notes, table and hand) is
-    /// held back until Enter, so that the last trick and the result stay in sight; notes
-    /// that come while something is held (a saved record's) are shown at once.
-    fn absorb(&mut self, shown: Vec<Shown>) {
-        let mut shown = shown.into_iter();
-        while let Some(s) = shown.next() {
-            if !self.held.is_empty() {
-                match s {
-                    Shown::Note(text) | Shown::Saved(text) => self.log.push(text),
-                    other => self.held.push(other),
-                }
-                continue;
+/// The picture of deal `deal_no` of table `id` as it ended, replayed from the table's log:
+/// the host's view keeps a deal's end only until the next deal's first move, which
+/// computer players make at once, while the terminal shows it until Enter.
+async fn ended_picture(session: &Session, id: i64, deal_no: usize) -> Option<Picture> {
+    let log = session.store.table_log(id).await.ok()?;
+    let mut game = stikis_host::games::new_game(&log.table.game, &log.table.rules, log.seats.len()).ok()?;
+    for (i, d) in log.deals.iter().enumerate() {
+        game.restore_deal(&d.deal).ok()?;
+        let end = log.deals.get(i + 1).map_or(i64::MAX, |n| n.first_seq);
+        for a in log.actions.iter().filter(|a| a.seq >= d.first_seq && a.seq < end) {
+            if game.apply(&a.payload).ok()?.is_some() && game.deal_no() == deal_no {
+                return Some(game.picture());
             }
+        }
+    }
+    None
+}
+
+/// Your buttons in the view, in the order the host offers the decisions: each card's with
+/// the token of that card, each other with the next of the other buttons.
+fn presses(v: &TableView) -> Vec<Press> {
+    let Some(mine) = &v.mine else {
+        return Vec::new();
+    };
+    let mut others = v.buttons.iter().flatten();
+    let mut all = Vec::new();
+    for d in mine.decisions.iter().flatten() {
+        let card = d.choice.card();
+        let held = card
+            .and_then(|c| v.hand.iter().find(|h| h.card == c))
+            .and_then(|h| h.token.clone());
+        let (card, token) = match held {
+            Some(token) => (card, token),
+            None => match others.next() {
+                Some(b) => (None, b.token.clone()),
+                None => continue,
+            },
+        };
+        all.push(Press {
+            label: d.choice.label(v.lang, &v.names),
+            card,
+            unpick: matches!(d.choice, Choice::Unpick(_)),
+            token,
+        });
+    }
+    // What is no decision of the game ("I'm back").
+    all.extend(others.map(|b| Press {
+        label: b.label.clone(),
+        card: None,
+        unpick: false,
+        token: b.token.clone(),
+    }));
+    all
+}
+
+impl Screen {
+    /// While a deal's end is shown and the next deal waits for Enter.
+    fn holding(&self) -> bool {
+        self.end.as_ref().is_some_and(|e| e.next)
+    }
+
+    /// Takes in a change: reads the table again, and shows the messages of `out`. When the
+    /// deal shown before ended (its result is among them) and the next one has begun, the
+    /// deal's end stays on the table, and the messages after its result wait, until Enter.
+    fn take(&mut self, rt: &tokio::runtime::Runtime, session: &Session, out: Outbox) {
+        let before = self
+            .view
+            .as_ref()
+            .filter(|v| self.live && v.picture.phase != Phase::Waiting)
+            .map(|v| {
+                let hand = v.mine.as_ref().map(|m| m.hand.clone()).unwrap_or_default();
+                (v.table, v.picture.deal_no, hand)
+            });
+        self.refresh(rt, session);
+        let key = before
+            .as_ref()
+            .map(|(id, no, _)| stikis_host::table::result_key(*id, *no));
+        let mut shown = Vec::new();
+        let mut result = None;
+        for o in out.0 {
+            if matches!(&o, Out::Post { once: Some(k), .. } if Some(k) == key.as_ref()) {
+                result = Some(shown.len());
+            }
+            shown.extend(session.view(&Outbox(vec![o])));
+        }
+        let (Some(i), Some((id, no, hand))) = (result, before) else {
+            self.notes(shown);
+            self.set_buttons();
+            return;
+        };
+        let rest = shown.split_off(i + 1);
+        self.notes(shown);
+        let next = self.live && self.view.as_ref().is_some_and(|v| v.picture.deal_no > no);
+        let picture = match self.view.as_ref().and_then(|v| v.ended.clone()) {
+            Some(p) if p.deal_no == no => Some(p),
+            _ => rt.block_on(ended_picture(session, id, no)),
+        };
+        if let Some(picture) = picture.filter(|_| next || !self.live) {
+            let played: Vec<Card> = picture
+                .trick
+                .iter()
+                .chain(picture.last_trick.iter().flat_map(|t| &t.cards))
+                .map(|(_, c)| *c)
+                .collect();
+            let hand = hand.into_iter().filter(|c| !played.contains(c)).collect();
+            self.end = Some(Ended { picture, hand, next });
+        }
+        if self.holding() && self.mode == Mode::Playing {
+            self.anchor = Some(self.log.len() - 1);
+            self.held = rest;
+            self.status = "The deal is over. Press Enter for the next one.".into();
+        } else {
+            self.notes(rest);
+        }
+        self.set_buttons();
+    }
+
+    /// Shows messages in the message pane.
+    fn notes(&mut self, shown: Vec<Shown>) {
+        for s in shown {
             match s {
-                Shown::Table(text) => self.table = text,
-                Shown::Hand(text, buttons) => {
-                    self.hand = text;
-                    if buttons != self.buttons {
-                        self.selected = 0;
-                    }
-                    self.buttons = buttons;
-                }
-                Shown::Note(text) => {
-                    let result = text.starts_with(RESULT);
-                    self.log.push(text);
-                    let rest: Vec<Shown> = shown.by_ref().collect();
-                    // A next deal follows (not on a resumed game's first screen, which
-                    // shows no deal's end): hold it back.
-                    let next = rest.iter().any(|s| matches!(s, Shown::Table(_)));
-                    if result && next && !self.table.is_empty() {
-                        self.held = rest;
-                        self.anchor = Some(self.log.len() - 1);
-                        self.buttons.clear();
-                        self.status = "The deal is over. Press Enter for the next one.".into();
-                        return;
-                    }
-                    shown = rest.into_iter();
-                }
-                Shown::Saved(text) => self.log.push(text),
+                Shown::Note(text) | Shown::Saved(text) => self.log.push(text),
+                // The table and your hand are drawn from the view.
+                Shown::Table(_) | Shown::Hand(..) => {}
             }
         }
     }
 
-    /// Shows what was held back (Enter after a deal's end).
-    fn release(&mut self) {
-        let held = std::mem::take(&mut self.held);
-        self.anchor = None;
-        self.absorb(held);
+    /// Your buttons now: none while a deal's end is held, once the table is no longer
+    /// running, or while the screen asks something else.
+    fn set_buttons(&mut self) {
+        let buttons = match &self.view {
+            Some(v) if self.live && self.mode == Mode::Playing && self.end.is_none() => presses(v),
+            _ => Vec::new(),
+        };
+        if buttons != self.buttons {
+            self.selected = 0;
+        }
+        self.buttons = buttons;
     }
 
-    /// Reads the score sheet and whether the table still runs.
+    /// Shows what was held back (Enter after a deal's end): the next deal.
+    fn release(&mut self) {
+        if !self.holding() {
+            return;
+        }
+        self.end = None;
+        self.anchor = None;
+        let held = std::mem::take(&mut self.held);
+        self.notes(held);
+        self.set_buttons();
+    }
+
+    /// Reads the table, the score sheet and whether the table still runs.
     fn refresh(&mut self, rt: &tokio::runtime::Runtime, session: &Session) {
         self.sheet = rt.block_on(session.sheet());
         let open = rt.block_on(session.table_id());
@@ -221,18 +355,24 @@ impl Screen {
             None => Vec::new(),
         };
         self.title = rt.block_on(session.rules_title());
+        let view = open.and_then(|id| {
+            rt.block_on(session.host.table_view(id, Some(session.me.id.as_str())))
+                .ok()
+                .flatten()
+        });
+        // The host gives no view of a table that is no longer open (stopped, or ended).
+        self.live = view.is_some();
+        if view.is_some() {
+            self.view = view;
+        }
         if !running && self.mode != Mode::Stopped {
             self.mode = Mode::Over;
-            self.buttons.clear();
-        }
-        if self.mode != Mode::Playing {
-            self.buttons.clear();
         }
     }
 
     fn valid_keys(&self) -> String {
         match self.mode {
-            Mode::Playing if !self.held.is_empty() => {
+            Mode::Playing if self.holding() => {
                 "Type Enter (the next deal), r (save the record), s (stop the table), q (quit).".into()
             }
             Mode::Playing => {
@@ -304,12 +444,12 @@ impl Screen {
         }
         match (k.code, self.mode) {
             (KeyCode::Char('q'), _) => Act::Quit,
-            (KeyCode::Enter | KeyCode::Char(' '), Mode::Playing) if !self.held.is_empty() => {
+            (KeyCode::Enter | KeyCode::Char(' '), Mode::Playing) if self.holding() => {
                 self.release();
                 Act::Nothing
             }
             (KeyCode::Char('r' | 's'), _) | (_, Mode::Stopped | Mode::Over) => self.act(k),
-            _ if !self.held.is_empty() => {
+            _ if self.holding() => {
                 self.status = self.valid_keys();
                 Act::Nothing
             }
@@ -388,7 +528,9 @@ impl Screen {
     /// Presses button `n` (from 1).
     fn press(&mut self, n: usize) -> Act {
         match self.buttons.get(n.wrapping_sub(1)) {
-            Some((_, token)) => Act::Host(Command::Press { token: token.clone() }),
+            Some(b) => Act::Host(Command::Press {
+                token: b.token.clone(),
+            }),
             None => {
                 self.status = self.valid_keys();
                 Act::Nothing
@@ -397,13 +539,9 @@ impl Screen {
     }
 
     fn footer(&self) -> String {
-        let trump = if self.game == "polt" || self.game.contains("belote") || self.game == "coinche" {
-            " · * trump"
-        } else {
-            " · * trump (Q, J, ♦)"
-        };
+        let trump = " · * trump";
         let keys = match self.mode {
-            Mode::Playing if !self.held.is_empty() => {
+            Mode::Playing if self.holding() => {
                 "Enter next deal · r save the record · s stop the table · q quit".into()
             }
             Mode::Playing if self.buttons.is_empty() => {
@@ -431,27 +569,42 @@ impl Screen {
         format!("{keys} · PgUp/PgDn messages")
     }
 
+    /// The picture the table pane draws (a deal's end while it is shown), and whether
+    /// somebody's turn may be shown on it (the table runs, and it is not a deal's end).
+    fn picture(&self) -> Option<(&Picture, bool)> {
+        match (&self.end, &self.view) {
+            (Some(e), _) => Some((&e.picture, false)),
+            (None, Some(v)) => Some((&v.picture, self.live && self.mode != Mode::Stopped)),
+            (None, None) => None,
+        }
+    }
+
     fn draw(&self, f: &mut Frame) {
         let area = f.area();
-        let [table_w, sheet_w] = split_top(area.width);
-        let trumps = Trumps::of(&self.game, &self.table);
-        let plain = |text: &str| -> Vec<Line<'static>> {
-            text.lines().map(|l| cards_line(l, &trumps, None)).collect()
-        };
-        // The table and the sheet as tall as they need (wrapped), the hand as tall as it
-        // needs (every button in sight), the messages the rest but never fewer than a few
-        // rows; the footer may wrap onto a second row on a narrow screen.
+        let (sheet_lines, sheet_keep, sheet_width) = self.sheet_pane();
+        let [table_w, sheet_w] = split_top(area.width, sheet_width);
+        let items = self.table_items(table_w.saturating_sub(2) as usize);
+        // The footer may wrap onto a second row on a narrow screen.
         let footer_rows = wrapped_rows(&[Line::from(self.footer())], area.width).min(2) as u16;
-        let top_need = wrapped_rows(&plain(&self.table), table_w.saturating_sub(2))
-            .max(wrapped_rows(&self.sheet_lines(), sheet_w.saturating_sub(2)))
-            .max(7)
-            + 2;
-        let hand_lines = self.hand_lines(&trumps, area.width.saturating_sub(2));
+        // The table as tall as it needs, but never less than its essential lines (the
+        // trumps, the trick and the turn) and all the sheet's totals; the hand as tall as it
+        // needs (every button in sight); the messages the rest, but never fewer than a few
+        // rows.
+        let inner = table_w.saturating_sub(2);
+        let (table_least, table_all) = item_rows(&items, inner);
+        let sheet_inner = sheet_w.saturating_sub(2);
+        let sheet_all = wrapped_rows(&sheet_lines, sheet_inner);
+        let sheet_least = wrapped_rows(&sheet_lines[..sheet_keep], sheet_inner);
+        let top_least = table_least.max(sheet_least).max(1) + 2;
+        let top_all = table_all.max(sheet_all).max(5) + 2;
+        let hand_lines = self.hand_lines(area.width.saturating_sub(2));
         let hand_need = wrapped_rows(&hand_lines, area.width.saturating_sub(2)) + 2;
+        let cap = |n: usize| n.min(u16::MAX as usize) as u16;
         let (top_rows, hand_rows) = heights(
             area.height.saturating_sub(1 + footer_rows),
-            top_need.min(u16::MAX as usize) as u16,
-            hand_need.min(u16::MAX as usize) as u16,
+            cap(top_least),
+            cap(top_all),
+            cap(hand_need),
         );
         let [top, hand, log, status, footer] = Layout::vertical([
             Constraint::Length(top_rows),
@@ -463,27 +616,42 @@ impl Screen {
         .areas(area);
         let [table, sheet] =
             Layout::horizontal([Constraint::Length(table_w), Constraint::Length(sheet_w)]).areas(top);
+        let (lines, hidden) = fit(items, inner, table.height.saturating_sub(2) as usize);
+        let mut block = Block::bordered().title(format!(" Table · {} ", self.title));
+        if hidden > 0 {
+            block = block.title_bottom(hidden_sign(hidden, "a taller window shows all"));
+        }
         f.render_widget(
-            Paragraph::new(plain(&self.table))
-                .block(Block::bordered().title(format!(" Table · {} ", self.title)))
-                .wrap(Wrap { trim: false }),
+            Paragraph::new(lines).block(block).wrap(Wrap { trim: false }),
             table,
         );
+        let mut block = Block::bordered().title(" Score sheet ");
+        let sheet_cut = sheet_all.saturating_sub(sheet.height.saturating_sub(2) as usize);
+        if sheet_cut > 0 {
+            block = block.title_bottom(hidden_sign(sheet_cut, "more"));
+        }
         f.render_widget(
-            Paragraph::new(self.sheet_lines())
-                .block(Block::bordered().title(" Score sheet "))
+            Paragraph::new(sheet_lines)
+                .block(block)
                 .wrap(Wrap { trim: false }),
             sheet,
         );
-        // Too little room for the whole hand: its end (the buttons) stays in sight.
+        // Too little room for the whole hand: its end (the buttons) stays in sight, and the
+        // frame says what is hidden above.
         let hidden = hand_need.saturating_sub(hand.height as usize);
+        let mut block = Block::bordered().title(" Your hand ");
+        if hidden > 0 {
+            block = block.title_bottom(hidden_sign(hidden, "above"));
+        }
         f.render_widget(
             Paragraph::new(hand_lines)
-                .block(Block::bordered().title(" Your hand "))
+                .block(block)
                 .wrap(Wrap { trim: false })
                 .scroll((hidden.min(u16::MAX as usize) as u16, 0)),
             hand,
         );
+        let plain =
+            |text: &str| -> Vec<Line<'static>> { text.lines().map(|l| Line::from(l.to_string())).collect() };
         let log_lines: Vec<Line> = self.log.iter().flat_map(|n| plain(n)).collect();
         // The newest line at the bottom, unless PgUp scrolled back.
         let inner = log.height.saturating_sub(2) as usize;
@@ -523,40 +691,209 @@ impl Screen {
         );
     }
 
-    fn sheet_lines(&self) -> Vec<Line<'static>> {
-        let Some(sheet) = &self.sheet else {
-            return vec![Line::from("No deal finished yet.")];
+    /// The table pane's lines, each with how much it is needed (`Item::keep`): the deal, the
+    /// bidding, the contract and trumps, the exchange, the trick, the last trick and who
+    /// took it, the tricks taken, and whose turn it is. `width`: the pane's inside.
+    fn table_items(&self, width: usize) -> Vec<Item> {
+        let (Some((p, live)), Some(v)) = (self.picture(), &self.view) else {
+            return vec![Item::text(0, "No table is open.")];
         };
-        sheet_totals(sheet, &self.carried)
-            .into_iter()
-            .map(Line::from)
-            .chain(pules_lines(sheet))
-            .collect()
+        let name = |s: Seat| stikis_host::games::name(&v.names, s);
+        let say = |w: &stikis_host::picture::Word| v.say(w);
+        if p.phase == Phase::Waiting {
+            return vec![Item::text(0, "The first deal has not been dealt yet.")];
+        }
+        let bidding = p.phase == Phase::Bidding;
+        let done = p.phase == Phase::Done;
+        let mut items = Vec::new();
+        let mut head = format!("Deal {}", p.deal_no);
+        if let Some(d) = p.dealer {
+            head.push_str(&format!(" · dealer {}", name(d)));
+        }
+        if !p.sitting_out.is_empty() {
+            let out: Vec<String> = p.sitting_out.iter().map(|&s| name(s)).collect();
+            head.push_str(&format!(" · sitting out: {}", out.join(", ")));
+        }
+        if done {
+            head.push_str(" · over");
+        }
+        items.push(Item::text(0, head));
+        if !p.teams.is_empty() {
+            let teams: Vec<String> = p
+                .teams
+                .iter()
+                .map(|t| t.iter().map(|&s| name(s)).collect::<Vec<_>>().join(" & "))
+                .collect();
+            items.push(Item::text(4, format!("Teams: {}", teams.join(" · "))));
+        }
+        if !p.ranks.is_empty() {
+            let ranks: Vec<String> = p
+                .ranks
+                .iter()
+                .map(|(w, s)| format!("{} {}", say(w), name(*s)))
+                .collect();
+            items.push(Item::text(3, format!("Ranks: {}", ranks.join(" · "))));
+        }
+        for (w, _) in &p.face_up {
+            items.push(Item::text(if bidding { 1 } else { 3 }, say(w)));
+        }
+        if !p.bids.is_empty() {
+            let bids: Vec<String> = p
+                .bids
+                .iter()
+                .map(|(s, w)| format!("{} {}", name(*s), say(w)))
+                .collect();
+            let keep = if bidding { 1 } else { 4 };
+            items.push(Item::text(keep, format!("Bids: {}", bids.join(", "))));
+        }
+        let mut trumps = format!("Trumps: {}", trumps_words(p));
+        if let Some(c) = &p.contract {
+            trumps.push_str(&format!(" · Contract: {}", say(c)));
+            if let Some(d) = p.declarer {
+                trumps.push_str(&format!(", {}", name(d)));
+            }
+        }
+        items.push(Item::text(0, trumps));
+        if !p.announced.is_empty() {
+            let said: Vec<String> = p
+                .announced
+                .iter()
+                .map(|(s, w)| format!("{} {}", name(*s), say(w)))
+                .collect();
+            items.push(Item::text(2, format!("Announced: {}", said.join(", "))));
+        }
+        if !p.exchange.is_empty() {
+            let keep = if p.phase == Phase::Exchange { 1 } else { 3 };
+            let steps: Vec<String> = p.exchange.iter().map(say).collect();
+            items.push(Item::text(keep, steps.join(" · ")));
+        }
+        if let Some(n) = p.trick_no {
+            let plays = plays(&p.trick, p.trumps, &name);
+            let plays = if plays.is_empty() {
+                vec![vec![Span::raw("—")]]
+            } else {
+                plays
+            };
+            items.push(Item {
+                keep: 0,
+                lines: packed(format!("Trick {n}: "), plays, width),
+            });
+        }
+        if let Some(t) = &p.last_trick {
+            let head = match t.winner {
+                Some(w) => format!("Last trick (taken by {}): ", name(w)),
+                None => "Last trick: ".to_string(),
+            };
+            // Needed most while the next trick has no card yet, and at the deal's end.
+            let keep = if done || p.trick.is_empty() { 0 } else { 1 };
+            items.push(Item {
+                keep,
+                lines: packed(head, plays(&t.cards, p.trumps, &name), width),
+            });
+        }
+        if !p.taken.is_empty() {
+            let taken: Vec<String> = p.taken.iter().map(|(w, n)| format!("{} {n}", say(w))).collect();
+            let keep = if done { 1 } else { 3 };
+            items.push(Item::text(keep, format!("Tricks: {}", taken.join(" · "))));
+        }
+        if let Some(w) = &p.standing {
+            items.push(Item::text(4, say(w)));
+        }
+        if let Some(s) = p.to_act.filter(|_| live) {
+            items.push(Item::text(0, format!("Turn: {}", name(s))));
+        }
+        items
     }
 
-    /// Your hand's text and its buttons, laid out in rows of `width` columns (a button is
-    /// never broken over two rows, so that every number the footer offers is in sight).
-    fn hand_lines(&self, trumps: &Trumps, width: u16) -> Vec<Line<'static>> {
-        let labels: HashSet<&str> = self.buttons.iter().map(|(l, _)| l.as_str()).collect();
-        let cards_are_buttons = self.buttons.iter().any(|(l, _)| is_card(l));
-        let mut lines: Vec<Line> = self
-            .hand
-            .lines()
-            .map(|l| cards_line(l, trumps, cards_are_buttons.then_some(&labels)))
+    /// The sheet pane's lines, how many of the first ones must be in sight (the totals),
+    /// and the width they need.
+    fn sheet_pane(&self) -> (Vec<Line<'static>>, usize, usize) {
+        let Some(sheet) = &self.sheet else {
+            let text = "No deal finished yet.";
+            return (vec![Line::from(text)], 1, text.len());
+        };
+        let mut totals = sheet_totals(sheet, &self.carried);
+        let keep = totals.len() - usize::from(totals.len() > sheet.totals.len() + 1);
+        let width = totals[..keep]
+            .iter()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        let lines = totals
+            .drain(..)
+            .map(Line::from)
+            .chain(pules_lines(sheet))
             .collect();
-        if self.hand.is_empty() {
+        (lines, keep, width)
+    }
+
+    /// Your hand: your cards, what you know and are asked, and your buttons, laid out in rows
+    /// of `width` columns (a button is never broken over two rows, so that every number the
+    /// footer offers is in sight).
+    fn hand_lines(&self, width: u16) -> Vec<Line<'static>> {
+        let mut lines: Vec<Line> = Vec::new();
+        let (Some((p, live)), Some(v)) = (self.picture(), &self.view) else {
             lines.push(Line::from("Your cards come when the deal starts."));
+            return lines;
+        };
+        let trumps = p.trumps;
+        let mine = v.mine.as_ref().filter(|_| self.end.is_none());
+        let playing = self.buttons.iter().any(|b| b.card.is_some());
+        let cards: Vec<(Card, bool)> = match &self.end {
+            Some(e) => e.hand.iter().map(|&c| (c, false)).collect(),
+            None => v.hand.iter().map(|h| (h.card, h.token.is_some())).collect(),
+        };
+        if p.phase == Phase::Waiting {
+            lines.push(Line::from("Your cards come when the deal starts."));
+        } else if mine.is_some_and(|m| m.sitting_out) {
+            lines.push(Line::from("Your cards: none (you sit this deal out)"));
+        } else {
+            let mut spans = vec![Span::raw("Your cards:")];
+            if cards.is_empty() {
+                spans.push(Span::raw(" —"));
+            }
+            for (c, may) in cards {
+                spans.push(Span::raw(" "));
+                let look = match (playing && self.end.is_none(), may) {
+                    (false, _) => Look::Plain,
+                    (true, true) => Look::Bright,
+                    (true, false) => Look::Dim,
+                };
+                spans.extend(card_spans(c, trumps, look));
+            }
+            lines.push(Line::from(spans));
+        }
+        // What only you know (the burial, your rank, the cards you gave and got), what you
+        // are asked, and whether it is your turn: one paragraph.
+        let mut said: Vec<String> = Vec::new();
+        if let Some(m) = mine {
+            said.extend(m.notes.iter().map(|w| v.say(w)));
+            if live && m.to_act {
+                said.extend(m.prompt.iter().map(|w| v.say(w)));
+                said.push("Your turn.".into());
+            }
+        }
+        if !said.is_empty() {
+            lines.push(Line::from(said.join("  ")));
         }
         let mut row: Vec<Span> = Vec::new();
         let mut used = 0;
-        for (i, (label, _)) in self.buttons.iter().enumerate() {
+        for (i, b) in self.buttons.iter().enumerate() {
             let style = if i == self.selected {
                 Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
             } else {
                 Style::new()
             };
             let mut spans = vec![Span::styled(format!("[{}] ", i + 1), style)];
-            spans.extend(cards_line(label, trumps, None).spans);
+            match b.card {
+                Some(c) => {
+                    if b.unpick {
+                        spans.push(Span::raw("✓"));
+                    }
+                    spans.extend(card_spans(c, trumps, Look::Plain));
+                }
+                None => spans.push(Span::raw(b.label.clone())),
+            }
             for s in &mut spans[1..] {
                 s.style = s.style.patch(style);
             }
@@ -577,6 +914,171 @@ impl Screen {
         }
         lines
     }
+}
+
+/// A line (or a few) of the table pane, and how much it is needed: 0 always shown (the
+/// trumps, the trick, the turn); the higher, the sooner it gives way on a small screen.
+struct Item {
+    keep: u8,
+    lines: Vec<Line<'static>>,
+}
+
+impl Item {
+    fn text(keep: u8, text: impl Into<String>) -> Item {
+        Item {
+            keep,
+            lines: vec![Line::from(text.into())],
+        }
+    }
+}
+
+/// The rows the items' lines take at `width`: (the essential ones', all of them).
+fn item_rows(items: &[Item], width: u16) -> (usize, usize) {
+    let rows = |i: &Item| wrapped_rows(&i.lines, width);
+    let least = items.iter().filter(|i| i.keep == 0).map(rows).sum();
+    (least, items.iter().map(rows).sum())
+}
+
+/// The items' lines that fit in `rows` rows at `width` (the least needed give way first, the
+/// later of equals first), and how many rows are not shown.
+fn fit(items: Vec<Item>, width: u16, rows: usize) -> (Vec<Line<'static>>, usize) {
+    let sizes: Vec<usize> = items.iter().map(|i| wrapped_rows(&i.lines, width)).collect();
+    let mut shown = vec![true; items.len()];
+    let mut total: usize = sizes.iter().sum();
+    let mut hidden = 0;
+    while total > rows {
+        let Some(j) = (0..items.len())
+            .filter(|&j| shown[j] && items[j].keep > 0)
+            .max_by_key(|&j| (items[j].keep, j))
+        else {
+            break;
+        };
+        shown[j] = false;
+        total -= sizes[j];
+        hidden += sizes[j];
+    }
+    // Even the essential lines do not fit: the pane cuts them, and says so.
+    hidden += total.saturating_sub(rows);
+    let lines = items
+        .into_iter()
+        .zip(shown)
+        .filter(|(_, s)| *s)
+        .flat_map(|(i, _)| i.lines)
+        .collect();
+    (lines, hidden)
+}
+
+/// The sign in a pane's frame that rows are not shown.
+fn hidden_sign(rows: usize, why: &str) -> String {
+    let s = if rows == 1 { "" } else { "s" };
+    format!(" … {rows} row{s} hidden ({why}) ")
+}
+
+/// The plays of a trick, each its player's name and the card.
+fn plays(cards: &[(Seat, Card)], trumps: CardSet, name: &dyn Fn(Seat) -> String) -> Vec<Vec<Span<'static>>> {
+    cards
+        .iter()
+        .map(|&(s, c)| {
+            let mut spans = vec![Span::raw(format!("{} ", name(s)))];
+            spans.extend(card_spans(c, trumps, Look::Plain));
+            spans
+        })
+        .collect()
+}
+
+/// `head` and then `units` separated by " · ", in rows of `width` columns, a unit never
+/// broken over two rows; the rows after the first start with two spaces.
+fn packed(head: String, units: Vec<Vec<Span<'static>>>, width: usize) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mut used = head.chars().count();
+    let mut row = vec![Span::raw(head)];
+    let mut first = true;
+    for unit in units {
+        let w: usize = unit.iter().map(|s| s.width()).sum();
+        if !first && used + 3 + w > width {
+            lines.push(Line::from(std::mem::take(&mut row)));
+            row.push(Span::raw("  "));
+            used = 2;
+        } else if !first {
+            row.push(Span::raw(" · "));
+            used += 3;
+        }
+        row.extend(unit);
+        used += w;
+        first = false;
+    }
+    lines.push(Line::from(row));
+    lines
+}
+
+/// How a card is drawn.
+#[derive(Clone, Copy, PartialEq)]
+enum Look {
+    Plain,
+    /// One you may play now.
+    Bright,
+    /// One you may not play now.
+    Dim,
+}
+
+/// A card coloured by suit, and `*` after it when it is a trump.
+fn card_spans(c: Card, trumps: CardSet, look: Look) -> Vec<Span<'static>> {
+    let red = matches!(c.suit(), Some(Suit::Hearts | Suit::Diamonds));
+    let mut style = Style::new().fg(if red { Color::LightRed } else { Color::Reset });
+    match look {
+        Look::Plain => {}
+        Look::Bright => style = style.add_modifier(Modifier::BOLD),
+        Look::Dim => style = style.fg(Color::DarkGray),
+    }
+    let mut spans = vec![Span::styled(stikis_host::games::zole::card_label(c), style)];
+    if trumps.contains(c) {
+        spans.push(Span::styled("*", Style::new().fg(Color::Yellow)));
+    }
+    spans
+}
+
+fn suit_symbol(s: Suit) -> char {
+    match s {
+        Suit::Clubs => '♣',
+        Suit::Diamonds => '♦',
+        Suit::Hearts => '♥',
+        Suit::Spades => '♠',
+    }
+}
+
+/// The trumps of a picture in words: the suits whose ace is a trump, after the ranks that
+/// are trumps in every other suit ("Q, J, ♦" in Zole, "♥", "all"), "none" once a contract
+/// without trumps is made, else "not named yet".
+fn trumps_words(p: &Picture) -> String {
+    let t = p.trumps;
+    if t.is_empty() {
+        return if p.contract.is_some() {
+            "none"
+        } else {
+            "not named yet"
+        }
+        .into();
+    }
+    let suits: Vec<Suit> = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs]
+        .into_iter()
+        .filter(|&s| t.contains(Card::new(Rank::Ace, s)))
+        .collect();
+    if suits.len() == 4 {
+        return "all".into();
+    }
+    let others: Vec<Suit> = Suit::ALL.into_iter().filter(|s| !suits.contains(s)).collect();
+    let mut words: Vec<String> = Rank::ALL
+        .iter()
+        .rev()
+        .filter(|&&r| others.iter().all(|&s| t.contains(Card::new(r, s))))
+        .map(|r| r.symbol().to_string())
+        .collect();
+    words.extend(suits.iter().map(|&s| suit_symbol(s).to_string()));
+    if words.is_empty() {
+        // No rule of a game says this; the cards, then.
+        words = t.iter().map(stikis_host::games::zole::card_label).collect();
+    }
+    words.join(", ")
 }
 
 /// The sheet's totals, a row per player. When the table went on from a sheet (`n` after a
@@ -641,26 +1143,29 @@ fn pules_lines(sheet: &ScoreSheetRow) -> Vec<Line<'static>> {
     lines
 }
 
-/// How a deal's result begins (the host's English, which the terminal's chat speaks).
-const RESULT: &str = "Result of ";
-
-/// The widths of the table pane and the score-sheet pane side by side.
-fn split_top(width: u16) -> [u16; 2] {
-    let table = (width as u32 * 64 / 100) as u16;
-    [table, width - table]
+/// The widths of the table pane and the score-sheet pane side by side: the sheet as wide
+/// as its totals need (`need` columns inside), at least 20 and at most about a third, the
+/// table the rest.
+fn split_top(width: u16, need: usize) -> [u16; 2] {
+    let most = (width as u32 * 36 / 100) as u16;
+    let sheet = (need.min(u16::MAX as usize - 4) as u16 + 4)
+        .max(20)
+        .min(most.max(20))
+        .min(width);
+    [width - sheet, sheet]
 }
 
-/// The fewest rows the message pane keeps (borders included), and the table pane.
+/// The fewest rows the message pane keeps (borders included).
 const LOG_MIN: u16 = 5;
-const TOP_MIN: u16 = 6;
 
 /// The heights of the table pane and the hand pane in `rows` (the message pane gets the
-/// rest): the hand as tall as it needs, then the table, while the messages keep `LOG_MIN`
-/// rows; when even that is too much the table gives way down to `TOP_MIN` rows.
-fn heights(rows: u16, top_need: u16, hand_need: u16) -> (u16, u16) {
+/// rest, never fewer than `LOG_MIN` while there is room): the table's essential rows
+/// (`top_least`) first, then the hand as tall as it needs, then the rest of the table.
+fn heights(rows: u16, top_least: u16, top_all: u16, hand_need: u16) -> (u16, u16) {
     let free = rows.saturating_sub(LOG_MIN);
-    let hand = hand_need.min(free.saturating_sub(top_need.min(TOP_MIN)));
-    let top = top_need.min(free - hand);
+    let top = top_least.min(free);
+    let hand = hand_need.min(free - top);
+    let top = top_all.max(top).min(free - hand);
     (top, hand)
 }
 
@@ -672,132 +1177,99 @@ fn wrapped_rows(lines: &[Line], width: u16) -> usize {
         .line_count(width.max(1))
 }
 
-/// Which cards are trumps now.
-#[derive(Debug, Clone, PartialEq)]
-enum Trumps {
-    None,
-    /// Zole: every queen, jack and diamond.
-    Zole,
-    Suit(char),
-    All,
-}
-
-impl Trumps {
-    /// From the game and its table message (the contract's or the trump line's suit).
-    fn of(game: &str, table: &str) -> Trumps {
-        if game == "zole" {
-            return Trumps::Zole;
-        }
-        let key = if game == "polt" { "Trumps:" } else { "Contract:" };
-        let Some(line) = table.lines().find(|l| l.starts_with(key)) else {
-            return Trumps::None;
-        };
-        if line.contains("all trumps") {
-            return Trumps::All;
-        }
-        if line.contains("no trumps") {
-            return Trumps::None;
-        }
-        line.chars()
-            .find(|c| SUITS.contains(c))
-            .map_or(Trumps::None, Trumps::Suit)
-    }
-
-    fn holds(&self, card: &str) -> bool {
-        let suit = card.chars().last().unwrap_or(' ');
-        match self {
-            Trumps::None => false,
-            Trumps::All => true,
-            Trumps::Suit(s) => suit == *s,
-            Trumps::Zole => suit == '♦' || card.starts_with('Q') || card.starts_with('J'),
-        }
-    }
-}
-
-const SUITS: [char; 4] = ['♠', '♥', '♦', '♣'];
-
-/// True for a card's name such as `10♥` or `Q♠`.
-fn is_card(s: &str) -> bool {
-    let mut chars = s.chars();
-    let Some(suit) = chars.next_back() else {
-        return false;
-    };
-    let rank = chars.as_str();
-    SUITS.contains(&suit)
-        && matches!(
-            rank,
-            "A" | "K" | "Q" | "J" | "10" | "9" | "8" | "7" | "6" | "5" | "4" | "3" | "2"
-        )
-}
-
-/// A line with its cards coloured by suit and trumps marked with `*`. With `legal`, the
-/// cards among it are bright and bold and the others dim (your hand while you must play).
-fn cards_line(text: &str, trumps: &Trumps, legal: Option<&HashSet<&str>>) -> Line<'static> {
-    let mut spans = Vec::new();
-    let mut plain = String::new();
-    for (i, word) in text.split(' ').enumerate() {
-        if i > 0 {
-            plain.push(' ');
-        }
-        let card = word.trim_end_matches([',', ';', '.', ':', ')']);
-        if !is_card(card) {
-            plain.push_str(word);
-            continue;
-        }
-        if !plain.is_empty() {
-            spans.push(Span::raw(std::mem::take(&mut plain)));
-        }
-        let red = card.ends_with('♥') || card.ends_with('♦');
-        let mut style = Style::new().fg(if red { Color::LightRed } else { Color::Reset });
-        match legal {
-            Some(l) if l.contains(card) => style = style.add_modifier(Modifier::BOLD),
-            Some(_) => style = style.fg(Color::DarkGray),
-            None => {}
-        }
-        spans.push(Span::styled(card.to_string(), style));
-        if trumps.holds(card) {
-            spans.push(Span::styled("*", Style::new().fg(Color::Yellow)));
-        }
-        plain.push_str(&word[card.len()..]);
-    }
-    if !plain.is_empty() {
-        spans.push(Span::raw(plain));
-    }
-    Line::from(spans)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use stikis_core::cards::card;
 
     fn text(line: &Line) -> String {
         line.spans.iter().map(|s| s.content.as_ref()).collect()
     }
 
     #[test]
-    fn cards_are_found_coloured_and_trumps_marked() {
-        assert!(is_card("10♥") && is_card("Q♠") && !is_card("Q") && !is_card("11♥"));
-        let l = cards_line("Trick 2: Anna 10♥, Computer 2 Q♠;", &Trumps::Zole, None);
-        assert_eq!(text(&l), "Trick 2: Anna 10♥, Computer 2 Q♠*;");
-        let heart = l.spans.iter().find(|s| s.content == "10♥").unwrap();
-        assert_eq!(heart.style.fg, Some(Color::LightRed));
-        let legal: HashSet<&str> = ["A♣"].into();
-        let l = cards_line("Your cards: A♣ 7♥", &Trumps::Suit('♥'), Some(&legal));
-        let seven = l.spans.iter().find(|s| s.content == "7♥").unwrap();
-        assert_eq!(seven.style.fg, Some(Color::DarkGray));
-        assert_eq!(text(&l), "Your cards: A♣ 7♥*");
+    fn cards_are_coloured_and_trumps_marked() {
+        let zole = stikis_core::cards::cards("QC JS 7D AD");
+        let s = card_spans(card("10H"), zole, Look::Plain);
+        assert_eq!(s[0].content, "10♥");
+        assert_eq!(s[0].style.fg, Some(Color::LightRed));
+        assert_eq!(s.len(), 1);
+        let s = card_spans(card("QC"), zole, Look::Dim);
+        assert_eq!(text(&Line::from(s.clone())), "Q♣*");
+        assert_eq!(s[0].style.fg, Some(Color::DarkGray));
+    }
+
+    fn picture(trumps: CardSet, contract: bool) -> Picture {
+        let mut p = Picture::waiting("x", 3);
+        p.trumps = trumps;
+        p.contract = contract.then(|| stikis_host::picture::Word::Plain("c".into()));
+        p
     }
 
     #[test]
-    fn the_hand_grows_into_the_messages_and_the_table_gives_way_last() {
+    fn trumps_are_said_from_the_set() {
+        use stikis_core::cards::{suit_mask, ZOLE_DECK};
+        let zole = ZOLE_DECK.intersect(
+            suit_mask(Suit::Diamonds).union(stikis_core::cards::ranks_mask(&[Rank::Queen, Rank::Jack])),
+        );
+        assert_eq!(trumps_words(&picture(zole, false)), "Q, J, ♦");
+        let hearts = stikis_core::cards::PIQUET_PACK.intersect(suit_mask(Suit::Hearts));
+        assert_eq!(trumps_words(&picture(hearts, true)), "♥");
+        assert_eq!(
+            trumps_words(&picture(stikis_core::cards::PIQUET_PACK, true)),
+            "all"
+        );
+        assert_eq!(trumps_words(&picture(CardSet::EMPTY, true)), "none");
+        assert_eq!(trumps_words(&picture(CardSet::EMPTY, false)), "not named yet");
+    }
+
+    #[test]
+    fn a_trick_is_packed_in_rows_without_breaking_a_play() {
+        let name = |s: Seat| format!("Computer {s}");
+        let trick: Vec<(Seat, Card)> = (0..7).map(|s| (s, card("10H"))).collect();
+        let lines = packed("Trick 3: ".into(), plays(&trick, CardSet::EMPTY, &name), 40);
+        let rows: Vec<String> = lines.iter().map(text).collect();
+        assert_eq!(rows[0], "Trick 3: Computer 0 10♥ · Computer 1 10♥");
+        assert!(rows[1..].iter().all(|r| r.starts_with("  Computer ")), "{rows:?}");
+        assert!(rows.iter().all(|r| r.chars().count() <= 40), "{rows:?}");
+        assert_eq!(rows.join(" ").matches("10♥").count(), 7);
+    }
+
+    #[test]
+    fn the_least_needed_lines_give_way_and_the_sign_counts_them() {
+        let items = || {
+            vec![
+                Item::text(0, "Deal 1"),
+                Item::text(4, "Bids: …"),
+                Item::text(0, "Trumps: ♥"),
+                Item::text(1, "Last trick"),
+                Item::text(0, "Turn: You"),
+            ]
+        };
+        let (lines, hidden) = fit(items(), 40, 5);
+        assert_eq!((lines.len(), hidden), (5, 0));
+        let (lines, hidden) = fit(items(), 40, 4);
+        let rows: Vec<String> = lines.iter().map(text).collect();
+        assert_eq!(rows, ["Deal 1", "Trumps: ♥", "Last trick", "Turn: You"]);
+        assert_eq!(hidden, 1);
+        let (lines, hidden) = fit(items(), 40, 2);
+        assert_eq!((lines.len(), hidden), (3, 3));
+        assert_eq!(item_rows(&items(), 40), (3, 5));
+    }
+
+    #[test]
+    fn the_table_keeps_its_essentials_then_the_hand_grows_then_the_table() {
         // Room for all: each pane as tall as it needs, the messages the rest.
-        assert_eq!(heights(38, 9, 8), (9, 8));
+        assert_eq!(heights(38, 5, 9, 8), (9, 8));
         // The hand takes the messages' rows down to their least.
-        assert_eq!(heights(22, 9, 8), (9, 8));
-        assert_eq!(heights(22, 9, 10), (7, 10));
-        // Then the table gives way down to its least; the hand gets what remains.
-        assert_eq!(heights(22, 12, 20), (TOP_MIN, 22 - LOG_MIN - TOP_MIN));
-        assert_eq!(heights(3, 9, 8), (0, 0));
+        assert_eq!(heights(22, 5, 9, 8), (9, 8));
+        assert_eq!(heights(22, 5, 9, 10), (7, 10));
+        // The table's essential rows stay; the hand gets what remains.
+        assert_eq!(heights(22, 9, 12, 20), (9, 22 - LOG_MIN - 9));
+        assert_eq!(heights(3, 5, 9, 8), (0, 0));
+        // The sheet is as wide as its totals, at least 20, at most about a third.
+        assert_eq!(split_top(80, 10), [60, 20]);
+        assert_eq!(split_top(80, 40), [52, 28]);
+        assert_eq!(split_top(160, 20), [136, 24]);
     }
 
     #[test]
@@ -828,21 +1300,5 @@ mod tests {
             ["     table  sheet", "You     +4    +10", "Ann     -4    -10"]
         );
         assert!(lines[3].starts_with("table: this table's Totals"));
-    }
-
-    #[test]
-    fn trumps_come_from_the_contract_or_the_trump_line() {
-        assert_eq!(Trumps::of("zole", ""), Trumps::Zole);
-        assert_eq!(
-            Trumps::of("belote-bazar", "x\nContract: 100 ♥ (Anna)"),
-            Trumps::Suit('♥')
-        );
-        assert_eq!(
-            Trumps::of("coinche", "Contract: 120 all trumps (Anna)"),
-            Trumps::All
-        );
-        assert_eq!(Trumps::of("belote-classic", "Turned card: J♣"), Trumps::None);
-        assert_eq!(Trumps::of("polt", "Trumps: ♣"), Trumps::Suit('♣'));
-        assert!(Trumps::Zole.holds("J♣") && Trumps::Zole.holds("7♦") && !Trumps::Zole.holds("A♥"));
     }
 }

@@ -117,7 +117,7 @@ fn is_card(s: &str) -> bool {
         return false;
     };
     ['♠', '♥', '♦', '♣'].contains(&suit)
-        && ["A", "K", "Q", "J", "10", "9", "8", "7"].contains(&chars.as_str())
+        && ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"].contains(&chars.as_str())
 }
 
 fn cards_in(line: &str) -> Vec<String> {
@@ -143,6 +143,23 @@ fn panes(screen: &str) -> (Vec<&str>, Vec<&str>, Vec<&str>) {
         rows[hand..log].to_vec(),
         rows[log..].to_vec(),
     )
+}
+
+/// The rows inside the table pane (left of the score sheet), without its frame.
+fn table_rows(screen: &str) -> Vec<String> {
+    let (top, _, _) = panes(screen);
+    top.iter()
+        .filter_map(|r| r.split('│').nth(1))
+        .map(|r| r.trim_end().to_string())
+        .collect()
+}
+
+/// The table pane's row that names the deal ("Deal 3 · dealer Computer 1").
+fn deal_row(screen: &str) -> String {
+    table_rows(screen)
+        .into_iter()
+        .find(|r| r.starts_with("Deal "))
+        .unwrap_or_else(|| panic!("no deal row:\n{screen}"))
 }
 
 /// The number of the button labelled `label` on the screen, if there is one.
@@ -181,8 +198,17 @@ fn check_screen(screen: &str, held: &mut std::collections::HashSet<String>) {
     // A deal's result (shown until Enter) names the talon and what was buried.
     let ended = screen.contains("Enter next deal");
     let log = if ended { &[][..] } else { &log[..] };
-    for r in top.iter().chain(log) {
-        if r.contains("rick") {
+    // A trick's line and the rows it goes on in (two spaces in) show cards played.
+    let mut trick = false;
+    let rows: Vec<String> = top
+        .iter()
+        .map(|r| r.to_string())
+        .chain(log.iter().map(|r| r.to_string()))
+        .collect();
+    for r in &rows {
+        let inside = r.split('│').nth(1).unwrap_or("");
+        trick = r.contains("rick") || (trick && inside.starts_with("  "));
+        if trick {
             continue;
         }
         for card in cards_in(r) {
@@ -309,10 +335,7 @@ fn a_deals_last_trick_and_result_stay_until_enter() {
         let dir = tempfile::tempdir().unwrap();
         let mut t = Term::start(dir.path(), size, &["zole", "--db", "t.db"]);
         let mut screen = t.wait("the first bid", |c| offered(c) > 0);
-        let title = |c: &str| -> String {
-            let row = c.lines().find(|l| l.contains("Zole · deal ")).expect("a title");
-            row.split('│').nth(1).unwrap().trim().to_string()
-        };
+        let title = |c: &str| -> String { deal_row(c) };
         // Your last card: the only one left in your hand when you press it.
         let mut last = None;
         let mut checked = false;
@@ -459,13 +482,7 @@ fn a_zole_deal_played_by_keys_then_killed_resumed_stopped_and_closed() {
     // offered, otherwise the first button.
     let mut held = std::collections::HashSet::new();
     let mut played_cards = false;
-    let deal_of = |screen: &str| -> u32 {
-        let title = screen
-            .lines()
-            .find(|l| l.contains("Zole · deal "))
-            .expect("a table title");
-        number_after(title, "deal ") as u32
-    };
+    let deal_of = |screen: &str| -> u32 { number_after(&deal_row(screen), "Deal ") as u32 };
     let mut deal = deal_of(&screen);
     for _ in 0..300 {
         check_screen(&screen, &mut held);
@@ -719,6 +736,281 @@ fn after_a_stop_and_a_new_table_the_sheet_pane_agrees_with_the_totals() {
             .unwrap();
         let sheet: i64 = row.split_whitespace().nth(1).unwrap().parse().unwrap();
         assert_eq!(sheet, was + points, "{name}:\n{screen}");
+    }
+    t.kill();
+}
+
+/// Waits until the screen has stayed the same for a moment: a frame read while it is being
+/// written has parts of the one before.
+fn settled(t: &Term) -> String {
+    let mut last = t.contents();
+    loop {
+        std::thread::sleep(Duration::from_millis(60));
+        let now = t.contents();
+        if now == last {
+            return now;
+        }
+        last = now;
+    }
+}
+
+/// The plays of the table pane's line that starts with `head`, with the rows it goes on in
+/// (two spaces in): the line's words before ": ", and each play's (name, card) in order.
+fn plays_of(rows: &[String], head: &str) -> Option<(String, Vec<(String, String)>)> {
+    let i = rows.iter().position(|r| r.starts_with(head))?;
+    let mut text = rows[i].clone();
+    for r in &rows[i + 1..] {
+        if !r.starts_with("  ") || r.trim().is_empty() {
+            break;
+        }
+        text.push_str(" · ");
+        text.push_str(r.trim());
+    }
+    let (words, rest) = text.split_once(": ")?;
+    let plays = rest
+        .split(" · ")
+        .map(str::trim)
+        .filter(|u| *u != "—" && !u.is_empty())
+        .map(|u| {
+            let (name, card) = u
+                .rsplit_once(' ')
+                .unwrap_or_else(|| panic!("a play without a card: {u:?} in {text:?}"));
+            let card = card.trim_end_matches('*');
+            assert!(is_card(card) || card == "🃏", "{card:?} in {text:?}");
+            (name.to_string(), card.to_string())
+        })
+        .collect();
+    Some((words.to_string(), plays))
+}
+
+/// Who took the last trick, as its line names them.
+fn taker(words: &str) -> &str {
+    words
+        .strip_prefix("Last trick (taken by ")
+        .and_then(|w| w.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("the last trick does not name who took it: {words:?}"))
+}
+
+/// What one decision's screen showed of the trick.
+#[derive(Default)]
+struct Seen {
+    /// Decisions checked.
+    decisions: usize,
+    /// Decisions in the play of the cards (a trick line on the screen).
+    plays: usize,
+    /// Of them, those whose trick was checked against the last trick's seat order.
+    ordered: usize,
+    /// Plays after an exchange (Polt: the hand says what you gave or got).
+    after_exchange: usize,
+    /// Deal ends shown, and those whose last trick named who took it.
+    ends: usize,
+    ends_named: usize,
+}
+
+/// Checks a decision's screen: the trumps, that it is your turn, and the whole trick — at
+/// trick 2 and later exactly the players from the last trick's taker round to you, each
+/// with a card, in the seat order the last trick (every seat's card) shows.
+fn check_decision(screen: &str, seats: usize, seen: &mut Seen) {
+    let rows = table_rows(screen);
+    let trumps = rows
+        .iter()
+        .find(|r| r.starts_with("Trumps: "))
+        .unwrap_or_else(|| panic!("the trumps are not on the screen:\n{screen}"));
+    assert!(
+        rows.iter().any(|r| r.trim() == "Turn: You"),
+        "whose turn it is is not on the screen:\n{screen}"
+    );
+    let (_, hand, _) = panes(screen);
+    assert!(hand.iter().any(|r| r.contains("Your turn.")), "{screen}");
+    seen.decisions += 1;
+    let Some((words, trick)) = plays_of(&rows, "Trick ") else {
+        return;
+    };
+    seen.plays += 1;
+    assert!(words.starts_with("Trick "), "{screen}");
+    assert!(
+        !trumps.contains("not named yet"),
+        "cards are played and the trumps are not named:\n{screen}"
+    );
+    if hand
+        .iter()
+        .any(|r| r.contains("You gave") || r.contains("You returned"))
+    {
+        seen.after_exchange += 1;
+    }
+    let names: Vec<&str> = trick.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(!names.contains(&"You"), "you have not played yet:\n{screen}");
+    assert!(trick.len() < seats, "{screen}");
+    let Some((words, last)) = plays_of(&rows, "Last trick") else {
+        return;
+    };
+    assert_eq!(
+        last.len(),
+        seats,
+        "every seat's card in the last trick:\n{screen}"
+    );
+    let order: Vec<&str> = last.iter().map(|(n, _)| n.as_str()).collect();
+    let from = order
+        .iter()
+        .position(|n| *n == taker(&words))
+        .unwrap_or_else(|| panic!("the taker did not play in the last trick:\n{screen}"));
+    let before_you: Vec<&str> = (from..from + seats)
+        .map(|k| order[k % seats])
+        .take_while(|n| *n != "You")
+        .collect();
+    assert_eq!(
+        names, before_you,
+        "the trick shows every card played before yours, with who played it:\n{screen}"
+    );
+    seen.ordered += 1;
+}
+
+/// Plays `args` at 80 × 24 (taking when offered, else the chosen button), checking every
+/// decision's screen (`check_decision`) and every deal's end, until `enough` says so; then
+/// stops the table, and checks that nobody's turn is shown any more.
+fn decisions_at_80x24(args: &[&str], seats: usize, enough: impl Fn(&Seen) -> bool) -> Seen {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Term::start(dir.path(), (80, 24), args);
+    t.wait("the first decision", |c| offered(c) > 0 && c.contains("q quit"));
+    let mut screen = settled(&t);
+    let mut seen = Seen::default();
+    for _ in 0..600 {
+        if screen.contains("Enter next deal") {
+            let rows = table_rows(&screen);
+            seen.ends += 1;
+            if let Some((words, last)) = plays_of(&rows, "Last trick") {
+                let who = taker(&words);
+                assert!(
+                    last.iter().any(|(n, _)| n == who),
+                    "the last trick's taker played in it:\n{screen}"
+                );
+                seen.ends_named += 1;
+            }
+            assert!(
+                !rows.iter().any(|r| r.starts_with("Turn: ")),
+                "a deal's end shows nobody's turn:\n{screen}"
+            );
+            t.keys("\r");
+            screen = settled(&t);
+            continue;
+        }
+        if offered(&screen) > 0 {
+            check_decision(&screen, seats, &mut seen);
+            if enough(&seen) {
+                break;
+            }
+        }
+        let chosen = panes(&screen).1.iter().any(|r| r.contains("[1] ✓"));
+        let key = match button(&screen, "Take") {
+            Some(n) => n,
+            None if chosen => "\x1b[C\r".to_string(),
+            None => "\r".to_string(),
+        };
+        t.keys(&key);
+        screen = settled(&t);
+    }
+    assert!(enough(&seen), "not enough was played to check:\n{screen}");
+    // A stop in the middle of a deal: the table stays, nobody's turn.
+    t.keys("s");
+    t.keys("y");
+    let screen = settled(&t);
+    assert!(screen.contains("The table is stopped."), "{screen}");
+    assert!(
+        !screen.contains("Turn: ") && !screen.contains("Your turn."),
+        "a stopped table shows nobody's turn:\n{screen}"
+    );
+    t.kill();
+    seen
+}
+
+#[test]
+fn zole_at_80x24_shows_the_trick_turn_and_trumps_and_who_took_each_last_trick() {
+    let seen = decisions_at_80x24(&["zole", "--db", "t.db"], 3, |s| {
+        s.ends_named >= 1 && s.ordered >= 3
+    });
+    assert!(seen.plays >= 3);
+    // Zole's trumps are fixed: they are named on every screen, from the first bid.
+    let dir = tempfile::tempdir().unwrap();
+    let t = Term::start(dir.path(), (80, 24), &["zole", "--db", "t.db"]);
+    let screen = t.wait("the first bid", |c| offered(c) > 0 && c.contains("q quit"));
+    let screen = if screen.contains("Trumps:") {
+        screen
+    } else {
+        settled(&t)
+    };
+    assert!(
+        table_rows(&screen)
+            .iter()
+            .any(|r| r.starts_with("Trumps: Q, J, ♦")),
+        "{screen}"
+    );
+}
+
+#[test]
+fn bazar_at_80x24_shows_the_trick_turn_and_trumps_through_bidding_and_play() {
+    decisions_at_80x24(&["belote", "--db", "t.db"], 4, |s| s.ordered >= 4 && s.ends >= 1);
+}
+
+#[test]
+fn coinche_at_80x24_shows_the_trick_turn_and_trumps_through_bidding_and_play() {
+    decisions_at_80x24(&["belote", "coinche", "--db", "t.db"], 4, |s| {
+        s.ordered >= 4 && s.ends >= 1
+    });
+}
+
+#[test]
+fn polt_at_80x24_shows_the_trick_turn_and_trumps_after_the_exchange() {
+    decisions_at_80x24(&["polt", "--db", "t.db"], 5, |s| {
+        s.ordered >= 3 && s.after_exchange >= 2 && s.ends >= 1
+    });
+}
+
+#[test]
+fn polt_with_seven_at_80x24_shows_the_whole_trick_and_every_total() {
+    let seen = decisions_at_80x24(&["polt", "--players", "7", "--db", "t.db"], 7, |s| {
+        s.ordered >= 3 && s.ends >= 1
+    });
+    assert!(seen.after_exchange >= 1);
+    // After a hand, the sheet holds every player's total, all in sight.
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Term::start(dir.path(), (80, 24), &["polt", "--players", "7", "--db", "t.db"]);
+    t.wait("the first decision", |c| offered(c) > 0 && c.contains("q quit"));
+    let mut screen = settled(&t);
+    for _ in 0..300 {
+        if !screen.contains("No deal finished yet.") && !screen.contains("Enter next deal") {
+            break;
+        }
+        t.keys("\r");
+        screen = settled(&t);
+    }
+    for _ in 0..300 {
+        if !screen.contains("No deal finished yet.") {
+            break;
+        }
+        t.keys("\r");
+        screen = settled(&t);
+    }
+    let (top, _, _) = panes(&screen);
+    let sheet: Vec<&str> = top
+        .iter()
+        .filter_map(|r| r.rsplit('│').nth(1))
+        .map(str::trim)
+        .collect();
+    for name in [
+        "You",
+        "Computer 7",
+        "Computer 2",
+        "Computer 3",
+        "Computer 4",
+        "Computer 5",
+        "Computer 6",
+    ] {
+        assert!(
+            sheet.iter().any(|r| r
+                .strip_prefix(name)
+                .is_some_and(|p| p.trim().parse::<i64>().is_ok())),
+            "{name}'s total is not in sight on the sheet:\n{screen}"
+        );
     }
     t.kill();
 }
