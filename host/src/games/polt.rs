@@ -456,34 +456,14 @@ impl HostedGame for PoltGame {
             ),
             self.ranks_line(d, lang, names),
         ];
-        // The exchange as the table sees it: who gave and who returned, never which card;
-        // one line per pair (the Tzar and the Polt swap two cards: one line, "2 cards").
-        let mut pairs: Vec<(Seat, Seat, usize, bool)> = Vec::new();
-        for e in d.exchange() {
-            match pairs.iter_mut().find(|p| (p.0, p.1) == (e.giver, e.receiver)) {
-                Some(p) => {
-                    p.2 += 1;
-                    p.3 &= e.returned.is_some();
-                }
-                None => pairs.push((e.giver, e.receiver, 1, e.returned.is_some())),
-            }
-        }
-        let steps: Vec<String> = pairs
+        // The exchange as the table sees it (the picture's: who gives to whom, never which card).
+        let steps: Vec<String> = self
+            .picture()
+            .exchange
             .iter()
-            .map(|&(giver, receiver, count, done)| {
-                let key = if done { "polt-exchanged" } else { "polt-exchanging" };
-                t(
-                    lang,
-                    key,
-                    &[
-                        ("giver", name(names, giver).into()),
-                        ("receiver", name(names, receiver).into()),
-                        ("count", Arg::from(count)),
-                    ],
-                )
-            })
+            .map(|w| w.say(lang, names))
             .collect();
-        if !steps.is_empty() && matches!(d.stage(), Stage::Exchange | Stage::Trump) {
+        if !steps.is_empty() {
             lines.push(steps.join(" · "));
         }
         if let Some(s) = d.trump() {
