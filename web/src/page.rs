@@ -9,8 +9,9 @@ use stikis_core::Seat;
 
 use crate::players::{chart, SPARK_POINTS};
 use crate::viewer::{DealAnalysis, DealStory, Judged, Step, Story};
-use stikis_host::games::{game_title, zole, GAMES};
+use stikis_host::games::{game_title, GAMES};
 use stikis_host::i18n::{t, Arg, Lang};
+use stikis_host::picture::Phase;
 use stikis_host::store::{
     BoardRow, CommunityRef, Period, RatingRow, Store, StoreError, TableRow, TournamentRow,
 };
@@ -459,73 +460,27 @@ fn words(v: &Value) -> String {
     }
 }
 
-/// The cards of a record deal's field `key` (a list, or one card).
-fn record_cards(deal: &Value, key: &str) -> Vec<Card> {
-    match &deal[key] {
-        Value::Array(a) => a.iter().filter_map(|c| c.as_str()?.parse().ok()).collect(),
-        Value::String(c) => c.parse().into_iter().collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// What lies beside the hands after step `k`, as the players at the table see it: Zole's
-/// talon until its declarer picks it up, then what he buried; Belote's turned card until
-/// someone takes it.
-fn aside(
-    lang: Lang,
-    players: &[String],
-    dealt: &Value,
-    deal: &DealStory,
-    k: usize,
-    trumps: CardSet,
-) -> Markup {
-    let done: Vec<&Value> = deal.steps[1..=k]
-        .iter()
-        .filter_map(|s| s.action.as_ref())
-        .collect();
-    let seat_of = |a: &Value| a["seat"].as_u64().and_then(|s| Seat::try_from(s).ok());
-    let talon = record_cards(dealt, "talon");
-    let turned = record_cards(dealt, "turned");
-    let shown = |label: String, cards: Vec<Card>| {
-        html! {
+/// What lies beside the hands after a step, as the players at the table saw it: what the
+/// game puts beside them with every hand open (Zole's talon until its declarer picks it up,
+/// then his burial), and the cards lying face up while the bidding is about them (Belote's
+/// turned card).
+fn aside(lang: Lang, players: &[String], step: &Step) -> Markup {
+    let p = &step.picture;
+    let face_up = (p.phase == Phase::Bidding)
+        .then(|| p.face_up.iter().map(|(w, c)| (w.clone(), vec![*c])))
+        .into_iter()
+        .flatten();
+    html! {
+        @for (label, cards) in step.view.beside.clone().into_iter().chain(face_up) {
             div.aside {
-                span.label { (label) }
-                @for c in cards { (card(c, trumps)) }
+                span.label { (label.say(lang, players)) }
+                @for c in cards { (card(c, step.view.trumps)) }
             }
         }
-    };
-    if !talon.is_empty() {
-        if let Some(b) = done.iter().find(|a| a.get("bury").is_some()) {
-            let who = seat_of(b).map(|s| name(players, s)).unwrap_or_default();
-            let buried: CardSet = record_cards(b, "bury").into_iter().collect();
-            return shown(
-                t(lang, "web-buried", &[("name", who.into())]),
-                zole::sorted(buried),
-            );
-        }
-        if let Some(b) = done.iter().find(|a| a["bid"] == "take") {
-            let who = seat_of(b).map(|s| name(players, s)).unwrap_or_default();
-            return html! { div.aside { span.label { (t(lang, "web-talon-taken", &[("name", who.into())])) } } };
-        }
-        return shown(
-            t(lang, "web-talon", &[]),
-            zole::sorted(talon.into_iter().collect()),
-        );
     }
-    if !turned.is_empty() && done.iter().all(|a| a["bid"] == "pass") {
-        return shown(t(lang, "web-turned", &[]), turned);
-    }
-    html! {}
 }
 
-fn step_view(
-    lang: Lang,
-    players: &[String],
-    (dealt, declarer): (&Value, Option<Seat>),
-    deal: &DealStory,
-    k: usize,
-    judged: Option<&Judged>,
-) -> Markup {
+fn step_view(lang: Lang, players: &[String], deal: &DealStory, k: usize, judged: Option<&Judged>) -> Markup {
     let step = &deal.steps[k];
     let before = k.checked_sub(1).map(|i| &deal.steps[i]);
     let v = &step.view;
@@ -535,7 +490,9 @@ fn step_view(
         (true, Some((cards, w))) => (cards.clone(), Some(*w)),
         _ => (v.trick.clone(), None),
     };
-    let to_act = deal.steps.get(k + 1).and_then(|s| s.seat);
+    // Whose turn it is and who declared, as the table's picture says after this step.
+    let to_act = step.picture.to_act;
+    let declarer = step.picture.declarer;
     let dealt_in = |seat: usize| deal.steps[0].hands.get(seat).is_some_and(|h| !h.is_empty());
     html! {
         div.step data-step=(k) hidden[k != 0] {
@@ -556,7 +513,8 @@ fn step_view(
                     }
                 }
             }
-            (aside(lang, players, dealt, deal, k, v.trumps))
+            (crate::play::picture_words(&step.picture, lang, players, false))
+            (aside(lang, players, step))
             div.hands {
                 @for (seat, hand) in step.hands.iter().enumerate() {
                     @let seat_no = seat as Seat;
@@ -824,17 +782,12 @@ pub fn viewer(
 ) -> String {
     let deal = &story.deals[deal_no - 1];
     let players = story.players();
-    let dealt = story.record.deals.get(deal_no - 1).unwrap_or(&Value::Null);
-    let declarer = deal
-        .result
-        .as_ref()
-        .and_then(|r| r["declarer"].as_u64())
-        .and_then(|s| Seat::try_from(s).ok());
-    let mut shown: CardSet = ["talon", "turned"]
-        .iter()
-        .flat_map(|k| record_cards(dealt, k))
-        .collect();
+    let mut shown = CardSet::EMPTY;
     for step in &deal.steps {
+        shown |= step.picture.cards().into_iter().collect::<CardSet>();
+        for c in step.view.beside.iter().flat_map(|b| &b.1) {
+            shown.insert(*c);
+        }
         for h in &step.view.hands {
             shown |= *h;
         }
@@ -870,7 +823,7 @@ pub fn viewer(
             }
             @for k in 0..deal.steps.len() {
                 @let judged = k.checked_sub(1).and_then(|a| analysis.and_then(|x| x.get(a))).and_then(Option::as_ref);
-                (step_view(lang, players, (dealt, declarer), deal, k, judged))
+                (step_view(lang, players, deal, k, judged))
             }
             p.hint { (t(lang, "web-keys", &[])) " " (t(lang, "web-trumps", &[])) }
         }

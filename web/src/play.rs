@@ -806,19 +806,32 @@ pub(crate) fn fragment(v: &TableView) -> Markup {
 /// What the table has said of the deal: the face-up cards, the bidding, the contract and its
 /// declarer, the trumps, the exchange and what was announced (from the typed picture).
 fn table_words(v: &TableView) -> Markup {
-    let p = &v.picture;
-    let lang = v.lang;
+    picture_words(&v.picture, v.lang, &v.names, true)
+}
+
+/// The words of a table's picture: what lies face up (when `face_up`: the viewer draws those
+/// cards itself), the bidding, the contract with its declarer, the trumps, the exchange and
+/// what was announced. The live page and the game viewer both draw them here.
+pub(crate) fn picture_words(
+    p: &stikis_host::picture::Picture,
+    lang: Lang,
+    names: &[String],
+    face_up: bool,
+) -> Markup {
+    let say = |w: &stikis_host::picture::Word| w.say(lang, names);
     let by = |items: &[(Seat, stikis_host::picture::Word)]| {
         items
             .iter()
-            .map(|(s, w)| format!("{} {}", stikis_host::games::name(&v.names, *s), v.say(w)))
+            .map(|(s, w)| format!("{} {}", stikis_host::games::name(names, *s), say(w)))
             .collect::<Vec<_>>()
             .join(", ")
     };
     html! {
         section.words {
-            @for (w, _) in &p.face_up {
-                p { (v.say(w)) }
+            @if face_up {
+                @for (w, _) in &p.face_up {
+                    p { (say(w)) }
+                }
             }
             @if !p.bids.is_empty() {
                 p.bids { (t(lang, "play-bids", &[("bids", by(&p.bids).into())])) }
@@ -828,19 +841,19 @@ fn table_words(v: &TableView) -> Markup {
                     @match p.declarer {
                         Some(d) => {
                             (t(lang, "play-contract", &[
-                                ("contract", v.say(c).into()),
-                                ("name", stikis_host::games::name(&v.names, d).into()),
+                                ("contract", say(c).into()),
+                                ("name", stikis_host::games::name(names, d).into()),
                             ]))
                         }
-                        None => { (t(lang, "play-contract-open", &[("contract", v.say(c).into())])) }
+                        None => { (t(lang, "play-contract-open", &[("contract", say(c).into())])) }
                     }
                 }
             }
             @if let Some(w) = &p.trump_line {
-                p { (v.say(w)) }
+                p { (say(w)) }
             }
             @for w in &p.exchange {
-                p { (v.say(w)) }
+                p { (say(w)) }
             }
             @if !p.announced.is_empty() {
                 p { (t(lang, "play-announced", &[("list", by(&p.announced).into())])) }

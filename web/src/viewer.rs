@@ -10,6 +10,7 @@ use stikis_core::Seat;
 
 use stikis_host::games::{new_game, HostedGame, OpenView};
 use stikis_host::i18n::Lang;
+use stikis_host::picture::Picture;
 use stikis_host::store::TableLog;
 
 /// A card played, judged double dummy: every card the player could have played with its
@@ -32,6 +33,9 @@ pub struct Step {
     /// The record action (with its `seat`).
     pub action: Option<Value>,
     pub view: OpenView,
+    /// The table's public picture after it: what a player at the table saw (the contract,
+    /// the bidding, whose turn, ...), drawn as the live page draws it.
+    pub picture: Picture,
     /// Each seat's cards now, in the order its players hold them (Zole: trumps first).
     pub hands: Vec<Vec<Card>>,
     /// The action told as the table says it, in each language of `Lang::ALL` (None for a
@@ -180,6 +184,7 @@ fn replay_finished(record: &Envelope, judge: bool) -> (Vec<Replayed>, Option<Env
             seat: None,
             action: None,
             view: game.open_view(),
+            picture: game.picture(),
             hands: sorted_hands(game.as_ref()),
             told: None,
             judged: None,
@@ -202,6 +207,7 @@ fn replay_finished(record: &Envelope, judge: bool) -> (Vec<Replayed>, Option<Env
                 seat,
                 action: Some(a.clone()),
                 view: game.open_view(),
+                picture: game.picture(),
                 hands: sorted_hands(game.as_ref()),
                 told,
                 judged,

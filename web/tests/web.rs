@@ -261,6 +261,25 @@ fn check_told(game: &str, body: &str, deal: &Value, result: &Value, players: &[S
             body.contains(&format!("declarer\" data-seat=\"{d}\"")),
             "{game}: the declarer {d} is not marked"
         );
+        // The steps after the bidding say the contract and who made it, as the table did.
+        let who = &players[d as usize];
+        assert!(
+            body.split("<p class=\"contract\">Contract: ").skip(1).any(|p| p
+                .split("</p>")
+                .next()
+                .unwrap()
+                .ends_with(&format!(", {who}"))),
+            "{game}: no step says the contract with its declarer {who}"
+        );
+    }
+    // Bids are said in the table's words on the steps after them.
+    if deal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a.get("bid").is_some())
+    {
+        assert!(body.contains("<p class=\"bids\">Bidding: "), "{game}: no bidding");
     }
     let talon = deal["talon"].as_array().cloned().unwrap_or_default();
     if !talon.is_empty() {
@@ -291,7 +310,10 @@ fn check_told(game: &str, body: &str, deal: &Value, result: &Value, players: &[S
     }
     if deal.get("turned").is_some() {
         assert!(
-            body.contains("<span class=\"label\">Turned card</span>"),
+            body.contains(&format!(
+                "<span class=\"label\">Turned card: {}</span>",
+                stikis_web::card_text(deal["turned"].as_str().unwrap().parse().unwrap())
+            )),
             "{game}: no turned card"
         );
     }

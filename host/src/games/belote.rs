@@ -929,6 +929,7 @@ impl HostedGame for BeloteGame {
             _ => CardSet::EMPTY,
         };
         OpenView {
+            beside: None,
             hands: (0..self.seats() as Seat).map(|s| d.hand(s)).collect(),
             tricks,
             trick,

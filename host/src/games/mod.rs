@@ -68,6 +68,9 @@ pub struct OpenView {
     pub trick: Vec<(Seat, Card)>,
     /// The deal's trumps (empty while they are not known, or in no-trumps).
     pub trumps: CardSet,
+    /// What lies beside the hands, said and with its cards: Zole's talon until its declarer
+    /// picks it up, then what he buried.
+    pub beside: Option<(crate::picture::Word, Vec<Card>)>,
 }
 
 /// One game as the host plays it. Implementations are pure and synchronous.

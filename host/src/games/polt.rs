@@ -645,6 +645,7 @@ impl HostedGame for PoltGame {
             None => CardSet::EMPTY,
         };
         OpenView {
+            beside: None,
             hands: (0..d.seat_count() as Seat).map(|s| d.hand(s)).collect(),
             tricks: d.tricks().iter().map(|t| (t.cards.to_vec(), t.winner)).collect(),
             trick: d.current_trick().to_vec(),

@@ -856,7 +856,21 @@ impl HostedGame for ZoleGame {
         } else {
             Vec::new()
         };
+        // The talon lies beside the hands until the declarer of a take picks it up; once he has
+        // buried, his burial lies there (a zole leaves the talon where it is).
+        let declarer = d.declarer().map(Word::Seat);
+        let beside = match (d.contract(), d.phase(), declarer) {
+            (Some(Contract::Take), Phase::Bury, Some(who)) => {
+                Some((Word::Msg("web-talon-taken", vec![("name", who)]), Vec::new()))
+            }
+            (Some(Contract::Take), Phase::Play | Phase::Done, Some(who)) => {
+                Some((Word::Msg("web-buried", vec![("name", who)]), sorted(d.buried())))
+            }
+            _ if !d.talon().is_empty() => Some((Word::msg("web-talon"), sorted(d.talon()))),
+            _ => None,
+        };
         OpenView {
+            beside,
             hands: (0..self.session.players() as Seat).map(|s| d.hand(s)).collect(),
             tricks,
             trick,
