@@ -11,6 +11,7 @@ pub mod i18n;
 pub mod in_order;
 pub mod links;
 pub mod lobby;
+pub mod msgkey;
 pub mod observe;
 pub mod outbox;
 pub mod owner;

@@ -2297,7 +2297,13 @@ fn full_notice(live: &Live, user: &User) -> Option<Out> {
         chat: live.row.chat.clone(),
         text,
         // Once per person and table: pressing Join again does not post it again.
-        once: Some(format!("t{}.full.{}", live.id(), user.id)),
+        once: Some(
+            crate::msgkey::MsgKey::Full {
+                table: live.id(),
+                user: user.id.clone(),
+            }
+            .into(),
+        ),
     })
 }
 

@@ -13,6 +13,7 @@ use tokio::time::Instant;
 
 use crate::games::{new_game, DealReport, HostedGame, Refusal};
 use crate::i18n::{t, Arg, Lang};
+use crate::msgkey::MsgKey;
 use crate::outbox::{Button, Out, Outbox};
 use crate::store::{
     CommunitySettings, Occupant, Platform, SeatRow, SheetTotal, Stats, StatsEntry, Store, StoreError,
@@ -162,7 +163,7 @@ const OWED_RESULTS: usize = 20;
 
 /// The key a deal's result is posted under, once (`Out::Post::once`).
 pub fn result_key(table: i64, deal_no: usize) -> String {
-    format!("t{table}.d{deal_no}.result")
+    MsgKey::Result { table, deal: deal_no }.to_string()
 }
 
 /// A result post to look for in the database when it is due: when (Unix ms), its deal's
@@ -650,7 +651,7 @@ impl Live {
         let game = crate::games::game_title(lang, &self.row.game);
         out.push(Out::Public {
             chat: self.row.chat.clone(),
-            key: format!("t{}.lobby", self.id()),
+            key: MsgKey::Lobby { table: self.id() }.into(),
             text: format!(
                 "{}\n{}",
                 t(lang, "lobby-started", &[("game", game.into())]),
@@ -730,7 +731,7 @@ impl Live {
         }
         out.push(Out::Public {
             chat: self.row.chat.clone(),
-            key: format!("t{}.lobby", self.id()),
+            key: MsgKey::Lobby { table: self.id() }.into(),
             text: format!(
                 "{}\n{}",
                 crate::games::game_title(lang, &self.row.game),
@@ -802,7 +803,11 @@ impl Live {
         }
         Out::Public {
             chat: self.row.chat.clone(),
-            key: format!("t{}.d{}", self.id(), deal),
+            key: MsgKey::Deal {
+                table: self.id(),
+                deal,
+            }
+            .into(),
             text: self.labelled(lang, text),
             buttons: public_buttons,
             version,
@@ -849,7 +854,12 @@ impl Live {
         Out::Private {
             user: user_id.to_string(),
             chat: self.row.chat.clone(),
-            key: format!("t{}.d{}.s{}", self.id(), game.deal_no(), seat),
+            key: MsgKey::Hand {
+                table: self.id(),
+                deal: game.deal_no(),
+                seat,
+            }
+            .into(),
             text: self.labelled(lang, game.hand_text(seat, lang, &self.names_in(lang))),
             buttons,
             version: self.seq,

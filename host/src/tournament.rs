@@ -623,7 +623,13 @@ impl Host {
                     out.push(Out::Private {
                         user: user_id.clone(),
                         chat: tour.chat.clone(),
-                        key: format!("T{}.r{round}.t{}.s{}", tour.id, i + 1, s.seat),
+                        key: crate::msgkey::MsgKey::TournamentSeat {
+                            id: tour.id,
+                            round,
+                            table: i + 1,
+                            seat: s.seat,
+                        }
+                        .into(),
                         text: t(
                             ulang,
                             "tournament-your-seat",
@@ -845,7 +851,7 @@ impl Host {
         };
         out.push(Out::Public {
             chat: tour.chat.clone(),
-            key: format!("T{}", tour.id),
+            key: crate::msgkey::MsgKey::Tournament { id: tour.id }.into(),
             text,
             buttons,
             // A tournament's message is edited by the process that moves it on; its renders

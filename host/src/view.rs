@@ -14,6 +14,7 @@ use stikis_core::Seat;
 
 use crate::games::DealReport;
 use crate::i18n::Lang;
+use crate::msgkey::MsgKey;
 use crate::outbox::{Button, Out, Outbox};
 use crate::picture::{Choice, Phase, Picture, SeatPicture, Word};
 use crate::store::{Occupant, Platform, TableStatus};
@@ -260,10 +261,7 @@ pub(crate) fn tables_shown(out: &Outbox) -> Vec<i64> {
         .0
         .iter()
         .filter_map(|o| match o {
-            Out::Public { key, .. } | Out::Private { key, .. } => key
-                .strip_prefix('t')
-                .and_then(|k| k.split('.').next())
-                .and_then(|id| id.parse().ok()),
+            Out::Public { key, .. } | Out::Private { key, .. } => MsgKey::parse(key)?.table(),
             _ => None,
         })
         .collect();

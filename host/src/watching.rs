@@ -24,6 +24,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
+use crate::msgkey::MsgKey;
 use crate::outbox::{HandDelivery, Out, Outbox};
 use crate::store::Occupant;
 use crate::Host;
@@ -68,10 +69,10 @@ impl Drop for Watch {
     }
 }
 
-/// The table of a table's hand message key (`t<table>.d<deal>.s<seat>`); None for other
-/// private messages (a tournament's seat notice, `T…`).
+/// The table of a table's hand message key; None for other private messages (a
+/// tournament's seat notice).
 pub(crate) fn hand_table(key: &str) -> Option<i64> {
-    key.strip_prefix('t')?.split('.').next()?.parse().ok()
+    MsgKey::hand_table(key)
 }
 
 impl Host {
@@ -160,12 +161,12 @@ impl Host {
         let asked = out.reply_text().map(str::to_string);
         // The table messages of deals that are over, or of a table stopped: drawn without
         // buttons. Their hands are drawn for the last time.
-        let over: HashSet<String> = out
+        let over: HashSet<MsgKey> = out
             .0
             .iter()
             .filter_map(|o| match o {
-                Out::Public { key, buttons, .. } if buttons.is_empty() && !key.ends_with(".lobby") => {
-                    Some(key.clone())
+                Out::Public { key, buttons, .. } if buttons.is_empty() => {
+                    MsgKey::parse(key).filter(|k| matches!(k, MsgKey::Deal { .. }))
                 }
                 _ => None,
             })
@@ -188,11 +189,11 @@ impl Host {
                 // A hand's last state goes to a chat message that shows an older one (the
                 // page was opened while it was played: it may show buttons of then), and
                 // to none else.
-                let deal_key = key.rsplit_once('.').map(|(d, _)| d);
+                let deal_key = MsgKey::parse(key).and_then(|k| k.deal_message());
                 // (Held twice, as a page's tap is: once where it is handled, and again
                 // where it is forwarded to the chat.)
                 let last = matches!(*delivery, HandDelivery::Show | HandDelivery::IfShown);
-                if deal_key.is_some_and(|d| over.contains(d)) && last {
+                if deal_key.is_some_and(|d| over.contains(&d)) && last {
                     *delivery = HandDelivery::IfShown;
                     return true;
                 }
@@ -400,7 +401,7 @@ mod tests {
         let hand = |u: &str, seat: u8| Out::Private {
             user: u.into(),
             chat: g.clone(),
-            key: format!("t{table}.d1.s{seat}"),
+            key: MsgKey::Hand { table, deal: 1, seat }.into(),
             text: "…".into(),
             buttons: Vec::new(),
             version: 1,
