@@ -627,37 +627,26 @@ impl HostedGame for BeloteGame {
                 ],
             ));
         }
-        // The turned card lies face up for all, and the taker picks it up in sight of all.
-        if let Some(c) = d.turned() {
-            lines.push(t(lang, "belote-turned", &[("card", card_label(c).into())]));
+        // The turned card, the bidding and the contract as the table's picture has them.
+        let p = self.picture();
+        for (w, _) in &p.face_up {
+            lines.push(w.say(lang, names));
         }
-        let log = self
-            .session
-            .deals()
-            .last()
-            .map(|l| l.actions.as_slice())
-            .unwrap_or_default();
-        let bids: Vec<String> = log
-            .iter()
-            .filter_map(|&(s, a)| match a {
-                Action::Bid(b) => Some(format!(
-                    "{} {}",
-                    name(names, s),
-                    bid_word(v, d.turned(), b).say(lang, &[])
-                )),
-                Action::Play(_) => None,
-            })
-            .collect();
-        if !bids.is_empty() {
+        if !p.bids.is_empty() {
+            let bids: Vec<String> = p
+                .bids
+                .iter()
+                .map(|(s, w)| format!("{} {}", name(names, *s), w.say(lang, names)))
+                .collect();
             lines.push(t(lang, "belote-bids", &[("bids", bids.join(", ").into())]));
         }
-        if let Some(c) = d.contract() {
+        if let (Some(c), Some(declarer)) = (&p.contract, p.declarer) {
             lines.push(t(
                 lang,
                 "belote-contract",
                 &[
-                    ("contract", contract_text(lang, v, &c).into()),
-                    ("name", name(names, c.declarer).into()),
+                    ("contract", c.say(lang, names).into()),
+                    ("name", name(names, declarer).into()),
                 ],
             ));
         }
