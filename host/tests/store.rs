@@ -107,6 +107,7 @@ async fn community_and_user_settings() {
             turn_limit_secs: None,
             auto_start: true,
             computer_names: vec!["Jānis".into(), String::new(), "Ilze".into()],
+            hands_in_group: false,
         };
         s.set_community_settings(&c, &set).await.unwrap();
         assert_eq!(s.community_settings(&c).await.unwrap(), set);
@@ -120,6 +121,7 @@ async fn community_and_user_settings() {
             turn_limit_secs: Some(90),
             auto_start: false,
             computer_names: Vec::new(),
+            hands_in_group: true,
         };
         s.set_community_settings(&c, &set2).await.unwrap();
         assert_eq!(s.community_settings(&c).await.unwrap(), set2);

@@ -786,7 +786,8 @@ impl Store {
     }
 
     async fn read_community_settings(&self, c: &CommunityRef) -> Result<CommunitySettings> {
-        let sql = "SELECT lang, turn_limit_secs, auto_start, computer_names FROM communities \
+        let sql =
+            "SELECT lang, turn_limit_secs, auto_start, computer_names, hands_in_group FROM communities \
                    WHERE platform = $1 AND community_id = $2";
         on_pool!(self, pool => {
             let row = sqlx::query(sql)
@@ -805,6 +806,7 @@ impl Store {
                     auto_start: r.try_get("auto_start")?,
                     computer_names: serde_json::from_str(&r.try_get::<String, _>("computer_names")?)
                         .map_err(|e| StoreError::Corrupt(format!("computer names: {e}")))?,
+                    hands_in_group: r.try_get("hands_in_group")?,
                 }),
             }
         })
@@ -812,10 +814,11 @@ impl Store {
 
     pub async fn set_community_settings(&self, c: &CommunityRef, s: &CommunitySettings) -> Result<()> {
         let sql = "INSERT INTO communities (platform, community_id, lang, turn_limit_secs, auto_start, \
-                   computer_names) VALUES ($1, $2, $3, $4, $5, $6) \
+                   computer_names, hands_in_group) VALUES ($1, $2, $3, $4, $5, $6, $7) \
                    ON CONFLICT (platform, community_id) DO UPDATE SET \
                    lang = excluded.lang, turn_limit_secs = excluded.turn_limit_secs, \
-                   auto_start = excluded.auto_start, computer_names = excluded.computer_names";
+                   auto_start = excluded.auto_start, computer_names = excluded.computer_names, \
+                   hands_in_group = excluded.hands_in_group";
         on_write!(self, pool => {
             sqlx::query(sql)
                 .bind(c.platform.as_str())
@@ -824,6 +827,7 @@ impl Store {
                 .bind(s.turn_limit_secs.map(i64::from))
                 .bind(s.auto_start)
                 .bind(serde_json::to_string(&s.computer_names).unwrap_or_else(|_| "[]".into()))
+                .bind(s.hands_in_group)
                 .execute(pool)
                 .await?;
         });

@@ -115,6 +115,9 @@ pub struct CommunitySettings {
     /// The community's names for its computer players, by seat (seat 1 first); an empty or
     /// missing one keeps the default name in the reader's language.
     pub computer_names: Vec<String>,
+    /// Telegram: each person's hand is an ephemeral message in the group, where the Bot API
+    /// has them (`/hands group`); false: in their private chat (`/hands private`).
+    pub hands_in_group: bool,
 }
 
 impl Default for CommunitySettings {
@@ -124,6 +127,7 @@ impl Default for CommunitySettings {
             turn_limit_secs: Some(60),
             auto_start: false,
             computer_names: Vec::new(),
+            hands_in_group: true,
         }
     }
 }
