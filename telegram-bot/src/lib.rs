@@ -598,8 +598,11 @@ impl App {
         }
         // A press on a hand still held back (its owner acted since it was drawn) is out of
         // date: the host says so, and the hand is redrawn at once.
+        // In the group, it may be a hand shown as an ephemeral message (`show::group_hands`),
+        // whose id stands in for the message's.
         let held = match &q.message {
             Some(m) if m.chat().is_private() => self.shower.held_at(&user.id, m.id()),
+            Some(m) => self.shower.held_at_ephemeral(&user.id, m.id().0.into()),
             _ => Vec::new(),
         };
         let req = Request {

@@ -99,7 +99,9 @@ async fn next(st: &mut Poll) -> Option<(Result<Update, RequestError>, &mut Poll)
                 if let Some(last) = updates.last() {
                     st.offset = last.id.as_offset();
                 }
-                st.buffer.extend(updates);
+                // Presses on ephemeral messages, which teloxide cannot read, as presses.
+                st.buffer
+                    .extend(updates.into_iter().map(crate::ephemeral::readable));
             }
             Err(e) => {
                 let wait = e.retry_after().map(|s| s.duration());

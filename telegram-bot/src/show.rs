@@ -41,6 +41,8 @@ use teloxide::{ApiError, RequestError};
 use tokio::sync::{oneshot, Mutex as AsyncMutex};
 use tokio::time::Instant;
 
+mod group_hands;
+
 /// To whom the outbox's `Reply` goes.
 #[derive(Debug, Clone)]
 pub enum Answer {
@@ -152,6 +154,8 @@ pub struct Shower {
     /// The Mini App's short name (`--mini-app`): a running table's message opens it.
     /// With the key that names tables in its start parameter (`links::table_ref`).
     mini_app: std::sync::OnceLock<(String, Vec<u8>)>,
+    /// Hands in groups as ephemeral messages (`group_hands`).
+    group: group_hands::GroupHands,
 }
 
 /// The error of a first post another process claimed and has not sent yet.
@@ -425,6 +429,7 @@ impl Shower {
             in_reply: Mutex::default(),
             retries: Mutex::default(),
             mini_app: std::sync::OnceLock::new(),
+            group: group_hands::GroupHands::default(),
         })
     }
 
@@ -623,7 +628,35 @@ impl Shower {
                 };
             }
         }
+        // The 🂠 button, where the presser's hands go to the group: their hand as an ephemeral
+        // message tied to the press (it answers the press).
+        let mut answered = false;
+        if let Answer::Callback {
+            id,
+            alert: true,
+            from,
+            ..
+        } = &answer
+        {
+            let hand = out.0.iter().find_map(|o| match o {
+                Out::Private {
+                    user,
+                    chat,
+                    key,
+                    text,
+                    buttons,
+                    ..
+                } if user == from => Some((chat, key, text, buttons)),
+                _ => None,
+            });
+            if let Some((chat, key, text, buttons)) = hand {
+                answered = self.hand_on_press(id, from, chat, key, text, buttons).await;
+            }
+        }
         match (&answer, reply) {
+            (Answer::Callback { id, .. }, _) if answered => {
+                self.in_reply.lock().expect("in_reply").remove(&id.0);
+            }
             (Answer::Callback { id, alert, .. }, text) => {
                 // Callback answers hold at most 200 characters.
                 let text: Option<String> = text.map(|t| t.chars().take(200).collect());
@@ -760,8 +793,11 @@ impl Shower {
                         continue;
                     }
                     // A hand's last state for a message that may show an older one: an edit,
-                    // never a new message.
-                    if *delivery == HandDelivery::IfShown && self.message_id(key, user).await.is_none() {
+                    // never a new message (in the private chat, or the group's ephemeral one).
+                    if *delivery == HandDelivery::IfShown
+                        && self.message_id(key, user).await.is_none()
+                        && self.group_hand_id(key, user).await.is_none()
+                    {
                         i += 1;
                         continue;
                     }
@@ -1331,7 +1367,7 @@ impl Shower {
         version: i64,
         at_once: bool,
     ) -> Result<(), RequestError> {
-        if self.is_unreachable(user) {
+        if self.is_unreachable(user) && !self.hands_in_group(user, chat).await {
             return Ok(());
         }
         let k = (key.to_string(), user.to_string());
@@ -1346,7 +1382,7 @@ impl Shower {
         if buttons.is_empty()
             && !at_once
             && !self.hand_delay.is_zero()
-            && self.message_id(key, user).await.is_some()
+            && (self.message_id(key, user).await.is_some() || self.group_hand_id(key, user).await.is_some())
         {
             let fresh = held.is_none();
             let due = held.map_or_else(|| Instant::now() + self.hand_delay, |h| h.due);
@@ -1468,6 +1504,10 @@ impl Shower {
                 .await
         {
             return Ok(false);
+        }
+        // In the group as an ephemeral message, where it can be (`group_hands`).
+        if let Some(shown) = self.group_hand(user, chat, key, text, buttons).await {
+            return shown;
         }
         let dm = ChatRef::new(Platform::Telegram, user, user);
         let mut shown = self

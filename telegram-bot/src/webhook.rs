@@ -166,6 +166,16 @@ async fn on_post(State(hook): State<Arc<Hook>>, headers: HeaderMap, body: Bytes)
         return StatusCode::UNAUTHORIZED.into_response();
     }
     let update: Update = match serde_json::from_slice(&body) {
+        // One teloxide cannot read: a press on an ephemeral message is read as a press.
+        Ok(
+            u @ Update {
+                kind: UpdateKind::Error(_),
+                ..
+            },
+        ) => serde_json::from_slice(&body)
+            .ok()
+            .and_then(|v| crate::ephemeral::as_callback(&v))
+            .unwrap_or(u),
         Ok(u) => u,
         Err(e) => {
             // Telegram would post it again and again: take it, and say what it was.

@@ -13,5 +13,6 @@ mod cli;
 mod deploy;
 mod durable;
 mod e2e;
+mod ephemeral_hands;
 mod fake_limits;
 mod webhooks;

@@ -1,0 +1,444 @@
+//! Hands in the group as ephemeral messages (Bot API 10.2), against the fake's strict model
+//! of them (`fake::ephemeral`): every hand of a whole deal arrives in the group seen by its
+//! receiver alone, is edited in place card by card and ends with no buttons, and no public
+//! message or private chat ever holds one; a person Telegram refuses one gets theirs in the
+//! private chat; an older Bot API server (the methods unknown) is asked once and hands go to
+//! private chats; the table's 🂠 answers with the hand as an ephemeral message tied to the
+//! press, for a person whose hand never arrived (offline); refused and with a closed private
+//! chat, a person plays from the number buttons.
+
+use crate::fake;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use fake::Fake;
+use stikis_core::Seed;
+use stikis_host::token::Token;
+use stikis_host::HostConfig;
+use stikis_telegram::{start, Running, Settings};
+
+const GROUP: i64 = -1_002;
+const ANNA: i64 = 21;
+const BRUNO: i64 = 22;
+const CILDA: i64 = 23;
+/// A member of the group who does not play: sees everything public, no hand.
+const DORA: i64 = 24;
+const PLAYERS: [i64; 3] = [ANNA, BRUNO, CILDA];
+
+async fn bot(fake: &Fake, db: &std::path::Path) -> Running {
+    let mut s = Settings::new("123:TEST", db.to_str().unwrap());
+    s.api_url = Some(fake.url.clone());
+    s.edit_interval = Duration::ZERO;
+    s.host = HostConfig {
+        bot_budget_ms: 10,
+        seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+        ..HostConfig::default()
+    };
+    start(s).await.expect("the bot starts")
+}
+
+/// A fake that has ephemeral messages (Bot API 10.2).
+async fn modern_fake() -> Fake {
+    let fake = Fake::start().await;
+    fake.state.lock().unwrap().eph.supported = true;
+    fake
+}
+
+/// The newest public message of the group with a button whose token's action is `action`.
+fn button(fake: &Fake, action: &str) -> Option<(i64, String)> {
+    fake.messages(GROUP).into_iter().rev().find_map(|m| {
+        m.buttons
+            .iter()
+            .flatten()
+            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == action))
+            .map(|(_, d)| (m.id, d.clone()))
+    })
+}
+
+/// Anna opens a Zole table (turn timer off), Bruno and Cilda join by button, Anna starts;
+/// `before_start` runs once all three sit. Returns the table id.
+async fn open_table(fake: &Fake, before_start: impl FnOnce(&Fake)) -> i64 {
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.said(GROUP, "").await;
+    fake.say(GROUP, ANNA, "/zole", None);
+    let (msg, join) = fake.until("the lobby", |f| button(f, "join")).await;
+    let table = Token::decode(&join).unwrap().table;
+    for u in [BRUNO, CILDA] {
+        let id = fake.press(GROUP, msg, u, &join);
+        fake.answered(&id).await;
+    }
+    fake.until("the lobby with U22 and U23", |f| {
+        let lobby = f.messages(GROUP).into_iter().find(|m| m.id == msg)?;
+        (lobby.text.contains("U22") && lobby.text.contains("U23")).then_some(())
+    })
+    .await;
+    before_start(fake);
+    let (msg, go) = button(fake, "start").unwrap();
+    let id = fake.press(GROUP, msg, ANNA, &go);
+    fake.answered(&id).await;
+    table
+}
+
+/// Every text the group's members all see: each public message state, in order.
+fn public_texts(fake: &Fake) -> Vec<String> {
+    fake.state
+        .lock()
+        .unwrap()
+        .history
+        .iter()
+        .filter(|(chat, ..)| *chat == GROUP)
+        .map(|(_, _, text, _)| text.clone())
+        .collect()
+}
+
+/// The cards (as the hands write them) in `text`.
+fn cards_in(text: &str) -> Vec<String> {
+    let all: Vec<String> = stikis_core::cards::ZOLE_DECK
+        .iter()
+        .map(stikis_host::games::zole::card_label)
+        .collect();
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| all.iter().any(|c| c == w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A move (bid, bury pick, card) of `user`'s newest ephemeral hand: its id and the button's
+/// data and label; the talon taken where offered, so deals are played out.
+fn move_of(fake: &Fake, user: i64) -> Option<(i64, String, String)> {
+    let e = fake.ephemerals_of(GROUP, user).into_iter().next_back()?;
+    let moves: Vec<_> = e
+        .pressable()
+        .into_iter()
+        // A picked card (✓) is a pick taken back: never pressed, so a bury goes on.
+        .filter(|b| !b.label.starts_with('✓') && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':')))
+        .cloned()
+        .collect();
+    let take = moves
+        .iter()
+        .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
+    take.or(moves.first())
+        .map(|b| (e.id, b.data.clone(), b.label.clone()))
+}
+
+fn results(fake: &Fake) -> usize {
+    fake.messages(GROUP)
+        .iter()
+        .filter(|m| m.text.contains("Result of deal"))
+        .count()
+}
+
+/// The hidden cards of deal 1 (the deal these tests play), and those of them that the
+/// group's newest public texts hold. Deal 1's, not the current deal's: once it ends its result
+/// names its cards, which the next deal deals again.
+async fn leaks(running: &Running, table: i64, fake: &Fake) -> (usize, Vec<String>) {
+    let hidden = running.app.host.hidden_cards(table, 1).await;
+    let texts = public_texts(fake);
+    let newest = texts.iter().rev().take(6);
+    let leaked = newest
+        .flat_map(|t| cards_in(t.as_str()))
+        .filter(|c| hidden.contains(c))
+        .collect();
+    (hidden.len(), leaked)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_deal_is_played_from_hands_in_the_group_that_only_their_receivers_see() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = modern_fake().await;
+    let running = bot(&fake, &dir.path().join("e.db")).await;
+    let table = open_table(&fake, |_| {}).await;
+    let hands = fake
+        .until("three hands in the group", |f| {
+            let h: Vec<_> = PLAYERS
+                .iter()
+                .filter_map(|&u| f.ephemerals_of(GROUP, u).into_iter().next())
+                .collect();
+            (h.len() == 3).then_some(h)
+        })
+        .await;
+    // 8 cards each, disjoint; each seen by its receiver alone.
+    let mut all: Vec<String> = hands.iter().flat_map(|e| cards_in(&e.text)).collect();
+    assert_eq!(all.len(), 24, "{hands:#?}");
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), 24, "hands overlap: {hands:#?}");
+    assert!(fake.ephemerals_of(GROUP, DORA).is_empty());
+    for e in &hands {
+        for other in [ANNA, BRUNO, CILDA, DORA]
+            .into_iter()
+            .filter(|u| *u != e.receiver)
+        {
+            assert!(
+                !fake.visible_to(GROUP, other).contains(&e.text),
+                "{other} sees {}'s hand",
+                e.receiver
+            );
+        }
+    }
+    let mut presses = 0;
+    while results(&fake) == 0 {
+        let (user, (id, data, label)) = fake
+            .until("someone to act", |f| {
+                if results(f) > 0 {
+                    return Some(None);
+                }
+                PLAYERS
+                    .into_iter()
+                    .find_map(|u| move_of(f, u).map(|m| Some((u, m))))
+            })
+            .await
+            .map_or((0, (0, String::new(), String::new())), |x| x);
+        if user == 0 {
+            break;
+        }
+        let seen_before = fake.state.lock().unwrap().eph.history.len();
+        let cq = fake.press_ephemeral(GROUP, user, id, &data);
+        let answer = fake.answered(&cq).await;
+        assert_eq!(answer["text"], format!("✓ {label}"), "{answer}");
+        // The presser's hand is redrawn in place at once: the move's button is gone from it.
+        fake.until("the presser's hand redrawn", |f| {
+            let now = f.ephemerals_of(GROUP, user).into_iter().find(|e| e.id == id)?;
+            let gone = !now.pressable().iter().any(|b| b.data == data);
+            let redrawn = f.state.lock().unwrap().eph.history.len() > seen_before;
+            (gone && redrawn || results(f) > 0).then_some(())
+        })
+        .await;
+        let (hidden, leaked) = leaks(&running, table, &fake).await;
+        assert!(
+            leaked.is_empty(),
+            "the group saw hidden cards {leaked:?} ({hidden} hidden)"
+        );
+        presses += 1;
+        assert!(presses < 200, "a deal takes fewer presses");
+    }
+    assert!(presses >= 8, "{presses}");
+    // Each person's deal-1 hand ends in its final state: every card played, no button;
+    // nobody got a private message.
+    fake.until("every deal-1 hand in its final state", |f| {
+        PLAYERS
+            .iter()
+            .all(|&u| {
+                f.ephemerals_of(GROUP, u).first().is_some_and(|e| {
+                    let held = cards_in(e.text.lines().next().unwrap_or(""));
+                    e.buttons.iter().all(Vec::is_empty) && held.is_empty()
+                })
+            })
+            .then_some(())
+    })
+    .await;
+    for u in PLAYERS {
+        assert!(fake.messages(u).is_empty(), "{u} got {:?}", fake.messages(u));
+    }
+    // Dora, a member who does not play, never saw a hand; the public texts hold none.
+    assert!(fake.ephemerals_of(GROUP, DORA).is_empty());
+    let hand_texts: Vec<String> = fake
+        .state
+        .lock()
+        .unwrap()
+        .eph
+        .history
+        .iter()
+        .map(|(_, _, t, _)| t.lines().next().unwrap_or("").to_string())
+        .collect();
+    for text in public_texts(&fake) {
+        assert!(
+            !hand_texts
+                .iter()
+                .any(|h| text.contains(h.as_str()) && cards_in(h).len() > 1),
+            "a hand in a public message: {text}"
+        );
+    }
+    assert_eq!(running.app.shower.ephemeral_support(), Some(true));
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_bot_api_server_is_asked_once_and_hands_go_to_private_chats() {
+    let dir = tempfile::tempdir().unwrap();
+    // The fake's default: a Bot API server before 10.2.
+    let fake = Fake::start().await;
+    let running = bot(&fake, &dir.path().join("o.db")).await;
+    open_table(&fake, |_| {}).await;
+    fake.until("three hands in private chats", |f| {
+        PLAYERS.iter().all(|&u| !f.messages(u).is_empty()).then_some(())
+    })
+    .await;
+    // Another deal's worth of hands later, it is still the one question.
+    let (msg, hand) = button(&fake, "hand").unwrap();
+    let cq = fake.press(GROUP, msg, BRUNO, &hand);
+    fake.answered(&cq).await;
+    let asked: Vec<_> = fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.method.eq_ignore_ascii_case(stikis_telegram::ephemeral::PROBE))
+        .collect();
+    assert_eq!(asked.len(), 1, "{asked:#?}");
+    assert_eq!(asked[0].failed, Some(404));
+    assert_eq!(running.app.shower.ephemeral_support(), Some(false));
+    // No ephemeral sendMessage reached it (it would have posted the hand for everyone).
+    assert!(fake.ephemerals_of(GROUP, BRUNO).is_empty());
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_telegram_refuses_an_ephemeral_hand_gets_it_in_the_private_chat() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = modern_fake().await;
+    let running = bot(&fake, &dir.path().join("r.db")).await;
+    // Bruno left the group after taking his seat: Telegram refuses him ephemeral messages.
+    open_table(&fake, |f| {
+        f.state.lock().unwrap().outsiders.insert(BRUNO);
+    })
+    .await;
+    fake.until("Bruno's hand in his private chat", |f| {
+        f.messages(BRUNO)
+            .iter()
+            .any(|m| cards_in(&m.text).len() == 8)
+            .then_some(())
+    })
+    .await;
+    fake.until("Anna's and Cilda's in the group", |f| {
+        [ANNA, CILDA]
+            .iter()
+            .all(|&u| !f.ephemerals_of(GROUP, u).is_empty())
+            .then_some(())
+    })
+    .await;
+    assert!(fake.messages(ANNA).is_empty() && fake.messages(CILDA).is_empty());
+    assert!(fake.ephemerals_of(GROUP, BRUNO).is_empty());
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+/// Refused in the group and with a closed private chat (403), Bruno plays from the table
+/// message's number buttons, as a player without a private chat does when hands go there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refused_in_the_group_and_closed_privately_a_person_gets_number_buttons() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = modern_fake().await;
+    let running = bot(&fake, &dir.path().join("n.db")).await;
+    open_table(&fake, |f| {
+        let mut s = f.state.lock().unwrap();
+        s.outsiders.insert(BRUNO);
+        s.forbidden.insert(BRUNO);
+    })
+    .await;
+    // The group is told his private chat is closed.
+    let notice = fake.said(GROUP, "private chat").await;
+    assert!(notice.text.starts_with("U22's private chat"), "{}", notice.text);
+    // His 🂠 press is answered with a popup of his hand, not an ephemeral message.
+    let (msg, hand) = button(&fake, "hand").unwrap();
+    let cq = fake.press(GROUP, msg, BRUNO, &hand);
+    let answer = fake.answered(&cq).await;
+    assert_eq!(answer["show_alert"], true, "{answer}");
+    assert_eq!(cards_in(answer["text"].as_str().unwrap()).len(), 8, "{answer}");
+    // Anna and Cilda play from their hands in the group until he is to act: then the
+    // group's message carries number buttons.
+    let mut turns = 0;
+    loop {
+        let numbers = fake.messages(GROUP).into_iter().any(|m| {
+            m.buttons
+                .iter()
+                .flatten()
+                .any(|(_, d)| stikis_telegram::show::parse_choice(d).is_some())
+        });
+        if numbers {
+            break;
+        }
+        if let Some((user, (id, data, _))) = [ANNA, CILDA]
+            .into_iter()
+            .find_map(|u| move_of(&fake, u).map(|m| (u, m)))
+        {
+            let cq = fake.press_ephemeral(GROUP, user, id, &data);
+            fake.answered(&cq).await;
+        }
+        turns += 1;
+        assert!(turns < 100, "no number buttons for Bruno");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(fake.ephemerals_of(GROUP, BRUNO).is_empty());
+    assert!(fake.messages(BRUNO).is_empty());
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hand_button_answers_a_person_whose_hand_never_arrived_with_it_tied_to_the_press() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = modern_fake().await;
+    let running = bot(&fake, &dir.path().join("h.db")).await;
+    // Cilda's client is offline when the deal starts: her hand never arrives.
+    open_table(&fake, |f| {
+        f.state.lock().unwrap().eph.offline.insert(CILDA);
+    })
+    .await;
+    fake.until("Anna's and Bruno's hands", |f| {
+        [ANNA, BRUNO]
+            .iter()
+            .all(|&u| !f.ephemerals_of(GROUP, u).is_empty())
+            .then_some(())
+    })
+    .await;
+    fake.until("Cilda's hand sent", |f| {
+        f.state
+            .lock()
+            .unwrap()
+            .eph
+            .all
+            .iter()
+            .any(|e| e.receiver == CILDA)
+            .then_some(())
+    })
+    .await;
+    assert!(fake.ephemerals_of(GROUP, CILDA).is_empty());
+    // Back online, she presses 🂠 on the table message.
+    fake.state.lock().unwrap().eph.offline.remove(&CILDA);
+    let (msg, hand) = button(&fake, "hand").unwrap();
+    let cq = fake.press(GROUP, msg, CILDA, &hand);
+    let got = fake
+        .until("Cilda's hand tied to her press", |f| {
+            f.ephemerals_of(GROUP, CILDA)
+                .into_iter()
+                .find(|e| e.callback.as_deref() == Some(cq.as_str()))
+        })
+        .await;
+    assert_eq!(cards_in(&got.text).len(), 8, "{got:?}");
+    // It was the press's answer: no answerCallbackQuery for it (Telegram would refuse it).
+    assert!(fake.is_answered(&cq));
+    assert!(!fake
+        .calls()
+        .iter()
+        .any(|c| c.method == "answerCallbackQuery" && c.body["callback_query_id"] == cq.as_str()));
+    // Only she sees it; the table message is as it was for everyone.
+    for u in [ANNA, BRUNO, DORA] {
+        assert!(!fake.visible_to(GROUP, u).contains(&got.text));
+    }
+    assert!(fake.messages(CILDA).is_empty());
+    // It is her hand's message from then on: her moves come on it when it is her turn.
+    let mut turns = 0;
+    while turns < 30 {
+        if let Some((id, data, _)) = move_of(&fake, CILDA) {
+            assert_eq!(id, got.id, "her moves come on the message the press brought");
+            let cq = fake.press_ephemeral(GROUP, CILDA, id, &data);
+            fake.answered(&cq).await;
+            break;
+        }
+        if let Some((user, (id, data, _))) = [ANNA, BRUNO]
+            .into_iter()
+            .find_map(|u| move_of(&fake, u).map(|m| (u, m)))
+        {
+            let cq = fake.press_ephemeral(GROUP, user, id, &data);
+            fake.answered(&cq).await;
+        }
+        turns += 1;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(turns < 30, "Cilda never had a move");
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
