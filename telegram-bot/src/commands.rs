@@ -197,6 +197,7 @@ const USAGE: &[(&str, [&str; 3])] = &[
             "turn N|off · auto on|off · names A, B|off",
         ],
     ),
+    ("hands", ["group|private", "group|private", "group|private"]),
 ];
 
 /// The bot's other commands, with their descriptions in lv, en and ru.
@@ -276,6 +277,14 @@ pub const COMMANDS: &[(&str, [&str; 3])] = &[
             "Iestatījumi (administratoriem)",
             "Settings (admins)",
             "Настройки (админам)",
+        ],
+    ),
+    (
+        "hands",
+        [
+            "Kur rokas: grupā (katram redzama tikai viņa) vai privātajā sarunā (administratoriem)",
+            "Where hands go: the group (each seen by its player alone) or private chats (admins)",
+            "Где карты на руке: в группе (каждому видны только свои) или в личке (админам)",
         ],
     ),
     ("rules", ["Zoles noteikumi", "Zole rules", "Правила Золе"]),

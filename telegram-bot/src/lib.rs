@@ -6,6 +6,7 @@
 
 pub mod commands;
 pub mod ephemeral;
+mod hands;
 mod polling;
 pub mod show;
 mod webhook;
@@ -807,6 +808,7 @@ impl App {
                 }
                 return self.shower.show(say(commands::help_text(lang)), answer).await;
             }
+            "hands" => return self.hands_command(&m, from, &args, chat, answer, lang).await,
             "rules" => {
                 return self
                     .shower
@@ -888,6 +890,7 @@ impl App {
                 ),
                 _ => {
                     let usage = t(lang, "telegram-usage-settings", &[]);
+                    let usage = format!("{usage}\n{}", self.hands_line(&chat, lang).await);
                     return self.shower.show(say(usage), answer).await;
                 }
             },

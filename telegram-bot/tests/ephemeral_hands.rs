@@ -5,7 +5,7 @@
 //! private chat; an older Bot API server (the methods unknown) is asked once and hands go to
 //! private chats; the table's 🂠 answers with the hand as an ephemeral message tied to the
 //! press, for a person whose hand never arrived (offline); refused and with a closed private
-//! chat, a person plays from the number buttons.
+//! chat, a person plays from the number buttons; `/hands` switches where they go.
 
 use crate::fake;
 
@@ -439,6 +439,38 @@ async fn the_hand_button_answers_a_person_whose_hand_never_arrived_with_it_tied_
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(turns < 30, "Cilda never had a move");
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_admin_sends_hands_to_private_chats_with_slash_hands_and_settings_says_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = modern_fake().await;
+    let running = bot(&fake, &dir.path().join("s.db")).await;
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    // /help names it; /settings says where hands go (the group, by default).
+    fake.say(GROUP, DORA, "/help", None);
+    fake.said(GROUP, "/hands group|private").await;
+    fake.say(GROUP, ANNA, "/settings", None);
+    fake.said(GROUP, "Hands: in the group").await;
+    // Someone else may not change it: told privately, nothing changes.
+    fake.say(GROUP, BRUNO, "/hands private", None);
+    fake.said(BRUNO, "Only the table's creator or an admin may do that.")
+        .await;
+    fake.say(GROUP, ANNA, "/hands private", None);
+    fake.said(GROUP, "Hands: in each player's private chat").await;
+    open_table(&fake, |_| {}).await;
+    fake.until("three hands in private chats", |f| {
+        PLAYERS
+            .iter()
+            .all(|&u| f.messages(u).iter().any(|m| cards_in(&m.text).len() == 8))
+            .then_some(())
+    })
+    .await;
+    for u in PLAYERS {
+        assert!(fake.ephemerals_of(GROUP, u).is_empty());
+    }
     running.shutdown().await;
     fake.assert_nothing_refused();
 }

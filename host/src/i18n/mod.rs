@@ -606,6 +606,9 @@ pub const KEYS: &[&str] = &[
     "telegram-choice-none",
     "telegram-usage-lang",
     "telegram-usage-settings",
+    "telegram-hands-group",
+    "telegram-hands-private",
+    "telegram-usage-hands",
 ];
 
 #[cfg(test)]
