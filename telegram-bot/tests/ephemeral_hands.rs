@@ -27,6 +27,11 @@ const DORA: i64 = 24;
 const PLAYERS: [i64; 3] = [ANNA, BRUNO, CILDA];
 
 async fn bot(fake: &Fake, db: &std::path::Path) -> Running {
+    bot_in(fake, db, false).await
+}
+
+/// The bot, taking its updates by long polling or (`webhook`) from Telegram's posts.
+async fn bot_in(fake: &Fake, db: &std::path::Path, webhook: bool) -> Running {
     let mut s = Settings::new("123:TEST", db.to_str().unwrap());
     s.api_url = Some(fake.url.clone());
     s.edit_interval = Duration::ZERO;
@@ -35,6 +40,9 @@ async fn bot(fake: &Fake, db: &std::path::Path) -> Running {
         seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
         ..HostConfig::default()
     };
+    if webhook {
+        s.mode = fake::webhook_mode(None).0;
+    }
     start(s).await.expect("the bot starts")
 }
 
@@ -146,9 +154,20 @@ async fn leaks(running: &Running, table: i64, fake: &Fake) -> (usize, Vec<String
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_deal_is_played_from_hands_in_the_group_that_only_their_receivers_see() {
+    whole_deal(false).await;
+}
+
+/// The same with the presses on ephemeral hands posted to the webhook (read from the post's
+/// body, which teloxide alone cannot read as a press).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_deal_is_played_from_hands_in_the_group_in_webhook_mode() {
+    whole_deal(true).await;
+}
+
+async fn whole_deal(webhook: bool) {
     let dir = tempfile::tempdir().unwrap();
     let fake = modern_fake().await;
-    let running = bot(&fake, &dir.path().join("e.db")).await;
+    let running = bot_in(&fake, &dir.path().join("e.db"), webhook).await;
     let table = open_table(&fake, |_| {}).await;
     let hands = fake
         .until("three hands in the group", |f| {
@@ -252,6 +271,8 @@ async fn a_whole_deal_is_played_from_hands_in_the_group_that_only_their_receiver
         );
     }
     assert_eq!(running.app.shower.ephemeral_support(), Some(true));
+    let polled = fake.calls().iter().any(|c| c.method == "getUpdates");
+    assert_eq!(polled, !webhook, "updates by getUpdates");
     running.shutdown().await;
     fake.assert_nothing_refused();
 }
