@@ -26,6 +26,7 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use serde_json::{json, Value};
 use stikis_host::i18n::{t, Arg, Lang};
+use stikis_host::msgkey::MsgKey;
 use stikis_host::store::{ChatRef, FirstPost, Platform, Store, FIRST_POST_CLAIM_MS};
 use stikis_host::token::Token;
 use stikis_host::{Button, HandDelivery, Out, Outbox};
@@ -287,9 +288,9 @@ fn place(chat: &ChatRef) -> String {
     }
 }
 
-/// The deal a message key (`t<id>.d<deal>…`) shows.
+/// The deal a message key shows (a deal's table message, a hand in it, its result).
 pub fn deal_of_key(key: &str) -> Option<i64> {
-    key.split('.').nth(1)?.strip_prefix('d')?.parse().ok()
+    MsgKey::parse(key)?.deal().and_then(|d| i64::try_from(d).ok())
 }
 
 /// The newest deal each table's messages in `out` show.
@@ -315,9 +316,9 @@ fn deals_by(out: &Outbox, pick: fn(i64, i64) -> i64) -> HashMap<i64, i64> {
     m
 }
 
-/// The table id a message key (`t<id>.…`) belongs to.
+/// The table a message key belongs to (None for a tournament's).
 pub fn table_of_key(key: &str) -> Option<i64> {
-    key.strip_prefix('t')?.split('.').next()?.parse().ok()
+    MsgKey::parse(key)?.table()
 }
 
 /// A lobby token as a t.me start parameter (which allows only `A-Za-z0-9_-`).
@@ -564,20 +565,17 @@ impl Shower {
         if buttons.is_empty() {
             return rows;
         }
-        let (Some(table), Some(deal)) = (
-            table_of_key(key).filter(|_| !key.ends_with(".lobby")),
-            deal_of_key(key),
-        ) else {
+        let Some(this @ MsgKey::Deal { table, deal }) = MsgKey::parse(key) else {
             return rows;
         };
-        let prefix = format!("{key}.");
+        let in_this_deal = |k: &str| MsgKey::parse(k).and_then(|k| k.deal_message()).as_ref() == Some(&this);
         let closed: Vec<&Vec<Vec<Button>>> = out
             .0
             .iter()
             .filter_map(|o| match o {
                 Out::Private {
                     user, key, buttons, ..
-                } if key.starts_with(&prefix) && self.is_unreachable(user) => Some(buttons),
+                } if in_this_deal(key) && self.is_unreachable(user) => Some(buttons),
                 _ => None,
             })
             .collect();
@@ -587,7 +585,7 @@ impl Shower {
                 .map(|b| b.iter().flatten().count())
                 .max()
                 .unwrap_or(0);
-            rows.extend(choice_rows(table, deal, most));
+            rows.extend(choice_rows(table, deal as i64, most));
         }
         rows
     }
@@ -895,8 +893,9 @@ impl Shower {
     /// (`links::table_ref`: the table's number cannot be read off it or counted).
     async fn open_row(&self, chat: &ChatRef, key: &str) -> Option<Vec<Button>> {
         let (app, secret) = self.mini_app.get()?;
-        let table =
-            table_of_key(key).filter(|_| deal_of_key(key).is_some() && key.matches('.').count() == 1)?;
+        let Some(MsgKey::Deal { table, .. }) = MsgKey::parse(key) else {
+            return None;
+        };
         let lang = self.community_lang(chat).await;
         Some(vec![Button {
             label: format!("🃏 {}", t(lang, "play-open", &[])),
@@ -1627,6 +1626,10 @@ mod tests {
         assert_eq!(deal_of_key("t12.d3.s1"), Some(3));
         assert_eq!(deal_of_key("t12.d3"), Some(3));
         assert_eq!(deal_of_key("t12.lobby"), None);
+        assert_eq!(deal_of_key("t12.d3.result"), Some(3));
+        // A tournament's messages are no table's, and a key must be one exactly.
+        assert_eq!(table_of_key("T4.r1.t2.s0"), None);
+        assert_eq!(table_of_key("t12x.d3"), None);
     }
 
     #[test]
