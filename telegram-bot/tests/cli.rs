@@ -217,7 +217,10 @@ async fn a_bot_started_while_postgres_is_down_waits_for_it_and_healthz_says_so()
     s.metrics_listen = Some(probe);
     let starting = tokio::spawn(stikis_telegram::start(s));
     let mut said = None;
-    for _ in 0..200 {
+    let mut last = None;
+    // A deadline only (a minute: the whole suite runs beside it on two cores); it ends as
+    // soon as /healthz says so.
+    for _ in 0..1200 {
         if let Ok(c) = tokio::net::TcpStream::connect(probe).await {
             drop(c);
             let (status, body) = get(probe, "/healthz").await;
@@ -225,10 +228,12 @@ async fn a_bot_started_while_postgres_is_down_waits_for_it_and_healthz_says_so()
                 said = Some(body);
                 break;
             }
+            last = Some((status, body));
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    let said = said.expect("/healthz says 503 while the database is down");
+    let said =
+        said.unwrap_or_else(|| panic!("/healthz says 503 while the database is down; it said {last:?}"));
     assert!(said.contains(&format!("127.0.0.1:{port}")), "{said}");
     assert!(!said.contains("postgres://"), "the URL is not shown: {said}");
     if starting.is_finished() {
