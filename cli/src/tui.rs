@@ -754,9 +754,9 @@ impl Screen {
             }
         }
         items.push(Item::text(0, trumps));
-        if !p.announced.is_empty() {
-            let said: Vec<String> = p
-                .announced
+        let announced = p.said_by_seat();
+        if !announced.is_empty() {
+            let said: Vec<String> = announced
                 .iter()
                 .map(|(s, w)| format!("{} {}", name(*s), say(w)))
                 .collect();

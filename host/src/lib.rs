@@ -6,6 +6,7 @@
 
 pub mod boards;
 mod deferred;
+pub mod draw;
 pub mod games;
 pub mod i18n;
 pub mod in_order;
@@ -15,6 +16,7 @@ pub mod msgkey;
 pub mod observe;
 pub mod outbox;
 pub mod owner;
+mod ownership;
 mod peers;
 pub mod picture;
 pub mod store;

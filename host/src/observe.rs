@@ -66,8 +66,6 @@ use std::time::{Duration, Instant};
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::store::StoreError;
-
 static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
 
 /// What a metric is, as the exporter's `# TYPE` line says it.
@@ -442,35 +440,25 @@ pub fn refresh() {
     }
 }
 
-/// A store failure's kind, for `store_errors_total`.
-pub fn store_error_kind(e: &StoreError) -> &'static str {
-    match e {
-        StoreError::Db(sqlx::Error::PoolTimedOut) => "pool_timeout",
-        StoreError::Db(
-            sqlx::Error::Io(_)
-            | sqlx::Error::Tls(_)
-            | sqlx::Error::PoolClosed
-            | sqlx::Error::Protocol(_)
-            | sqlx::Error::WorkerCrashed,
-        ) => "connection",
-        StoreError::Db(sqlx::Error::Database(_)) => "database",
-        StoreError::Commit(_) => "commit",
-        StoreError::Late => "late",
-        StoreError::Corrupt(_) => "corrupt",
-        _ => "other",
-    }
+/// A failure the store-error counter classes (see `store_errors_total`): the store's own
+/// errors, and the host's that wrap one. Each says its class; the metrics know no error type
+/// (the store and the host report to them, never the other way round).
+pub trait Failure {
+    /// The class of store failure it is (`pool_timeout`, `connection`, `database`, `commit`,
+    /// `late`, `corrupt`, `other`), or None when it is no store failure.
+    fn store_kind(&self) -> Option<&'static str>;
 }
 
 /// A store failure met at `op` (see `store_errors_total`).
-pub fn store_error(op: &'static str, e: &StoreError) {
-    metrics::counter!("stikis_store_errors_total", "op" => op, "kind" => store_error_kind(e)).increment(1);
+pub fn store_error(op: &'static str, e: &dyn Failure) {
+    if let Some(kind) = e.store_kind() {
+        metrics::counter!("stikis_store_errors_total", "op" => op, "kind" => kind).increment(1);
+    }
 }
 
 /// A host failure met at `op`: counted if the store failed.
-pub fn host_error(op: &'static str, e: &crate::table::HostError) {
-    if let crate::table::HostError::Store(e) = e {
-        store_error(op, e);
-    }
+pub fn host_error(op: &'static str, e: &dyn Failure) {
+    store_error(op, e);
 }
 
 /// A press handed to its table's owner, or taken from another process (see
@@ -495,7 +483,7 @@ pub fn store_retry(op: &'static str) {
 }
 
 /// A heartbeat and how it went.
-pub fn heartbeat(result: &Result<(), StoreError>) {
+pub fn heartbeat<E: Failure>(result: &Result<(), E>) {
     match result {
         Ok(()) => {
             metrics::counter!("stikis_heartbeats_total", "outcome" => "ok").increment(1);
@@ -629,13 +617,13 @@ mod tests {
         moved_here(7);
         refresh();
         takeover("dead_process");
-        let e = StoreError::Db(sqlx::Error::PoolTimedOut);
-        assert_eq!(store_error_kind(&e), "pool_timeout");
+        let e = crate::store::StoreError::Db(sqlx::Error::PoolTimedOut);
+        assert_eq!(e.store_kind(), Some("pool_timeout"));
         store_error("request", &e);
         host_error("timer", &crate::table::HostError::Conflict); // not a store error
         store_retry("remember");
-        heartbeat(&Ok(()));
-        heartbeat(&Err(StoreError::Commit("gone".into())));
+        heartbeat::<crate::store::StoreError>(&Ok(()));
+        heartbeat(&Err(crate::store::StoreError::Commit("gone".into())));
         pool("main", 4, 1, 16);
         pool_acquire("heartbeat", 0.0002);
         database(3, 2);

@@ -8,10 +8,30 @@
 //! part holds only that seat's cards (`tests/picture.rs` checks both for every game and
 //! preset over seeded random deals).
 
-use stikis_core::cards::{Card, CardSet};
+use stikis_core::cards::{Card, CardSet, Suit};
 use stikis_core::Seat;
 
 use crate::i18n::{t, Arg, Lang};
+
+/// A card as chat players read it: `Q♣`, `10♦`.
+pub fn card_label(c: Card) -> String {
+    let suit = match c.suit() {
+        Some(Suit::Clubs) => '♣',
+        Some(Suit::Diamonds) => '♦',
+        Some(Suit::Hearts) => '♥',
+        Some(Suit::Spades) => '♠',
+        None => return "🃏".into(),
+    };
+    format!("{}{}", c.rank().map(|r| r.symbol()).unwrap_or("?"), suit)
+}
+
+/// A seat's player name for messages.
+pub fn name(names: &[String], seat: Seat) -> String {
+    names
+        .get(seat as usize)
+        .cloned()
+        .unwrap_or_else(|| format!("#{seat}"))
+}
 
 /// Words as a surface says them in its language.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,8 +72,8 @@ impl Word {
             }
             Word::Plain(s) => s.clone(),
             Word::Int(n) => n.to_string(),
-            Word::Seat(s) => crate::games::name(names, *s),
-            Word::Card(c) => crate::games::zole::card_label(*c),
+            Word::Seat(s) => name(names, *s),
+            Word::Card(c) => card_label(*c),
             Word::Seq(words, sep) => words
                 .iter()
                 .map(|w| w.say(lang, names))
@@ -94,11 +114,60 @@ pub struct Trick {
     pub winner: Option<Seat>,
 }
 
+/// The Fluent keys a game's chat messages say a picture's lines with (`crate::draw`); a line
+/// whose key is `None` is one the game does not have.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Lines {
+    /// "Teams: $first against $second".
+    pub teams: Option<&'static str>,
+    /// "Sitting out: $names".
+    pub sitting_out: Option<&'static str>,
+    /// "Bids: $bids" (each "name word").
+    pub bids: Option<&'static str>,
+    /// "Contract: $contract ($name)".
+    pub contract: Option<&'static str>,
+    /// "Announced: $list".
+    pub announced: Option<&'static str>,
+    /// "Trick $n: $cards".
+    pub trick: Option<&'static str>,
+    /// "Last trick: $cards; $name took it."
+    pub last_trick: Option<&'static str>,
+    /// "Tricks: $list".
+    pub taken: Option<&'static str>,
+    /// "Turn: $name".
+    pub turn: Option<&'static str>,
+    /// A hand: "Your cards: $cards".
+    pub hand: Option<&'static str>,
+    /// A hand that sits the deal out.
+    pub you_sit_out: Option<&'static str>,
+}
+
+impl Lines {
+    /// No lines: a picture of no game.
+    pub const NONE: Lines = Lines {
+        teams: None,
+        sitting_out: None,
+        bids: None,
+        contract: None,
+        announced: None,
+        trick: None,
+        last_trick: None,
+        taken: None,
+        turn: None,
+        hand: None,
+        you_sit_out: None,
+    };
+}
+
 /// The public part of a deal: what everyone at the table and in the chat may see.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Picture {
     /// The record's game id.
     pub game: &'static str,
+    /// How the chat says its lines.
+    pub lines: &'static Lines,
+    /// The deal's heading ("Zole · deal 3 · dealer Anna"), once a deal is dealt.
+    pub title: Option<Word>,
     /// Deals started so far (the one shown).
     pub deal_no: usize,
     pub phase: Phase,
@@ -118,6 +187,9 @@ pub struct Picture {
     pub declarer: Option<Seat>,
     /// What has been announced (Belote's combinations), by seat, without their cards.
     pub announced: Vec<(Seat, Word)>,
+    /// What was said as a card was played, by seat and card (Belote's "belote", "rebelote"):
+    /// the card is shown with it wherever it lies.
+    pub said: Vec<(Seat, Card, Word)>,
     /// What the table sees of an exchange in progress (Polt: who gives to whom, no cards).
     pub exchange: Vec<Word>,
     /// The trumps of the deal, where they are known (empty in no-trumps or before).
@@ -137,6 +209,9 @@ pub struct Picture {
     pub totals: Vec<i32>,
     /// A line about the game's standing that is not per seat (Belote: "to 1001").
     pub standing: Option<Word>,
+    /// The score line of the table message, where the game has one (Belote: each side's
+    /// total and the target).
+    pub score: Option<Word>,
     /// The game has ended by its own rules.
     pub over: bool,
 }
@@ -146,6 +221,8 @@ impl Picture {
     pub fn waiting(game: &'static str, seats: usize) -> Picture {
         Picture {
             game,
+            lines: &Lines::NONE,
+            title: None,
             deal_no: 0,
             phase: Phase::Waiting,
             dealer: None,
@@ -157,6 +234,7 @@ impl Picture {
             contract: None,
             declarer: None,
             announced: Vec::new(),
+            said: Vec::new(),
             exchange: Vec::new(),
             trumps: CardSet::EMPTY,
             trump_line: None,
@@ -167,8 +245,32 @@ impl Picture {
             to_act: None,
             totals: vec![0; seats],
             standing: None,
+            score: None,
             over: false,
         }
+    }
+
+    /// The play of the deal from its open view (`HostedGame::open_view`): the trumps, the
+    /// trick being played (numbered while `playing`) and the last complete trick with its
+    /// taker. Every game fills these the same way.
+    pub(crate) fn play_from(&mut self, open: OpenView, playing: bool) {
+        self.trumps = open.trumps;
+        if playing {
+            self.trick_no = Some(open.tricks.len() + 1);
+        }
+        self.trick = open.trick;
+        self.last_trick = open.tricks.last().map(|(cards, w)| Trick {
+            cards: cards.clone(),
+            winner: Some(*w),
+        });
+    }
+
+    /// What each seat has said of its cards: announced, then as it played them ("belote"),
+    /// in that order. The pages list them all as announced.
+    pub fn said_by_seat(&self) -> Vec<(Seat, Word)> {
+        let mut v = self.announced.clone();
+        v.extend(self.said.iter().map(|(s, _, w)| (*s, w.clone())));
+        v
     }
 
     /// Every card the public part shows: none may be in a hidden hand, the talon or a
@@ -179,6 +281,7 @@ impl Picture {
         if let Some(t) = &self.last_trick {
             v.extend(t.cards.iter().map(|(_, c)| *c));
         }
+        v.extend(self.said.iter().map(|(_, c, _)| *c));
         for w in self
             .bids
             .iter()
@@ -186,6 +289,8 @@ impl Picture {
             .map(|(_, w)| w)
             .chain(&self.exchange)
             .chain(&self.contract)
+            .chain(self.said.iter().map(|(_, _, w)| w))
+            .chain(&self.score)
             .chain(self.ranks.iter().map(|(w, _)| w))
             .chain(self.taken.iter().map(|(w, _)| w))
         {
@@ -193,6 +298,23 @@ impl Picture {
         }
         v
     }
+}
+
+/// Everything about the last deal (in progress or just ended) with every hand open: what the
+/// web viewer shows of a finished deal. Never for a chat message.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OpenView {
+    /// The cards in each seat's hand now (empty for a seat that sits the deal out).
+    pub hands: Vec<CardSet>,
+    /// The finished tricks: the cards by seat in playing order, and the seat that won.
+    pub tricks: Vec<(Vec<(Seat, Card)>, Seat)>,
+    /// The trick being played.
+    pub trick: Vec<(Seat, Card)>,
+    /// The deal's trumps (empty while they are not known, or in no-trumps).
+    pub trumps: CardSet,
+    /// What lies beside the hands, said and with its cards: Zole's talon until its declarer
+    /// picks it up, then what he buried.
+    pub beside: Option<(Word, Vec<Card>)>,
 }
 
 /// What a decision does, typed.
@@ -220,8 +342,8 @@ impl Choice {
     /// The choice as a button reads in `lang`.
     pub fn label(&self, lang: Lang, names: &[String]) -> String {
         match self {
-            Choice::Play(c) | Choice::Pick(c) => crate::games::zole::card_label(*c),
-            Choice::Unpick(c) => format!("✓{}", crate::games::zole::card_label(*c)),
+            Choice::Play(c) | Choice::Pick(c) => card_label(*c),
+            Choice::Unpick(c) => format!("✓{}", card_label(*c)),
             Choice::Say(w) => w.say(lang, names),
         }
     }
@@ -272,7 +394,10 @@ impl SeatPicture {
     }
 }
 
-/// Card decisions in rows of at most `crate::games::BUTTONS_PER_ROW`, as a hand's buttons.
+/// How many buttons a row holds at most: a phone's width.
+pub(crate) const BUTTONS_PER_ROW: usize = 5;
+
+/// Card decisions in rows of at most `BUTTONS_PER_ROW`, as a hand's buttons.
 pub(crate) fn card_decisions(
     cards: impl IntoIterator<Item = Card>,
     prefix: &str,
@@ -298,11 +423,9 @@ pub(crate) fn card_decisions(
     in_rows(row)
 }
 
-/// Decisions in rows of at most `crate::games::BUTTONS_PER_ROW`.
+/// Decisions in rows of at most `BUTTONS_PER_ROW`.
 pub(crate) fn in_rows(row: Vec<Decision>) -> Vec<Vec<Decision>> {
-    row.chunks(crate::games::BUTTONS_PER_ROW)
-        .map(<[Decision]>::to_vec)
-        .collect()
+    row.chunks(BUTTONS_PER_ROW).map(<[Decision]>::to_vec).collect()
 }
 
 /// A decision that is no card.

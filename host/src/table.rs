@@ -15,6 +15,7 @@ use crate::games::{new_game, DealReport, HostedGame, Refusal};
 use crate::i18n::{t, Arg, Lang};
 use crate::msgkey::MsgKey;
 use crate::outbox::{Button, Out, Outbox};
+use crate::picture::Picture;
 use crate::store::{
     CommunitySettings, Occupant, Platform, SeatRow, SheetTotal, Stats, StatsEntry, Store, StoreError,
     TableLog, TableRow, TableStatus,
@@ -31,6 +32,15 @@ pub enum HostError {
     Store(#[from] StoreError),
     #[error("{0}")]
     Rule(#[from] Refusal),
+}
+
+impl crate::observe::Failure for HostError {
+    fn store_kind(&self) -> Option<&'static str> {
+        match self {
+            HostError::Store(e) => e.store_kind(),
+            HostError::Conflict | HostError::Rule(_) => None,
+        }
+    }
 }
 
 /// Computer levels as the store keeps them.
@@ -754,10 +764,12 @@ impl Live {
             }
             return self.render_lobby(out);
         };
-        out.push(self.table_message_of(&**game, self.seq, None));
+        // One picture for the table message and every hand.
+        let picture = game.picture();
+        out.push(self.table_message_in(&**game, picture.clone(), self.seq, None));
         for s in &self.seats {
             if let Occupant::Human { user_id } = &s.occupant {
-                out.push(self.hand_message(s.seat, user_id, user_lang(user_id)));
+                out.push(self.hand_of(&**game, &picture, s.seat, user_id, user_lang(user_id), None));
             }
         }
     }
@@ -766,6 +778,17 @@ impl Live {
     /// while its deal is played; `stopped`: the table was stopped in the middle of the deal
     /// (by that person), so it says so instead of whose turn it is, and has no buttons.
     pub(crate) fn table_message_of(&self, game: &dyn HostedGame, version: i64, stopped: Option<&str>) -> Out {
+        self.table_message_in(game, game.picture(), version, stopped)
+    }
+
+    /// The table message of `game` drawn from `picture`, its picture now.
+    fn table_message_in(
+        &self,
+        game: &dyn HostedGame,
+        mut picture: Picture,
+        version: i64,
+        stopped: Option<&str>,
+    ) -> Out {
         let lang = self.lang();
         let names = self.names();
         let deal = game.deal_no();
@@ -789,9 +812,12 @@ impl Live {
                 token: self.token("back"),
             });
         }
-        let mut text = game.public_text(lang, &names);
+        // A stopped table's picture: nobody's turn any more.
+        if stopped.is_some() {
+            picture.to_act = None;
+        }
+        let mut text = crate::draw::table_text(&picture, lang, &names);
         if let Some(by) = stopped {
-            text = without_turn(&text, &turn_lines(lang, &self.row.game, &names, game.to_act()));
             text.push('\n');
             text.push_str(&t(lang, "table-stopped", &[("name", by.into())]));
         }
@@ -820,37 +846,54 @@ impl Live {
         let Some(game) = self.game.as_deref().filter(|g| g.in_deal()) else {
             return;
         };
-        out.push(self.table_message_of(game, self.seq, Some(by)));
+        let picture = game.picture();
+        out.push(self.table_message_in(game, picture.clone(), self.seq, Some(by)));
         for s in &self.seats {
             if let Occupant::Human { user_id } = &s.occupant {
-                let lang = user_lang(user_id);
-                let mut hand = self.hand_message(s.seat, user_id, lang);
-                if let Out::Private { text, buttons, .. } = &mut hand {
-                    let prompts = [t(lang, "turn-yours", &[]), t(lang, "zole-bury-pick", &[])];
-                    *text = without_turn(text, &prompts);
-                    text.push('\n');
-                    text.push_str(&t(lang, "table-stopped", &[("name", by.into())]));
-                    buttons.clear();
-                }
-                out.push(hand);
+                out.push(self.hand_of(game, &picture, s.seat, user_id, user_lang(user_id), Some(by)));
             }
         }
     }
 
     pub fn hand_message(&self, seat: Seat, user_id: &str, lang: Lang) -> Out {
         let game = self.game.as_ref().expect("a hand needs a game");
-        let buttons = game
-            .buttons(seat, lang)
-            .into_iter()
+        self.hand_of(&**game, &game.picture(), seat, user_id, lang, None)
+    }
+
+    /// `seat`'s hand message as `game` pictures it; `stopped`: the table was stopped in the
+    /// middle of the deal (by that person), so it asks nothing, says so, and has no buttons.
+    fn hand_of(
+        &self,
+        game: &dyn HostedGame,
+        picture: &Picture,
+        seat: Seat,
+        user_id: &str,
+        lang: Lang,
+        stopped: Option<&str>,
+    ) -> Out {
+        let mut part = game.seat_picture(seat);
+        if stopped.is_some() {
+            part.to_act = false;
+            part.prompt.clear();
+            part.decisions.clear();
+        }
+        let buttons = part
+            .decisions
+            .iter()
             .map(|row| {
-                row.into_iter()
-                    .map(|b| Button {
-                        label: b.label,
-                        token: self.token(&b.code),
+                row.iter()
+                    .map(|d| Button {
+                        label: d.choice.label(lang, &[]),
+                        token: self.token(&d.code),
                     })
                     .collect()
             })
             .collect();
+        let mut text = crate::draw::hand_text(picture, &part, lang, &self.names_in(lang));
+        if let Some(by) = stopped {
+            text.push('\n');
+            text.push_str(&t(lang, "table-stopped", &[("name", by.into())]));
+        }
         Out::Private {
             user: user_id.to_string(),
             chat: self.row.chat.clone(),
@@ -860,34 +903,12 @@ impl Live {
                 seat,
             }
             .into(),
-            text: self.labelled(lang, game.hand_text(seat, lang, &self.names_in(lang))),
+            text: self.labelled(lang, text),
             buttons,
             version: self.seq,
             delivery: crate::outbox::HandDelivery::Show,
         }
     }
-}
-
-/// The lines that say whose turn it is in `game`'s table message (`games::turn_line`), in
-/// `lang`: one a seat that may be to act.
-fn turn_lines(lang: Lang, game: &str, names: &[String], to_act: Option<Seat>) -> Vec<String> {
-    let family = game.split('-').next().unwrap_or(game);
-    let key = match family {
-        "zole" | "polt" => format!("{family}-turn"),
-        _ => "belote-turn".to_string(),
-    };
-    crate::games::turn_line(lang, &key, names, to_act)
-        .into_iter()
-        .collect()
-}
-
-/// `text` without the lines that are one of `lines` (a turn or a prompt a stopped table no
-/// longer asks).
-fn without_turn(text: &str, lines: &[String]) -> String {
-    text.lines()
-        .filter(|l| !lines.iter().any(|x| x == l))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// A turn generation never handed out before in this process.

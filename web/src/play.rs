@@ -826,6 +826,7 @@ pub(crate) fn picture_words(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let announced = p.said_by_seat();
     html! {
         section.words {
             @if face_up {
@@ -855,8 +856,8 @@ pub(crate) fn picture_words(
             @for w in &p.exchange {
                 p { (say(w)) }
             }
-            @if !p.announced.is_empty() {
-                p { (t(lang, "play-announced", &[("list", by(&p.announced).into())])) }
+            @if !announced.is_empty() {
+                p { (t(lang, "play-announced", &[("list", by(&announced).into())])) }
             }
         }
     }

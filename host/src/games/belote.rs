@@ -24,11 +24,11 @@ use stikis_core::{Seat, Seed};
 use super::refusal::Refused;
 use super::zole::card_label;
 use super::{
-    listed, name, suit_symbol, turn_line, with_no_actions, without_actions, DealReport, HostedGame, OpenView,
-    Pressed, Refusal,
+    listed, name, suit_symbol, with_no_actions, without_actions, DealReport, HostedGame, OpenView, Pressed,
+    Refusal,
 };
 use crate::i18n::{t, Arg, Lang};
-use crate::picture::{self, card_decisions, in_rows, say, Decision, Picture, SeatPicture, Trick, Word};
+use crate::picture::{self, card_decisions, in_rows, say, Decision, Lines, Picture, SeatPicture, Word};
 
 /// Level buttons shown at once: Bazar has 43 levels, more than a chat shows comfortably.
 const LEVELS_PER_PAGE: usize = 10;
@@ -191,10 +191,6 @@ fn bid_rule_key(why: BidRule) -> &'static str {
     }
 }
 
-fn labels(cards: impl IntoIterator<Item = Card>) -> String {
-    cards.into_iter().map(card_label).collect::<Vec<_>>().join(" ")
-}
-
 impl BeloteGame {
     pub fn new(game: &str, rules: &Value, seats: usize) -> Result<BeloteGame, Refusal> {
         let v = variant(game).ok_or_else(|| Refusal(format!("{game:?} is not a belote game")))?;
@@ -351,6 +347,7 @@ impl HostedGame for BeloteGame {
     fn picture(&self) -> Picture {
         let v = self.variant();
         let mut p = Picture::waiting(v.game_name(), v.seats());
+        p.lines = &LINES;
         p.totals = self.totals();
         p.over = self.is_over();
         if v.seats() == 4 {
@@ -361,6 +358,15 @@ impl HostedGame for BeloteGame {
         };
         let open = self.open_view();
         p.deal_no = self.deal_no();
+        let title = crate::games::registry::hosted(v.game_name()).map_or("", |g| g.title);
+        p.title = Some(Word::Msg(
+            "belote-title",
+            vec![
+                ("game", Word::msg(title)),
+                ("deal", Word::Int(self.deal_no() as i64)),
+                ("dealer", Word::Seat(d.dealer())),
+            ],
+        ));
         p.phase = match d.phase() {
             Phase::Bidding => picture::Phase::Bidding,
             Phase::Play => picture::Phase::Play,
@@ -397,26 +403,30 @@ impl HostedGame for BeloteGame {
             .chain(open.trick.iter());
         for &(s, c) in played {
             if let Some(k) = belote_word(d, s, c) {
-                p.announced.push((s, Word::msg(k)));
+                p.said.push((s, c, Word::msg(k)));
             }
         }
-        p.trumps = open.trumps;
-        if d.phase() == Phase::Play {
-            p.trick_no = Some(d.tricks().len() + 1);
-        }
-        p.trick = open.trick;
-        p.last_trick = open.tricks.last().map(|(cards, w)| Trick {
-            cards: cards.clone(),
-            winner: Some(*w),
-        });
+        p.play_from(open, d.phase() == Phase::Play);
         if !d.tricks().is_empty() {
             p.taken = (0..2)
                 .map(|team| (self.team_word(team), i64::from(view.tricks_won[team])))
                 .collect();
         }
-        p.standing = Some(Word::Msg(
-            "belote-target",
-            vec![("target", Word::Int(i64::from(self.session.options().target)))],
+        let target = Word::Int(i64::from(self.session.options().target));
+        p.standing = Some(Word::Msg("belote-target", vec![("target", target.clone())]));
+        let totals = self.session.totals();
+        let side = |team: usize| {
+            Word::Seq(
+                vec![self.team_word(team), Word::Int(i64::from(totals[team]))],
+                " ",
+            )
+        };
+        p.score = Some(Word::Msg(
+            "belote-score",
+            vec![
+                ("totals", Word::Seq(vec![side(0), side(1)], " · ")),
+                ("target", target),
+            ],
         ));
         p.to_act = d.to_act();
         p
@@ -600,161 +610,10 @@ impl HostedGame for BeloteGame {
         action_json(seat, a)
     }
 
-    fn public_text(&self, lang: Lang, names: &[String]) -> String {
-        let Some(d) = self.last_deal() else {
-            return String::new();
-        };
-        let v = self.variant();
-        let mut lines = vec![t(
-            lang,
-            "belote-title",
-            &[
-                (
-                    "game",
-                    t(lang, &format!("belote-name-{}", v.game_name()), &[]).into(),
-                ),
-                ("deal", Arg::from(self.deal_no())),
-                ("dealer", name(names, d.dealer()).into()),
-            ],
-        )];
-        if v.seats() == 4 {
-            lines.push(t(
-                lang,
-                "belote-teams",
-                &[
-                    ("first", self.team_name(names, 0).into()),
-                    ("second", self.team_name(names, 1).into()),
-                ],
-            ));
-        }
-        // The turned card, the bidding and the contract as the table's picture has them.
-        let p = self.picture();
-        for (w, _) in &p.face_up {
-            lines.push(w.say(lang, names));
-        }
-        if !p.bids.is_empty() {
-            let bids: Vec<String> = p
-                .bids
-                .iter()
-                .map(|(s, w)| format!("{} {}", name(names, *s), w.say(lang, names)))
-                .collect();
-            lines.push(t(lang, "belote-bids", &[("bids", bids.join(", ").into())]));
-        }
-        if let (Some(c), Some(declarer)) = (&p.contract, p.declarer) {
-            lines.push(t(
-                lang,
-                "belote-contract",
-                &[
-                    ("contract", c.say(lang, names).into()),
-                    ("name", name(names, declarer).into()),
-                ],
-            ));
-        }
-        let view = d.view(0);
-        if !view.announced.is_empty() {
-            let said: Vec<String> = view
-                .announced
-                .iter()
-                .map(|&(s, c)| format!("{} {}", name(names, s), combo_word(c).say(lang, &[])))
-                .collect();
-            lines.push(t(lang, "belote-announced", &[("list", said.join(", ").into())]));
-        }
-        if d.phase() == Phase::Play {
-            let shown = if view.trick.is_empty() {
-                "—".to_string()
-            } else {
-                let plays = view.trick.iter().map(|&(s, c)| (s, played_label(lang, d, s, c)));
-                super::played_by(names, plays)
-            };
-            lines.push(t(
-                lang,
-                "belote-trick",
-                &[("n", Arg::from(d.tricks().len() + 1)), ("cards", shown.into())],
-            ));
-        }
-        if let Some(last) = d.tricks().last() {
-            let mut s = last.leader;
-            let mut plays = Vec::new();
-            for &c in last.cards() {
-                plays.push((s, played_label(lang, d, s, c)));
-                s = v.next(s);
-            }
-            lines.push(t(
-                lang,
-                "belote-last-trick",
-                &[
-                    ("cards", super::played_by(names, plays).into()),
-                    ("name", name(names, last.winner).into()),
-                ],
-            ));
-            let taken = listed((0..2).map(|team| (self.team_name(names, team), view.tricks_won[team])));
-            lines.push(t(lang, "belote-tricks-taken", &[("list", taken.into())]));
-        }
-        let totals = self.session.totals();
-        lines.push(t(
-            lang,
-            "belote-score",
-            &[
-                (
-                    "totals",
-                    format!(
-                        "{} {} · {} {}",
-                        self.team_name(names, 0),
-                        totals[0],
-                        self.team_name(names, 1),
-                        totals[1]
-                    )
-                    .into(),
-                ),
-                ("target", Arg::from(self.session.options().target)),
-            ],
-        ));
-        lines.extend(turn_line(lang, "belote-turn", names, d.to_act()));
-        lines.join("\n")
-    }
-
     fn hand(&self, seat: Seat) -> Vec<Card> {
         self.last_deal()
             .map(|d| sorted(d.hand(seat), d.contract().map(|c| c.mode)))
             .unwrap_or_default()
-    }
-
-    fn hand_text(&self, seat: Seat, lang: Lang, _names: &[String]) -> String {
-        let Some(d) = self.last_deal() else {
-            return String::new();
-        };
-        let v = self.variant();
-        let mode = d.contract().map(|c| c.mode);
-        let mut lines = vec![t(
-            lang,
-            "belote-hand",
-            &[("cards", labels(sorted(d.hand(seat), mode)).into())],
-        )];
-        // The take/pass bidding is about the turned card: the bidder sees it beside his hand.
-        if let (Phase::Bidding, Some(c)) = (d.phase(), d.turned()) {
-            lines.push(t(lang, "belote-turned", &[("card", card_label(c).into())]));
-        }
-        if d.to_act() == Some(seat) {
-            if let (Phase::Bidding, Some(level)) = (d.phase(), self.level_pick) {
-                lines.push(t(
-                    lang,
-                    "belote-pick-trump",
-                    &[("level", level_button(v, level).say(lang, &[]).into())],
-                ));
-            } else if d.phase() == Phase::Bidding && bid_level_open(d) {
-                // Bazar and the classic bid in tens: say what the numbers mean.
-                let key = if v == Variant::Coinche {
-                    "belote-pick-level"
-                } else {
-                    "belote-pick-level-tens"
-                };
-                lines.push(t(lang, key, &[]));
-            }
-            // Only "your turn" changes, so a hand message is edited only when its owner acts
-            // or is to act.
-            lines.push(t(lang, "turn-yours", &[]));
-        }
-        lines.join("\n")
     }
 
     fn result_text(&self, report: &DealReport, lang: Lang, names: &[String]) -> String {
@@ -1046,13 +905,19 @@ fn belote_word(d: &Deal, seat: Seat, card: Card) -> Option<&'static str> {
     })
 }
 
-/// A played card as the table sees it, with "belote" / "rebelote" when it is one.
-fn played_label(lang: Lang, d: &Deal, seat: Seat, card: Card) -> String {
-    match belote_word(d, seat, card) {
-        Some(k) => format!("{} ({})", card_label(card), t(lang, k, &[])),
-        None => card_label(card),
-    }
-}
+/// How Belote's chat messages say a picture (`crate::draw`).
+static LINES: Lines = Lines {
+    teams: Some("belote-teams"),
+    bids: Some("belote-bids"),
+    contract: Some("belote-contract"),
+    announced: Some("belote-announced"),
+    trick: Some("belote-trick"),
+    last_trick: Some("belote-last-trick"),
+    taken: Some("belote-tricks-taken"),
+    turn: Some("belote-turn"),
+    hand: Some("belote-hand"),
+    ..Lines::NONE
+};
 
 /// Whether the legal bids include levels (Bazar and Coinche ladders).
 fn bid_level_open(d: &Deal) -> bool {

@@ -9,13 +9,16 @@ mod refusal;
 pub mod registry;
 pub mod zole;
 
+pub(crate) use crate::draw::listed;
+pub use crate::picture::name;
+pub use crate::picture::OpenView;
 pub use registry::{default_rules, game_title, in_teams, new_game, seat_range, settle_sheet, GAMES, HOSTED};
 
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use stikis_core::ai::{Budget, Level};
-use stikis_core::cards::{Card, CardSet, Suit};
+use stikis_core::cards::{Card, Suit};
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
@@ -54,23 +57,6 @@ pub struct DealReport {
     /// Pules written to / removed by each seat in this deal (common pules count for nobody).
     pub pules_written: Vec<i64>,
     pub pules_removed: Vec<i64>,
-}
-
-/// Everything about the last deal (in progress or just ended) with every hand open: what the
-/// web viewer shows of a finished deal. Never for a chat message.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct OpenView {
-    /// The cards in each seat's hand now (empty for a seat that sits the deal out).
-    pub hands: Vec<CardSet>,
-    /// The finished tricks: the cards by seat in playing order, and the seat that won.
-    pub tricks: Vec<(Vec<(Seat, Card)>, Seat)>,
-    /// The trick being played.
-    pub trick: Vec<(Seat, Card)>,
-    /// The deal's trumps (empty while they are not known, or in no-trumps).
-    pub trumps: CardSet,
-    /// What lies beside the hands, said and with its cards: Zole's talon until its declarer
-    /// picks it up, then what he buried.
-    pub beside: Option<(crate::picture::Word, Vec<Card>)>,
 }
 
 /// One game as the host plays it. Implementations are pure and synchronous.
@@ -116,10 +102,14 @@ pub trait HostedGame: Send + Sync {
     fn apply(&mut self, action: &Value) -> Result<Option<DealReport>, Refusal>;
     /// A computer player's move for the seat to act, as a record action.
     fn bot_action(&self, level: Level, rng_seed: u64, budget_ms: u64) -> Value;
-    /// The public table message: never a hidden card.
-    fn public_text(&self, lang: Lang, names: &[String]) -> String;
-    /// What `seat` sees privately: its own hand and what it may do.
-    fn hand_text(&self, seat: Seat, lang: Lang, names: &[String]) -> String;
+    /// The public table message: its picture in words (`crate::draw`), never a hidden card.
+    fn public_text(&self, lang: Lang, names: &[String]) -> String {
+        crate::draw::table_text(&self.picture(), lang, names)
+    }
+    /// What `seat` sees privately: its own hand and what it may do (`crate::draw`).
+    fn hand_text(&self, seat: Seat, lang: Lang, names: &[String]) -> String {
+        crate::draw::hand_text(&self.picture(), &self.seat_picture(seat), lang, names)
+    }
     /// The result message of a finished deal.
     fn result_text(&self, report: &DealReport, lang: Lang, names: &[String]) -> String;
     fn totals(&self) -> Vec<i32>;
@@ -205,42 +195,6 @@ pub(crate) fn with_no_actions(deal: &Value) -> Value {
 pub(crate) fn move_budget(budget_ms: u64) -> impl Budget {
     let deadline = Instant::now() + Duration::from_millis(budget_ms.saturating_sub(10));
     move || Instant::now() >= deadline
-}
-
-/// A seat's player name for messages.
-pub fn name(names: &[String], seat: Seat) -> String {
-    names
-        .get(seat as usize)
-        .cloned()
-        .unwrap_or_else(|| format!("#{seat}"))
-}
-
-/// Cards of a trick as the table reads them, each after the name of who played it, in playing
-/// order: "Anna 9♣, Ilze K♣, Bob A♣". Every game's trick lines use it, the last trick's too.
-pub(crate) fn played_by(names: &[String], plays: impl IntoIterator<Item = (Seat, String)>) -> String {
-    plays
-        .into_iter()
-        .map(|(seat, card)| format!("{} {card}", name(names, seat)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// How many buttons a row holds at most: a phone's width.
-pub(crate) const BUTTONS_PER_ROW: usize = 5;
-
-/// Names (of seats or teams) each with its figure, on one line: "Anna 3 · Bruno 2". Every
-/// game lists tricks taken, a deal's points and the running totals so.
-pub(crate) fn listed<V: std::fmt::Display>(items: impl IntoIterator<Item = (String, V)>) -> String {
-    items
-        .into_iter()
-        .map(|(who, v)| format!("{who} {v}"))
-        .collect::<Vec<_>>()
-        .join(" · ")
-}
-
-/// The line saying whose turn it is (a game's message `key`, with `$name`), if anyone's.
-pub(crate) fn turn_line(lang: Lang, key: &str, names: &[String], seat: Option<Seat>) -> Option<String> {
-    seat.map(|s| crate::i18n::t(lang, key, &[("name", name(names, s).into())]))
 }
 
 /// A computer player's name in `lang` for the seat it holds (seats counted from 1, as people

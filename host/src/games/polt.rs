@@ -24,11 +24,21 @@ use stikis_core::{Seat, Seed};
 use super::refusal::Refused;
 use super::zole::card_label;
 use super::{
-    listed, name, suit_symbol, turn_line, with_no_actions, without_actions, DealReport, HostedGame, OpenView,
-    Pressed, Refusal,
+    listed, name, suit_symbol, with_no_actions, without_actions, DealReport, HostedGame, OpenView, Pressed,
+    Refusal,
 };
 use crate::i18n::{t, Arg, Lang};
-use crate::picture::{self, card_decisions, say, Picture, SeatPicture, Trick, Word};
+use crate::picture::{self, card_decisions, say, Lines, Picture, SeatPicture, Word};
+
+/// How Polt's chat messages say a picture (`crate::draw`).
+static LINES: Lines = Lines {
+    trick: Some("polt-trick"),
+    last_trick: Some("polt-last-trick"),
+    taken: Some("polt-tricks-taken"),
+    turn: Some("polt-turn"),
+    hand: Some("polt-hand"),
+    ..Lines::NONE
+};
 
 /// Hands a table plays when its rules do not say (`{"hands": N}`).
 pub const DEFAULT_HANDS: u32 = 10;
@@ -154,16 +164,6 @@ impl PoltGame {
         })?;
         Ok(action_to_json(seat, a))
     }
-
-    fn ranks_line(&self, d: &Deal, lang: Lang, names: &[String]) -> String {
-        let n = d.seat_count();
-        d.ranks()
-            .iter()
-            .enumerate()
-            .map(|(r, &s)| format!("{}: {}", title_word(lang, Title::of(r, n)), name(names, s)))
-            .collect::<Vec<_>>()
-            .join(" · ")
-    }
 }
 
 impl HostedGame for PoltGame {
@@ -227,6 +227,7 @@ impl HostedGame for PoltGame {
 
     fn picture(&self) -> Picture {
         let mut p = Picture::waiting("polt", self.seats);
+        p.lines = &LINES;
         p.totals = self.totals();
         p.over = self.is_over();
         let Some(d) = self.last_deal() else {
@@ -234,6 +235,13 @@ impl HostedGame for PoltGame {
         };
         let open = self.open_view();
         p.deal_no = self.deal_no();
+        p.title = Some(Word::Msg(
+            "polt-title",
+            vec![
+                ("deal", Word::Int(self.deal_no() as i64)),
+                ("hands", Word::Int(i64::from(self.hands))),
+            ],
+        ));
         p.phase = match d.stage() {
             Stage::Exchange | Stage::Trump => picture::Phase::Exchange,
             Stage::Play => picture::Phase::Play,
@@ -277,15 +285,7 @@ impl HostedGame for PoltGame {
         p.trump_line = d
             .trump()
             .map(|s| Word::Msg("polt-trump", vec![("suit", Word::Plain(suit_symbol(s).into()))]));
-        p.trumps = open.trumps;
-        if d.stage() == Stage::Play {
-            p.trick_no = Some(d.tricks().len() + 1);
-        }
-        p.trick = open.trick;
-        p.last_trick = open.tricks.last().map(|(cards, w)| Trick {
-            cards: cards.clone(),
-            winner: Some(*w),
-        });
+        p.play_from(open, d.stage() == Stage::Play);
         if !d.tricks().is_empty() {
             p.taken = d
                 .ranks()
@@ -441,66 +441,6 @@ impl HostedGame for PoltGame {
         action_to_json(seat, a)
     }
 
-    fn public_text(&self, lang: Lang, names: &[String]) -> String {
-        let Some(d) = self.last_deal() else {
-            return String::new();
-        };
-        let mut lines = vec![
-            t(
-                lang,
-                "polt-title",
-                &[
-                    ("deal", Arg::from(self.deal_no())),
-                    ("hands", Arg::from(self.hands)),
-                ],
-            ),
-            self.ranks_line(d, lang, names),
-        ];
-        // The exchange as the table sees it (the picture's: who gives to whom, never which card).
-        let steps: Vec<String> = self
-            .picture()
-            .exchange
-            .iter()
-            .map(|w| w.say(lang, names))
-            .collect();
-        if !steps.is_empty() {
-            lines.push(steps.join(" · "));
-        }
-        if let Some(s) = d.trump() {
-            lines.push(t(lang, "polt-trump", &[("suit", suit_symbol(s).into())]));
-        }
-        if d.stage() == Stage::Play {
-            let trick = d.current_trick();
-            let shown = if trick.is_empty() {
-                "—".to_string()
-            } else {
-                super::played_by(names, trick.iter().map(|&(s, c)| (s, card_label(c))))
-            };
-            lines.push(t(
-                lang,
-                "polt-trick",
-                &[("n", Arg::from(d.tricks().len() + 1)), ("cards", shown.into())],
-            ));
-        }
-        if let Some(last) = d.tricks().last() {
-            lines.push(t(
-                lang,
-                "polt-last-trick",
-                &[
-                    (
-                        "cards",
-                        super::played_by(names, last.cards.iter().map(|&(s, c)| (s, card_label(c)))).into(),
-                    ),
-                    ("name", name(names, last.winner).into()),
-                ],
-            ));
-            let taken = listed(d.ranks().iter().map(|&s| (name(names, s), d.won()[s as usize])));
-            lines.push(t(lang, "polt-tricks-taken", &[("list", taken.into())]));
-        }
-        lines.extend(turn_line(lang, "polt-turn", names, d.to_act()));
-        lines.join("\n")
-    }
-
     fn hand(&self, seat: Seat) -> Vec<Card> {
         self.last_deal()
             .map(|d| {
@@ -508,54 +448,6 @@ impl HostedGame for PoltGame {
                 sorted(v.hand, v.trump)
             })
             .unwrap_or_default()
-    }
-
-    fn hand_text(&self, seat: Seat, lang: Lang, _names: &[String]) -> String {
-        let Some(d) = self.last_deal() else {
-            return String::new();
-        };
-        let v = d.view(seat);
-        let rank = Title::of(d.rank_of(seat), d.seat_count());
-        let mut lines = vec![
-            t(lang, "polt-your-rank", &[("rank", title_word(lang, rank).into())]),
-            t(
-                lang,
-                "polt-hand",
-                &[("cards", labels(sorted(v.hand, v.trump)).into())],
-            ),
-        ];
-        // What this seat gave and got in the exchange: only giver and receiver see the cards.
-        for e in &v.exchange {
-            if let Some(c) = e.given {
-                let key = if e.giver == seat {
-                    "polt-you-gave"
-                } else {
-                    "polt-you-received"
-                };
-                lines.push(t(lang, key, &[("card", card_label(c).into())]));
-            }
-            if let Some(c) = e.returned {
-                let key = if e.receiver == seat {
-                    "polt-you-returned"
-                } else {
-                    "polt-you-got-back"
-                };
-                lines.push(t(lang, key, &[("card", card_label(c).into())]));
-            }
-        }
-        if v.to_act == Some(seat) {
-            match d.phase() {
-                Phase::Give { .. } => lines.push(t(lang, "polt-give-one", &[])),
-                Phase::Return { received, .. } => lines.push(match received.suit() {
-                    Some(s) => t(lang, "polt-return-suit", &[("suit", suit_symbol(s).into())]),
-                    None => t(lang, "polt-return-joker", &[]),
-                }),
-                Phase::Trump => lines.push(t(lang, "polt-name-trump", &[])),
-                _ => {}
-            }
-            lines.push(t(lang, "turn-yours", &[]));
-        }
-        lines.join("\n")
     }
 
     fn result_text(&self, report: &DealReport, lang: Lang, names: &[String]) -> String {

@@ -5,9 +5,9 @@
 
 use stikis_core::cards::Card;
 
-use super::zole::card_label;
 use super::Refusal;
 use crate::i18n::{t, Lang};
+use crate::picture::card_label;
 
 /// The kinds of refusal every game shares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

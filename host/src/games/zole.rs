@@ -17,9 +17,9 @@ use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
 use super::refusal::Refused;
-use super::{listed, name, turn_line, DealReport, HostedGame, OpenView, Pressed, Refusal};
+use super::{listed, name, DealReport, HostedGame, OpenView, Pressed, Refusal};
 use crate::i18n::{t, Arg, Lang};
-use crate::picture::{self, card_decisions, say, Picture, SeatPicture, Trick, Word};
+use crate::picture::{self, card_decisions, say, Lines, Picture, SeatPicture, Word};
 
 pub struct ZoleGame {
     session: Session,
@@ -93,17 +93,7 @@ fn refused(d: &Deal, e: &ZoleError) -> Refused {
     }
 }
 
-/// A card as chat players read it: `Q♣`, `10♦`.
-pub fn card_label(c: Card) -> String {
-    let suit = match c.suit() {
-        Some(Suit::Clubs) => '♣',
-        Some(Suit::Diamonds) => '♦',
-        Some(Suit::Hearts) => '♥',
-        Some(Suit::Spades) => '♠',
-        None => return "🃏".into(),
-    };
-    format!("{}{}", c.rank().map(|r| r.symbol()).unwrap_or("?"), suit)
-}
+pub use crate::picture::card_label;
 
 /// Cards in the order a Zole player holds them: trumps high to low, then clubs, spades and
 /// hearts, each high to low.
@@ -153,6 +143,20 @@ fn bid_key(b: Bid) -> &'static str {
 fn bid_word(lang: Lang, b: Bid) -> String {
     t(lang, bid_key(b), &[])
 }
+
+/// How Zole's chat messages say a picture (`crate::draw`).
+static LINES: Lines = Lines {
+    sitting_out: Some("zole-sitting-out"),
+    bids: Some("zole-bids"),
+    contract: Some("zole-contract"),
+    trick: Some("zole-trick"),
+    last_trick: Some("zole-last-trick-won"),
+    taken: Some("zole-tricks-taken"),
+    turn: Some("zole-turn"),
+    hand: Some("zole-hand"),
+    you_sit_out: Some("zole-you-sit-out"),
+    ..Lines::NONE
+};
 
 /// Cards as one word, in the order given ("K♣ 9♠").
 pub(crate) fn cards_word(cards: impl IntoIterator<Item = Card>) -> Word {
@@ -309,12 +313,20 @@ impl HostedGame for ZoleGame {
 
     fn picture(&self) -> Picture {
         let mut p = Picture::waiting("zole", self.seats());
+        p.lines = &LINES;
         p.totals = self.totals();
         let Some(d) = self.last_deal() else {
             return p;
         };
         let open = self.open_view();
         p.deal_no = self.deal_no();
+        p.title = Some(Word::Msg(
+            "zole-title",
+            vec![
+                ("deal", Word::Int(self.deal_no() as i64)),
+                ("dealer", Word::Seat(d.dealer())),
+            ],
+        ));
         p.phase = match d.phase() {
             Phase::Bidding => picture::Phase::Bidding,
             Phase::Bury => picture::Phase::Exchange,
@@ -330,15 +342,7 @@ impl HostedGame for ZoleGame {
             .collect();
         p.contract = d.contract().map(|c| Word::msg(contract_key(c)));
         p.declarer = d.contract().and(d.declarer());
-        p.trumps = open.trumps;
-        if d.phase() == Phase::Play {
-            p.trick_no = Some(d.tricks_done() + 1);
-        }
-        p.trick = open.trick;
-        p.last_trick = open.tricks.last().map(|(cards, w)| Trick {
-            cards: cards.clone(),
-            winner: Some(*w),
-        });
+        p.play_from(open, d.phase() == Phase::Play);
         if d.tricks_done() > 0 {
             p.taken = d
                 .active()
@@ -509,126 +513,10 @@ impl HostedGame for ZoleGame {
         action_json(seat, a)
     }
 
-    fn public_text(&self, lang: Lang, names: &[String]) -> String {
-        let Some(d) = self.last_deal() else {
-            return String::new();
-        };
-        let mut lines = vec![t(
-            lang,
-            "zole-title",
-            &[
-                ("deal", Arg::from(self.deal_no())),
-                ("dealer", name(names, d.dealer()).into()),
-            ],
-        )];
-        let out: Vec<String> = (0..d.players() as Seat)
-            .filter(|&s| !d.is_active(s))
-            .map(|s| name(names, s))
-            .collect();
-        if !out.is_empty() {
-            lines.push(t(lang, "zole-sitting-out", &[("names", out.join(", ").into())]));
-        }
-        if !d.bids().is_empty() {
-            let bids: Vec<String> = d
-                .bids()
-                .iter()
-                .map(|&(s, b)| format!("{} {}", name(names, s), bid_word(lang, b)))
-                .collect();
-            lines.push(t(lang, "zole-bids", &[("bids", bids.join(", ").into())]));
-        }
-        if let Some(c) = d.contract() {
-            let who = d.declarer().map(|s| name(names, s)).unwrap_or_default();
-            lines.push(t(
-                lang,
-                "zole-contract",
-                &[("contract", contract_word(lang, c).into()), ("name", who.into())],
-            ));
-        }
-        let (trick, leader) = d.current_trick();
-        if d.phase() == Phase::Play {
-            let order = d.active();
-            let start = order.iter().position(|&s| s == leader).unwrap_or(0);
-            let shown = if trick.is_empty() {
-                "—".to_string()
-            } else {
-                let plays = trick.iter().enumerate();
-                super::played_by(
-                    names,
-                    plays.map(|(i, &c)| (order[(start + i) % 3], card_label(c))),
-                )
-            };
-            lines.push(t(
-                lang,
-                "zole-trick",
-                &[("n", Arg::from(d.tricks_done() + 1)), ("cards", shown.into())],
-            ));
-        }
-        if let Some(last) = d.played().chunks_exact(3).last().filter(|_| d.tricks_done() > 0) {
-            let k = d.tricks_done();
-            let order = d.active();
-            let start = d
-                .trick_leader(k - 1)
-                .and_then(|l| order.iter().position(|&s| s == l))
-                .unwrap_or(0);
-            let plays = last.iter().enumerate();
-            let cards = super::played_by(
-                names,
-                plays.map(|(i, &c)| (order[(start + i) % 3], card_label(c))),
-            );
-            // The last trick of a deal names its taker too (the picture has every trick's).
-            let winner = self.open_view().tricks.last().map(|(_, w)| *w);
-            lines.push(match winner {
-                Some(w) => t(
-                    lang,
-                    "zole-last-trick-won",
-                    &[("cards", cards.clone().into()), ("name", name(names, w).into())],
-                ),
-                None => t(lang, "zole-last-trick", &[("cards", cards.into())]),
-            });
-        }
-        if d.tricks_done() > 0 {
-            let taken = listed(
-                d.active()
-                    .iter()
-                    .map(|&s| (name(names, s), d.tricks()[s as usize])),
-            );
-            lines.push(t(lang, "zole-tricks-taken", &[("list", taken.into())]));
-        }
-        lines.extend(turn_line(lang, "zole-turn", names, d.to_act()));
-        lines.join("\n")
-    }
-
     fn hand(&self, seat: Seat) -> Vec<Card> {
         self.last_deal()
             .map(|d| sorted(d.view(seat).hand))
             .unwrap_or_default()
-    }
-
-    fn hand_text(&self, seat: Seat, lang: Lang, _names: &[String]) -> String {
-        let Some(d) = self.last_deal() else {
-            return String::new();
-        };
-        if !d.is_active(seat) {
-            return t(lang, "zole-you-sit-out", &[]);
-        }
-        let v = d.view(seat);
-        let mut lines = vec![t(lang, "zole-hand", &[("cards", labels(sorted(v.hand)).into())])];
-        if let Some(b) = v.buried {
-            lines.push(t(lang, "zole-buried", &[("cards", labels(sorted(b)).into())]));
-        }
-        match (v.phase, v.to_act) {
-            (Phase::Bury, Some(s)) if s == seat => {
-                lines.push(t(lang, "zole-bury-pick", &[]));
-                if let Some(c) = self.bury_pick {
-                    lines.push(t(lang, "zole-bury-picked", &[("cards", card_label(c).into())]));
-                }
-            }
-            // Only "your turn" is shown, so a hand message changes only when its owner acts or
-            // is to act: fewer edits per card.
-            (_, Some(s)) if s == seat => lines.push(t(lang, "turn-yours", &[])),
-            _ => {}
-        }
-        lines.join("\n")
     }
 
     fn result_text(&self, report: &DealReport, lang: Lang, names: &[String]) -> String {

@@ -114,6 +114,26 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
 }
 
+impl crate::observe::Failure for StoreError {
+    fn store_kind(&self) -> Option<&'static str> {
+        Some(match self {
+            StoreError::Db(sqlx::Error::PoolTimedOut) => "pool_timeout",
+            StoreError::Db(
+                sqlx::Error::Io(_)
+                | sqlx::Error::Tls(_)
+                | sqlx::Error::PoolClosed
+                | sqlx::Error::Protocol(_)
+                | sqlx::Error::WorkerCrashed,
+            ) => "connection",
+            StoreError::Db(sqlx::Error::Database(_)) => "database",
+            StoreError::Commit(_) => "commit",
+            StoreError::Late => "late",
+            StoreError::Corrupt(_) => "corrupt",
+            _ => "other",
+        })
+    }
+}
+
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// The sizes of a PostgreSQL store, each process's: its main pool, its `light` pool (claims

@@ -319,7 +319,7 @@ impl Store {
 
     /// Whether this process alone shows table `table`'s hands now, so that their versions
     /// need no claim (`claim_hand`): alone (`alone`), or it owns the table by the live set
-    /// as it last read it (`crate::owner::owner_among`) and that set has not changed for
+    /// as it last read it (`crate::ownership::owner_among`) and that set has not changed for
     /// `settled`. Meant for a platform on which the owner shows every hand of its tables
     /// (Telegram: `HandDelivery::Shown`). Within `settled` of a change of the live set, each
     /// process claims what it shows: the previous owner learns of the change within a read
@@ -340,7 +340,7 @@ impl Store {
             .read()
             .expect("live processes")
             .as_ref()
-            .and_then(|live| crate::owner::owner_among(table, live).map(|o| o == &*self.process))
+            .and_then(|live| crate::ownership::owner_among(table, live).map(|o| o == &*self.process))
             .unwrap_or(false)
     }
 
@@ -593,7 +593,7 @@ impl Store {
         if self.alone() {
             return true;
         }
-        let Some(table) = crate::watching::hand_table(key) else {
+        let Some(table) = crate::msgkey::MsgKey::hand_table(key) else {
             return self
                 .claim_shown(platform, key, recipient, version, text, buttons)
                 .await;
