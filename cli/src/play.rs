@@ -303,9 +303,11 @@ pub(crate) fn view(out: &Outbox, chat: &ChatRef, me: &str, opts: &Opts) -> Vec<S
                 chat: c,
                 ..
             } if user == me && c == chat => {
+                // The numbered choices: a card that cannot be played now is not one.
                 let buttons = rows
                     .iter()
                     .flatten()
+                    .filter(|b| !b.disabled)
                     .map(|b| (b.label.clone(), b.token.clone()))
                     .collect();
                 shown.push(Shown::Hand(text.clone(), buttons));

@@ -180,7 +180,7 @@ fn own_hands(out: &Outbox, user: &str) -> Vec<(String, Content)> {
                     key.clone(),
                     Content {
                         text: text.clone(),
-                        buttons: buttons.clone(),
+                        buttons: stikis_host::outbox::pressable(buttons),
                         version: Some(*version),
                     },
                 ));

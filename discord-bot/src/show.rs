@@ -238,9 +238,10 @@ impl Shower {
                     {
                         continue;
                     }
+                    // Discord's hands keep to the playable cards (no disabled buttons).
                     let content = Content {
                         text: text.clone(),
-                        buttons: buttons.clone(),
+                        buttons: stikis_host::outbox::pressable(buttons),
                         version: Some(*version),
                     };
                     if self.dm_closed(user) {

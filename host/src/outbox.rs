@@ -182,6 +182,65 @@ pub struct Request {
 pub struct Button {
     pub label: String,
     pub token: String,
+    /// Shown but not pressable: a card of a hand that cannot be played now, drawn among the
+    /// playable ones where a surface has disabled buttons (Telegram's ephemeral hands, Bot
+    /// API 10.3). Its token is the move it would be, so a forged press on it gets the answer
+    /// of any illegal move. Surfaces without disabled buttons draw `pressable` rows.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disabled: bool,
+}
+
+impl Button {
+    /// A pressable button.
+    pub fn new(label: impl Into<String>, token: impl Into<String>) -> Button {
+        Button {
+            label: label.into(),
+            token: token.into(),
+            disabled: false,
+        }
+    }
+}
+
+/// Whether a button chooses a card (its token's action is `<kind>:<card>`).
+fn is_card(b: &Button) -> bool {
+    crate::token::Token::decode(&b.token).is_ok_and(|t| {
+        t.action
+            .split_once(':')
+            .is_some_and(|(_, c)| c.parse::<stikis_core::cards::Card>().is_ok())
+    })
+}
+
+/// `rows` as a surface without disabled buttons draws them: the disabled ones left out, and
+/// the rows of cards filled again (at most `BUTTONS_PER_ROW` a row), as the hand's playable
+/// cards alone were drawn before there were disabled buttons. Rows without a disabled button
+/// are returned as they are.
+pub fn pressable(rows: &[Vec<Button>]) -> Vec<Vec<Button>> {
+    if !rows.iter().flatten().any(|b| b.disabled) {
+        return rows.to_vec();
+    }
+    let mut out: Vec<Vec<Button>> = Vec::new();
+    let mut cards: Vec<Button> = Vec::new();
+    let flush = |cards: &mut Vec<Button>, out: &mut Vec<Vec<Button>>| {
+        out.extend(
+            cards
+                .chunks(crate::games::BUTTONS_PER_ROW)
+                .map(<[Button]>::to_vec),
+        );
+        cards.clear();
+    };
+    for row in rows {
+        if !row.is_empty() && row.iter().all(is_card) {
+            cards.extend(row.iter().filter(|b| !b.disabled).cloned());
+            continue;
+        }
+        flush(&mut cards, &mut out);
+        let row: Vec<Button> = row.iter().filter(|b| !b.disabled).cloned().collect();
+        if !row.is_empty() {
+            out.push(row);
+        }
+    }
+    flush(&mut cards, &mut out);
+    out
 }
 
 /// How an adapter shows a hand (`Out::Private`).

@@ -926,6 +926,7 @@ mod tests {
                 buttons: vec![vec![Button {
                     label: "J♣".into(),
                     token: "x".into(),
+                    disabled: false,
                 }]],
                 version: 3,
                 delivery: HandDelivery::Show,

@@ -723,6 +723,7 @@ impl Live {
         let b = |key: &str, code: &str| Button {
             label: t(lang, key, &[]),
             token: self.token(code),
+            disabled: false,
         };
         let mut buttons = vec![
             vec![b("button-join", "join"), b("button-leave", "leave")],
@@ -737,6 +738,7 @@ impl Live {
                     &[("seat", Arg::from(i64::from(seat) + 1))],
                 ),
                 token: self.token(ADD_SEAT),
+                disabled: false,
             }]);
         }
         out.push(Out::Public {
@@ -797,6 +799,7 @@ impl Live {
         let mut public_buttons = vec![vec![Button {
             label: "🂠".into(),
             token: self.token("hand"),
+            disabled: false,
         }]];
         if !live {
             public_buttons.clear();
@@ -810,6 +813,7 @@ impl Live {
             public_buttons[0].push(Button {
                 label: t(lang, "button-back", &[]),
                 token: self.token("back"),
+                disabled: false,
             });
         }
         // A stopped table's picture: nobody's turn any more.
@@ -877,14 +881,20 @@ impl Live {
             part.prompt.clear();
             part.decisions.clear();
         }
-        let buttons = part
-            .decisions
-            .iter()
+        // Stopped: nothing to press. Else the hand's buttons whole (unplayable cards disabled,
+        // for the surfaces that show them).
+        let rows = match stopped {
+            Some(_) => Vec::new(),
+            None => game.hand_buttons(seat, lang),
+        };
+        let buttons = rows
+            .into_iter()
             .map(|row| {
-                row.iter()
-                    .map(|d| Button {
-                        label: d.choice.label(lang, &[]),
-                        token: self.token(&d.code),
+                row.into_iter()
+                    .map(|b| Button {
+                        label: b.label,
+                        token: self.token(&b.code),
+                        disabled: b.disabled,
                     })
                     .collect()
             })

@@ -825,6 +825,7 @@ impl Host {
             token: Token::new(tour.id, 0, format!("T:{}", verb.code()))
                 .encode()
                 .unwrap_or_default(),
+            disabled: false,
         };
         use TournamentVerb::*;
         let buttons = match tour.status {

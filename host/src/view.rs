@@ -227,6 +227,7 @@ impl Live {
                     None => others.push(Button {
                         label: d.choice.label(lang, &names),
                         token: self.token(&d.code),
+                        disabled: false,
                     }),
                 }
             }
@@ -240,6 +241,7 @@ impl Live {
             v.buttons.push(vec![Button {
                 label: crate::i18n::t(lang, "button-back", &[]),
                 token: self.token("back"),
+                disabled: false,
             }]);
         }
         v.hand = cards;

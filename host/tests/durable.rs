@@ -92,7 +92,8 @@ fn a_move(buttons: &[Vec<Button>], last: Option<&str>) -> Option<String> {
         .iter()
         .flatten()
         .filter(|b| {
-            !b.label.starts_with('✓')
+            !b.disabled
+                && !b.label.starts_with('✓')
                 && Some(b.token.as_str()) != last
                 && Token::decode(&b.token).is_ok_and(|t| !t.action.starts_with("n:"))
         })

@@ -74,7 +74,12 @@ impl Screen {
                         continue;
                     }
                     *newest = *version;
-                    let b = buttons.iter().flatten().map(|b| b.token.clone()).collect();
+                    let b = buttons
+                        .iter()
+                        .flatten()
+                        .filter(|b| !b.disabled)
+                        .map(|b| b.token.clone())
+                        .collect();
                     self.hands.insert(user.clone(), b);
                 }
                 Out::Public {
@@ -647,6 +652,7 @@ fn see(hands: &mut HashMap<String, Vec<(String, String)>>, out: &Outbox) {
             let b = buttons
                 .iter()
                 .flatten()
+                .filter(|b| !b.disabled)
                 .map(|b| (b.label.clone(), b.token.clone()))
                 .collect();
             hands.insert(user.clone(), b);

@@ -66,7 +66,12 @@ async fn play_one_deal(host: &Arc<Host>, mut out: Outbox) -> String {
         for o in &out.0 {
             match o {
                 Out::Private { user, buttons, .. } => {
-                    let b = buttons.iter().flatten().map(|b| b.token.clone()).collect();
+                    let b = buttons
+                        .iter()
+                        .flatten()
+                        .filter(|b| !b.disabled)
+                        .map(|b| b.token.clone())
+                        .collect();
                     hands.insert(user.clone(), b);
                 }
                 Out::Post { text, .. } if text.starts_with("Result of deal 1") => {
@@ -432,7 +437,7 @@ async fn started(dir: &tempfile::TempDir, file: &str) -> (Store, Arc<Host>, Stri
             Out::Private { user, buttons, .. } => buttons
                 .iter()
                 .flatten()
-                .next()
+                .find(|b| !b.disabled)
                 .map(|b| (user.clone(), b.token.clone())),
             _ => None,
         })

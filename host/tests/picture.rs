@@ -148,6 +148,7 @@ fn check_step(game: &str, rules: &Value, seats: usize, log: &Log, g: &dyn Hosted
                 "{why}: seat {seat}'s picture shows {c} of another hand"
             );
         }
+        check_hand_buttons(game, rules, seats, log, g, seat, &mine.hand, why);
         let legal: BTreeSet<String> = g.legal(seat).into_iter().map(normal).collect();
         let reached = reachable(game, rules, seats, log, seat);
         assert_eq!(
@@ -165,6 +166,92 @@ fn check_step(game: &str, rules: &Value, seats: usize, log: &Log, g: &dyn Hosted
             "{why}: seat {seat}'s picture rebuilt from the record"
         );
     }
+}
+
+/// Hands drawn with disabled cards (`check_hand_buttons`): the cases must reach some.
+static DISABLED_HANDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// `seat`'s hand as a surface with disabled buttons draws it (`HostedGame::hand_buttons`):
+/// the pressable buttons are its decisions (`buttons`), no more and no less; while cards are
+/// played, every card of the hand is there in its order, and the ones that cannot be played
+/// now are disabled, a press on one refused as an illegal move; and drawn without disabled
+/// buttons (`outbox::pressable`) the rows are `buttons`' own.
+#[allow(clippy::too_many_arguments)]
+fn check_hand_buttons(
+    game: &str,
+    rules: &Value,
+    seats: usize,
+    log: &Log,
+    g: &dyn HostedGame,
+    seat: Seat,
+    hand: &[Card],
+    why: &str,
+) {
+    use stikis_host::Button;
+    let plain = g.buttons(seat, Lang::En);
+    let full = g.hand_buttons(seat, Lang::En);
+    let codes = |rows: &[Vec<stikis_host::games::GameButton>], disabled: bool| -> Vec<String> {
+        rows.iter()
+            .flatten()
+            .filter(|b| b.disabled == disabled)
+            .map(|b| b.code.clone())
+            .collect()
+    };
+    let mut enabled = codes(&full, false);
+    let mut offered = codes(&plain, false);
+    enabled.sort();
+    offered.sort();
+    assert_eq!(enabled, offered, "{why}: seat {seat}'s pressable hand buttons");
+    let disabled = codes(&full, true);
+    let plays = g
+        .seat_picture(seat)
+        .decisions
+        .iter()
+        .flatten()
+        .any(|d| matches!(d.choice, stikis_host::picture::Choice::Play(_)));
+    if plays && !disabled.is_empty() {
+        let drawn: Vec<String> = full
+            .iter()
+            .flatten()
+            .filter_map(|b| b.code.split_once(':').and_then(|(_, c)| c.parse::<Card>().ok()))
+            .map(|c| c.to_string())
+            .collect();
+        let held: Vec<String> = hand.iter().map(Card::to_string).collect();
+        assert_eq!(drawn, held, "{why}: seat {seat}'s hand drawn whole, in order");
+        DISABLED_HANDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut copy = rebuilt(game, rules, seats, log);
+        for code in &disabled {
+            assert!(
+                copy.press(seat, code, Lang::En).is_err(),
+                "{why}: seat {seat}'s disabled {code} was taken"
+            );
+        }
+    } else {
+        assert!(
+            disabled.is_empty(),
+            "{why}: seat {seat} has disabled buttons with no card to play"
+        );
+    }
+    let as_buttons = |rows: &[Vec<stikis_host::games::GameButton>]| -> Vec<Vec<Button>> {
+        rows.iter()
+            .map(|r| {
+                r.iter()
+                    .map(|b| Button {
+                        label: b.label.clone(),
+                        token: stikis_host::token::Token::new(1, 2, b.code.clone())
+                            .encode()
+                            .unwrap(),
+                        disabled: b.disabled,
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    assert_eq!(
+        stikis_host::outbox::pressable(&as_buttons(&full)),
+        as_buttons(&plain),
+        "{why}: seat {seat}'s hand without disabled buttons"
+    );
 }
 
 /// Plays one case; returns the steps checked.
@@ -236,7 +323,12 @@ fn every_games_picture_hides_what_it_must_offers_what_the_rules_allow_and_replay
         steps >= cases * DEALS * 24,
         "only {steps} steps were checked in {cases} cases"
     );
-    eprintln!("{cases} cases, {steps} steps checked");
+    let disabled = DISABLED_HANDS.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        disabled > cases,
+        "only {disabled} hands had cards that could not be played"
+    );
+    eprintln!("{cases} cases, {steps} steps checked, {disabled} hands with disabled cards");
 }
 
 #[test]

@@ -682,7 +682,8 @@ impl App {
             let text = shown.reply_text().unwrap_or_default().to_string();
             return self.shower.show(say(text), answer).await;
         };
-        let actions: Vec<&stikis_host::Button> = hand.iter().flatten().collect();
+        // Numbered as the popup numbers them: a disabled card is no choice.
+        let actions: Vec<&stikis_host::Button> = hand.iter().flatten().filter(|b| !b.disabled).collect();
         let reply = if actions.is_empty() {
             t(lang, "turn-not-yours", &[])
         } else {

@@ -233,7 +233,8 @@ fn b36(mut n: u64) -> String {
 /// misread as two choices.
 pub fn numbered(buttons: &[Vec<Button>]) -> String {
     let mut s = String::new();
-    for (i, b) in buttons.iter().flatten().enumerate() {
+    // A disabled card is no choice (`Button::disabled`).
+    for (i, b) in buttons.iter().flatten().filter(|b| !b.disabled).enumerate() {
         if i > 0 {
             s.push('\n');
         }
@@ -251,6 +252,7 @@ fn choice_rows(table: i64, deal: i64, count: usize) -> Vec<Vec<Button>> {
         .map(|i| Button {
             label: i.to_string(),
             token: choice_data(table, deal, i),
+            disabled: false,
         })
         .collect();
     all.chunks(5).map(<[Button]>::to_vec).collect()
@@ -263,6 +265,7 @@ fn digest(text: &str, buttons: &[Vec<Button>]) -> u64 {
         for b in row {
             b.label.hash(&mut h);
             b.token.hash(&mut h);
+            b.disabled.hash(&mut h);
         }
         0xffu8.hash(&mut h);
     }
@@ -582,7 +585,7 @@ impl Shower {
         if !closed.is_empty() {
             let most = closed
                 .iter()
-                .map(|b| b.iter().flatten().count())
+                .map(|b| b.iter().flatten().filter(|b| !b.disabled).count())
                 .max()
                 .unwrap_or(0);
             rows.extend(choice_rows(table, deal as i64, most));
@@ -904,6 +907,7 @@ impl Shower {
                 self.username,
                 stikis_host::links::table_ref(secret, table)
             ),
+            disabled: false,
         }])
     }
 
@@ -1339,6 +1343,7 @@ impl Shower {
             rows.push(vec![Button {
                 label: "🔗 @".to_string() + &self.username,
                 token: LINK.to_string() + &self.deep_link(&p),
+                disabled: false,
             }]);
         }
         rows
@@ -1579,7 +1584,10 @@ impl Shower {
 /// Marks a `Button` that is a URL rather than a callback (only inside this module).
 const LINK: &str = "\u{1}link:";
 
+/// Buttons as teloxide sends them, which has no disabled buttons: a hand's playable cards
+/// alone (`stikis_host::outbox::pressable`).
 fn keyboard_with_links(buttons: &[Vec<Button>]) -> InlineKeyboardMarkup {
+    let buttons = stikis_host::outbox::pressable(buttons);
     InlineKeyboardMarkup::new(buttons.iter().map(|row| {
         row.iter()
             .map(
@@ -1638,6 +1646,7 @@ mod tests {
             vec![vec![Button {
                 label: l.into(),
                 token: "t".into(),
+                disabled: false,
             }]]
         };
         assert_eq!(digest("a", &b("x")), digest("a", &b("x")));

@@ -1407,6 +1407,7 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
             buttons: vec![vec![stikis_host::Button {
                 label: format!("card {v}"),
                 token: format!("x{v}"),
+                disabled: false,
             }]],
             version: v,
             delivery: stikis_host::HandDelivery::Show,

@@ -495,3 +495,73 @@ async fn an_admin_sends_hands_to_private_chats_with_slash_hands_and_settings_say
     running.shutdown().await;
     fake.assert_nothing_refused();
 }
+
+/// A hand in the group shows the cards that cannot be played now as disabled buttons (Bot
+/// API 10.3), in the hand's order among the playable ones: at a trick where its receiver
+/// must follow suit, every card of the hand has its button and only the playable ones can be
+/// pressed. A forged press on a disabled one is refused as any illegal move, and the hand
+/// keeps the card.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cards_that_cannot_be_played_now_are_disabled_buttons_of_the_hand_in_the_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = modern_fake().await;
+    let running = bot(&fake, &dir.path().join("d.db")).await;
+    open_table(&fake, |_| {}).await;
+    let mut presses = 0;
+    let (user, hand) = loop {
+        let (user, (id, data, _)) = fake
+            .until("someone to act", |f| {
+                PLAYERS.into_iter().find_map(|u| move_of(f, u).map(|m| (u, m)))
+            })
+            .await;
+        let hand = fake
+            .ephemerals_of(GROUP, user)
+            .into_iter()
+            .find(|e| e.id == id)
+            .unwrap();
+        if hand.buttons.iter().flatten().any(|b| b.disabled) {
+            break (user, hand);
+        }
+        let cq = fake.press_ephemeral(GROUP, user, id, &data);
+        fake.answered(&cq).await;
+        // The next hand to act is drawn after this press.
+        fake.until("the move taken", |f| {
+            let now = f.ephemerals_of(GROUP, user).into_iter().find(|e| e.id == id)?;
+            (!now.pressable().iter().any(|b| b.data == data)).then_some(())
+        })
+        .await;
+        presses += 1;
+        assert!(presses < 40, "no hand had a card it could not play");
+        assert_eq!(results(&fake), 0, "the deal ended with no card disabled");
+    };
+    // Every card of the hand is a button, in the hand's order; some pressable, some not.
+    let held = cards_in(hand.text.lines().next().unwrap_or(""));
+    let cards: Vec<_> = hand
+        .buttons
+        .iter()
+        .flatten()
+        .filter(|b| Token::decode(&b.data).is_ok_and(|t| t.action.starts_with("p:")))
+        .collect();
+    let labels: Vec<String> = cards.iter().map(|b| b.label.clone()).collect();
+    assert_eq!(labels, held, "{hand:#?}");
+    let disabled: Vec<_> = cards.iter().filter(|b| b.disabled).collect();
+    assert!(!disabled.is_empty() && disabled.len() < cards.len(), "{hand:#?}");
+    // A client cannot press a disabled button; a forged press gets the illegal move's answer.
+    let forged = disabled[0];
+    let cq = fake.forge_ephemeral_press(GROUP, user, hand.id, &forged.data);
+    let answer = fake.answered(&cq).await;
+    let text = answer["text"].as_str().unwrap_or("");
+    assert!(text.starts_with("You must"), "{answer}");
+    let now = fake
+        .ephemerals_of(GROUP, user)
+        .into_iter()
+        .find(|e| e.id == hand.id)
+        .unwrap();
+    assert!(
+        cards_in(now.text.lines().next().unwrap_or("")).contains(&forged.label),
+        "the refused card left the hand: {now:#?}"
+    );
+    assert_eq!(now.buttons, hand.buttons, "the hand changed: {now:#?}");
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}

@@ -23,13 +23,15 @@ use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
 use crate::i18n::Lang;
-use crate::picture::{Picture, SeatPicture};
+use crate::picture::{Picture, SeatPicture, BUTTONS_PER_ROW};
 
 /// A button of a player's hand: its label and the code the game reads back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameButton {
     pub label: String,
     pub code: String,
+    /// Shown but not pressable (`hand_buttons`: a card that cannot be played now).
+    pub disabled: bool,
 }
 
 /// What a press did, before it is committed.
@@ -91,10 +93,70 @@ pub trait HostedGame: Send + Sync {
                     .map(|d| GameButton {
                         label: d.choice.label(lang, &[]),
                         code: d.code,
+                        disabled: false,
                     })
                     .collect()
             })
             .collect()
+    }
+    /// The buttons of `seat`'s hand where a surface can show disabled buttons: `buttons`,
+    /// but when cards are to be played, every card of the hand in its order, those that
+    /// cannot be played now disabled (with the code their play would have: a press on one is
+    /// refused as an illegal move), then the decisions that are no card play.
+    fn hand_buttons(&self, seat: Seat, lang: Lang) -> Vec<Vec<GameButton>> {
+        use crate::picture::Choice;
+        let p = self.seat_picture(seat);
+        let plays: Vec<(Card, String)> = p
+            .decisions
+            .iter()
+            .flatten()
+            .filter_map(|d| match d.choice {
+                Choice::Play(c) => Some((c, d.code.clone())),
+                _ => None,
+            })
+            .collect();
+        let kind = plays
+            .first()
+            .and_then(|(_, code)| code.split_once(':'))
+            .map(|(k, _)| k.to_string());
+        let Some(kind) = kind.filter(|_| p.hand.iter().any(|c| plays.iter().all(|(p, _)| p != c))) else {
+            return self.buttons(seat, lang);
+        };
+        let cards: Vec<GameButton> = p
+            .hand
+            .iter()
+            .map(|c| match plays.iter().find(|(p, _)| p == c) {
+                Some((_, code)) => GameButton {
+                    label: Choice::Play(*c).label(lang, &[]),
+                    code: code.clone(),
+                    disabled: false,
+                },
+                None => GameButton {
+                    label: Choice::Play(*c).label(lang, &[]),
+                    code: format!("{kind}:{c}"),
+                    disabled: true,
+                },
+            })
+            .collect();
+        let mut rows: Vec<Vec<GameButton>> = cards
+            .chunks(BUTTONS_PER_ROW)
+            .map(<[GameButton]>::to_vec)
+            .collect();
+        for row in p.decisions {
+            let row: Vec<GameButton> = row
+                .into_iter()
+                .filter(|d| !matches!(d.choice, Choice::Play(_)))
+                .map(|d| GameButton {
+                    label: d.choice.label(lang, &[]),
+                    code: d.code,
+                    disabled: false,
+                })
+                .collect();
+            if !row.is_empty() {
+                rows.push(row);
+            }
+        }
+        rows
     }
     /// Reads a button code pressed by `seat`: a move, a selection, or a refusal.
     fn press(&mut self, seat: Seat, code: &str, lang: Lang) -> Result<Pressed, Refusal>;

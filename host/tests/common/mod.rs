@@ -102,9 +102,11 @@ impl Screen {
                     user,
                     ..
                 } => {
+                    // What a player can press: a disabled card cannot be.
                     let b = buttons
                         .iter()
                         .flatten()
+                        .filter(|b| !b.disabled)
                         .map(|b| (b.label.clone(), b.token.clone()))
                         .collect();
                     self.latest.insert(key.clone(), (user.clone(), text.clone(), b));

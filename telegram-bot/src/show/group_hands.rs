@@ -40,7 +40,7 @@ fn recipient(user: &str) -> String {
     format!("e{user}")
 }
 
-/// A hand's buttons as an inline keyboard (URL buttons as such).
+/// A hand's buttons as an inline keyboard (URL buttons as such, disabled ones disabled).
 fn keyboard(buttons: &[Vec<Button>]) -> Option<InlineKeyboard> {
     if buttons.iter().all(Vec::is_empty) {
         return None;
@@ -52,6 +52,8 @@ fn keyboard(buttons: &[Vec<Button>]) -> Option<InlineKeyboard> {
                 row.iter()
                     .map(|b| match b.token.strip_prefix(LINK) {
                         Some(url) => ephemeral::Button::url(b.label.clone(), url),
+                        // A card that cannot be played now (Bot API 10.3).
+                        None if b.disabled => ephemeral::Button::disabled(b.label.clone(), b.token.clone()),
                         None => ephemeral::Button::callback(b.label.clone(), b.token.clone()),
                     })
                     .collect()
@@ -310,10 +312,12 @@ mod tests {
             Button {
                 label: "9♣".into(),
                 token: "s1.p:9C".into(),
+                disabled: false,
             },
             Button {
                 label: "🔗".into(),
                 token: format!("{LINK}https://t.me/x"),
+                disabled: false,
             },
         ]])
         .unwrap();
@@ -325,5 +329,12 @@ mod tests {
             k.inline_keyboard[0][1],
             ephemeral::Button::url("🔗", "https://t.me/x")
         );
+        // A card that cannot be played now is a disabled button (Bot API 10.3).
+        let k = keyboard(&[vec![Button {
+            disabled: true,
+            ..Button::new("K♠", "s1.p:KS")
+        }]])
+        .unwrap();
+        assert_eq!(k.inline_keyboard[0][0], ephemeral::Button::disabled("K♠", "s1.p:KS"));
     }
 }

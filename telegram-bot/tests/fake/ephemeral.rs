@@ -323,13 +323,23 @@ impl super::Fake {
     /// `chat`; returns the callback id. Panics if `user` does not see that message or the
     /// button is disabled (a client cannot press it).
     pub fn press_ephemeral(&self, chat: i64, user: i64, id: i64, data: &str) -> String {
+        self.ephemeral_press(chat, user, id, data, false)
+    }
+
+    /// A press no client can make: on a button of `user`'s ephemeral message `id` that is
+    /// disabled (or is not there at all), as a forged update would bring it.
+    pub fn forge_ephemeral_press(&self, chat: i64, user: i64, id: i64, data: &str) -> String {
+        self.ephemeral_press(chat, user, id, data, true)
+    }
+
+    fn ephemeral_press(&self, chat: i64, user: i64, id: i64, data: &str, forged: bool) -> String {
         let e = self
             .ephemerals_of(chat, user)
             .into_iter()
             .find(|e| e.id == id)
             .unwrap_or_else(|| panic!("{user} sees no ephemeral message {id} in {chat}"));
         assert!(
-            e.pressable().iter().any(|b| b.data == data),
+            forged || e.pressable().iter().any(|b| b.data == data),
             "{data} is no pressable button of {e:?}"
         );
         let cq = {
