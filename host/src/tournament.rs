@@ -731,10 +731,12 @@ impl Host {
         let entrants = self.store.entrants(tour.id).await?;
         let mut lines = vec![
             self.tournament_header(tour, lang, format).await?,
+            // Short, as a table message shows its deal's: the whole SHA-256 is in the record
+            // and on the web page.
             t(
                 lang,
                 "tournament-commitment",
-                &[("commitment", tour.commitment.clone().into())],
+                &[("commitment", crate::table::fingerprint(&tour.commitment).into())],
             ),
         ];
         let (rec, done) = self.tournament_record(tour).await?;

@@ -186,7 +186,13 @@ fn first_half(dir: &tempfile::TempDir, cut: usize) -> (Screen, u64, usize) {
             .next()
             .unwrap()
             .to_string();
-        assert_eq!(commitment.len(), 64, "{text}");
+        // The group sees its first 16 digits, as a table message shows its deal's.
+        assert_eq!(
+            commitment.chars().count(),
+            stikis_host::table::FINGERPRINT_DIGITS + 1,
+            "{text}"
+        );
+        assert!(commitment.ends_with('…'), "{text}");
         // Too few to start.
         let join = f.button(TournamentVerb::Join);
         for p in &people[..2] {
@@ -240,8 +246,9 @@ fn first_half(dir: &tempfile::TempDir, cut: usize) -> (Screen, u64, usize) {
             .next()
             .unwrap();
         let seed: stikis_core::Seed = seed.parse().unwrap();
+        let full = stikis_host::table::commitment(&seed);
         assert_eq!(
-            stikis_host::table::commitment(&seed),
+            stikis_host::table::fingerprint(&full),
             commitment,
             "the seed revealed is the one committed to"
         );
@@ -347,6 +354,15 @@ async fn second_half(d: &tempfile::TempDir, screen: Screen, rng: u64, presses: u
     .await;
     let value = file_of(&out).expect("the tournament's record");
     let rec: TournamentRecord = serde_json::from_value(value).unwrap();
+    // The record keeps the whole commitment, which the group's message shortened.
+    assert_eq!(rec.draw_commitment.len(), 64, "{}", rec.draw_commitment);
+    assert!(
+        f.tournament_text()
+            .contains(&stikis_host::table::fingerprint(&rec.draw_commitment)),
+        "{}",
+        f.tournament_text()
+    );
+    assert!(!f.tournament_text().contains(&rec.draw_commitment));
     assert_eq!(rec.rounds.len(), 3);
     for r in &rec.rounds {
         assert_eq!(r.tables.len(), 3);

@@ -1076,6 +1076,11 @@ mod tests {
             // The seed is shown short, ending in "…": no full stop right after it.
             let short = t(lang, "deal-seed", &[("seed", "0f56…".into())]);
             assert!(!short.contains("….") && !short.contains("…,"), "{lang}: {short}");
+            // So are the commitments, a deal's and a tournament's draw's.
+            for key in ["deal-commitment", "tournament-commitment"] {
+                let short = t(lang, key, &[("commitment", "0f56…".into())]);
+                assert!(short.ends_with("0f56…"), "{lang}: {short}");
+            }
         }
     }
 
