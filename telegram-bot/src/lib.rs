@@ -760,6 +760,17 @@ impl App {
         }
     }
 
+    /// The language of an answer to a command of a person whose language is `lang`, said
+    /// where it was given: in a group, the group's (as every other post there), in a private
+    /// chat the person's.
+    async fn said_lang(&self, chat: &ChatRef, private: bool, lang: Lang) -> Lang {
+        if private {
+            lang
+        } else {
+            self.shower.community_lang(chat).await
+        }
+    }
+
     async fn user_lang(&self, m: &Message) -> Lang {
         match m.from.as_ref() {
             Some(u) => self.lang_of(u).await,
@@ -807,14 +818,16 @@ impl App {
                 if private {
                     self.shower.reachable(&user.id);
                 }
+                let lang = self.said_lang(&chat, private, lang).await;
                 return self.shower.show(say(commands::help_text(lang)), answer).await;
             }
             "hands" => return self.hands_command(&m, from, &args, chat, answer, lang).await,
             "rules" => {
+                let lang = self.said_lang(&chat, private, lang).await;
                 return self
                     .shower
                     .show(say(commands::rules_text(lang).into()), answer)
-                    .await
+                    .await;
             }
             g if commands::game_command(g, &args, &stikis_host::games::GAMES).is_some() => {
                 let o = commands::game_command(g, &args, &stikis_host::games::GAMES).expect("checked");
@@ -858,20 +871,22 @@ impl App {
             },
             "lang" => {
                 let pick = |s: &str| Lang::ALL.into_iter().find(|l| l.code() == s);
-                match args.as_slice() {
-                    ["group", code] if !private => match pick(code) {
-                        Some(l) => Command::SetCommunityLang(l),
-                        None => return self.shower.show(say(commands::help_text(lang)), answer).await,
-                    },
-                    [code] => match pick(code) {
-                        Some(l) => Command::SetUserLang(l),
-                        None => return self.shower.show(say(commands::help_text(lang)), answer).await,
-                    },
+                let parsed = match args.as_slice() {
+                    ["group", code] if !private => pick(code).map(Command::SetCommunityLang),
+                    [code] => pick(code).map(Command::SetUserLang),
                     _ => {
+                        let lang = self.said_lang(&chat, private, lang).await;
                         return self
                             .shower
                             .show(say(t(lang, "telegram-usage-lang", &[])), answer)
-                            .await
+                            .await;
+                    }
+                };
+                match parsed {
+                    Some(c) => c,
+                    None => {
+                        let lang = self.said_lang(&chat, private, lang).await;
+                        return self.shower.show(say(commands::help_text(lang)), answer).await;
                     }
                 }
             }
@@ -890,6 +905,7 @@ impl App {
                         .collect(),
                 ),
                 _ => {
+                    let lang = self.said_lang(&chat, private, lang).await;
                     let usage = t(lang, "telegram-usage-settings", &[]);
                     let usage = format!("{usage}\n{}", self.hands_line(&chat, lang).await);
                     return self.shower.show(say(usage), answer).await;
