@@ -91,6 +91,20 @@ fn help_documents_every_setting() {
     ] {
         assert!(help.contains(s), "--help lacks {s}:\n{help}");
     }
+    // --hand-delay-ms says what it holds back now (issue 60): a hand the turn timer moved
+    // for, not the hand of every player who just acted (redrawn at once today).
+    let words = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let delay = words
+        .split("--hand-delay-ms")
+        .nth(1)
+        .and_then(|d| d.split(" --").next())
+        .unwrap_or_else(|| panic!("--help lacks --hand-delay-ms:\n{help}"));
+    assert!(delay.contains("the turn timer moved for them"), "{delay}");
+    assert!(
+        delay.contains("The presser's hand and the next player's are always redrawn at once"),
+        "{delay}"
+    );
+    assert!(!delay.contains("the hand of a player who just acted"), "{delay}");
 }
 
 /// `--log-json`: every log line is one JSON object with its level (here the warnings of the
