@@ -225,25 +225,7 @@ async fn open_table(fake: &Fake) -> i64 {
 
 /// `open_table` with the turn timer set to `turn` (`/settings turn <turn>`) first.
 async fn open_table_with_turns(fake: &Fake, turn: &str) -> i64 {
-    fake.state.lock().unwrap().admins.insert(ANNA);
-    fake.say(GROUP, ANNA, &format!("/settings turn {turn}"), None);
-    fake.said(GROUP, "").await;
-    fake.say(GROUP, ANNA, "/zole", None);
-    let (msg, join) = fake.until("the lobby", |f| button(f, GROUP, "join")).await;
-    let table = Token::decode(&join).unwrap().table;
-    for u in [BRUNO, CILDA] {
-        let id = fake.press(GROUP, msg, u, &join);
-        fake.answered(&id).await;
-    }
-    // The lobby message (edited in place, possibly coalesced) shows both.
-    fake.until("the lobby with U12 and U13", |f| {
-        let lobby = f.messages(GROUP).into_iter().find(|m| m.id == msg)?;
-        (lobby.text.contains("U12") && lobby.text.contains("U13")).then_some(())
-    })
-    .await;
-    let (msg, go) = button(fake, GROUP, "start").unwrap();
-    let id = fake.press(GROUP, msg, ANNA, &go);
-    fake.answered(&id).await;
+    let table = fake::open_table(fake, GROUP, &[ANNA, BRUNO, CILDA], "/zole", turn, |_| {}).await;
     fake.until("the hands dealt", |f| {
         [ANNA, BRUNO, CILDA]
             .iter()
@@ -572,12 +554,20 @@ async fn a_deep_link_seats_a_newcomer_and_a_closed_private_chat_falls_back_to_th
     // Help asked for in the group says nothing of her private chat: she stays unreachable.
     let help = stikis_telegram::commands::help_text(stikis_host::i18n::Lang::En);
     let first_line = help.lines().next().unwrap().to_string();
-    fake.say(GROUP, CILDA, "/help", Some(5));
-    fake.said(GROUP, &first_line).await;
-    assert!(
-        running.app.shower.is_unreachable(&CILDA.to_string()),
-        "/help in the group marked her private chat open"
-    );
+    for command in ["/help", "/start"] {
+        let before = fake.messages(GROUP).len();
+        fake.say(GROUP, CILDA, command, Some(5));
+        fake.until(&format!("the answer to {command}"), |f| {
+            f.messages(GROUP)
+                .get(before..)
+                .and_then(|new| new.iter().find(|m| m.text.starts_with(&first_line)).cloned())
+        })
+        .await;
+        assert!(
+            running.app.shower.is_unreachable(&CILDA.to_string()),
+            "{command} in the group marked her private chat open"
+        );
+    }
     // Cilda presses 🂠: a popup (show_alert) with her hand.
     let (msg, hand) = button(&fake, GROUP, "hand").unwrap();
     let id = fake.press(GROUP, msg, CILDA, &hand);
@@ -2122,4 +2112,59 @@ async fn the_mini_app_opens_a_table_only_for_its_players_and_the_members_of_its_
     assert_eq!((asked(EDGARS), asked(FRICIS)), (1, 1), "each asked about once");
     fake.assert_nothing_refused();
     running.shutdown().await;
+}
+
+/// In a group set to Latvian, what a command says in the group is Latvian whatever the
+/// asker's Telegram language (issue 60: `/help` answered in the asker's language while every
+/// other post followed the group's); in the private chat, the person's own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_answered_in_a_latvian_group_are_latvian_for_an_english_speaker() {
+    use stikis_host::i18n::{t, Lang};
+    use stikis_telegram::commands::{help_text, rules_text};
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = bot(&fake, &dir.path().join("l.db")).await;
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/lang group lv", None);
+    let lv = t(
+        Lang::Lv,
+        "settings-lang",
+        &[("lang", t(Lang::Lv, "lang-name", &[]).into())],
+    );
+    fake.said(GROUP, &lv).await;
+    // Bruno's client is English (the fake's users have language_code "en").
+    let first = |text: &str| text.lines().next().unwrap().to_string();
+    assert_ne!(first(&help_text(Lang::Lv)), first(&help_text(Lang::En)));
+    for (command, lv, en) in [
+        ("/help", help_text(Lang::Lv), help_text(Lang::En)),
+        ("/start", help_text(Lang::Lv), help_text(Lang::En)),
+        (
+            "/rules",
+            rules_text(Lang::Lv).to_string(),
+            rules_text(Lang::En).to_string(),
+        ),
+        (
+            "/lang",
+            t(Lang::Lv, "telegram-usage-lang", &[]),
+            t(Lang::En, "telegram-usage-lang", &[]),
+        ),
+    ] {
+        let before = fake.messages(GROUP).len();
+        fake.say(GROUP, BRUNO, command, None);
+        let said = fake
+            .until(&format!("the answer to {command}"), |f| {
+                f.messages(GROUP).get(before).cloned()
+            })
+            .await;
+        assert_eq!(said.text, lv, "{command} in the group");
+        assert_ne!(said.text, en, "{command} in the group");
+    }
+    // In his private chat, his own language.
+    fake.say(BRUNO, BRUNO, "/help", None);
+    let said = fake
+        .until("the private /help", |f| f.messages(BRUNO).first().cloned())
+        .await;
+    assert_eq!(said.text, help_text(Lang::En));
+    running.shutdown().await;
+    fake.assert_nothing_refused();
 }

@@ -67,26 +67,7 @@ fn button(fake: &Fake, action: &str) -> Option<(i64, String)> {
 /// Anna opens a Zole table (turn timer off), Bruno and Cilda join by button, Anna starts;
 /// `before_start` runs once all three sit. Returns the table id.
 async fn open_table(fake: &Fake, before_start: impl FnOnce(&Fake)) -> i64 {
-    fake.state.lock().unwrap().admins.insert(ANNA);
-    fake.say(GROUP, ANNA, "/settings turn off", None);
-    fake.said(GROUP, "").await;
-    fake.say(GROUP, ANNA, "/zole", None);
-    let (msg, join) = fake.until("the lobby", |f| button(f, "join")).await;
-    let table = Token::decode(&join).unwrap().table;
-    for u in [BRUNO, CILDA] {
-        let id = fake.press(GROUP, msg, u, &join);
-        fake.answered(&id).await;
-    }
-    fake.until("the lobby with U22 and U23", |f| {
-        let lobby = f.messages(GROUP).into_iter().find(|m| m.id == msg)?;
-        (lobby.text.contains("U22") && lobby.text.contains("U23")).then_some(())
-    })
-    .await;
-    before_start(fake);
-    let (msg, go) = button(fake, "start").unwrap();
-    let id = fake.press(GROUP, msg, ANNA, &go);
-    fake.answered(&id).await;
-    table
+    fake::open_table(fake, GROUP, &PLAYERS, "/zole", "off", before_start).await
 }
 
 /// Every text the group's members all see: each public message state, in order.
@@ -564,4 +545,242 @@ async fn cards_that_cannot_be_played_now_are_disabled_buttons_of_the_hand_in_the
     assert_eq!(now.buttons, hand.buttons, "the hand changed: {now:#?}");
     running.shutdown().await;
     fake.assert_nothing_refused();
+}
+
+const EVA: i64 = 25;
+const FOUR: [i64; 4] = [ANNA, BRUNO, CILDA, EVA];
+
+/// Everything a member's client (`Fake::member_client`) has received, by its `getUpdates`.
+async fn updates_of(client: &teloxide::Bot) -> Vec<serde_json::Value> {
+    stikis_telegram::ephemeral::call(client, "getUpdates", &serde_json::json!({"offset": 0}))
+        .await
+        .expect("a member's getUpdates")
+}
+
+/// The ephemeral messages among a client's updates.
+fn ephemeral_updates(updates: &[serde_json::Value]) -> Vec<&serde_json::Value> {
+    updates
+        .iter()
+        .filter_map(|u| u.get("message").or(u.get("edited_message")))
+        .filter(|m| m.get("ephemeral_message_id").is_some())
+        .collect()
+}
+
+/// A whole Zole deal of four people (the dealer sits it out) played from hands in the group:
+/// each hand reaches its receiver's client alone, by that client's own `getUpdates`; Dora, a
+/// member who does not play, gets every public message and no hand; after every card its
+/// player's client gets the hand's edit without it; every hand ends with no buttons.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_zole_deal_of_four_is_played_from_hands_that_only_their_receivers_clients_get() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = modern_fake().await;
+    let running = bot(&fake, &dir.path().join("four.db")).await;
+    let dora = fake.member_client(DORA);
+    let clients: Vec<(i64, teloxide::Bot)> = FOUR.iter().map(|&u| (u, fake.member_client(u))).collect();
+    let table = fake::open_table(&fake, GROUP, &FOUR, "/zole 4", "off", |_| {}).await;
+    // Three play, each with 8 cards; the fourth sits out.
+    let hands = fake
+        .until("three hands of 8 cards in the group", |f| {
+            let h: Vec<_> = FOUR
+                .iter()
+                .filter_map(|&u| f.ephemerals_of(GROUP, u).into_iter().next())
+                .filter(|e| cards_in(&e.text).len() == 8)
+                .collect();
+            (h.len() == 3).then_some(h)
+        })
+        .await;
+    let playing: Vec<i64> = hands.iter().map(|e| e.receiver).collect();
+    let mut presses: Vec<(i64, i64, String)> = Vec::new();
+    while results(&fake) == 0 {
+        let next = fake
+            .until("someone to act", |f| {
+                if results(f) > 0 {
+                    return Some(None);
+                }
+                FOUR.into_iter().find_map(|u| move_of(f, u).map(|m| Some((u, m))))
+            })
+            .await;
+        let Some((user, (id, data, label))) = next else {
+            break;
+        };
+        assert!(playing.contains(&user), "{user} sits this deal out");
+        let cq = fake.press_ephemeral(GROUP, user, id, &data);
+        let answer = fake.answered(&cq).await;
+        assert_eq!(answer["text"], format!("✓ {label}"), "{answer}");
+        fake.until("the presser's hand redrawn", |f| {
+            let now = f.ephemerals_of(GROUP, user).into_iter().find(|e| e.id == id)?;
+            (!now.pressable().iter().any(|b| b.data == data) || results(f) > 0).then_some(())
+        })
+        .await;
+        presses.push((user, id, data));
+        assert!(presses.len() < 200, "a deal takes fewer presses");
+        let (hidden, leaked) = leaks(&running, table, &fake).await;
+        assert!(leaked.is_empty(), "the group saw {leaked:?} ({hidden} hidden)");
+    }
+    let cards: Vec<&(i64, i64, String)> = presses
+        .iter()
+        .filter(|(_, _, d)| Token::decode(d).is_ok_and(|t| t.action.starts_with("p:")))
+        .collect();
+    assert!(cards.len() >= 3, "{presses:?}");
+    // Every hand of the deal ends with no buttons and no card.
+    fake.until("every hand in its final state", |f| {
+        playing
+            .iter()
+            .all(|&u| {
+                f.ephemerals_of(GROUP, u).first().is_some_and(|e| {
+                    e.buttons.iter().all(Vec::is_empty)
+                        && cards_in(e.text.lines().next().unwrap_or("")).is_empty()
+                })
+            })
+            .then_some(())
+    })
+    .await;
+    // What each client got by getUpdates: its own ephemeral messages alone, every state of
+    // them the fake showed.
+    for (u, client) in &clients {
+        // The next deal is being dealt meanwhile: read when the two agree (the states the
+        // fake took for them first, so the client's can only have caught up).
+        let shown_to = |f: &Fake| {
+            f.state
+                .lock()
+                .unwrap()
+                .eph
+                .history
+                .iter()
+                .filter(|(r, ..)| r == u)
+                .count()
+        };
+        let mut tries = 0;
+        let updates = loop {
+            let shown = shown_to(&fake);
+            let updates = updates_of(client).await;
+            let got = ephemeral_updates(&updates).len();
+            if got == shown && shown_to(&fake) == shown {
+                break updates;
+            }
+            tries += 1;
+            assert!(
+                tries < 100,
+                "{u}'s client got {got} states of the {shown} shown to {u}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let mine = ephemeral_updates(&updates);
+        for m in &mine {
+            assert_eq!(m["receiver_user"]["id"], *u, "{u}'s client got {m}");
+        }
+        // Each card's hand edit reached its player's client: the hand without that button.
+        for (_, id, data) in cards.iter().filter(|(who, ..)| who == u) {
+            assert!(
+                mine.iter().any(|m| {
+                    m["ephemeral_message_id"] == *id
+                        && !m["reply_markup"]["inline_keyboard"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .flat_map(|r| r.as_array().into_iter().flatten())
+                            .any(|b| b["callback_data"] == data.as_str())
+                }),
+                "{u}'s client never got the hand after {data}"
+            );
+        }
+        if !playing.contains(u) {
+            // Deal 1's message (the first, id 1: ids count per receiver); the next deal
+            // deals them in.
+            let deal1: Vec<_> = mine.iter().filter(|m| m["ephemeral_message_id"] == 1).collect();
+            assert!(!deal1.is_empty(), "{u} sat out and got no message");
+            assert!(
+                deal1
+                    .iter()
+                    .all(|m| cards_in(m["text"].as_str().unwrap_or("")).is_empty()),
+                "the one sitting out was dealt cards: {deal1:?}"
+            );
+        }
+        assert!(fake.messages(*u).is_empty(), "{u} got a private message");
+    }
+    // Dora's client got the group's messages, and no hand.
+    let updates = updates_of(&dora).await;
+    assert!(
+        updates.iter().any(|u| u.get("message").is_some()),
+        "Dora's client got nothing: {updates:?}"
+    );
+    assert!(ephemeral_updates(&updates).is_empty(), "{updates:#?}");
+    let hand_texts: Vec<String> = fake
+        .state
+        .lock()
+        .unwrap()
+        .eph
+        .history
+        .iter()
+        .map(|(_, _, t, _)| t.lines().next().unwrap_or("").to_string())
+        .filter(|h| cards_in(h).len() > 1)
+        .collect();
+    for u in &updates {
+        let m = u.get("message").or(u.get("edited_message")).unwrap();
+        let text = m["text"].as_str().unwrap_or("");
+        assert!(
+            !hand_texts.iter().any(|h| text.contains(h.as_str())),
+            "Dora's client got a hand: {text}"
+        );
+    }
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+/// Belote's and Polt's decisions (bids, trumps, exchanges, cards) are made from a hand in
+/// the group: Anna at a table with computer players plays from her ephemeral hand alone.
+async fn decisions_from_the_hand_in_the_group(command: &str, bots: &[usize], wanted: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = modern_fake().await;
+    let running = bot(&fake, &dir.path().join("g.db")).await;
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.said(GROUP, "").await;
+    fake.say(GROUP, ANNA, command, None);
+    fake.until("the lobby", |f| button(f, "join")).await;
+    for n in bots {
+        fake.say(GROUP, ANNA, &format!("/bots {n}"), None);
+    }
+    fake.say(GROUP, ANNA, "/go", None);
+    fake.until("Anna's hand in the group", |f| {
+        f.ephemerals_of(GROUP, ANNA).into_iter().next()
+    })
+    .await;
+    // Deals go on until she has made decisions of two kinds at least (a card and a bid, a
+    // trump, an exchange), or a few deals are over.
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut made = 0;
+    while (made < wanted || kinds.len() < 2) && results(&fake) < 4 {
+        let (id, data, label) = fake.until("Anna to act", |f| move_of(f, ANNA)).await;
+        let cq = fake.press_ephemeral(GROUP, ANNA, id, &data);
+        let answer = fake.answered(&cq).await;
+        assert_eq!(answer["text"], format!("✓ {label}"), "{answer} for {data}");
+        let action = Token::decode(&data).unwrap().action;
+        kinds.insert(action.split(':').next().unwrap_or("").to_string());
+        fake.until("Anna's hand redrawn", |f| {
+            let now = f.ephemerals_of(GROUP, ANNA).into_iter().find(|e| e.id == id)?;
+            let newer = f.ephemerals_of(GROUP, ANNA).last().is_some_and(|e| e.id != id);
+            (!now.pressable().iter().any(|b| b.data == data) || newer).then_some(())
+        })
+        .await;
+        made += 1;
+    }
+    assert!(made >= wanted, "{made} decisions: {kinds:?}");
+    assert!(kinds.len() >= 2, "one kind of decision only: {kinds:?}");
+    assert!(fake.messages(ANNA).is_empty(), "{:?}", fake.messages(ANNA));
+    for other in [BRUNO, DORA] {
+        assert!(fake.ephemerals_of(GROUP, other).is_empty());
+    }
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn belote_decisions_are_made_from_the_hand_in_the_group() {
+    decisions_from_the_hand_in_the_group("/belote", &[3], 6).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn polt_decisions_are_made_from_the_hand_in_the_group() {
+    decisions_from_the_hand_in_the_group("/polt", &[3, 1], 6).await;
 }

@@ -247,12 +247,13 @@ pub fn answer(s: &mut FakeState, method: &str, body: &Value, chat: i64) -> Optio
             delivered: callback.is_some() || !s.eph.offline.contains(&receiver),
             callback,
         };
+        let m = message_json(&e);
         if e.delivered {
             s.eph
                 .history
                 .push((receiver, id, shown(&e.text, &e.buttons), unix_ms()));
+            s.tell_members(chat, Some(receiver), "message", m.clone());
         }
-        let m = message_json(&e);
         s.eph.all.push(e);
         return Some((200, json!({"ok": true, "result": m})));
     }
@@ -291,6 +292,7 @@ pub fn answer(s: &mut FakeState, method: &str, body: &Value, chat: i64) -> Optio
             let (delivered, seen, m) = (e.delivered, shown(&e.text, &e.buttons), message_json(e));
             if delivered {
                 s.eph.history.push((receiver, id, seen, unix_ms()));
+                s.tell_members(chat, Some(receiver), "edited_message", m.clone());
             }
             Some((200, json!({"ok": true, "result": m})))
         }

@@ -31,6 +31,8 @@ pub const BOT_ID: i64 = 777;
 pub const BOT_NAME: &str = "stikis_test_bot";
 /// The token the fake refuses (401 Unauthorized), as Telegram refuses a revoked one.
 pub const BAD_TOKEN: &str = "123:BAD";
+/// The token of a group member's client (`member_client`): `member<user id>`.
+pub const MEMBER: &str = "botmember";
 
 #[derive(Debug, Clone)]
 pub struct Call {
@@ -121,6 +123,27 @@ pub struct FakeState {
     /// Ephemeral messages (Bot API 10.2): off by default, a server older than that
     /// (`ephemeral`).
     pub eph: ephemeral::Ephemerals,
+    /// Clients of members of the groups (`member_client`), by person: what each one's
+    /// `getUpdates` has yet to take, as (update id, update), and the last id given.
+    members: HashMap<i64, (VecDeque<(i64, Value)>, i64)>,
+}
+
+impl FakeState {
+    /// What the clients of the groups' members get of a bot message of `chat` (`kind`:
+    /// `message` or `edited_message`): every member's client, or (`receiver`, an ephemeral
+    /// message) that person's alone.
+    pub(crate) fn tell_members(&mut self, chat: i64, receiver: Option<i64>, kind: &str, message: Value) {
+        if chat >= 0 {
+            return;
+        }
+        for (who, (queue, next)) in self.members.iter_mut() {
+            if receiver.is_some_and(|r| r != *who) {
+                continue;
+            }
+            *next += 1;
+            queue.push_back((*next, json!({ "update_id": *next, kind: message.clone() })));
+        }
+    }
 }
 
 /// Picks the balanced webhook server (its index) to post an update to first.
@@ -529,6 +552,9 @@ async fn handle(
         // Multipart (sendDocument): keep the raw text, enough to find the file's content.
         json!({"raw": String::from_utf8_lossy(&body)})
     };
+    if let Some(member) = bot.strip_prefix(MEMBER) {
+        return fake.member_updates(member, &method, &body);
+    }
     let latency = fake.state.lock().unwrap().latency;
     if !latency.is_zero() {
         tokio::time::sleep(latency).await;
@@ -741,6 +767,7 @@ impl Fake {
                 let thread = body["message_thread_id"].as_i64();
                 let buttons = keyboard(&body);
                 s.history.push((chat, id, shown(&text, &buttons), unix_ms()));
+                s.tell_members(chat, None, "message", message_json(chat, id, &text, thread));
                 s.chats.entry(chat).or_default().push(Msg {
                     id,
                     text: text.clone(),
@@ -774,6 +801,12 @@ impl Fake {
                 let seen = shown(&text, &buttons);
                 m.buttons = buttons;
                 s.history.push((chat, id, seen, unix_ms()));
+                s.tell_members(
+                    chat,
+                    None,
+                    "edited_message",
+                    message_json(chat, id, &text, thread),
+                );
                 ok(message_json(chat, id, &text, thread))
             }
             "sendDocument" => {
@@ -847,6 +880,12 @@ impl Fake {
                 let (text, thread) = (m.text.clone(), m.thread);
                 let seen = shown(&text, &m.buttons);
                 s.history.push((chat, id, seen, unix_ms()));
+                s.tell_members(
+                    chat,
+                    None,
+                    "edited_message",
+                    message_json(chat, id, &text, thread),
+                );
                 ok(message_json(chat, id, &text, thread))
             }
             "getWebhookInfo" => {
@@ -855,6 +894,40 @@ impl Fake {
             other if ephemeral::METHODS.contains(&other) => unreachable!("answered above"),
             other => unreachable!("{other} is in METHODS but not answered"),
         }
+    }
+
+    /// A client of group member `user` (their Telegram app, as a test sees it): a teloxide
+    /// `Bot` whose `getUpdates` brings every message of the bot in the groups, sent or edited,
+    /// and the ephemeral ones sent to `user` alone, as their client receives them.
+    pub fn member_client(&self, user: i64) -> teloxide::Bot {
+        self.state.lock().unwrap().members.entry(user).or_default();
+        teloxide::Bot::new(format!("member{user}")).set_api_url(self.url.clone())
+    }
+
+    /// `getUpdates` of a member's client (`member_client`): what it has not taken, from
+    /// `offset`; nothing else is answered for it.
+    fn member_updates(
+        &self,
+        member: &str,
+        method: &str,
+        body: &Value,
+    ) -> (axum::http::StatusCode, Json<Value>) {
+        let user: i64 = member.parse().expect("a member's id");
+        assert!(
+            method.eq_ignore_ascii_case("getUpdates"),
+            "a member's client calls {method}"
+        );
+        let offset = body["offset"].as_i64().unwrap_or(0);
+        let mut s = self.state.lock().unwrap();
+        let (queue, _) = s.members.entry(user).or_default();
+        while queue.front().is_some_and(|(id, _)| *id < offset) {
+            queue.pop_front();
+        }
+        let list: Vec<Value> = queue.iter().map(|(_, u)| u.clone()).collect();
+        (
+            axum::http::StatusCode::OK,
+            Json(json!({"ok": true, "result": list})),
+        )
     }
 
     fn push_update(&self, mut u: Value) {
@@ -1047,6 +1120,46 @@ pub fn move_button(fake: &Fake, user: i64, pressed: &Pressed) -> Option<(i64, St
         .collect();
     let take = moves.iter().find(|(_, d)| d.ends_with(".b:take"));
     take.or(moves.first()).map(|(_, d)| (m.id, d.clone()))
+}
+
+/// Opens a table in `chat`: `people[0]`, made an admin, sets the turn timer to `turn`
+/// (`/settings turn <turn>`) and types `command` (`/zole`, `/zole 4`, …); the others join by
+/// the lobby's button, in order; `before_start` runs once the lobby shows them all; then the
+/// first presses start. Returns the table id. The e2e and ephemeral-hands tests open their
+/// tables with it.
+pub async fn open_table(
+    fake: &Fake,
+    chat: i64,
+    people: &[i64],
+    command: &str,
+    turn: &str,
+    before_start: impl FnOnce(&Fake),
+) -> i64 {
+    let first = people[0];
+    fake.state.lock().unwrap().admins.insert(first);
+    fake.say(chat, first, &format!("/settings turn {turn}"), None);
+    fake.said(chat, "").await;
+    fake.say(chat, first, command, None);
+    let (msg, join) = fake.until("the lobby", |f| lobby_button(f, chat, "join")).await;
+    let table = stikis_host::token::Token::decode(&join).unwrap().table;
+    for &u in &people[1..] {
+        let id = fake.press(chat, msg, u, &join);
+        fake.answered(&id).await;
+    }
+    // The lobby message (edited in place, possibly coalesced) shows everyone.
+    fake.until("everyone in the lobby", |f| {
+        let lobby = f.messages(chat).into_iter().find(|m| m.id == msg)?;
+        people
+            .iter()
+            .all(|u| lobby.text.contains(&format!("U{u}")))
+            .then_some(())
+    })
+    .await;
+    before_start(fake);
+    let (msg, go) = lobby_button(fake, chat, "start").expect("a start button");
+    let id = fake.press(chat, msg, first, &go);
+    fake.answered(&id).await;
+    table
 }
 
 pub fn lobby_button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String)> {
