@@ -223,7 +223,7 @@ pub fn pressable(rows: &[Vec<Button>]) -> Vec<Vec<Button>> {
     let flush = |cards: &mut Vec<Button>, out: &mut Vec<Vec<Button>>| {
         out.extend(
             cards
-                .chunks(crate::games::BUTTONS_PER_ROW)
+                .chunks(crate::picture::BUTTONS_PER_ROW)
                 .map(<[Button]>::to_vec),
         );
         cards.clear();

@@ -335,6 +335,9 @@ mod tests {
             ..Button::new("K♠", "s1.p:KS")
         }]])
         .unwrap();
-        assert_eq!(k.inline_keyboard[0][0], ephemeral::Button::disabled("K♠", "s1.p:KS"));
+        assert_eq!(
+            k.inline_keyboard[0][0],
+            ephemeral::Button::disabled("K♠", "s1.p:KS")
+        );
     }
 }
