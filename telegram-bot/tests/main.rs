@@ -15,5 +15,4 @@ mod durable;
 mod e2e;
 mod ephemeral_hands;
 mod fake_limits;
-mod pace;
 mod webhooks;
