@@ -74,11 +74,10 @@ impl Screen {
                         continue;
                     }
                     *newest = *version;
-                    let b = buttons
-                        .iter()
+                    let b = stikis_host::outbox::pressable(buttons)
+                        .into_iter()
                         .flatten()
-                        .filter(|b| !b.disabled)
-                        .map(|b| b.token.clone())
+                        .map(|b| b.token)
                         .collect();
                     self.hands.insert(user.clone(), b);
                 }

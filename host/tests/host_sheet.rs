@@ -66,11 +66,10 @@ async fn play_one_deal(host: &Arc<Host>, mut out: Outbox) -> String {
         for o in &out.0 {
             match o {
                 Out::Private { user, buttons, .. } => {
-                    let b = buttons
-                        .iter()
+                    let b = stikis_host::outbox::pressable(buttons)
+                        .into_iter()
                         .flatten()
-                        .filter(|b| !b.disabled)
-                        .map(|b| b.token.clone())
+                        .map(|b| b.token)
                         .collect();
                     hands.insert(user.clone(), b);
                 }
