@@ -84,6 +84,13 @@ pub const OWED_WAIT: Duration =
 /// A running table nothing has happened at for this long is looked at by every process.
 pub const SWEEP_QUIET: Duration = Duration::from_secs(15);
 
+/// How often a move whose commit had an unknown outcome is asked after (`settle_later`).
+const SETTLE_EVERY: Duration = Duration::from_secs(1);
+
+/// How long it is asked after before giving up (the database away for longer: a restart of
+/// the process reads the table from the log, and shows the move there if it stands).
+const SETTLE_FOR: Duration = Duration::from_secs(15 * 60);
+
 pub struct Host {
     pub(crate) store: Store,
     pub(crate) config: HostConfig,
@@ -611,6 +618,23 @@ impl Host {
                 out.reply(t(lang, "press-try-again", &[]));
                 out
             }
+            Err(HostError::Store(StoreError::Unknown(unsettled))) => {
+                // The connection failed while its move was being committed, and the database
+                // could not be asked in time whether it stands: "try again" could be untrue.
+                // The person is told so, and told the outcome once the database answers.
+                tracing::warn!(
+                    table = unsettled.table,
+                    seq = unsettled.seq,
+                    "a move's commit has an unknown outcome; the person is told once it is known"
+                );
+                crate::observe::move_outcome("unknown");
+                crate::observe::store_error("request", &StoreError::Unknown(unsettled.clone()));
+                self.store_failed();
+                self.settle_later(&req, unsettled, lang);
+                let mut out = Outbox::default();
+                out.reply(t(lang, "press-unsure", &[]));
+                out
+            }
             Err(HostError::Store(e)) => {
                 // Nothing was committed: the press can simply be made again, and the table is
                 // read afresh once the database answers.
@@ -623,6 +647,55 @@ impl Host {
                 out
             }
         }
+    }
+
+    /// Asks the database whether a press's move whose commit had an unknown outcome stands,
+    /// every `SETTLE_EVERY` until it answers (for at most `SETTLE_FOR`), and then tells the
+    /// person in the chat they pressed in: taken after all, or not taken (make it again).
+    fn settle_later(self: &Arc<Self>, req: &Request, unsettled: crate::store::Unsettled, lang: Lang) {
+        let host = Arc::downgrade(self);
+        let (chat, name) = (req.chat.clone(), req.user.name.clone());
+        tokio::spawn(async move {
+            let since = tokio::time::Instant::now();
+            loop {
+                tokio::time::sleep(SETTLE_EVERY).await;
+                let Some(host) = host.upgrade() else {
+                    return;
+                };
+                let stood = match host.store.settle(&unsettled).await {
+                    Ok(stood) => stood,
+                    Err(e) if since.elapsed() < SETTLE_FOR => {
+                        tracing::debug!(error = %e, "a move's outcome cannot be settled yet");
+                        continue;
+                    }
+                    Err(e) => {
+                        tracing::warn!(table = unsettled.table, seq = unsettled.seq, error = %e, "gave up settling a move's outcome");
+                        return;
+                    }
+                };
+                tracing::info!(
+                    table = unsettled.table,
+                    seq = unsettled.seq,
+                    stood,
+                    "settled a move's unknown outcome"
+                );
+                let key = if stood {
+                    "press-stood-later"
+                } else {
+                    "press-lost-later"
+                };
+                let mut out = Outbox::default();
+                out.push(Out::Post {
+                    chat,
+                    text: t(lang, key, &[("name", name.as_str().into())]),
+                    once: Some(format!("settled.t{}.a{}", unsettled.table, unsettled.seq)),
+                });
+                // The table's pages read it afresh (its message follows with its next move).
+                host.announce_table(unsettled.table);
+                host.publish(out);
+                return;
+            }
+        });
     }
 
     async fn dispatch(self: &Arc<Self>, req: &Request, lang: Lang) -> Result<Outbox, HostError> {

@@ -1642,3 +1642,78 @@ fn try_again_to(follow: &str) -> Vec<(String, String)> {
     let text = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-try-again", &[]);
     vec![(follow.to_string(), text)]
 }
+
+/// A person's move whose commit lost its answer (the connection failed after the statement
+/// was sent: PostgreSQL restarted, the network reset) is answered by what the log holds,
+/// never "try again" for a move that stands: "✓" when the database can be asked in time;
+/// when it cannot, the person is told the outcome is not known yet, and then, once it
+/// answers, that the move was taken after all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_move_whose_commit_lost_its_answer_is_answered_by_what_the_log_holds() {
+    let Some((url, schema)) = postgres("lost") else {
+        return;
+    };
+    let store = Store::connect_postgres(&url, Some(&schema)).await.unwrap();
+    let (host, mut events) = Host::new(store.clone(), config());
+    host.sweep(std::time::Duration::from_secs(600)).await.unwrap();
+    let mut screen = Screen::default();
+    send(&host, "admin", Command::SetTurnLimit(None)).await;
+    let new = Command::NewTable {
+        game: "zole".into(),
+        rules: None,
+        seats: Some(3),
+    };
+    screen.show(&send(&host, "anna", new).await);
+    screen.show(&send(&host, "bruno", Command::Join).await);
+    screen.show(&send(&host, "anna", Command::AddBot { level: Level::Basic }).await);
+    screen.show(&send(&host, "anna", Command::Start).await);
+    let (who, token) = screen.next_press();
+    let table = Token::decode(&token).unwrap().table;
+    let seat_of = |who: &str| i64::from(who != "anna");
+
+    // Asked at once: the move stands, and the press is taken.
+    let seq = store.next_seq(table).await.unwrap();
+    store.lose_commit_answer(0);
+    let out = send(&host, &who, Command::Press { token }).await;
+    assert_eq!(out.reply_text(), Some("✓"), "{out:#?}");
+    let actions = store.actions(table).await.unwrap();
+    let made = actions
+        .iter()
+        .find(|a| a.seq == seq)
+        .expect("the move is in the log");
+    assert_eq!(made.payload["seat"].as_i64(), Some(seat_of(&who)), "{made:?}");
+    screen.show(&out);
+
+    // The database out of reach past the press's time: not known yet, then taken after all.
+    let (who, token) = screen.next_press();
+    let seq = store.next_seq(table).await.unwrap();
+    store.lose_commit_answer(6_000);
+    let out = send(&host, &who, Command::Press { token }).await;
+    let unsure = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-unsure", &[]);
+    assert_eq!(out.reply_text(), Some(unsure.as_str()), "{out:#?}");
+    let stood = stikis_host::i18n::t(
+        stikis_host::i18n::Lang::En,
+        "press-stood-later",
+        &[("name", who.to_uppercase().as_str().into())],
+    );
+    let told = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        loop {
+            let out = events.recv().await.expect("the host's events");
+            if let Some(text) = out.0.iter().find_map(|o| match o {
+                Out::Post { text, .. } if text.contains("database is back") => Some(text.clone()),
+                _ => None,
+            }) {
+                return text;
+            }
+        }
+    })
+    .await
+    .expect("the person is told the outcome once the database answers");
+    assert_eq!(told, stood);
+    let actions = store.actions(table).await.unwrap();
+    let made = actions
+        .iter()
+        .find(|a| a.seq == seq)
+        .expect("the move is in the log");
+    assert_eq!(made.payload["seat"].as_i64(), Some(seat_of(&who)), "{made:?}");
+}

@@ -19,3 +19,6 @@ settings-computer-names = Computer players are called, by seat: { $names }
 settings-computer-names-off = Computer players have their usual names again.
 store-unavailable = The bot cannot reach its database just now: nothing was changed. Please try again in a moment.
 press-try-again = That did not go through in time: nothing was changed. Please press again.
+press-unsure = The database stopped answering while your move was being saved, so it is not known yet whether it was taken. You will be told here once it answers.
+press-stood-later = { $name }: the database is back, and your move was taken after all.
+press-lost-later = { $name }: the database is back, and your move was not taken. Please make it again.

@@ -20,3 +20,6 @@ settings-computer-names = Datorspēlētāju vārdi pa vietām: { $names }
 settings-computer-names-off = Datorspēlētājiem atkal ir parastie vārdi.
 store-unavailable = Bots šobrīd nevar sasniegt savu datubāzi: nekas netika mainīts. Lūdzu, mēģini vēlreiz pēc brīža.
 press-try-again = Tas neizdevās laikā: nekas netika mainīts. Lūdzu, spied vēlreiz.
+press-unsure = Datubāze pārstāja atbildēt, kamēr tavs gājiens tika saglabāts, tāpēc vēl nav zināms, vai tas tika pieņemts. Tev to pateiks šeit, tiklīdz tā atbildēs.
+press-stood-later = { $name }: datubāze ir atpakaļ, un tavs gājiens tomēr tika pieņemts.
+press-lost-later = { $name }: datubāze ir atpakaļ, un tavs gājiens netika pieņemts. Lūdzu, izdari to vēlreiz.

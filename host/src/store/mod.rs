@@ -106,6 +106,10 @@ pub enum StoreError {
     /// The transaction holding the action failed; the action is not committed.
     #[error("commit failed: {0}")]
     Commit(String),
+    /// The connection failed while the action's commit was under way, and the database
+    /// could not yet be asked whether it stands: `Store::settle` finds out once it answers.
+    #[error("the outcome of the commit of action {} of table {} is not known yet", .0.seq, .0.table)]
+    Unknown(Unsettled),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
     #[error(transparent)]
@@ -127,6 +131,7 @@ impl crate::observe::Failure for StoreError {
             ) => "connection",
             StoreError::Db(sqlx::Error::Database(_)) => "database",
             StoreError::Commit(_) => "commit",
+            StoreError::Unknown(_) => "unknown",
             StoreError::Late => "late",
             StoreError::Corrupt(_) => "corrupt",
             _ => "other",
@@ -135,6 +140,29 @@ impl crate::observe::Failure for StoreError {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// An action whose commit's outcome is not known (`StoreError::Unknown`): what this process
+/// wrote, to be found in the log or not (`Store::settle`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsettled {
+    pub table: i64,
+    pub seq: i64,
+    payload: String,
+    at_ms: i64,
+    process: String,
+}
+
+impl Unsettled {
+    fn of(run: &sqlite_log::Run, process: &str) -> Unsettled {
+        Unsettled {
+            table: run.table,
+            seq: run.seq,
+            payload: run.payloads.first().cloned().unwrap_or_default(),
+            at_ms: run.at_ms,
+            process: process.to_string(),
+        }
+    }
+}
 
 /// The sizes of a PostgreSQL store, each process's: its main pool, its `light` pool (claims
 /// and notices, whose commits do not wait for the disk) and the group-commit writers of its
@@ -237,6 +265,8 @@ pub struct Store {
     /// Where this process listens for the others and its secret ("address secret"), written
     /// with its heartbeat (`processes.peer`, see `crate::peers`); None: nowhere.
     peer: Arc<std::sync::Mutex<Option<String>>>,
+    /// Faults a test makes in the log writer (PostgreSQL): `lose_commit_answer`.
+    faults: Arc<pg_log::Faults>,
 }
 
 /// A keyed message to one recipient: platform, key, recipient.
@@ -681,6 +711,7 @@ impl Store {
             live_since: Arc::default(),
             sending: Arc::default(),
             peer: Arc::default(),
+            faults: Arc::default(),
         };
         store.beat().await?;
         Ok(store)
@@ -719,9 +750,15 @@ impl Store {
             pg_pool(sizes.light).connect_lazy_with(options.clone().options([("synchronous_commit", "off")]));
         let pool = pg_pool(sizes.main).connect_with(options).await?;
         POSTGRES_MIGRATIONS.run(&pool).await?;
+        let faults = Arc::<pg_log::Faults>::default();
         let store = Store {
             appender: None,
-            pg_appender: Some(pg_log::spawn(pool.clone(), Arc::clone(&process), sizes.writers)),
+            pg_appender: Some(pg_log::spawn(
+                pool.clone(),
+                Arc::clone(&process),
+                sizes.writers,
+                Arc::clone(&faults),
+            )),
             writer: None,
             light: Some(light),
             backend: Backend::Postgres(pool),
@@ -731,6 +768,7 @@ impl Store {
             live_since: Arc::default(),
             sending: Arc::default(),
             peer: Arc::default(),
+            faults,
         };
         store.beat().await?;
         Ok(store)
@@ -1140,6 +1178,7 @@ impl Store {
             sqlite_log::Outcome::NotInserted => false,
             sqlite_log::Outcome::NoTable => return Err(StoreError::NoTable(table)),
             sqlite_log::Outcome::Failed(msg) => return Err(StoreError::Commit(msg)),
+            sqlite_log::Outcome::Unknown(unsettled) => return Err(StoreError::Unknown(unsettled)),
             sqlite_log::Outcome::Late => return Err(StoreError::Late),
         };
         if inserted {
@@ -1319,6 +1358,33 @@ impl Store {
             let row = sqlx::query(sql).bind(table).bind(seq).fetch_optional(pool).await?;
             row.map(|r| Ok(action_row!(r))).transpose()
         })
+    }
+
+    /// Whether an action whose commit's outcome was unknown (`StoreError::Unknown`) stands in
+    /// the log as this process wrote it. An error: the database still does not answer.
+    /// Once this says false, the action is not committed and never will be.
+    pub async fn settle(&self, unsettled: &Unsettled) -> Result<bool> {
+        match &self.backend {
+            Backend::Postgres(pool) => {
+                Ok(
+                    pg_log::settle(pool, std::slice::from_ref(unsettled), &self.faults)
+                        .await?
+                        .first()
+                        .copied()
+                        .unwrap_or(false),
+                )
+            }
+            // SQLite commits in the process: an outcome is never unknown there.
+            Backend::Sqlite(_) => Ok(false),
+        }
+    }
+
+    /// For tests of an unknown commit outcome (PostgreSQL): the next commit of the action
+    /// log stands, but its answer is lost as a connection that fails after the statement was
+    /// sent loses it, and for `deaf_for_ms` from now the database cannot be asked about it.
+    #[doc(hidden)]
+    pub fn lose_commit_answer(&self, deaf_for_ms: i64) {
+        self.faults.lose_answer(deaf_for_ms);
     }
 
     /// Which handed press made action `seq` of the table (`CommitBy`): None when there is

@@ -10,6 +10,11 @@
 //! the writer before it sends it, and by the statement itself when the database's clock has
 //! passed it (a statement that waited through an outage), so a press answered "try again" is
 //! never committed later.
+//!
+//! A statement whose connection failed after it was sent (PostgreSQL shut down or restarted,
+//! the network reset) may have been committed or not. Its outcome is settled before anyone
+//! is answered: the writer asks the database again (`settle`) until it answers or the
+//! press's answer is due, and only an outcome it could not settle is answered as unknown.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -19,6 +24,15 @@ use sqlx::Row;
 use tokio::sync::{mpsc, oneshot, Mutex};
 
 use super::sqlite_log::{Outcome, Run, TOO_LATE};
+use super::Unsettled;
+
+/// How long after its press's time limit a batch whose outcome is unknown is still settled
+/// before its callers are answered (the press is answered within 5 s of its receipt: its
+/// limit is 2.5 s, the caller gives up waiting for a move not yet sent a second after it).
+const SETTLE_AFTER_LIMIT_MS: i64 = 1_200;
+
+/// How long a batch bound to no press is settled before its callers are answered.
+const SETTLE_UNBOUND_MS: i64 = 2_000;
 
 /// At most this many appends share one statement.
 const MAX_BATCH: usize = 256;
@@ -64,6 +78,35 @@ const BATCH_SQL: &str = "WITH x AS (\
        RETURNING table_id, seq) \
      SELECT table_id, seq FROM first UNION ALL SELECT table_id, seq FROM rest";
 
+/// Faults a test makes in this process's log writer (`Store::lose_commit_answer`): the
+/// next commits' answers lost as a failed connection loses them, and the database then out
+/// of this process's reach for the settling until a time.
+#[derive(Default, Debug)]
+pub(super) struct Faults {
+    lose_answers: std::sync::atomic::AtomicU32,
+    deaf_until_ms: std::sync::atomic::AtomicI64,
+}
+
+impl Faults {
+    pub(super) fn lose_answer(&self, deaf_for_ms: i64) {
+        use std::sync::atomic::Ordering::SeqCst;
+        self.deaf_until_ms.store(super::now_ms() + deaf_for_ms, SeqCst);
+        self.lose_answers.fetch_add(1, SeqCst);
+    }
+
+    /// Takes one lost answer, if one is asked for.
+    fn lost(&self) -> bool {
+        use std::sync::atomic::Ordering::SeqCst;
+        self.lose_answers
+            .fetch_update(SeqCst, SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+    }
+
+    fn deaf(&self) -> bool {
+        super::now_ms() < self.deaf_until_ms.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
 pub(super) struct Job {
     pub run: Run,
     pub reply: oneshot::Sender<Outcome>,
@@ -72,7 +115,7 @@ pub(super) struct Job {
 /// Starts the writer tasks; they end when every sender (every clone of the `Store`) is gone.
 /// `workers` batches may be in flight at once: while one waits for its flush, the next
 /// gathers and sends.
-pub(super) fn spawn(pool: PgPool, process: Arc<str>, workers: u32) -> mpsc::Sender<Job> {
+pub(super) fn spawn(pool: PgPool, process: Arc<str>, workers: u32, faults: Arc<Faults>) -> mpsc::Sender<Job> {
     let (tx, rx) = mpsc::channel::<Job>(4 * MAX_BATCH);
     let linger = std::env::var("STIKIS_LOG_LINGER_US")
         .ok()
@@ -81,6 +124,7 @@ pub(super) fn spawn(pool: PgPool, process: Arc<str>, workers: u32) -> mpsc::Send
     let rx = Arc::new(Mutex::new(rx));
     for _ in 0..workers {
         let (pool, rx, process) = (pool.clone(), Arc::clone(&rx), Arc::clone(&process));
+        let faults = Arc::clone(&faults);
         tokio::spawn(async move {
             let mut batch = Vec::with_capacity(MAX_BATCH);
             loop {
@@ -109,7 +153,34 @@ pub(super) fn spawn(pool: PgPool, process: Arc<str>, workers: u32) -> mpsc::Send
                 if batch.is_empty() {
                     continue;
                 }
-                let inserted = commit(&pool, &batch, &process).await;
+                let inserted = match commit(&pool, &batch, &process).await {
+                    Ok(_) if faults.lost() => {
+                        Err(Failure::Unknown("the answer was lost (a test's fault)".into()))
+                    }
+                    other => other,
+                };
+                let inserted = match inserted {
+                    Ok(keys) => Ok(keys),
+                    Err(Failure::Refused(msg)) => Err(msg),
+                    Err(Failure::Unknown(msg)) => {
+                        tracing::warn!(error = %msg, runs = batch.len(), "the action log's connection failed during a commit; settling its outcome");
+                        // Settled, every run's outcome is known and answered as usual; not
+                        // settled in time, each caller is told it is unknown.
+                        match settle_in_time(&pool, &batch, &process, &faults).await {
+                            Some(keys) => Ok(keys),
+                            None => {
+                                for job in again {
+                                    let _ = job.reply.send(Outcome::NotInserted);
+                                }
+                                for job in batch.drain(..) {
+                                    let unsettled = Unsettled::of(&job.run, &process);
+                                    let _ = job.reply.send(Outcome::Unknown(unsettled));
+                                }
+                                continue;
+                            }
+                        }
+                    }
+                };
                 for job in again {
                     let _ = job.reply.send(match &inserted {
                         Ok(_) => Outcome::NotInserted,
@@ -157,7 +228,117 @@ fn one_per_table(batch: &mut Vec<Job>) -> Vec<Job> {
     refused
 }
 
-async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i64, i64)>, String> {
+/// Why a batch's statement did not answer with its rows.
+enum Failure {
+    /// Nothing of it was committed: it was never sent (no connection in time), or the
+    /// database answered it with an error (its transaction rolled back).
+    Refused(String),
+    /// Its connection failed after it was sent: it may have been committed.
+    Unknown(String),
+}
+
+/// The keys of the batch's runs that were committed, asked of the database until it answers
+/// or the batch's callers must be answered (`SETTLE_AFTER_LIMIT_MS`, `SETTLE_UNBOUND_MS`).
+async fn settle_in_time(
+    pool: &PgPool,
+    jobs: &[Job],
+    process: &str,
+    faults: &Faults,
+) -> Option<HashSet<(i64, i64)>> {
+    let due = jobs
+        .iter()
+        .filter_map(|j| j.run.until_ms)
+        .min()
+        .map_or(super::now_ms() + SETTLE_UNBOUND_MS, |u| u + SETTLE_AFTER_LIMIT_MS);
+    let asked: Vec<Unsettled> = jobs.iter().map(|j| Unsettled::of(&j.run, process)).collect();
+    loop {
+        let left = due - super::now_ms();
+        if left <= 0 {
+            tracing::warn!(
+                runs = jobs.len(),
+                "the outcome of a commit is still unknown; its callers are told so"
+            );
+            return None;
+        }
+        let ask = settle(pool, &asked, faults);
+        match tokio::time::timeout(std::time::Duration::from_millis(left as u64), ask).await {
+            Ok(Ok(found)) => {
+                let keys: HashSet<(i64, i64)> = asked
+                    .iter()
+                    .zip(found)
+                    .filter(|(_, committed)| *committed)
+                    .map(|(u, _)| (u.table, u.seq))
+                    .collect();
+                tracing::info!(
+                    runs = jobs.len(),
+                    committed = keys.len(),
+                    "settled the outcome of a commit whose connection failed"
+                );
+                return Some(keys);
+            }
+            Ok(Err(e)) => {
+                tracing::debug!(error = %e, "could not settle a commit's outcome yet");
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// Whether each action asked about was committed, as this process wrote it: its table's row
+/// at its number holds its payload and time, written by this process.
+///
+/// A statement whose connection failed may still be running in the database. So each
+/// number is first fenced: inserting at it waits for any transaction that holds it
+/// uncommitted to end, and finds it taken only if that (or any) commit stands. The fence is
+/// rolled back, so it leaves nothing behind. A number found free was not committed and, past
+/// the fence, no statement sent before it can commit it.
+pub(super) async fn settle(
+    pool: &PgPool,
+    asked: &[Unsettled],
+    faults: &Faults,
+) -> Result<Vec<bool>, sqlx::Error> {
+    if faults.deaf() {
+        return Err(sqlx::Error::PoolTimedOut);
+    }
+    let tables: Vec<i64> = asked.iter().map(|u| u.table).collect();
+    let seqs: Vec<i64> = asked.iter().map(|u| u.seq).collect();
+    let mut tx = pool.begin().await?;
+    sqlx::query(
+        "INSERT INTO actions (table_id, seq, payload, at_ms, process) \
+         SELECT x.t, x.s, '', -1, '' FROM UNNEST($1::int8[], $2::int8[]) AS x(t, s) \
+         WHERE EXISTS (SELECT 1 FROM tables WHERE id = x.t) \
+         ON CONFLICT (table_id, seq) DO NOTHING",
+    )
+    .bind(&tables)
+    .bind(&seqs)
+    .execute(&mut *tx)
+    .await?;
+    let rows = sqlx::query(
+        "SELECT a.table_id, a.seq, a.payload, a.at_ms, a.process FROM actions a \
+         JOIN UNNEST($1::int8[], $2::int8[]) AS x(t, s) ON a.table_id = x.t AND a.seq = x.s",
+    )
+    .bind(&tables)
+    .bind(&seqs)
+    .fetch_all(&mut *tx)
+    .await?;
+    tx.rollback().await?;
+    let mut found = Vec::with_capacity(asked.len());
+    for u in asked {
+        let mut ours = false;
+        for r in &rows {
+            if r.try_get::<i64, _>(0)? == u.table && r.try_get::<i64, _>(1)? == u.seq {
+                ours = r.try_get::<String, _>(2)? == u.payload
+                    && r.try_get::<i64, _>(3)? == u.at_ms
+                    && r.try_get::<Option<String>, _>(4)?.as_deref() == Some(u.process.as_str());
+            }
+        }
+        found.push(ours);
+    }
+    Ok(found)
+}
+
+async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i64, i64)>, Failure> {
     let rows = jobs.iter().map(|j| j.run.payloads.len()).sum();
     let (mut tables, mut seqs, mut payloads, mut ats, mut untils, mut firsts, mut presses) = (
         Vec::with_capacity(rows),
@@ -182,15 +363,16 @@ async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i
     let timer = crate::observe::Timer::start();
     // A batch holding a press's move waits for a connection no longer than the press's
     // time (and a little): its caller waits for this answer.
+    let refused = |e: sqlx::Error| Failure::Refused(e.to_string());
     let mut conn = match jobs.iter().filter_map(|j| j.run.until_ms).min() {
         Some(until) => {
             let left = (until - super::now_ms()).max(0) as u64 + 200;
             tokio::time::timeout(std::time::Duration::from_millis(left), pool.acquire())
                 .await
-                .map_err(|_| format!("{TOO_LATE}: no database connection in time"))?
-                .map_err(|e| e.to_string())?
+                .map_err(|_| Failure::Refused(format!("{TOO_LATE}: no database connection in time")))?
+                .map_err(refused)?
         }
-        None => pool.acquire().await.map_err(|e| e.to_string())?,
+        None => pool.acquire().await.map_err(refused)?,
     };
     crate::observe::pool_acquire("append", timer.elapsed());
     let rows = sqlx::query(BATCH_SQL)
@@ -204,9 +386,15 @@ async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i
         .bind(&presses)
         .fetch_all(&mut *conn)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| match e {
+            // The database answered: the statement failed whole, nothing of it stands.
+            sqlx::Error::Database(_) => refused(e),
+            // The connection failed with the statement sent (or partly sent): its commit
+            // may stand.
+            e => Failure::Unknown(e.to_string()),
+        })?;
     rows.iter()
         .map(|r| Ok((r.try_get::<i64, _>(0)?, r.try_get::<i64, _>(1)?)))
         .collect::<Result<_, sqlx::Error>>()
-        .map_err(|e| e.to_string())
+        .map_err(|e| Failure::Unknown(e.to_string()))
 }

@@ -60,6 +60,9 @@ pub(super) enum Outcome {
     Failed(String),
     /// Its press's time was up before it was sent (`CommitBy`): not committed.
     Late,
+    /// Its statement's connection failed after it was sent, and the database could not be
+    /// asked in time whether it was committed (PostgreSQL: `pg_log`).
+    Unknown(super::Unsettled),
 }
 
 /// Starts the writer task; it ends when every sender (every clone of the `Store`) is gone.
@@ -88,6 +91,7 @@ pub(super) fn spawn(pool: SqlitePool, process: Arc<str>) -> mpsc::Sender<Job> {
                     (Some(o), None) => {
                         let msg = match outcome {
                             Outcome::Failed(m) => m,
+                            Outcome::Unknown(_) => "outcome unknown".into(),
                             Outcome::Late => TOO_LATE.into(),
                             _ => "not run".into(),
                         };
