@@ -84,6 +84,11 @@ pub const OWED_WAIT: Duration =
 /// A running table nothing has happened at for this long is looked at by every process.
 pub const SWEEP_QUIET: Duration = Duration::from_secs(15);
 
+/// A command (anything but a press) whose database work cannot start within this long
+/// after its press-like time limit (`owner::PRESS_LIMIT` from its receipt) is answered "try
+/// again" and dropped: every command is answered within 5 s, outage or not.
+const COMMAND_START_AFTER_LIMIT_MS: i64 = 1_000;
+
 /// How often a move whose commit had an unknown outcome is asked after (`settle_later`).
 const SETTLE_EVERY: Duration = Duration::from_secs(1);
 
@@ -530,6 +535,19 @@ impl Host {
         let presser = req.user.id.clone();
         let (mut out, outcome) = if press {
             crate::observe::with_move_outcome(self.handle_in_time(req, until_ms, handed)).await
+        } else if !self
+            .database_answers_by(until_ms + COMMAND_START_AFTER_LIMIT_MS)
+            .await
+        {
+            // Its work cannot start in time: answered now, and dropped (never done later,
+            // when the person has long been told to try again).
+            tracing::warn!("a command could not reach the database in time; answered \"try again\"");
+            crate::observe::store_error("command", &StoreError::Late);
+            self.store_failed();
+            let lang = self.lang_soon(&req.chat, &req.user.id).await;
+            let mut out = Outbox::default();
+            out.reply(t(lang, "store-unavailable", &[]));
+            (out, "error")
         } else {
             crate::observe::with_move_outcome(self.handle_timed(req)).await
         };
@@ -581,6 +599,33 @@ impl Host {
         let mut out = Outbox::default();
         out.reply(t(lang, "press-try-again", &[]));
         out
+    }
+
+    /// Whether a command received at `received_ms` (Unix ms) may start its database work:
+    /// the database answers in time for the command to be answered within 5 s of its
+    /// receipt. An adapter that reads the database itself before handing a command over
+    /// asks this first, and answers "try again" (`store-unavailable`) if not.
+    pub async fn command_may_start(&self, received_ms: i64) -> bool {
+        let until = received_ms + crate::owner::PRESS_LIMIT.as_millis() as i64 + COMMAND_START_AFTER_LIMIT_MS;
+        self.database_answers_by(until).await
+    }
+
+    /// Whether the database answers (a trivial query) before `until_ms` (Unix ms): asked
+    /// again after a failure (a pooled connection the database closed fails at once) until
+    /// then.
+    async fn database_answers_by(&self, until_ms: i64) -> bool {
+        loop {
+            let left = until_ms - crate::store::now_ms();
+            if left <= 0 {
+                return false;
+            }
+            let left = Duration::from_millis(left as u64);
+            match tokio::time::timeout(left, self.store.ping()).await {
+                Ok(Ok(())) => return true,
+                Ok(Err(_)) => tokio::time::sleep(left.min(Duration::from_millis(100))).await,
+                Err(_) => return false,
+            }
+        }
     }
 
     /// The person's language, or the default if the database does not say within a moment

@@ -98,6 +98,10 @@ const ADMIN_TTL: Duration = Duration::from_secs(300);
 /// (`App::run`).
 const PRESS_LOCK_WAIT: Duration = Duration::from_millis(1_000);
 
+/// How long an answer waits for a language the database keeps before it takes the one it
+/// can tell without it (the person's Telegram client's, the default).
+const LANG_WAIT: Duration = Duration::from_millis(1_000);
+
 pub struct App {
     pub host: Arc<Host>,
     pub shower: Arc<Shower>,
@@ -504,7 +508,7 @@ impl App {
     /// from then: `Host::handle_since`).
     pub async fn on_update_since(self: &Arc<Self>, upd: Update, received_ms: i64) {
         match upd.kind {
-            UpdateKind::Message(m) => self.on_message(m).await,
+            UpdateKind::Message(m) => self.on_message(m, received_ms).await,
             UpdateKind::CallbackQuery(q) => self.on_callback(q, received_ms).await,
             UpdateKind::MyChatMember(u) => self.on_membership(u).await,
             _ => {}
@@ -712,21 +716,21 @@ impl App {
     /// one they chose if the database says so within a moment (it may be away: the answer
     /// must not wait for it), else their Telegram client's.
     pub(crate) async fn try_again(&self, u: &teloxide::types::User) -> String {
-        let lang = tokio::time::timeout(Duration::from_millis(300), self.lang_of(u))
-            .await
-            .unwrap_or_else(|_| commands::lang_of_code(u.language_code.as_deref()).unwrap_or_default());
-        t(lang, "press-try-again", &[])
+        t(self.lang_of(u).await, "press-try-again", &[])
     }
 
-    /// The language of a person: the one they chose, else their Telegram client's.
+    /// The language of a person: the one they chose, else their Telegram client's (also
+    /// when the database does not say within `LANG_WAIT`: an answer must not wait for it).
     async fn lang_of(&self, u: &teloxide::types::User) -> Lang {
-        let stored = self
-            .host
-            .store()
-            .user_lang(Platform::Telegram, &u.id.0.to_string())
-            .await
-            .ok()
-            .flatten();
+        let store = self.host.store();
+        let stored = tokio::time::timeout(
+            LANG_WAIT,
+            store.user_lang(Platform::Telegram, &u.id.0.to_string()),
+        )
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .flatten();
         stored
             .or_else(|| commands::lang_of_code(u.language_code.as_deref()))
             .unwrap_or_default()
@@ -767,7 +771,10 @@ impl App {
         if private {
             lang
         } else {
-            self.shower.community_lang(chat).await
+            // An answer must not wait for the database: the person's language then.
+            tokio::time::timeout(LANG_WAIT, self.shower.community_lang(chat))
+                .await
+                .unwrap_or(lang)
         }
     }
 
@@ -778,7 +785,9 @@ impl App {
         }
     }
 
-    async fn on_message(self: &Arc<Self>, m: Message) {
+    /// A command given in a chat at `received_ms`: answered within 5 s of then, outage or
+    /// not ("try again" when its database work cannot start in time: it is then dropped).
+    async fn on_message(self: &Arc<Self>, m: Message, received_ms: i64) {
         let (Some(text), Some(from)) = (m.text(), m.from.as_ref()) else {
             return;
         };
@@ -798,6 +807,19 @@ impl App {
             o.reply(text);
             o
         };
+        // Help and the rules need no database (their languages are read within a moment);
+        // everything else does.
+        let needs_database = !matches!(
+            (name.as_str(), args.is_empty()),
+            ("help" | "rules", _) | ("start", true)
+        );
+        if needs_database && !self.host.command_may_start(received_ms).await {
+            tracing::warn!(command = %name, "a command could not reach the database in time; answered \"try again\"");
+            return self
+                .shower
+                .show(say(t(lang, "store-unavailable", &[])), answer)
+                .await;
+        }
         let command = match name.as_str() {
             "start" if private && !args.is_empty() => {
                 // A deep link: t.me/<bot>?start=<lobby token>.
@@ -974,14 +996,12 @@ impl App {
         // `/bots N` is N requests; only the last answer is shown.
         let mut out = Outbox::default();
         for i in 0..times {
-            let mut o = self
-                .host
-                .handle(Request {
-                    chat: chat.clone(),
-                    user: user.clone(),
-                    command: command.clone(),
-                })
-                .await;
+            let req = Request {
+                chat: chat.clone(),
+                user: user.clone(),
+                command: command.clone(),
+            };
+            let mut o = self.host.handle_since(req, received_ms).await;
             if i + 1 < times {
                 o.0.retain(|x| !matches!(x, stikis_host::Out::Reply { .. }));
             }

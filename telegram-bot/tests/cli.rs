@@ -282,3 +282,112 @@ async fn a_bot_started_while_postgres_is_down_waits_for_it_and_healthz_says_so()
     running.shutdown().await;
     forward.abort();
 }
+
+/// A forwarder to PostgreSQL that can be cut (its connections closed, new ones refused) and
+/// mended: the database away from the bot and back.
+struct Cuttable {
+    port: u16,
+    open: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    links: std::sync::Arc<std::sync::Mutex<tokio::task::JoinSet<()>>>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Cuttable {
+    async fn start(target: String) -> Cuttable {
+        use std::sync::atomic::Ordering::SeqCst;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let open = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let links = std::sync::Arc::new(std::sync::Mutex::new(tokio::task::JoinSet::new()));
+        let (o, l) = (open.clone(), links.clone());
+        let accept = tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                if !o.load(SeqCst) {
+                    continue; // closed at once
+                }
+                let target = target.clone();
+                l.lock().unwrap().spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+            }
+        });
+        Cuttable {
+            port,
+            open,
+            links,
+            accept,
+        }
+    }
+
+    fn cut(&self) {
+        self.open.store(false, std::sync::atomic::Ordering::SeqCst);
+        self.links.lock().unwrap().abort_all();
+    }
+
+    fn mend(&self) {
+        self.open.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// A command given while the bot's PostgreSQL does not answer is answered "try again" (not
+/// after the outage: within the 20 s the fake waits, where the pool alone would wait 30 s)
+/// and dropped: once the database is back, it is never carried out (no table opens from
+/// it). `/help` needs no database and is answered as usual.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_while_postgres_is_away_is_answered_try_again_and_never_carried_out_later() {
+    use stikis_host::i18n::{t, Lang};
+    const GROUP: i64 = -1_001;
+    const ANNA: i64 = 11;
+    let Some(url) = fake::postgres_url("a command while PostgreSQL is away") else {
+        return;
+    };
+    let schema = format!("tg_away_{}", std::process::id());
+    stikis_host::store::Store::connect_postgres(&url, Some(&schema))
+        .await
+        .unwrap();
+    let target = url
+        .split_once('@')
+        .map(|(_, r)| r.split('/').next().unwrap().to_string())
+        .unwrap();
+    let link = Cuttable::start(target.clone()).await;
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let through = format!(
+        "{}{sep}options=-c%20search_path%3D{schema}",
+        url.replacen(&target, &format!("127.0.0.1:{}", link.port), 1)
+    );
+    let fake = fake::Fake::start().await;
+    let mut s = stikis_telegram::Settings::new("123:TEST", &through);
+    s.api_url = Some(fake.url.clone());
+    let running = stikis_telegram::start(s).await.expect("the bot starts");
+    link.cut();
+    let unavailable = t(Lang::En, "store-unavailable", &[]);
+    fake.say(GROUP, ANNA, "/zole 3", None);
+    fake.said(GROUP, &unavailable).await;
+    fake.say(ANNA, ANNA, "/help", None);
+    fake.said(ANNA, &stikis_telegram::commands::help_text(Lang::En))
+        .await;
+
+    link.mend();
+    // Back: a new command opens a table, and it is the only one the group ever saw.
+    fake.say(GROUP, ANNA, "/zole 3", None);
+    let opened = fake
+        .until("a table opened once the database is back", |f| {
+            f.messages(GROUP).into_iter().find(|m| !m.buttons.is_empty())
+        })
+        .await;
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let tables: Vec<_> = fake
+        .messages(GROUP)
+        .into_iter()
+        .filter(|m| !m.buttons.is_empty())
+        .collect();
+    assert_eq!(
+        tables.len(),
+        1,
+        "one table, the later command's: {tables:#?} (first: {opened:?})"
+    );
+    running.shutdown().await;
+    link.accept.abort();
+}
