@@ -817,6 +817,19 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     // `TWO_OWNERS_MS` apart, outside any change's window (a failure), and within one.
     let mut two_owners = Vec::new();
     let mut owners_changed: std::collections::BTreeMap<String, usize> = Default::default();
+    // Presses answered "try again" (or "cannot reach the database: nothing was changed"):
+    // looked for in the log; found there as theirs (a failure); found there while another
+    // press of the same button was in flight (not told apart, counted); and presses told
+    // their move's outcome was not known yet.
+    let try_again: Vec<String> = ["press-try-again", "store-unavailable"]
+        .iter()
+        .map(|k| stikis_host::i18n::t(stikis_host::i18n::Lang::En, k, &[]))
+        .collect();
+    let unsure = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-unsure", &[]);
+    let mut try_again_checked = 0usize;
+    let mut try_again_committed = Vec::new();
+    let mut try_again_shared = 0usize;
+    let mut unsure_answers = 0usize;
     let mut lost = Vec::new();
     let mut doubled = Vec::new();
     let mut ghosts = Vec::new();
@@ -1042,6 +1055,48 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                 continue;
             }
             if oks == 0 {
+                // Told its move did not go through: it must not be in the log as this press's
+                // (committed from its post to its answer, while no other press of the same
+                // button by the same person was in flight).
+                let told_again = said.iter().any(|a| try_again.iter().any(|t| a.contains(t.as_str())));
+                if said.iter().any(|a| a.contains(unsure.as_str())) {
+                    unsure_answers += 1;
+                }
+                if told_again && (kind == "p" || kind == "b") {
+                    try_again_checked += 1;
+                    let others_in_flight = |r: &ActionRow| {
+                        mine.iter().any(|q| {
+                            q.id != p.id
+                                && q.user == p.user
+                                && q.token == p.token
+                                && q.sent_ms <= r.at_ms
+                                && q.answered_ms.is_none_or(|a| a >= r.at_ms)
+                        })
+                    };
+                    let committed = row.filter(|r| {
+                        is_move(r, seat, kind, arg)
+                            && r.at_ms >= p.sent_ms
+                            && p.answered_ms.is_none_or(|a| r.at_ms <= a)
+                    });
+                    match committed {
+                        Some(r) if others_in_flight(r) => try_again_shared += 1,
+                        Some(r) => try_again_committed.push(format!(
+                            "table {id}: press {} by {} ({}@{}) sent at +{} ms, answered {:?} at {:?}; \
+                             action {} committed by {:?} at +{} ms",
+                            p.id,
+                            p.user,
+                            p.token.action,
+                            p.token.seq,
+                            p.sent_ms - start_ms,
+                            said,
+                            p.answered_ms.map(|a| a - start_ms),
+                            r.seq,
+                            r.process.as_deref().map(&named),
+                            r.at_ms - start_ms,
+                        )),
+                        None => {}
+                    }
+                }
                 continue;
             }
             acknowledged += 1;
@@ -1662,11 +1717,14 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     if !unseen_turns.is_empty() {
         println!("chaos: turns never shown to their player: {unseen_turns:?}");
     }
-    if !deferred_logged_refused.is_empty() {
-        println!(
-            "chaos: deferred presses committed though refused in a follow-up: {deferred_logged_refused:#?}"
-        );
-    }
+    println!(
+        "chaos: presses told \"try again\": {try_again_checked} looked for in the log, {} found there \
+         committed, {try_again_shared} found there with another press of the button in flight; \
+         {unsure_answers} told their move's outcome was not known yet; deferred presses refused in a \
+         follow-up: {deferred_refused} looked for, {} found committed",
+        try_again_committed.len(),
+        deferred_logged_refused.len(),
+    );
     if !deferred_lost_list.is_empty() {
         println!(
             "chaos: deferred presses lost with their process, answered by none: {deferred_lost_list:#?}"
@@ -1691,6 +1749,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         .chain(&doubled)
         .chain(&ghosts)
         .chain(&deferred_unexplained)
+        .chain(&try_again_committed)
+        .chain(&deferred_logged_refused)
         .chain(&owner_problems)
         .chain(&leaks)
         .chain(&replay_errors)
@@ -1715,6 +1775,13 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     );
     if cfg.kills {
         assert!(!kills.is_empty(), "no process was killed; {failure_note}");
+    }
+    // A run with an outage told presses "try again": the check of them saw some.
+    if outage_window.is_some() {
+        assert!(
+            try_again_checked + deferred_refused + deferred_logged_refused.len() > 0,
+            "an outage ran, yet no press told \"try again\" was looked for in the log; {failure_note}"
+        );
     }
     // Passed: the logs go (and the run's schema, in `run_with`; a failed run keeps both).
     drop(keep);
