@@ -680,6 +680,18 @@ impl Host {
                 out.reply(t(lang, "press-unsure", &[]));
                 out
             }
+            Err(HostError::Store(e)) if crate::store::CommitBy::committed_here() => {
+                // The press's move was committed, and a later step failed (the computer
+                // players' moves after it, a read for its messages): the move stands, and
+                // the table is read afresh once the database answers.
+                tracing::warn!(error = %e, "a store error after a press's move was committed; the move stands");
+                crate::observe::move_outcome("applied");
+                crate::observe::store_error("request", &e);
+                self.store_failed();
+                let mut out = Outbox::default();
+                out.reply("✓");
+                out
+            }
             Err(HostError::Store(e)) => {
                 // Nothing was committed: the press can simply be made again, and the table is
                 // read afresh once the database answers.

@@ -120,6 +120,26 @@ fn webhook_calls(fake: &Fake, from: usize) -> Vec<String> {
 async fn a_stopped_instance_leaves_the_shared_webhook_to_the_others() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("hook.db").to_str().unwrap().to_string();
+    stopped_instances_leave_the_shared_webhook(&db).await;
+}
+
+/// The same on PostgreSQL (each instance closes its pools and says it is gone as it stops).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_stopped_instance_leaves_the_shared_webhook_to_the_others() {
+    let Some(url) = crate::fake::postgres_url("the shared webhook on PostgreSQL") else {
+        return;
+    };
+    let schema = format!("tg_hook_{}", std::process::id());
+    stikis_host::store::Store::connect_postgres(&url, Some(&schema))
+        .await
+        .unwrap();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    stopped_instances_leave_the_shared_webhook(&format!("{url}{sep}options=-c%20search_path%3D{schema}"))
+        .await;
+}
+
+async fn stopped_instances_leave_the_shared_webhook(db: &str) {
+    let db = db.to_string();
     let fake = Fake::start().await;
     // Two instances behind one URL; the "balancer" here sends every post to the second.
     let (a_port, b_port) = (free_port(), free_port());
@@ -136,7 +156,12 @@ async fn a_stopped_instance_leaves_the_shared_webhook_to_the_others() {
     let before = fake.calls().len();
     let took = a.terminate().await;
     println!(
-        "an instance in webhook mode stopped {} ms after SIGTERM",
+        "an instance in webhook mode on {} stopped {} ms after SIGTERM",
+        if db.starts_with("postgres") {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        },
         took.as_millis()
     );
     assert_eq!(webhook_calls(&fake, before), Vec::<String>::new());
@@ -151,7 +176,8 @@ async fn a_stopped_instance_leaves_the_shared_webhook_to_the_others() {
 
     // The last one leaves it registered too: Telegram keeps the updates for the next start.
     let before = fake.calls().len();
-    b.terminate().await;
+    let took = b.terminate().await;
+    println!("the last instance stopped {} ms after SIGTERM", took.as_millis());
     assert_eq!(webhook_calls(&fake, before), Vec::<String>::new());
     assert_eq!(fake.state.lock().unwrap().webhook, registered);
     fake.assert_nothing_refused();

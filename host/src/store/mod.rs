@@ -336,7 +336,8 @@ pub struct CommitBy {
     /// column), so that the press's move can be told in the log from a second press of the
     /// same button (`Host::answer_from_log`, a deferred press's watcher).
     press: Option<String>,
-    /// 0: no action taken yet; 1: one is being committed; 2: its commit answered.
+    /// 0: no action taken yet; 1: one is being committed; 2: its commit answered; 3: its
+    /// commit answered, committed.
     state: std::sync::atomic::AtomicU8,
 }
 
@@ -357,7 +358,7 @@ impl CommitBy {
 
     /// The bound commit has answered (committed or refused): the work is past its limit.
     pub fn answered(&self) -> bool {
-        self.state.load(std::sync::atomic::Ordering::SeqCst) == 2
+        self.state.load(std::sync::atomic::Ordering::SeqCst) >= 2
     }
 
     /// The bound action has gone to the log's writer (it may be committed at any moment, or
@@ -379,8 +380,18 @@ impl CommitBy {
             .filter(|c| c.state.compare_exchange(0, 1, SeqCst, SeqCst).is_ok())
     }
 
-    fn done(&self) {
-        self.state.store(2, std::sync::atomic::Ordering::SeqCst);
+    fn done(&self, committed: bool) {
+        let state = if committed { 3 } else { 2 };
+        self.state.store(state, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether the work running under a press's limit has had that press's move committed:
+    /// a failure after it (a read, a later write) leaves the move standing, so the press
+    /// must not be answered "nothing was changed".
+    pub fn committed_here() -> bool {
+        COMMIT_BY
+            .try_with(|c| c.state.load(std::sync::atomic::Ordering::SeqCst) == 3)
+            .unwrap_or(false)
     }
 }
 
@@ -1171,7 +1182,7 @@ impl Store {
         };
         let outcome = self.append_job(run, reply, answer).await;
         if let Some(b) = bound {
-            b.done();
+            b.done(matches!(outcome, Ok(sqlite_log::Outcome::Committed)));
         }
         let inserted = match outcome.map_err(|_| gone())? {
             sqlite_log::Outcome::Committed => true,

@@ -387,7 +387,16 @@ async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i
         .fetch_all(&mut *conn)
         .await
         .map_err(|e| match e {
-            // The database answered: the statement failed whole, nothing of it stands.
+            // The server ending the session (class 57: shut down, crashed; class 08: the
+            // connection) may do so after the statement's commit: unknown.
+            sqlx::Error::Database(ref d)
+                if d.code()
+                    .is_some_and(|c| c.starts_with("57") || c.starts_with("08")) =>
+            {
+                Failure::Unknown(e.to_string())
+            }
+            // Otherwise the database answered: the statement failed whole, nothing of it
+            // stands.
             sqlx::Error::Database(_) => refused(e),
             // The connection failed with the statement sent (or partly sent): its commit
             // may stand.

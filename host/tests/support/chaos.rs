@@ -98,7 +98,20 @@ pub struct Config {
     /// `STIKIS_CHAOS_PG_START`): every press made meanwhile must be answered within
     /// `OUTAGE_ANSWER_MS`.
     pub outage: Option<Outage>,
+    /// After the chaos, this long with no process killed or started: the one-owner check
+    /// needs time outside every change's window to examine anything (`CALM_SECS`).
+    pub calm_secs: u64,
+    /// Before that calm, as long again with one process killed and kept down (kills, but no
+    /// starts, for a stretch: the others own its tables meanwhile).
+    pub hold_one_down: bool,
+    /// A quarter of the kills are a process stopped (SIGSTOP) for 1.5-2.5 s instead: a starved
+    /// process, whose presses Discord's bot defers; a run on Discord must then check some.
+    pub starve: bool,
 }
+
+/// The calm of the short runs: longer than a start's window (`Change::window`), so that
+/// some seconds of it are outside every window.
+const CALM_SECS: u64 = 20;
 
 /// A PostgreSQL outage the harness makes: how to stop and start the server, and for how long.
 #[derive(Clone, Debug)]
@@ -612,6 +625,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
 
     // The chaos.
     let mut pg_restarts = 0;
+    // Processes stopped for a moment and let go on (`Config::starve`).
+    let mut starved = 0usize;
     let mut outage_window: Option<(i64, i64)> = None;
     let pg_restart_at = cfg.secs / 2;
     let until = t0 + Duration::from_secs(cfg.secs);
@@ -668,6 +683,21 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             }
         }
         let i = rng.random_range(0..cfg.procs);
+        if cfg.starve && rng.random_ratio(1, 4) {
+            // Starved instead: stopped for a moment (its presses in flight take longer than
+            // a platform waits for an answer: Discord's are deferred), then let go on.
+            let pid = fleet.lock().unwrap().children[i].as_ref().map(Child::id);
+            if let Some(pid) = pid {
+                let signal = |s: &str| {
+                    let _ = Command::new("kill").args([s, &pid.to_string()]).status();
+                };
+                signal("-STOP");
+                tokio::time::sleep(Duration::from_millis(rng.random_range(1_500..2_500))).await;
+                signal("-CONT");
+                starved += 1;
+                continue;
+            }
+        }
         fleet.lock().unwrap().kill(i);
         let down = rng.random_range(200..2_500);
         let fleet2 = Arc::clone(&fleet);
@@ -679,6 +709,37 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                 f.restarts += 1;
             }
         });
+    }
+    // The calm stretches, part of the chaos's time (the moves/s and CPU cover them too).
+    if cfg.calm_secs > 0 && cfg.kills {
+        // The restarts the chaos scheduled land first (each within 2.5 s of its kill); then
+        // every process is up.
+        tokio::time::sleep(Duration::from_millis(2_600)).await;
+        {
+            let mut f = fleet.lock().unwrap();
+            f.revive();
+            for i in 0..cfg.procs {
+                if f.children[i].is_none() {
+                    f.spawn(i);
+                    f.restarts += 1;
+                }
+            }
+        }
+        let calm = Duration::from_secs(cfg.calm_secs);
+        if cfg.hold_one_down && cfg.procs > 1 {
+            let i = rng.random_range(0..cfg.procs);
+            println!("chaos: process {i} killed and kept down for {} s", cfg.calm_secs);
+            fleet.lock().unwrap().kill(i);
+            tokio::time::sleep(calm).await;
+            let mut f = fleet.lock().unwrap();
+            f.spawn(i);
+            f.restarts += 1;
+        }
+        println!(
+            "chaos: every process up, none killed or started for {} s",
+            cfg.calm_secs
+        );
+        tokio::time::sleep(calm).await;
     }
     let chaos_secs = t0.elapsed().as_secs_f64();
     let chaos_end_ms = unix_ms();
@@ -817,6 +878,9 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     // `TWO_OWNERS_MS` apart, outside any change's window (a failure), and within one.
     let mut two_owners = Vec::new();
     let mut owners_changed: std::collections::BTreeMap<String, usize> = Default::default();
+    // Consecutive actions of a table the one-owner check examined outside every change's
+    // window (where nothing could excuse two owners).
+    let mut owner_examined = 0usize;
     // Presses answered "try again" (or "cannot reach the database: nothing was changed"):
     // looked for in the log; found there as theirs (a failure); found there while another
     // press of the same button was in flight (not told apart, counted); and presses told
@@ -1058,7 +1122,9 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                 // Told its move did not go through: it must not be in the log as this press's
                 // (committed from its post to its answer, while no other press of the same
                 // button by the same person was in flight).
-                let told_again = said.iter().any(|a| try_again.iter().any(|t| a.contains(t.as_str())));
+                let told_again = said
+                    .iter()
+                    .any(|a| try_again.iter().any(|t| a.contains(t.as_str())));
                 if said.iter().any(|a| a.contains(unsure.as_str())) {
                     unsure_answers += 1;
                 }
@@ -1226,6 +1292,11 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         let moved: Vec<&ActionRow> = actions.iter().filter(|a| a.process.is_some()).collect();
         for pair in moved.windows(2) {
             let (a, b) = (pair[0], pair[1]);
+            // Examined with nothing to excuse it: both actions outside every change's window.
+            let excusable = |t: i64| windows.iter().any(|&(from, to)| from <= t && t <= to);
+            if !excusable(a.at_ms) && !excusable(b.at_ms) {
+                owner_examined += 1;
+            }
             if a.process == b.process || (b.at_ms - a.at_ms).abs() >= TWO_OWNERS_MS {
                 continue;
             }
@@ -1651,7 +1722,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
          {deferred_refused} refused after, {deferred_lost} lost with their process, {} none of these \
          ({deferred_unanswered} more deferred but never acknowledged); \
          moved by two owners: {} ({} changes of mover within {TWO_OWNERS_MS} ms during a change of the live set {owners_changed:?}, \
-         whose windows cover {:.0} of {:.0} s); \
+         whose windows cover {:.0} of {:.0} s; {owner_examined} consecutive actions examined outside them); \
          {} leaked cards (of {table_texts_checked} table and {hand_texts_checked} hand texts read), {} hands gone back to older buttons ({} left so), {} replay problems ({totals_checked} results' totals compared), {} deal results never posted, {} posted twice; {timed_out} moves by the turn timer \
          ({} of turns never shown); {} posts to a process that failed (redelivered, or unanswered); {actions_total} actions, \
          {throughput:.0} moves/s during the chaos; takeover after a kill: p50 {} ms, p99 {} ms, max {} ms \
@@ -1775,6 +1846,22 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     );
     if cfg.kills {
         assert!(!kills.is_empty(), "no process was killed; {failure_note}");
+    }
+    // A run with starved processes on Discord had presses deferred, and checked them.
+    let deferred_checked = deferred_logged + deferred_refused + deferred_lost + deferred_unexplained.len();
+    println!("chaos: {starved} processes starved for a moment; {deferred_checked} deferred presses checked");
+    if cfg.starve && starved > 0 && B::PLATFORM == Platform::Discord {
+        assert!(
+            deferred_checked > 0,
+            "processes were starved, yet no deferred press was checked; {failure_note}"
+        );
+    }
+    // The one-owner check saw moves that nothing excused (the calm gives it the time).
+    if cfg.kills && cfg.calm_secs > 0 {
+        assert!(
+            owner_examined > 0,
+            "the one-owner check examined no actions outside the changes' windows; {failure_note}"
+        );
     }
     // A run with an outage told presses "try again": the check of them saw some.
     if outage_window.is_some() {
@@ -2019,6 +2106,9 @@ pub fn short_on_sqlite<B: Bot>(bot: MakeBot<B>) {
             db: Db::Sqlite(dir.path().join("chaos.db")),
             pg_restart: None,
             outage: None,
+            calm_secs: CALM_SECS,
+            hold_one_down: false,
+            starve: false,
         },
     );
 }
@@ -2043,6 +2133,9 @@ pub fn short_on_postgres<B: Bot>(bot: MakeBot<B>) {
             db,
             pg_restart: std::env::var("STIKIS_CHAOS_PG_RESTART").ok(),
             outage: None,
+            calm_secs: CALM_SECS,
+            hold_one_down: false,
+            starve: false,
         },
     );
 }
@@ -2050,7 +2143,9 @@ pub fn short_on_postgres<B: Bot>(bot: MakeBot<B>) {
 /// The long run, by hand, set by STIKIS_CHAOS_SECS (default 300), STIKIS_CHAOS_TABLES (40),
 /// STIKIS_CHAOS_PROCS (4), STIKIS_CHAOS_SEED (random), STIKIS_CHAOS_KILLS (0 for none: a
 /// throughput run), STIKIS_CHAOS_KILL_MS (2000: each pause between kills is between half and
-/// twice it; lower for a live set that keeps changing) and STIKIS_CHAOS_PG_RESTART.
+/// twice it; lower for a live set that keeps changing), STIKIS_CHAOS_CALM_SECS (30: after
+/// the chaos, that long with one process kept down, then as long with all up, no process
+/// killed or started: the one-owner check's time) and STIKIS_CHAOS_PG_RESTART.
 pub fn long<B: Bot>(bot: MakeBot<B>) {
     let seed = seed();
     let procs = env_or("STIKIS_CHAOS_PROCS", 4);
@@ -2077,6 +2172,9 @@ pub fn long<B: Bot>(bot: MakeBot<B>) {
                 .ok()
                 .filter(|_| outage.is_none()),
             outage,
+            calm_secs: env_or("STIKIS_CHAOS_CALM_SECS", 30),
+            hold_one_down: true,
+            starve: true,
         },
     );
 }
