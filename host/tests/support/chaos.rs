@@ -836,6 +836,12 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     })
     .await
     .unwrap();
+    if let Some(stop) = fleet.lock().unwrap().changes.last() {
+        println!(
+            "chaos: the graceful stop (SIGTERM to every process, while their last presses are answered) took {} ms",
+            stop.to_ms - stop.from_ms
+        );
+    }
 
     // The checks.
     let presses = presses.lock().unwrap().clone();
