@@ -170,7 +170,14 @@ impl support::Bot for Discord {
         let mut pressed: HashMap<(u64, u64), (Looked, Instant)> = HashMap::new();
         while playing.load(Ordering::Relaxed) {
             let next = people.iter().find_map(|p| {
-                let m = self.fake.dms(p.id).pop()?;
+                // Their hand: the newest message that is one (a note the bot posted after it,
+                // such as a move's outcome settled late, is read and left).
+                let m = self
+                    .fake
+                    .dms(p.id)
+                    .into_iter()
+                    .rev()
+                    .find(|m| !m.buttons.is_empty() || m.text.starts_with("Your cards"))?;
                 // A pressed hand that still looks the same is left alone, for a while: a
                 // press that was only deferred dies with its process, and then the person
                 // presses again.
@@ -257,6 +264,7 @@ impl support::Bot for Discord {
             st.expired.load(Ordering::Relaxed)
         );
         let refused = st.refused_later.lock().unwrap().clone();
+        let unsure = st.unsure_later.lock().unwrap().clone();
         let followed = st.followed_up.lock().unwrap().clone();
         st.received
             .lock()
@@ -268,6 +276,7 @@ impl support::Bot for Discord {
                     posted_ms: got.posted_ms,
                     followed_up_ms: followed.get(iid).copied(),
                     refused_later: refused.contains(iid),
+                    unsure_later: unsure.contains(iid),
                 };
                 (iid.to_string(), d)
             })

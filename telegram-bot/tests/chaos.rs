@@ -253,6 +253,7 @@ impl support::Bot for Telegram {
                     posted_ms,
                     followed_up_ms: None,
                     refused_later: false,
+                    unsure_later: false,
                 };
                 (id.clone(), d)
             })

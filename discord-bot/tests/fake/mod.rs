@@ -101,6 +101,8 @@ pub struct State {
     pub answer_log: Mutex<Vec<(u64, String)>>,
     /// Interactions whose deferred answer was a refusal sent as a follow-up text.
     pub refused_later: Mutex<HashSet<u64>>,
+    /// Deferred presses whose follow-up said their move's outcome was not known yet.
+    pub unsure_later: Mutex<HashSet<u64>>,
     /// Interactions posted to one of several processes (`use_endpoints`), by interaction id:
     /// which process took the post, and when.
     pub received: Mutex<HashMap<u64, Received>>,
@@ -1194,9 +1196,15 @@ async fn followup(
     if v["content"].as_str().is_some_and(|c| !c.is_empty())
         && v["embeds"].as_array().is_none_or(Vec::is_empty)
     {
-        // A deferred press refused (a hand would come as an embed).
+        // A deferred press refused (a hand would come as an embed), or told that its move's
+        // outcome is not known yet (which refuses nothing: the chat is told later).
         if let Some(iid) = token.strip_prefix("itok-").and_then(|i| i.parse().ok()) {
-            st.refused_later.lock().unwrap().insert(iid);
+            let unsure = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-unsure", &[]);
+            if v["content"].as_str() == Some(unsure.as_str()) {
+                st.unsure_later.lock().unwrap().insert(iid);
+            } else {
+                st.refused_later.lock().unwrap().insert(iid);
+            }
         }
     }
     let m = st.create(channel, &v, file, eph.then_some(user));

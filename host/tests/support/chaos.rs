@@ -237,6 +237,8 @@ pub struct Delivery {
     pub followed_up_ms: Option<i64>,
     /// A follow-up refused it ("try again", out of date…) after its deferral's "✓".
     pub refused_later: bool,
+    /// A follow-up said its move's outcome was not known yet (the chat is told later).
+    pub unsure_later: bool,
 }
 
 /// What a bot's harness gives: how its processes start, and how people use it through its
@@ -1080,6 +1082,11 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                 let followed = delivery
                     .and_then(|d| d.followed_up_ms)
                     .map(|f| format!("+{} ms", f - start_ms));
+                if !in_log && delivery.is_some_and(|d| d.unsure_later) {
+                    // Told its outcome was not known yet, and not taken: the chat said so later.
+                    unsure_answers += 1;
+                    continue;
+                }
                 if in_log {
                     deferred_logged += 1;
                     if refused {
