@@ -1104,7 +1104,14 @@ pub type Pressed = HashMap<(i64, i64), (String, Vec<Vec<(String, String)>>)>;
 
 pub fn move_button(fake: &Fake, user: i64, pressed: &Pressed) -> Option<(i64, String)> {
     let s = fake.state.lock().unwrap();
-    let m = s.chats.get(&user)?.last()?;
+    // Their hand: the newest message that is one (a note the bot posted after it, such as a
+    // move's outcome settled late, is read and left).
+    let m = s
+        .chats
+        .get(&user)?
+        .iter()
+        .rev()
+        .find(|m| !m.buttons.is_empty() || m.text.starts_with("Your cards"))?;
     if pressed.get(&(user, m.id)) == Some(&(m.text.clone(), m.buttons.clone())) {
         return None;
     }
