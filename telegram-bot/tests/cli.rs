@@ -201,6 +201,27 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// Makes `schema` in the test database at `url` (while it is reachable); returns the
+/// server's address in the URL (`host:port`).
+async fn own_schema(url: &str, schema: &str) -> String {
+    stikis_host::store::Store::connect_postgres(url, Some(schema))
+        .await
+        .unwrap();
+    url.split_once('@')
+        .map(|(_, r)| r.split('/').next().unwrap().to_string())
+        .unwrap()
+}
+
+/// `url` with its server `target` replaced by 127.0.0.1:`port` (a forwarder, or nothing),
+/// in `schema`.
+fn url_through(url: &str, target: &str, port: u16, schema: &str) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!(
+        "{}{sep}options=-c%20search_path%3D{schema}",
+        url.replacen(target, &format!("127.0.0.1:{port}"), 1)
+    )
+}
+
 /// Started while its PostgreSQL does not answer, the bot waits for it instead of exiting:
 /// its `/healthz` answers 503 saying what it waits for; once the server answers (a forwarder
 /// to the test server opens on the port that was closed), the bot starts and is healthy.
@@ -211,19 +232,9 @@ async fn a_bot_started_while_postgres_is_down_waits_for_it_and_healthz_says_so()
     };
     // The run's own schema, made while the server is reachable.
     let schema = format!("tg_wait_{}", std::process::id());
-    stikis_host::store::Store::connect_postgres(&url, Some(&schema))
-        .await
-        .unwrap();
-    let target = url
-        .split_once('@')
-        .map(|(_, r)| r.split('/').next().unwrap().to_string())
-        .unwrap();
+    let target = own_schema(&url, &schema).await;
     let port = free_port();
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let down = format!(
-        "{}{sep}options=-c%20search_path%3D{schema}",
-        url.replacen(&target, &format!("127.0.0.1:{port}"), 1)
-    );
+    let down = url_through(&url, &target, port, &schema);
     let fake = fake::Fake::start().await;
     let mut s = stikis_telegram::Settings::new("123:TEST", &down);
     s.api_url = Some(fake.url.clone());
@@ -344,19 +355,9 @@ async fn a_command_while_postgres_is_away_is_answered_try_again_and_never_carrie
         return;
     };
     let schema = format!("tg_away_{}", std::process::id());
-    stikis_host::store::Store::connect_postgres(&url, Some(&schema))
-        .await
-        .unwrap();
-    let target = url
-        .split_once('@')
-        .map(|(_, r)| r.split('/').next().unwrap().to_string())
-        .unwrap();
+    let target = own_schema(&url, &schema).await;
     let link = Cuttable::start(target.clone()).await;
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let through = format!(
-        "{}{sep}options=-c%20search_path%3D{schema}",
-        url.replacen(&target, &format!("127.0.0.1:{}", link.port), 1)
-    );
+    let through = url_through(&url, &target, link.port, &schema);
     let fake = fake::Fake::start().await;
     let mut s = stikis_telegram::Settings::new("123:TEST", &through);
     s.api_url = Some(fake.url.clone());
