@@ -153,6 +153,15 @@ pub(crate) enum Message {
         on: bool,
         seats: Vec<(i64, String)>,
     },
+    /// Process `from` has live pages of these tables open (`on`), or no longer: the others
+    /// announce those tables' changes to it meanwhile (`Host::follow`). A `Watch` that is
+    /// `on` counts as one of these for its tables (a process from before `Follow` sends only
+    /// that).
+    Follow {
+        from: String,
+        on: bool,
+        tables: Vec<i64>,
+    },
     /// Process `from` deferred its answer to this press: `to` keeps it, and answers it if
     /// `from` dies first and `to` then owns the press's table (`crate::deferred`).
     Deferred {
@@ -469,6 +478,7 @@ impl Host {
         if changed {
             // A process that left keeps no page open; one that came does not know ours.
             self.forget_watches_of_others_than(&live);
+            self.tell_follows(true, self.followed_here());
             self.tell_watches(true, self.watched_here());
         }
         Ok(changed)
@@ -707,8 +717,13 @@ impl Host {
         let me = self.store.process_id();
         match message {
             Message::Watch { from, on, seats } => {
+                if on {
+                    let tables: Vec<i64> = seats.iter().map(|(t, _)| *t).collect();
+                    self.followed_by(&from, true, &tables);
+                }
                 self.watched_elsewhere(&from, on, seats);
             }
+            Message::Follow { from, on, tables } => self.followed_by(&from, on, &tables),
             Message::Answer { to, n, outs } if to == me => {
                 if let Some((_, tx)) = self.owners.lock().expect("owners").waiting.remove(&n) {
                     let _ = tx.send(Some(outs));
@@ -739,18 +754,7 @@ impl Host {
     /// hands are held back wherever the table's owner is (nothing on SQLite). Sent in parts
     /// that fit in a `NOTIFY`.
     pub(crate) fn tell_watches(&self, on: bool, seats: Vec<(i64, String)>) {
-        if !self.store.is_postgres() || seats.is_empty() || tokio::runtime::Handle::try_current().is_err() {
-            return;
-        }
         let from = self.store.process_id().to_string();
-        let to: Vec<String> = {
-            let owners = self.owners.lock().expect("owners");
-            owners.live.iter().filter(|p| **p != from).cloned().collect()
-        };
-        if to.is_empty() {
-            // No other process (yet): told when the live processes change.
-            return;
-        }
         let mut parts = Vec::new();
         let mut part = Vec::new();
         let mut size = 0;
@@ -763,15 +767,53 @@ impl Host {
             }
         }
         parts.push(part);
+        let messages = parts
+            .into_iter()
+            .filter(|p| !p.is_empty())
+            .map(|seats| Message::Watch {
+                from: from.clone(),
+                on,
+                seats,
+            })
+            .collect();
+        self.tell_others(messages);
+    }
+
+    /// Tells the other processes that pages of `tables` opened here (`on`) or that the last
+    /// of them closed: they announce those tables' changes to this one meanwhile
+    /// (`Host::follow`; nothing on SQLite). In parts that fit in a `NOTIFY`.
+    pub(crate) fn tell_follows(&self, on: bool, tables: Vec<i64>) {
+        let from = self.store.process_id().to_string();
+        let messages = tables
+            .chunks(400)
+            .map(|part| Message::Follow {
+                from: from.clone(),
+                on,
+                tables: part.to_vec(),
+            })
+            .collect();
+        self.tell_others(messages);
+    }
+
+    /// Sends `messages` to every other live process, in order (nothing on SQLite, or with no
+    /// other process yet: those are told when the live processes change).
+    fn tell_others(&self, messages: Vec<Message>) {
+        if !self.store.is_postgres() || messages.is_empty() || tokio::runtime::Handle::try_current().is_err()
+        {
+            return;
+        }
+        let from = self.store.process_id().to_string();
+        let to: Vec<String> = {
+            let owners = self.owners.lock().expect("owners");
+            owners.live.iter().filter(|p| **p != from).cloned().collect()
+        };
+        if to.is_empty() {
+            return;
+        }
         let Some(host) = self.me.upgrade() else { return };
         tokio::spawn(async move {
-            for seats in parts.into_iter().filter(|p| !p.is_empty()) {
-                let message = Message::Watch {
-                    from: from.clone(),
-                    on,
-                    seats,
-                };
-                let payload = serde_json::to_string(&message).expect("a watch message");
+            for message in messages {
+                let payload = serde_json::to_string(&message).expect("a message to the others");
                 for p in &to {
                     if let Err(e) = host.tell(p, &payload).await {
                         tracing::debug!(error = %e, "open live pages were not told to the other processes");

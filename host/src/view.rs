@@ -340,8 +340,17 @@ impl Host {
     /// The other processes are told the tables changed in the last `CHANGES_GATHER` in one
     /// notice: one `NOTIFY` per move was a fifth of a busy bot's statements, and each wakes
     /// every listening connection on the database.
+    /// Only tables another process has a page of are announced to the others (`Host::follow`).
     pub(crate) fn announce_table(&self, id: i64) {
         let _ = self.changed.send(id);
+        if self.is_followed_elsewhere(id) {
+            self.tell_changed(id);
+        }
+    }
+
+    /// Tells the other processes (PostgreSQL) that table `id` changed, with the others
+    /// changed within `CHANGES_GATHER`.
+    pub(crate) fn tell_changed(&self, id: i64) {
         if !self.store.is_postgres() || tokio::runtime::Handle::try_current().is_err() {
             return;
         }

@@ -43,6 +43,11 @@ pub struct Watching {
     seats: Mutex<HashMap<(i64, String), Watched>>,
     /// The seats other processes have pages open for, with those processes.
     elsewhere: Mutex<HashMap<(i64, String), HashSet<String>>>,
+    /// The tables with any live page open here (a seat's or a watcher's).
+    follows: Mutex<HashMap<i64, Watched>>,
+    /// The tables other processes have pages open for, with those processes: only these
+    /// are announced to the others when they change (`Host::announce_table`).
+    followed_elsewhere: Mutex<HashMap<i64, HashSet<String>>>,
 }
 
 #[derive(Default)]
@@ -67,6 +72,42 @@ impl Drop for Watch {
             host.unwatch(self.table, &self.user);
         }
     }
+}
+
+/// A live page following a table (any page: a seat's or a watcher's) until dropped. On
+/// PostgreSQL the other processes announce the table's changes to this one only while it
+/// has such a page (`Host::follow`).
+pub struct Follow {
+    host: Weak<Host>,
+    table: i64,
+}
+
+impl Drop for Follow {
+    fn drop(&mut self) {
+        if let Some(host) = self.host.upgrade() {
+            host.unfollow(self.table);
+        }
+    }
+}
+
+/// Notes that `process` has a page of `key` open (`on`), or no longer.
+fn mark<K: std::hash::Hash + Eq>(map: &mut HashMap<K, HashSet<String>>, key: K, process: &str, on: bool) {
+    if on {
+        map.entry(key).or_default().insert(process.to_string());
+    } else if let Some(ps) = map.get_mut(&key) {
+        ps.remove(process);
+        if ps.is_empty() {
+            map.remove(&key);
+        }
+    }
+}
+
+/// Forgets what processes not in `live` had open.
+fn keep_live<K>(map: &mut HashMap<K, HashSet<String>>, live: &[String]) {
+    map.retain(|_, ps| {
+        ps.retain(|p| live.contains(p));
+        !ps.is_empty()
+    });
 }
 
 /// The table of a table's hand message key; None for other private messages (a
@@ -95,6 +136,93 @@ impl Host {
         }
     }
 
+    /// A page of table `table` is open here until the returned guard is dropped: the other
+    /// processes (PostgreSQL) announce the table's changes to this one meanwhile. Each change
+    /// made to a table costs its process a `NOTIFY` that wakes every other process; one that
+    /// no page elsewhere follows is not announced.
+    pub fn follow(self: &Arc<Self>, table: i64) -> Follow {
+        let first = {
+            let mut follows = self.watching.follows.lock().expect("follows map");
+            let w = follows.entry(table).or_default();
+            w.open += 1;
+            w.open == 1 && w.closed == 0
+        };
+        if first {
+            self.tell_follows(true, vec![table]);
+        }
+        Follow {
+            host: Arc::downgrade(self),
+            table,
+        }
+    }
+
+    /// A page of `table` closed: after the last one, and `RESHOW_AFTER` without another, the
+    /// other processes are told (a page reloaded opens again within it and costs nothing).
+    fn unfollow(&self, table: i64) {
+        let closed = {
+            let mut follows = self.watching.follows.lock().expect("follows map");
+            let Some(w) = follows.get_mut(&table) else { return };
+            w.open = w.open.saturating_sub(1);
+            if w.open > 0 {
+                return;
+            }
+            w.closed += 1;
+            w.closed
+        };
+        let (Some(host), Ok(rt)) = (self.me.upgrade(), tokio::runtime::Handle::try_current()) else {
+            self.watching.follows.lock().expect("follows map").remove(&table);
+            return;
+        };
+        rt.spawn(async move {
+            tokio::time::sleep(RESHOW_AFTER).await;
+            {
+                let mut follows = host.watching.follows.lock().expect("follows map");
+                match follows.get(&table) {
+                    Some(w) if w.open == 0 && w.closed == closed => {
+                        follows.remove(&table);
+                    }
+                    _ => return,
+                }
+            }
+            host.tell_follows(false, vec![table]);
+        });
+    }
+
+    /// The tables with a page open here.
+    pub(crate) fn followed_here(&self) -> Vec<i64> {
+        let follows = self.watching.follows.lock().expect("follows map");
+        follows
+            .iter()
+            .filter(|(_, w)| w.open > 0)
+            .map(|(t, _)| *t)
+            .collect()
+    }
+
+    /// Whether another process has a page of `table` open (it is told of the table's changes).
+    pub(crate) fn is_followed_elsewhere(&self, table: i64) -> bool {
+        self.watching
+            .followed_elsewhere
+            .lock()
+            .expect("follows map")
+            .contains_key(&table)
+    }
+
+    /// Another process told of tables it has pages open for (`on`) or no longer. One it
+    /// follows now is announced to it at once: a change made before this was heard was not.
+    pub(crate) fn followed_by(&self, process: &str, on: bool, tables: &[i64]) {
+        {
+            let mut elsewhere = self.watching.followed_elsewhere.lock().expect("follows map");
+            for &t in tables {
+                mark(&mut elsewhere, t, process, on);
+            }
+        }
+        if on {
+            for &t in tables {
+                self.tell_changed(t);
+            }
+        }
+    }
+
     /// Whether `user` has table `table`'s live page open.
     pub fn is_watched(&self, table: i64, user: &str) -> bool {
         let key = (table, user.to_string());
@@ -112,24 +240,17 @@ impl Host {
     pub(crate) fn watched_elsewhere(&self, process: &str, on: bool, seats: Vec<(i64, String)>) {
         let mut elsewhere = self.watching.elsewhere.lock().expect("watching map");
         for key in seats {
-            if on {
-                elsewhere.entry(key).or_default().insert(process.to_string());
-            } else if let Some(ps) = elsewhere.get_mut(&key) {
-                ps.remove(process);
-                if ps.is_empty() {
-                    elsewhere.remove(&key);
-                }
-            }
+            mark(&mut elsewhere, key, process, on);
         }
     }
 
     /// Forgets the pages of processes no longer alive.
     pub(crate) fn forget_watches_of_others_than(&self, live: &[String]) {
-        let mut elsewhere = self.watching.elsewhere.lock().expect("watching map");
-        elsewhere.retain(|_, ps| {
-            ps.retain(|p| live.contains(p));
-            !ps.is_empty()
-        });
+        keep_live(&mut self.watching.elsewhere.lock().expect("watching map"), live);
+        keep_live(
+            &mut self.watching.followed_elsewhere.lock().expect("follows map"),
+            live,
+        );
     }
 
     /// The seats with a page open here.

@@ -1717,3 +1717,120 @@ async fn on_postgres_a_move_whose_commit_lost_its_answer_is_answered_by_what_the
         .expect("the move is in the log");
     assert_eq!(made.payload["seat"].as_i64(), Some(seat_of(&who)), "{made:?}");
 }
+
+/// On PostgreSQL a table's changes are told to the other processes (a `NOTIFY` that wakes
+/// each of them) only while one of them has a live page of it open (`Host::follow`): with
+/// no page anywhere, moves are told to nobody; a page opening in the process that does not
+/// own the table is told the table at once (a move made before the owner heard of the page
+/// would otherwise never reach it) and each move after; once the page has closed for good
+/// (`RESHOW_AFTER`), nothing again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_tables_changes_are_told_to_the_processes_with_a_page_of_it_only() {
+    let Some((url, schema)) = postgres("follow") else {
+        return;
+    };
+    let open = || Store::connect_postgres(&url, Some(&schema));
+    let observer = open().await.unwrap();
+    let (h1, mut e1) = Host::new(open().await.unwrap(), config());
+    let (h2, mut e2) = Host::new(open().await.unwrap(), config());
+    let send = |host: &Arc<Host>, who: &str, command: Command| {
+        let (host, who) = (host.clone(), who.to_string());
+        async move { send(&host, &who, command).await }
+    };
+    let (mut screen, table) = zole_on_two_hosts(&h1, &h2, &send).await;
+    let quiet = std::time::Duration::from_secs(600);
+    let (owner, other) = if h1.owns(table) { (&h1, &h2) } else { (&h2, &h1) };
+    for h in [owner, other] {
+        h.sweep(quiet).await.unwrap();
+    }
+    // What each process hears of the others' changes.
+    let heard = |store: &Store| {
+        let seen = Arc::new(std::sync::Mutex::new(Vec::<Option<i64>>::new()));
+        let into = seen.clone();
+        let task = store
+            .listen_changes(move |id| into.lock().unwrap().push(id))
+            .expect("a listener on PostgreSQL");
+        (seen, task)
+    };
+    let (at_owner, _t1) = heard(owner.store());
+    let (at_other, _t2) = heard(other.store());
+    let told = |seen: &Arc<std::sync::Mutex<Vec<Option<i64>>>>| {
+        seen.lock()
+            .unwrap()
+            .iter()
+            .filter(|id| **id == Some(table))
+            .count()
+    };
+    // The listeners are up once a notice sent now is heard.
+    owner.store().notify_changed(&[-1]).await.unwrap();
+    for _ in 0..100 {
+        if at_other.lock().unwrap().contains(&Some(-1)) && at_owner.lock().unwrap().contains(&Some(-1)) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        at_other.lock().unwrap().contains(&Some(-1)),
+        "the listeners hear notices"
+    );
+
+    // No page anywhere: two moves, told to nobody.
+    for _ in 0..2 {
+        one_move(owner, &observer, table, &mut screen, [&mut e1, &mut e2]).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!((told(&at_owner), told(&at_other)), (0, 0), "no page, no notice");
+
+    // A page opens at the other process: the owner tells it of the table at once.
+    let page = other.follow(table);
+    let wait_told = |seen: Arc<std::sync::Mutex<Vec<Option<i64>>>>, at_least: usize| async move {
+        for _ in 0..250 {
+            if told(&seen) >= at_least {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        panic!("the page's process was not told of table {table}");
+    };
+    wait_told(at_other.clone(), 1).await;
+    let before = told(&at_other);
+    one_move(owner, &observer, table, &mut screen, [&mut e1, &mut e2]).await;
+    wait_told(at_other.clone(), before + 1).await;
+
+    // The page closes for good: moves are told to nobody again.
+    drop(page);
+    tokio::time::sleep(stikis_host::watching::RESHOW_AFTER + std::time::Duration::from_millis(500)).await;
+    let before = told(&at_other);
+    one_move(owner, &observer, table, &mut screen, [&mut e1, &mut e2]).await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(told(&at_other), before, "told after the page closed");
+}
+
+/// One move at `table` of whoever is to act, pressed at `host`, with what both hosts showed
+/// meanwhile on `screen`.
+async fn one_move(
+    host: &Arc<Host>,
+    observer: &Store,
+    table: i64,
+    screen: &mut Screen,
+    events: [&mut tokio::sync::mpsc::UnboundedReceiver<Outbox>; 2],
+) {
+    let [e1, e2] = events;
+    // Until a person is to act (the owner's computer player may be to move).
+    for _ in 0..250 {
+        while let Ok(o) = e1.try_recv().or_else(|_| e2.try_recv()) {
+            screen.show(&o);
+        }
+        let seq = observer.next_seq(table).await.unwrap();
+        for (who, token) in buttons_at(screen, seq - 1) {
+            let out = send(host, &who, Command::Press { token }).await;
+            if out.reply_text() == Some("✓") {
+                screen.show(&out);
+                return;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let seq = observer.next_seq(table).await.unwrap();
+    panic!("nobody could move at {}: {:#?}", seq - 1, screen.hands);
+}

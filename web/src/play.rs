@@ -503,6 +503,9 @@ struct Feed {
     /// With `hold_hands`: while the feed is connected, the person's hand at this table is not
     /// sent to the chat (`Host::watch`); it is shown there again once their last page closes.
     _watch: Option<stikis_host::watching::Watch>,
+    /// While the feed is connected, the other processes announce this table's changes to
+    /// this one (PostgreSQL; `Host::follow`).
+    _follow: stikis_host::watching::Follow,
 }
 
 async fn events(
@@ -527,6 +530,7 @@ async fn events(
             .as_deref()
             .filter(|_| p.hold_hands)
             .map(|u| p.host.watch(table, u)),
+        _follow: p.host.follow(table),
         changes: p.hub.subscribe(table),
         closing: p.closing.clone(),
         p,
