@@ -45,7 +45,7 @@ const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A pooled PostgreSQL connection idle for longer than this is tested (a round trip) before
 /// it is used; one idle for less is not.
-const PG_TEST_IDLE_OVER: Duration = Duration::from_secs(1);
+pub(super) const PG_TEST_IDLE_OVER: Duration = Duration::from_secs(1);
 
 /// A PostgreSQL pool of at most `max` connections. sqlx tests every connection with a
 /// round trip when it goes back to the pool, and by default again when it is taken out:

@@ -19,7 +19,9 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use sqlx::postgres::PgPool;
+use sqlx::pool::PoolConnection;
+use sqlx::postgres::{PgPool, Postgres};
+use sqlx::Connection;
 use sqlx::Row;
 use tokio::sync::{mpsc, oneshot, Mutex};
 
@@ -107,6 +109,16 @@ impl Faults {
     }
 }
 
+/// The connection a writer keeps between its commits, with when it last committed on it.
+///
+/// sqlx tests a connection with a round trip each time it goes back to its pool (and
+/// that cannot be turned off): for the log's commits, the most frequent statement of a busy
+/// process, one more round trip and one more wakeup of a database process each. A writer
+/// with commits to make keeps its connection from one commit to the next instead, and gives
+/// it back once it has had nothing to commit for `PG_TEST_IDLE_OVER` (or the pool closes),
+/// so an idle process holds none and a stop is not kept waiting.
+type Held = Option<(PoolConnection<Postgres>, std::time::Instant)>;
+
 pub(super) struct Job {
     pub run: Run,
     pub reply: oneshot::Sender<Outcome>,
@@ -127,13 +139,28 @@ pub(super) fn spawn(pool: PgPool, process: Arc<str>, workers: u32, faults: Arc<F
         let faults = Arc::clone(&faults);
         tokio::spawn(async move {
             let mut batch = Vec::with_capacity(MAX_BATCH);
+            let mut held: Held = None;
             loop {
                 // Hold the receiver only while gathering, so the other worker gathers the
                 // next batch while this one waits for its commit. A small batch waits a
                 // moment for more (`LINGER`).
                 {
                     let mut rx = rx.lock().await;
-                    if rx.recv_many(&mut batch, MAX_BATCH).await == 0 {
+                    if held.is_some() {
+                        // Nothing to commit for a while, or the pool closing: the kept
+                        // connection goes back (`Held`).
+                        let closed = pool.close_event();
+                        tokio::select! {
+                            n = rx.recv_many(&mut batch, MAX_BATCH) => {
+                                if n == 0 {
+                                    return;
+                                }
+                            }
+                            _ = tokio::time::sleep(super::PG_TEST_IDLE_OVER) => held = None,
+                            _ = closed => held = None,
+                        }
+                    }
+                    if batch.is_empty() && rx.recv_many(&mut batch, MAX_BATCH).await == 0 {
                         return;
                     }
                     if !linger.is_zero() && batch.len() < LINGER_BELOW {
@@ -153,7 +180,7 @@ pub(super) fn spawn(pool: PgPool, process: Arc<str>, workers: u32, faults: Arc<F
                 if batch.is_empty() {
                     continue;
                 }
-                let inserted = match commit(&pool, &batch, &process).await {
+                let inserted = match commit(&pool, &mut held, &batch, &process).await {
                     Ok(_) if faults.lost() => {
                         Err(Failure::Unknown("the answer was lost (a test's fault)".into()))
                     }
@@ -338,7 +365,12 @@ pub(super) async fn settle(
     Ok(found)
 }
 
-async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i64, i64)>, Failure> {
+async fn commit(
+    pool: &PgPool,
+    held: &mut Held,
+    jobs: &[Job],
+    process: &str,
+) -> Result<HashSet<(i64, i64)>, Failure> {
     let rows = jobs.iter().map(|j| j.run.payloads.len()).sum();
     let (mut tables, mut seqs, mut payloads, mut ats, mut untils, mut firsts, mut presses) = (
         Vec::with_capacity(rows),
@@ -364,15 +396,27 @@ async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i
     // A batch holding a press's move waits for a connection no longer than the press's
     // time (and a little): its caller waits for this answer.
     let refused = |e: sqlx::Error| Failure::Refused(e.to_string());
-    let mut conn = match jobs.iter().filter_map(|j| j.run.until_ms).min() {
-        Some(until) => {
-            let left = (until - super::now_ms()).max(0) as u64 + 200;
-            tokio::time::timeout(std::time::Duration::from_millis(left), pool.acquire())
-                .await
-                .map_err(|_| Failure::Refused(format!("{TOO_LATE}: no database connection in time")))?
-                .map_err(refused)?
+    // The connection kept from the last commit; tested first if it was idle long enough for
+    // the server or the network to have dropped it meanwhile, as the pool does.
+    let kept = match held.take() {
+        Some((mut conn, at)) if at.elapsed() > super::PG_TEST_IDLE_OVER => {
+            conn.ping().await.is_ok().then_some(conn)
         }
-        None => pool.acquire().await.map_err(refused)?,
+        Some((conn, _)) => Some(conn),
+        None => None,
+    };
+    let mut conn = match kept {
+        Some(conn) => conn,
+        None => match jobs.iter().filter_map(|j| j.run.until_ms).min() {
+            Some(until) => {
+                let left = (until - super::now_ms()).max(0) as u64 + 200;
+                tokio::time::timeout(std::time::Duration::from_millis(left), pool.acquire())
+                    .await
+                    .map_err(|_| Failure::Refused(format!("{TOO_LATE}: no database connection in time")))?
+                    .map_err(refused)?
+            }
+            None => pool.acquire().await.map_err(refused)?,
+        },
     };
     crate::observe::pool_acquire("append", timer.elapsed());
     let rows = sqlx::query(BATCH_SQL)
@@ -402,6 +446,7 @@ async fn commit(pool: &PgPool, jobs: &[Job], process: &str) -> Result<HashSet<(i
             // may stand.
             e => Failure::Unknown(e.to_string()),
         })?;
+    *held = Some((conn, std::time::Instant::now()));
     rows.iter()
         .map(|r| Ok((r.try_get::<i64, _>(0)?, r.try_get::<i64, _>(1)?)))
         .collect::<Result<_, sqlx::Error>>()
