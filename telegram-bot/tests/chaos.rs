@@ -27,6 +27,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use fake::{lobby_button, move_button, Fake, Pressed};
+
+/// The group and person of command `n` given during an outage (`Bot::command_in_outage`):
+/// apart from every table's.
+fn outage_chat(n: i64) -> (i64, i64) {
+    (-2_000_000 - n, 20_000_000 + n)
+}
 use stikis_host::store::Platform;
 use stikis_host::token::Token;
 use support::{free_ports, Delivery, Press, Seen, Table};
@@ -201,6 +207,23 @@ impl support::Bot for Telegram {
             group: group.to_string(),
             users: users.iter().map(i64::to_string).collect(),
         }
+    }
+
+    async fn command_in_outage(&self, n: i64, wait: Duration) -> Option<Option<i64>> {
+        let (group, user) = outage_chat(n);
+        let t0 = Instant::now();
+        self.fake.say(group, user, "/zole", None);
+        while t0.elapsed() < wait {
+            if !self.fake.messages(group).is_empty() {
+                return Some(Some(t0.elapsed().as_millis() as i64));
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        Some(None)
+    }
+
+    fn table_in(&self, n: i64) -> bool {
+        lobby_button(&self.fake, outage_chat(n).0, "join").is_some()
     }
 
     async fn play(self, table: Arc<Table>, playing: Arc<AtomicBool>, log: Arc<Mutex<Vec<Press>>>) {

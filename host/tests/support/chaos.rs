@@ -273,7 +273,49 @@ pub trait Bot: Clone + Send + Sync + 'static {
     fn calls(&self) -> Vec<(String, usize)> {
         Vec::new()
     }
+    /// Gives a command that opens a table, in chat `n` of its own, and waits up to `wait`
+    /// for the bot's first answer there: how long it took (None: none came). None where the
+    /// bot's harness gives no commands during an outage.
+    fn command_in_outage(&self, n: i64, wait: Duration) -> impl Future<Output = Option<Option<i64>>> + Send {
+        let _ = (n, wait);
+        async { None }
+    }
+    /// Whether chat `n` of `command_in_outage` shows a table (the command carried out after
+    /// all).
+    fn table_in(&self, n: i64) -> bool {
+        let _ = n;
+        false
+    }
 }
+
+/// Commands given while PostgreSQL is away (`Bot::command_in_outage`): one every
+/// `OUTAGE_COMMAND_EVERY` while the outage has time left to answer it, each in a chat of its
+/// own; how long each waited for its answer, by chat.
+async fn commands_in_outage<B: Bot>(bot: &B, secs: u64) -> Vec<(i64, Option<i64>)> {
+    let t0 = Instant::now();
+    let last = Duration::from_secs(secs).saturating_sub(Duration::from_millis(2 * OUTAGE_ANSWER_MS as u64));
+    let mut tries = Vec::new();
+    let mut n = 0;
+    while t0.elapsed() < last {
+        let bot = bot.clone();
+        tries.push(tokio::spawn(async move {
+            let waited = bot
+                .command_in_outage(n, Duration::from_millis(2 * OUTAGE_ANSWER_MS as u64))
+                .await;
+            waited.map(|w| (n, w))
+        }));
+        n += 1;
+        tokio::time::sleep(OUTAGE_COMMAND_EVERY).await;
+    }
+    let mut out = Vec::new();
+    for t in tries {
+        out.extend(t.await.expect("a command's task"));
+    }
+    out
+}
+
+/// How often a command is given during an outage (`commands_in_outage`).
+const OUTAGE_COMMAND_EVERY: Duration = Duration::from_secs(3);
 
 /// What changes the live set: a process started (spawned, or started again after it exited),
 /// killed, found to have exited, all stopped gracefully at the end; PostgreSQL restarted.
@@ -630,6 +672,8 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     // Processes stopped for a moment and let go on (`Config::starve`).
     let mut starved = 0usize;
     let mut outage_window: Option<(i64, i64)> = None;
+    // Commands given during the outage, by chat, with how long each waited for its answer.
+    let mut outage_commands: Vec<(i64, Option<i64>)> = Vec::new();
     let pg_restart_at = cfg.secs / 2;
     let until = t0 + Duration::from_secs(cfg.secs);
     // Each pause between kills is drawn between half and twice STIKIS_CHAOS_KILL_MS (2000);
@@ -655,7 +699,11 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
                     unix_ms() - start_ms,
                     outage.secs
                 );
-                tokio::time::sleep(Duration::from_secs(outage.secs)).await;
+                let (_, tried) = tokio::join!(
+                    tokio::time::sleep(Duration::from_secs(outage.secs)),
+                    commands_in_outage(&bot, outage.secs)
+                );
+                outage_commands = tried;
                 let back_ms = unix_ms();
                 shell(&outage.start, "starting PostgreSQL").await;
                 println!("chaos: PostgreSQL started again at +{} ms", unix_ms() - start_ms);
@@ -850,6 +898,12 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
     let seen = bot.seen();
     let deliveries = bot.deliveries();
     let calls = bot.calls();
+    // The chats of commands given during the outage that show a table by now.
+    let opened_later: HashSet<i64> = outage_commands
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| bot.table_in(*n))
+        .collect();
     let dir = fleet.lock().unwrap().dir.clone();
     let deferred = deferred_in(&dir);
     let bot = Names {
@@ -1725,6 +1779,28 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             slow_in_outage.len()
         );
     }
+    // Commands given while PostgreSQL was away: each answered within `OUTAGE_ANSWER_MS`
+    // ("try again"), and none carried out later (no table in its chat by the end).
+    let mut commands_wrong = Vec::new();
+    for &(n, waited) in &outage_commands {
+        match waited {
+            Some(w) if w <= OUTAGE_ANSWER_MS => {}
+            Some(w) => commands_wrong.push(format!("command {n} during the outage answered after {w} ms")),
+            None => commands_wrong.push(format!("command {n} during the outage never answered")),
+        }
+        if opened_later.contains(&n) {
+            commands_wrong.push(format!("command {n} during the outage opened a table after all"));
+        }
+    }
+    if outage_window.is_some() {
+        println!(
+            "chaos: commands during the outage: {} given, {} answered, the slowest after {} ms; {} opened a table later",
+            outage_commands.len(),
+            outage_commands.iter().filter(|(_, w)| w.is_some()).count(),
+            outage_commands.iter().filter_map(|(_, w)| *w).max().unwrap_or(0),
+            opened_later.len()
+        );
+    }
     // How much of the run the changes' windows excused from the owner check.
     let run_end_ms = changes.iter().map(|c| c.to_ms).max().unwrap_or(start_ms);
     let excused_ms = covered(&windows, start_ms, run_end_ms);
@@ -1840,6 +1916,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
         .chain(&replay_errors)
         .chain(&results_lost)
         .chain(slow_in_outage.iter().take(8))
+        .chain(&commands_wrong)
         .collect();
     assert!(problems.is_empty(), "{failure_note}\n{problems:#?}");
     assert!(acknowledged > 0, "nothing was played; {failure_note}");
@@ -1876,7 +1953,14 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             "the one-owner check examined no actions outside the changes' windows; {failure_note}"
         );
     }
-    // A run with an outage told presses "try again": the check of them saw some.
+    // A run with an outage told presses "try again": the check of them saw some. On
+    // Telegram, whose harness gives commands during it, it checked some.
+    if outage_window.is_some() && B::PLATFORM == Platform::Telegram {
+        assert!(
+            !outage_commands.is_empty(),
+            "an outage ran, yet no command was given during it; {failure_note}"
+        );
+    }
     if outage_window.is_some() {
         assert!(
             try_again_checked + deferred_refused + deferred_logged_refused.len() > 0,
