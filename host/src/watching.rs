@@ -90,6 +90,40 @@ impl Drop for Follow {
     }
 }
 
+/// One more page of `key` opened here: whether it is the first since `key` was last forgotten
+/// (the other processes are told of it then).
+fn opened<K: std::hash::Hash + Eq>(pages: &Mutex<HashMap<K, Watched>>, key: K) -> bool {
+    let mut pages = pages.lock().expect("pages map");
+    let w = pages.entry(key).or_default();
+    w.open += 1;
+    w.open == 1 && w.closed == 0
+}
+
+/// A page of `key` closed here: the number of this close when it was the last page open.
+fn closed<K: std::hash::Hash + Eq>(pages: &Mutex<HashMap<K, Watched>>, key: &K) -> Option<u64> {
+    let mut pages = pages.lock().expect("pages map");
+    let w = pages.get_mut(key)?;
+    w.open = w.open.saturating_sub(1);
+    if w.open > 0 {
+        return None;
+    }
+    w.closed += 1;
+    Some(w.closed)
+}
+
+/// `RESHOW_AFTER` after close number `n` of `key`: whether that close still decides (no page
+/// opened or closed since), in which case `key` is forgotten.
+fn close_stands<K: std::hash::Hash + Eq>(pages: &Mutex<HashMap<K, Watched>>, key: &K, n: u64) -> bool {
+    let mut pages = pages.lock().expect("pages map");
+    match pages.get(key) {
+        Some(w) if w.open == 0 && w.closed == n => {
+            pages.remove(key);
+            true
+        }
+        _ => false,
+    }
+}
+
 /// Notes that `process` has a page of `key` open (`on`), or no longer.
 fn mark<K: std::hash::Hash + Eq>(map: &mut HashMap<K, HashSet<String>>, key: K, process: &str, on: bool) {
     if on {
@@ -120,13 +154,7 @@ impl Host {
     /// `user` has table `table`'s live page open until the returned guard is dropped: their
     /// hand there is not sent to the chat meanwhile.
     pub fn watch(self: &Arc<Self>, table: i64, user: &str) -> Watch {
-        let first = {
-            let mut seats = self.watching.seats.lock().expect("watching map");
-            let w = seats.entry((table, user.to_string())).or_default();
-            w.open += 1;
-            w.open == 1 && w.closed == 0
-        };
-        if first {
+        if opened(&self.watching.seats, (table, user.to_string())) {
             self.tell_watches(true, vec![(table, user.to_string())]);
         }
         Watch {
@@ -141,13 +169,7 @@ impl Host {
     /// made to a table costs its process a `NOTIFY` that wakes every other process; one that
     /// no page elsewhere follows is not announced.
     pub fn follow(self: &Arc<Self>, table: i64) -> Follow {
-        let first = {
-            let mut follows = self.watching.follows.lock().expect("follows map");
-            let w = follows.entry(table).or_default();
-            w.open += 1;
-            w.open == 1 && w.closed == 0
-        };
-        if first {
+        if opened(&self.watching.follows, table) {
             self.tell_follows(true, vec![table]);
         }
         Follow {
@@ -159,15 +181,8 @@ impl Host {
     /// A page of `table` closed: after the last one, and `RESHOW_AFTER` without another, the
     /// other processes are told (a page reloaded opens again within it and costs nothing).
     fn unfollow(&self, table: i64) {
-        let closed = {
-            let mut follows = self.watching.follows.lock().expect("follows map");
-            let Some(w) = follows.get_mut(&table) else { return };
-            w.open = w.open.saturating_sub(1);
-            if w.open > 0 {
-                return;
-            }
-            w.closed += 1;
-            w.closed
+        let Some(n) = closed(&self.watching.follows, &table) else {
+            return;
         };
         let (Some(host), Ok(rt)) = (self.me.upgrade(), tokio::runtime::Handle::try_current()) else {
             self.watching.follows.lock().expect("follows map").remove(&table);
@@ -175,16 +190,9 @@ impl Host {
         };
         rt.spawn(async move {
             tokio::time::sleep(RESHOW_AFTER).await;
-            {
-                let mut follows = host.watching.follows.lock().expect("follows map");
-                match follows.get(&table) {
-                    Some(w) if w.open == 0 && w.closed == closed => {
-                        follows.remove(&table);
-                    }
-                    _ => return,
-                }
+            if close_stands(&host.watching.follows, &table, n) {
+                host.tell_follows(false, vec![table]);
             }
-            host.tell_follows(false, vec![table]);
         });
     }
 
@@ -328,15 +336,8 @@ impl Host {
     /// shown in the chat again.
     fn unwatch(&self, table: i64, user: &str) {
         let key = (table, user.to_string());
-        let closed = {
-            let mut seats = self.watching.seats.lock().expect("watching map");
-            let Some(w) = seats.get_mut(&key) else { return };
-            w.open = w.open.saturating_sub(1);
-            if w.open > 0 {
-                return;
-            }
-            w.closed += 1;
-            w.closed
+        let Some(n) = closed(&self.watching.seats, &key) else {
+            return;
         };
         let (Some(host), Ok(rt)) = (self.me.upgrade(), tokio::runtime::Handle::try_current()) else {
             self.watching.seats.lock().expect("watching map").remove(&key);
@@ -344,15 +345,9 @@ impl Host {
         };
         rt.spawn(async move {
             tokio::time::sleep(RESHOW_AFTER).await;
-            {
-                let mut seats = host.watching.seats.lock().expect("watching map");
-                match seats.get(&key) {
-                    Some(w) if w.open == 0 && w.closed == closed => {
-                        seats.remove(&key);
-                    }
-                    // Opened again, or closed again since: that close decides.
-                    _ => return,
-                }
+            // Opened again, or closed again since: that close decides.
+            if !close_stands(&host.watching.seats, &key, n) {
+                return;
             }
             host.tell_watches(false, vec![key.clone()]);
             host.reshow(key.0, &key.1).await;
