@@ -1792,7 +1792,7 @@ pub async fn run<B: Bot>(bot: B, cfg: Config) {
             commands_wrong.push(format!("command {n} during the outage opened a table after all"));
         }
     }
-    if outage_window.is_some() {
+    if !outage_commands.is_empty() {
         println!(
             "chaos: commands during the outage: {} given, {} answered, the slowest after {} ms; {} opened a table later",
             outage_commands.len(),
