@@ -57,6 +57,8 @@ struct Screen {
     /// The version of each person's newest hand shown: an older one that comes later (a
     /// process's outbox drained after another's) is not shown over it, as the bots do.
     hand_versions: HashMap<String, i64>,
+    /// How many buttons each person's newest hand message has, pressable or not.
+    hand_buttons: HashMap<String, usize>,
 }
 
 impl Screen {
@@ -74,6 +76,8 @@ impl Screen {
                         continue;
                     }
                     *newest = *version;
+                    self.hand_buttons
+                        .insert(user.clone(), buttons.iter().flatten().count());
                     let b = stikis_host::outbox::pressable(buttons)
                         .into_iter()
                         .flatten()
@@ -1833,4 +1837,88 @@ async fn one_move(
     }
     let seq = observer.next_seq(table).await.unwrap();
     panic!("nobody could move at {}: {:#?}", seq - 1, screen.hands);
+}
+
+/// A person's move that ends a deal, whose commit stood but lost its answer (PostgreSQL
+/// restarted), drops the process's copy before the deal's result and the next deal: once the
+/// database answers, the next sweep takes the table up again (this process owns it and does
+/// not hold it), posts that result once and deals on, without waiting for the table to be
+/// quiet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_deal_ended_by_a_move_whose_commit_lost_its_answer_is_posted_and_dealt_on() {
+    let Some((url, schema)) = postgres("ended_lost") else {
+        return;
+    };
+    let store = Store::connect_postgres(&url, Some(&schema)).await.unwrap();
+    let (host, mut events) = Host::new(store.clone(), config());
+    let quiet = std::time::Duration::from_secs(600);
+    host.sweep(quiet).await.unwrap();
+    let mut screen = Screen::default();
+    send(&host, "admin", Command::SetTurnLimit(None)).await;
+    let new = Command::NewTable {
+        game: "zole".into(),
+        rules: None,
+        seats: Some(3),
+    };
+    screen.show(&send(&host, "anna", new).await);
+    for _ in 0..2 {
+        screen.show(&send(&host, "anna", Command::AddBot { level: Level::Basic }).await);
+    }
+    screen.show(&send(&host, "anna", Command::Start).await);
+    // Anna alone with two computer players: her last card's run ends the deal. Played on to
+    // the last trick of a deal.
+    let mut presses = 0;
+    let token = loop {
+        let (who, token) = screen.next_press();
+        assert_eq!(who, "anna");
+        if screen.hand_buttons.get("anna") == Some(&1) && screen.hands["anna"].len() == 1 {
+            break token;
+        }
+        screen.show(&send(&host, "anna", Command::Press { token }).await);
+        presses += 1;
+        assert!(presses < 100, "no last trick in 100 presses");
+    };
+    let table = Token::decode(&token).unwrap().table;
+    let seq = Token::decode(&token).unwrap().seq;
+    let results = screen.results;
+    store.lose_commit_answer(6_000);
+    let out = send(&host, "anna", Command::Press { token }).await;
+    let unsure = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-unsure", &[]);
+    assert_eq!(out.reply_text(), Some(unsure.as_str()), "{out:#?}");
+    screen.show(&out);
+    assert_eq!(
+        screen.results, results,
+        "no result before the database answers: {out:#?}"
+    );
+    // What the process says and shows from here, as a bot drains it (events) and sweeps.
+    let dealt_on = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        loop {
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            while let Ok(out) = events.try_recv() {
+                screen.show(&out);
+            }
+            if let Ok(out) = host.sweep(quiet).await {
+                screen.show(&out);
+            }
+            let next = screen
+                .hands
+                .get("anna")
+                .into_iter()
+                .flatten()
+                .any(|t| Token::decode(t).is_ok_and(|t| t.seq > seq));
+            if screen.results > results && next {
+                return;
+            }
+        }
+    })
+    .await;
+    let log = store.actions(table).await.unwrap();
+    assert!(
+        dealt_on.is_ok(),
+        "the deal's result was posted ({} of {}) and the next dealt, within 30 s; {} actions",
+        screen.results - results,
+        1,
+        log.len()
+    );
+    assert_eq!(screen.results, results + 1);
 }
