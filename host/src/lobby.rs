@@ -96,6 +96,41 @@ const SETTLE_EVERY: Duration = Duration::from_secs(1);
 /// the process reads the table from the log, and shows the move there if it stands).
 const SETTLE_FOR: Duration = Duration::from_secs(15 * 60);
 
+/// A press's move whose outcome is not known yet (`Host::settle_later`).
+pub(crate) enum Unknown {
+    /// This process's commit of it lost its answer (`StoreError::Unknown`).
+    Commit(crate::store::Unsettled),
+    /// It was handed to its table's owner, whose answer never came, and the log could not
+    /// be read in time: action `seq` of `table` is the press's if it was written under one
+    /// of `names` (the owner commits it within the press's limit, so by now it is there or
+    /// never will be).
+    Handed {
+        table: i64,
+        seq: i64,
+        names: Vec<String>,
+    },
+}
+
+impl Unknown {
+    fn at(&self) -> (i64, i64) {
+        match self {
+            Unknown::Commit(u) => (u.table, u.seq),
+            Unknown::Handed { table, seq, .. } => (*table, *seq),
+        }
+    }
+
+    async fn stood(&self, store: &Store) -> Result<bool, StoreError> {
+        match self {
+            Unknown::Commit(u) => store.settle(u).await,
+            Unknown::Handed { table, seq, names } => Ok(store
+                .action_press(*table, *seq)
+                .await?
+                .flatten()
+                .is_some_and(|p| names.contains(&p))),
+        }
+    }
+}
+
 pub struct Host {
     pub(crate) store: Store,
     pub(crate) config: HostConfig,
@@ -675,7 +710,7 @@ impl Host {
                 crate::observe::move_outcome("unknown");
                 crate::observe::store_error("request", &StoreError::Unknown(unsettled.clone()));
                 self.store_failed();
-                self.settle_later(&req, unsettled, lang);
+                self.settle_later(&req, Unknown::Commit(unsettled), lang);
                 let mut out = Outbox::default();
                 out.reply(t(lang, "press-unsure", &[]));
                 out
@@ -706,12 +741,19 @@ impl Host {
         }
     }
 
-    /// Asks the database whether a press's move whose commit had an unknown outcome stands,
-    /// every `SETTLE_EVERY` until it answers (for at most `SETTLE_FOR`), and then tells the
-    /// person in the chat they pressed in: taken after all, or not taken (make it again).
-    fn settle_later(self: &Arc<Self>, req: &Request, unsettled: crate::store::Unsettled, lang: Lang) {
-        let host = Arc::downgrade(self);
+    /// Asks the database whether a press's move whose outcome is not known stands, every
+    /// `SETTLE_EVERY` until it answers (for at most `SETTLE_FOR`), and then tells the person
+    /// in the chat they pressed in: taken after all, or not taken (make it again).
+    pub(crate) fn settle_later(&self, req: &Request, what: Unknown, lang: Lang) {
+        let Some(host) = self.me.upgrade().map(|h| Arc::downgrade(&h)) else {
+            return;
+        };
         let (chat, name) = (req.chat.clone(), req.user.name.clone());
+        let (table, seq) = what.at();
+        let once = match &what {
+            Unknown::Commit(_) => format!("settled.t{table}.a{seq}"),
+            Unknown::Handed { .. } => format!("settled.t{table}.a{seq}.{}", req.user.id),
+        };
         tokio::spawn(async move {
             let since = tokio::time::Instant::now();
             loop {
@@ -719,23 +761,18 @@ impl Host {
                 let Some(host) = host.upgrade() else {
                     return;
                 };
-                let stood = match host.store.settle(&unsettled).await {
+                let stood = match what.stood(&host.store).await {
                     Ok(stood) => stood,
                     Err(e) if since.elapsed() < SETTLE_FOR => {
                         tracing::debug!(error = %e, "a move's outcome cannot be settled yet");
                         continue;
                     }
                     Err(e) => {
-                        tracing::warn!(table = unsettled.table, seq = unsettled.seq, error = %e, "gave up settling a move's outcome");
+                        tracing::warn!(table, seq, error = %e, "gave up settling a move's outcome");
                         return;
                     }
                 };
-                tracing::info!(
-                    table = unsettled.table,
-                    seq = unsettled.seq,
-                    stood,
-                    "settled a move's unknown outcome"
-                );
+                tracing::info!(table, seq, stood, "settled a move's unknown outcome");
                 let key = if stood {
                     "press-stood-later"
                 } else {
@@ -745,10 +782,10 @@ impl Host {
                 out.push(Out::Post {
                     chat,
                     text: t(lang, key, &[("name", name.as_str().into())]),
-                    once: Some(format!("settled.t{}.a{}", unsettled.table, unsettled.seq)),
+                    once: Some(once),
                 });
                 // The table's pages read it afresh (its message follows with its next move).
-                host.announce_table(unsettled.table);
+                host.announce_table(table);
                 host.publish(out);
                 return;
             }

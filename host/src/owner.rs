@@ -541,7 +541,9 @@ impl Host {
                     break None;
                 }
                 Handoff::OwnerGone => {
-                    if let Some(found) = self.answer_from_log(req, token, &names).await {
+                    // Not read in time: the next owner's answer is true (the move at that
+                    // number, if made, makes the press out of date there).
+                    if let FromLog::Found(found) = self.answer_from_log(req, token, &names).await {
                         return Route::Handed(found);
                     }
                     crate::observe::handed_over("owner_gone");
@@ -564,15 +566,34 @@ impl Host {
             }
             None => {
                 // A press never handed over was never committed: no need to look.
-                if sent {
-                    if let Some(found) = self.answer_from_log(req, token, &names).await {
-                        return Route::Handed(found);
+                let unread = if sent {
+                    match self.answer_from_log(req, token, &names).await {
+                        FromLog::Found(found) => return Route::Handed(found),
+                        FromLog::Absent => None,
+                        FromLog::Unread(unknown) => Some(unknown),
+                    }
+                } else {
+                    None
+                };
+                crate::observe::handed_over("unanswered");
+                let lang = self.lang_soon(&req.chat, &req.user.id).await;
+                match unread {
+                    None => {
+                        crate::observe::move_outcome("error");
+                        out.reply(t(lang, "press-try-again", &[]));
+                    }
+                    Some(unknown) => {
+                        // Its owner may have committed it: the person is told the outcome is
+                        // not known yet, and told it once the log can be read.
+                        tracing::warn!(
+                            table,
+                            "a handed press's answer never came and the log could not be read; the person is told once it can"
+                        );
+                        crate::observe::move_outcome("unknown");
+                        self.settle_later(req, unknown, lang);
+                        out.reply(t(lang, "press-unsure", &[]));
                     }
                 }
-                crate::observe::handed_over("unanswered");
-                crate::observe::move_outcome("error");
-                let lang = self.lang_soon(&req.chat, &req.user.id).await;
-                out.reply(t(lang, "press-try-again", &[]));
             }
         }
         Route::Handed(out)
@@ -648,16 +669,27 @@ impl Host {
     /// only within `PRESS_LIMIT`). The press's move is the one written under one of its
     /// `names` (`press_name`); a move at that number made by anything else (another press of
     /// the same button, handed over too, another button, the turn timer) is not this press's.
-    /// None: not in the log, someone else's, or the log could not be read in time.
-    async fn answer_from_log(&self, req: &Request, token: &str, names: &[String]) -> Option<Outbox> {
-        let tok = Token::decode(token).ok()?;
+    /// `Absent`: not in the log, or someone else's; `Unread`: the log could not be read in
+    /// time (the database just restarted), so "try again" could be untrue.
+    async fn answer_from_log(&self, req: &Request, token: &str, names: &[String]) -> FromLog {
+        let Ok(tok) = Token::decode(token) else {
+            return FromLog::Absent;
+        };
         let user = req.user.id.as_str();
-        let made_by = tokio::time::timeout(LOG_READ_LIMIT, self.store.action_press(tok.table, tok.seq + 1))
-            .await
-            .ok()?
-            .ok()??;
+        let made_by =
+            match tokio::time::timeout(LOG_READ_LIMIT, self.store.action_press(tok.table, tok.seq + 1)).await
+            {
+                Ok(Ok(made_by)) => made_by.flatten(),
+                Ok(Err(_)) | Err(_) => {
+                    return FromLog::Unread(crate::lobby::Unknown::Handed {
+                        table: tok.table,
+                        seq: tok.seq + 1,
+                        names: names.to_vec(),
+                    })
+                }
+            };
         if !made_by.is_some_and(|p| names.contains(&p)) {
-            return None;
+            return FromLog::Absent;
         }
         crate::observe::handed_over("found_in_log");
         crate::observe::move_outcome("applied");
@@ -672,7 +704,7 @@ impl Host {
             }
         }
         out.reply("✓");
-        Some(out)
+        FromLog::Found(out)
     }
 
     /// How many messages this process sent to the others: (straight, through the database;
@@ -924,6 +956,16 @@ impl Drop for HandoffTask {
     }
 }
 
+/// What the log says of a handed press whose answer never came (`Host::answer_from_log`).
+enum FromLog {
+    /// Its move is there: the answer to give.
+    Found(Outbox),
+    /// Not there, or made by something else.
+    Absent,
+    /// The log could not be read in time.
+    Unread(crate::lobby::Unknown),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1065,9 +1107,11 @@ mod tests {
         let again = press_name("p-other", 3);
 
         assert!(
-            host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&name))
-                .await
-                .is_none(),
+            matches!(
+                host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&name))
+                    .await,
+                FromLog::Absent
+            ),
             "not in the log yet: try again"
         );
         let out = host
@@ -1081,10 +1125,12 @@ mod tests {
             "the move is written with the press's name"
         );
 
-        let out = host
+        let FromLog::Found(out) = host
             .answer_from_log(&pressed(who, &token), &token, &[again.clone(), name.clone()])
             .await
-            .expect("in the log under one of the press's names");
+        else {
+            panic!("in the log under one of the press's names");
+        };
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
         let hand = out
             .0
@@ -1101,9 +1147,11 @@ mod tests {
             "as it is after the move, without the buttons just pressed: {hand:?}"
         );
         assert!(
-            host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&again))
-                .await
-                .is_none(),
+            matches!(
+                host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&again))
+                    .await,
+                FromLog::Absent
+            ),
             "the same button pressed again and handed over too: that press did not make the move"
         );
 
@@ -1114,10 +1162,128 @@ mod tests {
         let seq = Token::decode(&token).unwrap().seq;
         assert_eq!(host.store.action_press(table, seq + 1).await.unwrap(), Some(None));
         assert!(
-            host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&name))
-                .await
-                .is_none(),
+            matches!(
+                host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&name))
+                    .await,
+                FromLog::Absent
+            ),
             "a move no handed press made is not this press's"
         );
+    }
+
+    /// A handed press whose answer never came, where the log cannot be read in time (the
+    /// database just restarted): its outcome is not known, never "try again"; once the log
+    /// answers, the person is told in the chat whether the move stood.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_handed_press_whose_log_cannot_be_read_is_settled_later() {
+        use crate::i18n::Lang;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.db");
+        let store = crate::store::Store::open_sqlite(path.to_str().unwrap())
+            .await
+            .unwrap();
+        let config = crate::HostConfig {
+            bot_budget_ms: 10,
+            seeds: Arc::new(|table, deal| stikis_core::Seed::from_u64((table as u64) << 16 | deal as u64)),
+            ..crate::HostConfig::default()
+        };
+        let (host, _events) = Host::new(store.clone(), config);
+        let g = ChatRef::new(Platform::Telegram, "group-1", "g");
+        let req = |who: &str, command: Command| Request {
+            chat: g.clone(),
+            user: User {
+                id: who.into(),
+                name: who.to_uppercase(),
+                admin: who == "admin",
+            },
+            command,
+        };
+        host.handle(req("admin", Command::SetTurnLimit(None))).await;
+        let new = Command::NewTable {
+            game: "zole".into(),
+            rules: None,
+            seats: Some(3),
+        };
+        host.handle(req("anna", new)).await;
+        for who in ["bruno", "cilda"] {
+            host.handle(req(who, Command::Join)).await;
+        }
+        host.handle(req("anna", Command::Start)).await;
+        let table = host.tables.lock().unwrap().keys().copied().next().unwrap();
+        let mut to_act = None;
+        for who in ["anna", "bruno", "cilda"] {
+            let v = host.table_view(table, Some(who)).await.unwrap().unwrap();
+            if let Some(b) = v.buttons.iter().flatten().next() {
+                to_act = Some((who, b.token.clone()));
+                break;
+            }
+        }
+        let (who, token) = to_act.expect("someone acts");
+        let name = press_name("p-receiver", 7);
+        let out = host
+            .handle_here(
+                req(who, Command::Press { token: token.clone() }),
+                crate::store::now_ms() + 2_500,
+                Some(name.clone()),
+            )
+            .await;
+        assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
+        let pressed = req(who, Command::Press { token: token.clone() });
+
+        // The log out of reach: not known.
+        store.close().await;
+        let FromLog::Unread(unknown) = host
+            .answer_from_log(&pressed, &token, std::slice::from_ref(&name))
+            .await
+        else {
+            panic!("the log could not be read: the outcome is not known");
+        };
+        // Settled against the log once it answers (the same file, opened again): it stood.
+        let again = crate::store::Store::open_sqlite(path.to_str().unwrap())
+            .await
+            .unwrap();
+        let (settler, mut told) = Host::new(again, crate::HostConfig::default());
+        settler.settle_later(&pressed, unknown, Lang::En);
+        let stood = t(
+            Lang::En,
+            "press-stood-later",
+            &[("name", who.to_uppercase().as_str().into())],
+        );
+        let text = next_post(&mut told).await;
+        assert_eq!(text, stood);
+        // Another press's name: told it did not go through.
+        settler.settle_later(
+            &pressed,
+            crate::lobby::Unknown::Handed {
+                table,
+                seq: Token::decode(&token).unwrap().seq + 1,
+                names: vec![press_name("p-other", 3)],
+            },
+            Lang::En,
+        );
+        let lost = t(
+            Lang::En,
+            "press-lost-later",
+            &[("name", who.to_uppercase().as_str().into())],
+        );
+        let text = next_post(&mut told).await;
+        assert_eq!(text, lost);
+    }
+
+    /// The text of the next post among a host's events, within 10 s.
+    async fn next_post(told: &mut tokio::sync::mpsc::UnboundedReceiver<Outbox>) -> String {
+        tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                let out = told.recv().await.expect("the host's events");
+                if let Some(text) = out.0.iter().find_map(|o| match o {
+                    Out::Post { text, .. } => Some(text.clone()),
+                    _ => None,
+                }) {
+                    return text;
+                }
+            }
+        })
+        .await
+        .expect("the person is told once the log answers")
     }
 }
