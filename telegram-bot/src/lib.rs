@@ -55,6 +55,10 @@ pub struct Settings {
     pub mode: Mode,
     /// Minimum time between two public edits in one group (about 20 per minute: 3 s).
     pub edit_interval: Duration,
+    /// New messages (posts, a table's new message) one group may be sent: at most so many in
+    /// any window (Telegram allows about 20 a minute); what play owes beyond it waits,
+    /// merged (`show::PostBudget`). None: no limit.
+    pub group_posts: Option<show::PostBudget>,
     /// How long the hand of a player who just acted may keep its old look, waiting for their
     /// next turn to be redrawn with it in one edit (zero: redraw at once).
     pub hand_delay: Duration,
@@ -81,6 +85,7 @@ impl Settings {
             api_url: None,
             mode: Mode::Polling,
             edit_interval: Duration::from_secs(3),
+            group_posts: Some(show::PostBudget::default()),
             hand_delay: Duration::from_secs(10),
             answer_wait: Duration::from_secs(2),
             host: HostConfig::default(),
@@ -277,6 +282,7 @@ pub async fn start(settings: Settings) -> Result<Running, StartError> {
         username.clone(),
         settings.edit_interval,
         settings.hand_delay,
+        settings.group_posts,
     );
     if let Some(name) = settings.mini_app.as_deref().filter(|n| !n.trim().is_empty()) {
         shower.open_in_mini_app(name, play_secret);
@@ -481,20 +487,45 @@ impl App {
         slow("a request", table, t0, t1, t2);
     }
 
-    /// Shows an outbox nobody asked for (timers, recovery) under its table's lock.
+    /// Shows an outbox nobody asked for (timers, recovery) under its table's lock. A
+    /// tournament's (its next round, its end) waits under the locks of all its tables: a
+    /// table's last press is shown under its table's lock, and the tournament's posts that it
+    /// brings (moved on in a task of its own) come after that table's result and end.
     async fn show_unasked(&self, out: Outbox) {
-        let table = out.0.iter().find_map(|o| match o {
-            stikis_host::Out::Public { key, .. } | stikis_host::Out::Private { key, .. } => {
-                show::table_of_key(key)
-            }
+        let mut tables: Vec<i64> = out
+            .0
+            .iter()
+            .filter_map(|o| match o {
+                stikis_host::Out::Public { key, .. } | stikis_host::Out::Private { key, .. } => {
+                    show::table_of_key(key)
+                }
+                _ => None,
+            })
+            .take(1)
+            .collect();
+        let tournament = out.0.iter().find_map(|o| match o {
+            stikis_host::Out::Public { key, .. } => match stikis_host::msgkey::MsgKey::parse(key) {
+                Some(stikis_host::msgkey::MsgKey::Tournament { id }) => Some(id),
+                _ => None,
+            },
             _ => None,
         });
-        let lock = table.map(|t| self.lock(t));
+        if let Some(id) = tournament {
+            match self.host.store().tournament_tables(id).await {
+                Ok(rows) => tables.extend(rows.iter().map(|r| r.id)),
+                Err(e) => tracing::debug!(error = %e, "could not read a tournament's tables"),
+            }
+        }
+        // Always in one order (ascending), so two outboxes never wait for each other's locks.
+        tables.sort_unstable();
+        tables.dedup();
+        let table = tables.first().copied();
+        let locks: Vec<_> = tables.iter().map(|t| self.lock(*t)).collect();
         let t0 = Instant::now();
-        let _guard = match &lock {
-            Some(l) => Some(l.lock().await),
-            None => None,
-        };
+        let mut _guard = Vec::with_capacity(locks.len());
+        for l in &locks {
+            _guard.push(l.lock().await);
+        }
         let t1 = Instant::now();
         self.shower.show(out, Answer::Nobody).await;
         slow("an unasked outbox", table, t0, t1, t1);

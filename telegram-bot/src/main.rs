@@ -40,6 +40,13 @@ struct Args {
     /// about 20 messages a minute per group).
     #[arg(long, env = "STIKIS_EDIT_INTERVAL_MS", default_value_t = 3000)]
     edit_interval_ms: u64,
+    /// New messages (deal results, notices, each deal's table message) one group may be sent
+    /// a minute; its topics share them (Telegram allows about 20 a minute per group). When
+    /// play is faster, what is owed waits and is merged (consecutive results in one message,
+    /// only the newest deal's table message), never dropped or reordered; hands and edits
+    /// never wait for it. 0: no limit.
+    #[arg(long, env = "STIKIS_GROUP_POSTS_PER_MINUTE", default_value_t = 20)]
+    group_posts_per_minute: usize,
     /// Milliseconds a hand that lost its buttons without its owner pressing (the turn timer
     /// moved for them) may keep its old look before it is redrawn; their next turn, the end
     /// of the deal or a press on it (answered "out of date") redraws it sooner. The presser's
@@ -93,6 +100,10 @@ async fn main() -> ExitCode {
     settings.api_url = args.api_url;
     settings.edit_interval = std::time::Duration::from_millis(args.edit_interval_ms);
     settings.hand_delay = std::time::Duration::from_millis(args.hand_delay_ms);
+    settings.group_posts = (args.group_posts_per_minute > 0).then(|| stikis_telegram::show::PostBudget {
+        posts: args.group_posts_per_minute,
+        window: std::time::Duration::from_secs(60),
+    });
     settings.metrics_listen = args.metrics_listen;
     settings.web_listen = args.web_listen;
     settings.mini_app = args.mini_app;

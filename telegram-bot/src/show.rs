@@ -43,6 +43,9 @@ use tokio::sync::{oneshot, Mutex as AsyncMutex};
 use tokio::time::Instant;
 
 mod group_hands;
+mod pace;
+
+pub use pace::PostBudget;
 
 /// To whom the outbox's `Reply` goes.
 #[derive(Debug, Clone)]
@@ -157,6 +160,10 @@ pub struct Shower {
     mini_app: std::sync::OnceLock<(String, Vec<u8>)>,
     /// Hands in groups as ephemeral messages (`group_hands`).
     group: group_hands::GroupHands,
+    /// New messages a group may be sent (None: no limit), and each group's queue of them
+    /// (`pace`).
+    post_budget: Option<PostBudget>,
+    groups: Mutex<HashMap<i64, pace::Group>>,
 }
 
 /// The error of a first post another process claimed and has not sent yet.
@@ -417,6 +424,7 @@ impl Shower {
         username: String,
         edit_interval: Duration,
         hand_delay: Duration,
+        post_budget: Option<PostBudget>,
     ) -> Arc<Shower> {
         Arc::new(Shower {
             bot,
@@ -434,6 +442,8 @@ impl Shower {
             retries: Mutex::default(),
             mini_app: std::sync::OnceLock::new(),
             group: group_hands::GroupHands::default(),
+            post_budget,
+            groups: Mutex::default(),
         })
     }
 
@@ -810,23 +820,16 @@ impl Shower {
                 }
                 Out::Post { chat, text, once } => {
                     // A deal's result and the next deal's start (or the table's start and its
-                    // first deal) are one message: fewer calls, one notification.
-                    let mut parts = vec![(text, once)];
-                    let mut len = text.len();
-                    while let Some(Out::Post {
-                        chat: c,
-                        text: more,
-                        once: o,
-                    }) = out.0.get(i + 1)
-                    {
-                        if c != chat || len + more.len() + 2 > 4096 {
-                            break;
-                        }
-                        len += more.len() + 2;
-                        parts.push((more, o));
-                        i += 1;
-                    }
-                    self.posts(chat, parts).await
+                    // first deal) are one message: fewer calls, one notification (more are
+                    // merged while the group's budget holds them back: `pace`).
+                    self.new_message(
+                        chat,
+                        pace::Item::Post {
+                            chat: chat.clone(),
+                            parts: vec![(text.clone(), once.clone())],
+                        },
+                    )
+                    .await
                 }
                 Out::File { chat, name, content } => self.file(chat, name, content).await,
                 // Telegram presses are never deferred: a reply rides on the callback's answer.
@@ -1025,15 +1028,11 @@ impl Shower {
     /// Sends the keyed message the first time, edits it afterwards.
     /// Posts `parts` as one message, leaving out those kept under a key that was posted
     /// already (by this process or another), and remembers the keys of those it posts.
-    async fn posts(
-        &self,
-        chat: &ChatRef,
-        parts: Vec<(&String, &Option<String>)>,
-    ) -> Result<(), RequestError> {
+    async fn posts(&self, chat: &ChatRef, parts: Vec<(String, Option<String>)>) -> Result<(), RequestError> {
         let recipient = place(chat);
         let mut keep = Vec::new();
         for (text, once) in parts {
-            match once {
+            match &once {
                 Some(k) if self.known_id(k, &recipient).is_some() => {}
                 Some(k) if !self.store.claim_once(Platform::Telegram, k, &recipient).await => {}
                 _ => keep.push((text, once)),
@@ -1201,26 +1200,17 @@ impl Shower {
             return Ok(());
         }
         self.supersede_retry(key, &recipient);
-        // A first showing is a new message and goes out now; edits wait for the chat's slot.
+        // A first showing is a new message: it goes out within the group's budget for them,
+        // in order with the group's posts (`pace`); edits wait for the chat's slot.
         if self.message_id(key, &recipient).await.is_none() {
-            let with_links = self.with_links(buttons);
-            let sent = self
-                .upsert_newest(chat, &recipient, key, text, &with_links, version, true)
-                .await;
-            if !matches!(sent, Ok(true)) {
-                self.forget(key, &recipient);
-            }
-            if sent.as_ref().is_err_and(claimed_elsewhere) {
-                let again = Arc::clone(self).public_again(
-                    chat.clone(),
-                    key.to_string(),
-                    text.to_string(),
-                    buttons.to_vec(),
-                    version,
-                );
-                self.retry_later(key, &recipient, "could not show a message again", again);
-            }
-            return sent.map(|_| ());
+            let first = pace::Item::First {
+                chat: chat.clone(),
+                key: key.to_string(),
+                text: text.to_string(),
+                buttons: buttons.to_vec(),
+                version,
+            };
+            return self.new_message(chat, first).await;
         }
         let buttons = self.with_links(buttons);
         let wait = {
@@ -1266,6 +1256,36 @@ impl Shower {
                 Ok(())
             }
         }
+    }
+
+    /// The first showing of public message `key` (its turn in the group's budget came).
+    async fn first_showing(
+        self: &Arc<Self>,
+        chat: &ChatRef,
+        key: &str,
+        text: &str,
+        buttons: &[Vec<Button>],
+        version: i64,
+    ) -> Result<(), RequestError> {
+        let recipient = place(chat);
+        let with_links = self.with_links(buttons);
+        let sent = self
+            .upsert_newest(chat, &recipient, key, text, &with_links, version, false)
+            .await;
+        if !matches!(sent, Ok(true)) {
+            self.forget(key, &recipient);
+        }
+        if sent.as_ref().is_err_and(claimed_elsewhere) {
+            let again = Arc::clone(self).public_again(
+                chat.clone(),
+                key.to_string(),
+                text.to_string(),
+                buttons.to_vec(),
+                version,
+            );
+            self.retry_later(key, &recipient, "could not show a message again", again);
+        }
+        sent.map(|_| ())
     }
 
     /// Sends the newest pending public edits of one chat, one per slot, until none is left.
@@ -1314,6 +1334,7 @@ impl Shower {
             self.send_pending(&recipient, &key, &x, "a last public edit failed")
                 .await;
         }
+        self.flush_new().await;
     }
 
     /// Shows a held-back public edit; a failure is logged as `failed`.

@@ -1292,6 +1292,7 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
         "stikis_bot".into(),
         pacing,
         Duration::ZERO,
+        None,
     );
     let b = Shower::new(
         api,
@@ -1299,6 +1300,7 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
         "stikis_bot".into(),
         Duration::ZERO,
         Duration::ZERO,
+        None,
     );
     let chat = ChatRef::new(Platform::Telegram, GROUP.to_string(), GROUP.to_string());
     let state = |v: i64| {
@@ -1437,6 +1439,7 @@ async fn a_first_post_claimed_by_a_process_that_died_is_shown_once_the_claim_lap
         "stikis_bot".into(),
         Duration::ZERO,
         Duration::ZERO,
+        None,
     );
     let chat = ChatRef::new(Platform::Telegram, GROUP.to_string(), GROUP.to_string());
     let claim = |key: &'static str, recipient: i64| {

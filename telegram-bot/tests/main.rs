@@ -15,4 +15,5 @@ mod durable;
 mod e2e;
 mod ephemeral_hands;
 mod fake_limits;
+mod pace;
 mod webhooks;

@@ -1,0 +1,505 @@
+//! No flood, whatever the pace (issue 60): new messages to a group stay within its post budget
+//! however fast the table is played, what is owed is merged and never dropped or reordered,
+//! the current table message ends on its newest state, a tournament's end comes after its
+//! deciding deal's result, and a card's hand edits reach their receivers while the group is
+//! rate limited. Budgets here are scaled down (a few posts in 2 s) so the tests are quick.
+//! Run with `--nocapture` for the figures.
+
+use crate::fake;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use fake::{Fake, Pressed};
+use serde_json::json;
+use stikis_core::Seed;
+use stikis_host::token::Token;
+use stikis_host::HostConfig;
+use stikis_telegram::show::PostBudget;
+use stikis_telegram::{start, Settings};
+
+const GROUP: i64 = -1_060;
+const ANNA: i64 = 61;
+const BRUNO: i64 = 62;
+const CILDA: i64 = 63;
+
+/// The scaled-down budget: 5 new messages in any 2 s (Telegram's 20 a minute, played 30
+/// times as fast as 4 in 8 s would be; small so that 60 deals overrun it many times).
+const BUDGET: PostBudget = PostBudget {
+    posts: 5,
+    window: Duration::from_secs(2),
+};
+
+fn settings(fake: &Fake, db: &std::path::Path) -> Settings {
+    let mut s = Settings::new("123:TEST", db.to_str().unwrap());
+    s.api_url = Some(fake.url.clone());
+    s.edit_interval = Duration::from_millis(300);
+    s.group_posts = Some(BUDGET);
+    s.host = HostConfig {
+        bot_budget_ms: 10,
+        seeds: Arc::new(|table, deal| Seed::from_u64((table as u64) << 16 | deal as u64)),
+        ..HostConfig::default()
+    };
+    s
+}
+
+/// The newest message of `chat` with a button whose token's action is `action`.
+fn button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String)> {
+    fake.messages(chat).into_iter().rev().find_map(|m| {
+        m.buttons
+            .iter()
+            .flatten()
+            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == action))
+            .map(|(_, d)| (m.id, d.clone()))
+    })
+}
+
+/// Anna opens a Zole table (turn timer off), the others join by button, Anna starts.
+async fn open_table(fake: &Fake, others: &[i64]) -> i64 {
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.said(GROUP, "").await;
+    fake.say(GROUP, ANNA, "/zole", None);
+    let (msg, join) = fake.until("the lobby", |f| button(f, GROUP, "join")).await;
+    let table = Token::decode(&join).unwrap().table;
+    for &u in others {
+        let id = fake.press(GROUP, msg, u, &join);
+        fake.answered(&id).await;
+    }
+    let (msg, go) = fake
+        .until("the start button", |f| button(f, GROUP, "start"))
+        .await;
+    let id = fake.press(GROUP, msg, ANNA, &go);
+    fake.answered(&id).await;
+    table
+}
+
+/// Waits until `f` holds (polling), panicking with `what` after a minute (generous: the
+/// tests run beside others on few cores; nothing here is timed).
+async fn until<T>(fake: &Fake, what: &str, mut f: impl FnMut(&Fake) -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(x) = f(fake) {
+            return x;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The newest table message of the group: the one with the 🂠 button.
+fn table_message(fake: &Fake) -> Option<fake::Msg> {
+    fake.messages(GROUP)
+        .into_iter()
+        .rev()
+        .find(|m| m.buttons.iter().flatten().any(|(l, _)| l == "🂠"))
+}
+
+/// A plain HTTP/1.1 request to the bot's web face: its status and body.
+async fn http(web: std::net::SocketAddr, method: &str, path: &str, form: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {web}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
+        form.len()
+    );
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let mut resp = Vec::new();
+    tcp.read_to_end(&mut resp).await.unwrap();
+    let text = String::from_utf8_lossy(&resp).to_string();
+    let code = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (code, body)
+}
+
+/// Opens `user`'s live-page feed of `table` and reads it until its first view (from then on
+/// their hands are held back for the page); read on until the task is aborted.
+async fn open_feed(web: std::net::SocketAddr, table: i64, user: i64) -> tokio::task::JoinHandle<()> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let secret = stikis_host::links::play_secret("123:TEST");
+    let key = stikis_host::links::play_key(&secret, table, &user.to_string(), fake::unix_ms() / 1000 + 3600);
+    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
+    let req = format!(
+        "GET /play/{}/events?k={key} HTTP/1.1\r\nHost: {web}\r\nAccept: text/event-stream\r\n\r\n",
+        stikis_host::links::table_ref(&secret, table)
+    );
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 8192];
+    while !String::from_utf8_lossy(&seen).contains("event: view") {
+        let n = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut buf))
+            .await
+            .expect("the feed's first view")
+            .unwrap();
+        assert!(n > 0, "the feed closed");
+        seen.extend_from_slice(&buf[..n]);
+    }
+    tokio::spawn(async move { while tcp.read(&mut buf).await.is_ok_and(|n| n > 0) {} })
+}
+
+/// A tap on the live page.
+async fn page_press(web: std::net::SocketAddr, table: i64, user: &str, token: &str) -> (u16, String) {
+    let secret = stikis_host::links::play_secret("123:TEST");
+    let key = stikis_host::links::play_key(&secret, table, user, fake::unix_ms() / 1000 + 3600);
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("k", &key)
+        .append_pair("token", token)
+        .finish();
+    let path = format!("/play/{}/press", stikis_host::links::table_ref(&secret, table));
+    http(web, "POST", &path, &body).await
+}
+
+/// New public messages the group was sent (taken by Telegram), from call `from` on: when, and
+/// their text.
+fn group_posts(fake: &Fake, from: usize) -> Vec<(std::time::Instant, String)> {
+    fake.calls()[from..]
+        .iter()
+        .filter(|c| {
+            matches!(c.method.as_str(), "sendMessage" | "sendDocument")
+                && c.body["chat_id"] == json!(GROUP)
+                && c.failed.is_none()
+                && c.body.get("ephemeral_message_parameters").is_none()
+        })
+        .map(|c| (c.at, c.body["text"].as_str().unwrap_or("").to_string()))
+        .collect()
+}
+
+/// The most of `times` (ascending) in any window of `window`.
+fn most_in_window(times: &[std::time::Instant], window: Duration) -> usize {
+    let mut most = 0;
+    let mut start = 0;
+    for (i, t) in times.iter().enumerate() {
+        while t.duration_since(times[start]) >= window {
+            start += 1;
+        }
+        most = most.max(i + 1 - start);
+    }
+    most
+}
+
+/// The deal numbers of every "Result of deal N" in `texts`, in order.
+fn results_in(texts: &[String]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for t in texts {
+        for (i, _) in t.match_indices("Result of deal ") {
+            let n: String = t[i + "Result of deal ".len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            out.push(n.parse().unwrap());
+        }
+    }
+    out
+}
+
+/// Every text the group has seen (each public send and edit), in order.
+fn group_history(fake: &Fake) -> Vec<String> {
+    fake.state
+        .lock()
+        .unwrap()
+        .history
+        .iter()
+        .filter(|h| h.0 == GROUP)
+        .map(|h| h.2.clone())
+        .collect()
+}
+
+/// 60 deals played from the live page as fast as the pages' taps are taken (everybody
+/// passes: each deal ends after three taps with its result and the next deal): the group is
+/// never sent more new messages than its budget in any window, every result is there once,
+/// in order, and the table message ends on the deal being played once play stops.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sixty_fast_deals_stay_within_the_groups_post_budget_and_every_result_is_shown_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let mut s = settings(&fake, &dir.path().join("pace.db"));
+    s.web_listen = Some(([127, 0, 0, 1], 0).into());
+    let running = start(s).await.expect("the bot starts");
+    let web = running.web.as_ref().unwrap().addr;
+    let host = running.app.host.clone();
+    let table = open_table(&fake, &[BRUNO, CILDA]).await;
+    let mut feeds = Vec::new();
+    for u in [ANNA, BRUNO, CILDA] {
+        feeds.push(open_feed(web, table, u).await);
+    }
+    let from = fake.calls().len();
+    let t0 = std::time::Instant::now();
+    const DEALS: usize = 60;
+    let mut taps = 0;
+    loop {
+        let mut next = None;
+        for u in [ANNA, BRUNO, CILDA].map(|u| u.to_string()) {
+            let v = host.table_view(table, Some(&u)).await.unwrap().unwrap();
+            if v.deal_no > DEALS {
+                break;
+            }
+            let pass = v
+                .buttons
+                .iter()
+                .flatten()
+                .find(|b| Token::decode(&b.token).is_ok_and(|t| t.action == "b:pass"));
+            if let Some(b) = pass {
+                next = Some((u, b.token.clone()));
+                break;
+            }
+        }
+        let Some((user, token)) = next else {
+            let v = host.table_view(table, None).await.unwrap().unwrap();
+            if v.deal_no > DEALS {
+                break;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(120), "the deals do not end");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            continue;
+        };
+        let (code, body) = page_press(web, table, &user, &token).await;
+        assert_eq!(code, 200, "{body}");
+        taps += 1;
+    }
+    let played = t0.elapsed();
+    // Every result reaches the group, in order, and the table message shows the deal being
+    // played (its newest state) once what was owed has gone out.
+    let expected: Vec<usize> = (1..=DEALS).collect();
+    let newest = DEALS + 1;
+    let done = until(&fake, "every result and the newest table message", |f| {
+        let posts: Vec<String> = group_posts(f, from).into_iter().map(|p| p.1).collect();
+        let current = table_message(f).is_some_and(|m| m.text.contains(&format!("deal {newest} ")));
+        (results_in(&posts).len() >= DEALS && current).then_some(posts)
+    })
+    .await;
+    let caught_up = t0.elapsed();
+    assert_eq!(results_in(&done), expected, "every result once, in order");
+    // Nothing more than the budget in any window, from the first post of play to the last.
+    let times: Vec<std::time::Instant> = group_posts(&fake, from).into_iter().map(|p| p.0).collect();
+    let most = most_in_window(&times, BUDGET.window);
+    assert!(
+        most <= BUDGET.posts,
+        "{most} new messages in {:?}: {:?}",
+        BUDGET.window,
+        times.iter().map(|t| t.duration_since(t0)).collect::<Vec<_>>()
+    );
+    // What the group saw of the burst: the new messages, the edits.
+    let calls = fake.calls()[from..].to_vec();
+    let to_group = |m: &str| {
+        calls
+            .iter()
+            .filter(|c| c.method == m && c.body["chat_id"] == json!(GROUP) && c.failed.is_none())
+            .count()
+    };
+    println!(
+        "pace: {DEALS} deals ({taps} taps) played in {played:?}, the group caught up after {caught_up:?}: \
+         {} new messages (most {most} in any {:?}), {} edits",
+        times.len(),
+        BUDGET.window,
+        to_group("editMessageText"),
+    );
+    for f in feeds {
+        f.abort();
+    }
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+/// The first move button (a bid, a bury pick or a card) of `user`'s private chat that they
+/// have not pressed as it looks now; the talon taken where offered, so the deal is played out.
+fn move_button(fake: &Fake, user: i64, pressed: &Pressed) -> Option<(i64, String)> {
+    fake.messages(user).into_iter().rev().find_map(|m| {
+        if pressed.get(&(user, m.id)) == Some(&(m.text.clone(), m.buttons.clone())) {
+            return None;
+        }
+        let moves: Vec<&(String, String)> = m
+            .buttons
+            .iter()
+            .flatten()
+            .filter(|(l, d)| !l.starts_with('✓') && Token::decode(d).is_ok_and(|t| t.action.contains(':')))
+            .collect();
+        let take = moves
+            .iter()
+            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == "b:take"));
+        take.or(moves.first()).map(|(_, d)| (m.id, d.clone()))
+    })
+}
+
+/// Issue 60: "the tournament is over" went out before the result of its deciding deal. A
+/// tournament of one round of one deal: its deal's result, then its table's end, then the
+/// tournament's end, in that order in the group. Every Bot API call takes 40 ms, so that
+/// the press that ends the deal takes longer to show than the tournament takes to move on
+/// in its own task (which, shown as it came, went first).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournaments_end_comes_after_its_deciding_deals_result_and_its_tables_end() {
+    let people = [ANNA, BRUNO, CILDA];
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    let running = start(settings(&fake, &dir.path().join("t.db"))).await.unwrap();
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.said(GROUP, "").await;
+    fake.say(GROUP, ANNA, "/tournament 1 1", None);
+    let (msg, join) = until(&fake, "the tournament message", |f| button(f, GROUP, "T:j")).await;
+    for u in people {
+        let id = fake.press(GROUP, msg, u, &join);
+        fake.answered(&id).await;
+    }
+    let (msg, go) = button(&fake, GROUP, "T:s").unwrap();
+    let id = fake.press(GROUP, msg, ANNA, &go);
+    fake.answered(&id).await;
+    fake.state.lock().unwrap().latency = Duration::from_millis(40);
+    let over = |f: &Fake| {
+        group_history(f)
+            .iter()
+            .any(|t| t.contains("The tournament is over."))
+    };
+    let mut pressed = Pressed::new();
+    let mut presses = 0;
+    loop {
+        let next = until(&fake, "someone to act, or the end", |f| {
+            if over(f) {
+                return Some(None);
+            }
+            people
+                .into_iter()
+                .find_map(|u| move_button(f, u, &pressed).map(|b| Some((u, b))))
+        })
+        .await;
+        let Some((user, (msg, data))) = next else { break };
+        let before = fake.messages(user).into_iter().find(|m| m.id == msg).unwrap();
+        pressed.insert((user, msg), (before.text, before.buttons));
+        let id = fake.press(user, msg, user, &data);
+        fake.answered(&id).await;
+        presses += 1;
+        assert!(presses < 200, "the tournament did not end");
+    }
+    // Whatever the group is still owed goes out.
+    let seen = until(&fake, "the result and the table's end", |f| {
+        let seen = group_history(f);
+        let all = [
+            "Result of deal 1",
+            "table 1 has finished",
+            "The tournament is over.",
+        ]
+        .iter()
+        .all(|n| seen.iter().any(|t| t.contains(n)));
+        all.then_some(seen)
+    })
+    .await;
+    // Where each first appears (a merged post holds several: their order in it counts).
+    let at = |needle: &str| {
+        seen.iter()
+            .enumerate()
+            .find_map(|(i, t)| t.find(needle).map(|p| (i, p)))
+            .unwrap()
+    };
+    let result = at("Result of deal 1");
+    let table_end = at("table 1 has finished");
+    let end = at("The tournament is over.");
+    assert!(
+        result < table_end && table_end < end,
+        "result {result:?}, table's end {table_end:?}, tournament's end {end:?}: {seen:#?}"
+    );
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+/// A normal table with hands in the group while Telegram rate-limits the group (a 429 for
+/// bursts of ephemeral calls and of sends and edits): every card's hand edit still reaches
+/// its receiver (the presser's hand loses the card it played), and the deal is played out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_hands_in_the_group_and_429s_for_bursts_every_cards_hand_edit_arrives() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    {
+        let mut s = fake.state.lock().unwrap();
+        s.eph.supported = true;
+        s.eph.limit = Some((6, Duration::from_secs(1)));
+        s.group_limit = Some((8, Duration::from_secs(2)));
+    }
+    let running = start(settings(&fake, &dir.path().join("h.db"))).await.unwrap();
+    let players = [ANNA, BRUNO, CILDA];
+    open_table(&fake, &[BRUNO, CILDA]).await;
+    let results = |f: &Fake| group_history(f).iter().any(|t| t.contains("Result of deal 1"));
+    let mut presses = 0;
+    let mut cards = 0;
+    let t0 = std::time::Instant::now();
+    let mut waits = Vec::new();
+    loop {
+        let next = until(&fake, "someone to act", |f| {
+            if results(f) {
+                return Some(None);
+            }
+            players.into_iter().find_map(|u| {
+                let e = f.ephemerals_of(GROUP, u).into_iter().next_back()?;
+                let moves: Vec<_> = e
+                    .pressable()
+                    .into_iter()
+                    .filter(|b| {
+                        !b.label.starts_with('✓')
+                            && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':'))
+                    })
+                    .cloned()
+                    .collect();
+                let take = moves
+                    .iter()
+                    .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
+                take.or(moves.first()).map(|b| Some((u, e.id, b.data.clone())))
+            })
+        })
+        .await;
+        let Some((user, id, data)) = next else { break };
+        let pressed_at = std::time::Instant::now();
+        let cq = fake.press_ephemeral(GROUP, user, id, &data);
+        fake.answered(&cq).await;
+        // The presser's hand is redrawn without the button pressed (a card leaves it).
+        until(&fake, "the presser's hand redrawn", |f| {
+            let now = f.ephemerals_of(GROUP, user).into_iter().find(|e| e.id == id)?;
+            (!now.pressable().iter().any(|b| b.data == data) || results(f)).then_some(())
+        })
+        .await;
+        waits.push(pressed_at.elapsed());
+        presses += 1;
+        cards += usize::from(Token::decode(&data).unwrap().action.starts_with("p:"));
+        assert!(presses < 200, "a deal takes fewer presses");
+    }
+    assert!(cards >= 20, "{cards} cards");
+    // Every hand of deal 1 ends in its final state (no button).
+    until(&fake, "every deal-1 hand in its final state", |f| {
+        players
+            .iter()
+            .all(|&u| {
+                f.ephemerals_of(GROUP, u)
+                    .first()
+                    .is_some_and(|e| e.buttons.iter().all(Vec::is_empty))
+            })
+            .then_some(())
+    })
+    .await;
+    let calls = fake.calls();
+    let limited = calls.iter().filter(|c| c.failed == Some(429)).count();
+    waits.sort();
+    let pct = |p: f64| waits[((waits.len() - 1) as f64 * p) as usize];
+    let eph = calls
+        .iter()
+        .filter(|c| {
+            c.body["chat_id"] == json!(GROUP)
+                && (c.method.contains("Ephemeral") || c.body.get("ephemeral_message_parameters").is_some())
+        })
+        .count();
+    println!(
+        "pace, hands in the group: {presses} presses ({cards} cards) in {:?}, {limited} answered 429, \
+         {eph} ephemeral calls; press -> own hand redrawn p50 {:?}, p99 {:?}",
+        t0.elapsed(),
+        pct(0.5),
+        pct(0.99)
+    );
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
