@@ -822,14 +822,26 @@ impl Shower {
                     // A deal's result and the next deal's start (or the table's start and its
                     // first deal) are one message: fewer calls, one notification (more are
                     // merged while the group's budget holds them back: `pace`).
-                    self.new_message(
-                        chat,
-                        pace::Item::Post {
-                            chat: chat.clone(),
-                            parts: vec![(text.clone(), once.clone())],
-                        },
-                    )
-                    .await
+                    let mut parts = vec![(text.clone(), once.clone())];
+                    let mut len = text.len();
+                    while let Some(Out::Post {
+                        chat: c,
+                        text: more,
+                        once: o,
+                    }) = out.0.get(i + 1)
+                    {
+                        if c != chat || len + more.len() + 2 > 4096 {
+                            break;
+                        }
+                        len += more.len() + 2;
+                        parts.push((more.clone(), o.clone()));
+                        i += 1;
+                    }
+                    let post = pace::Item::Post {
+                        chat: chat.clone(),
+                        parts,
+                    };
+                    self.new_message(chat, post).await
                 }
                 Out::File { chat, name, content } => self.file(chat, name, content).await,
                 // Telegram presses are never deferred: a reply rides on the callback's answer.

@@ -236,6 +236,7 @@ async fn sixty_fast_deals_stay_within_the_groups_post_budget_and_every_result_is
     let t0 = std::time::Instant::now();
     const DEALS: usize = 60;
     let mut taps = 0;
+    let mut ended: Vec<std::time::Instant> = Vec::new();
     loop {
         let mut next = None;
         for u in [ANNA, BRUNO, CILDA].map(|u| u.to_string()) {
@@ -265,6 +266,11 @@ async fn sixty_fast_deals_stay_within_the_groups_post_budget_and_every_result_is
         let (code, body) = page_press(web, table, &user, &token).await;
         assert_eq!(code, 200, "{body}");
         taps += 1;
+        // When each deal ended (for the figures: how long its result waited).
+        let v = host.table_view(table, None).await.unwrap().unwrap();
+        while ended.len() + 1 < v.deal_no {
+            ended.push(std::time::Instant::now());
+        }
     }
     let played = t0.elapsed();
     // Every result reaches the group, in order, and the table message shows the deal being
@@ -296,12 +302,28 @@ async fn sixty_fast_deals_stay_within_the_groups_post_budget_and_every_result_is
             .filter(|c| c.method == m && c.body["chat_id"] == json!(GROUP) && c.failed.is_none())
             .count()
     };
+    // The longest a result waited: from its deal's end to the post that holds it.
+    let posts = group_posts(&fake, from);
+    let longest = ended
+        .iter()
+        .enumerate()
+        .filter_map(|(i, end)| {
+            let n = i + 1;
+            let (at, _) = posts
+                .iter()
+                .find(|(_, t)| results_in(std::slice::from_ref(t)).contains(&n))?;
+            Some(at.saturating_duration_since(*end))
+        })
+        .max()
+        .unwrap_or_default();
     println!(
         "pace: {DEALS} deals ({taps} taps) played in {played:?}, the group caught up after {caught_up:?}: \
-         {} new messages (most {most} in any {:?}), {} edits",
+         {} new messages (most {most} in any {:?}), {} edits, {} calls in all to the group; \
+         the longest a result waited: {longest:?}",
         times.len(),
         BUDGET.window,
         to_group("editMessageText"),
+        calls.iter().filter(|c| c.body["chat_id"] == json!(GROUP)).count(),
     );
     for f in feeds {
         f.abort();
@@ -493,10 +515,16 @@ async fn with_hands_in_the_group_and_429s_for_bursts_every_cards_hand_edit_arriv
                 && (c.method.contains("Ephemeral") || c.body.get("ephemeral_message_parameters").is_some())
         })
         .count();
+    let showing = calls
+        .iter()
+        .filter(|c| c.at >= t0 && !matches!(c.method.as_str(), "getUpdates"))
+        .count();
     println!(
         "pace, hands in the group: {presses} presses ({cards} cards) in {:?}, {limited} answered 429, \
-         {eph} ephemeral calls; press -> own hand redrawn p50 {:?}, p99 {:?}",
+         {eph} ephemeral calls, {:.2} Bot API calls a card (answers, 429s and the group's posts and \
+         edits counted); press -> own hand redrawn p50 {:?}, p99 {:?}",
         t0.elapsed(),
+        showing as f64 / cards as f64,
         pct(0.5),
         pct(0.99)
     );
