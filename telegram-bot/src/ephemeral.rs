@@ -14,12 +14,21 @@
 //!   `receiver_user` and `ephemeral_message_id` instead of a `message_id`
 //!   (`EphemeralCallback::of_update`).
 //!
+//! Telegram documents no limit for ephemeral messages, so every 429's `retry_after` is obeyed
+//! for the whole group, not only the call it answered: `Hold` remembers, per chat, until when
+//! ephemeral calls wait, and every call to that chat waits it out before it goes (rather than
+//! each call in flight meeting its own 429).
+//!
 //! An older Bot API server (a self-hosted one) answers the methods 404 "Not Found", and
 //! ignores `ephemeral_message_parameters` of a `sendMessage` it does not know: it would post a
 //! hand for everyone to see. So whether the server has them is asked first with a call that
 //! changes nothing (`probe`: deleting ephemeral message 0), never by sending.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -315,11 +324,50 @@ fn read<T: serde::de::DeserializeOwned>(method: &'static str, status: u16, body:
     })
 }
 
+/// Until when ephemeral calls to each chat wait: a 429 for one holds them all back.
+#[derive(Debug, Default)]
+pub struct Hold {
+    until: Mutex<HashMap<i64, Instant>>,
+}
+
+impl Hold {
+    /// When ephemeral calls to `chat` may go again (None: now).
+    pub fn until(&self, chat: i64) -> Option<Instant> {
+        let mut until = self.until.lock().expect("hold");
+        match until.get(&chat) {
+            Some(t) if *t > Instant::now() => Some(*t),
+            Some(_) => {
+                until.remove(&chat);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Telegram answered a call to `chat` 429 with `retry_after`: nothing goes there before.
+    pub fn hold(&self, chat: i64, retry_after: Duration) {
+        let t = Instant::now() + retry_after;
+        let mut until = self.until.lock().expect("hold");
+        let e = until.entry(chat).or_insert(t);
+        *e = (*e).max(t);
+    }
+
+    /// Waits until ephemeral calls to `chat` may go.
+    pub async fn wait(&self, chat: i64) {
+        while let Some(t) = self.until(chat) {
+            tokio::time::sleep_until(t).await;
+        }
+    }
+}
+
 /// Calls Bot API method `method` with `payload` through `bot`'s client, URL and token,
 /// waiting out 429s and retrying network errors as `show::call` does (a new message only if
-/// it never reached Telegram).
+/// it never reached Telegram). It goes only once `hold` lets calls to `chat` go, and a 429
+/// holds back every call to `chat` for its `retry_after`.
 pub async fn call<P: Serialize, T: serde::de::DeserializeOwned>(
     bot: &teloxide::Bot,
+    hold: &Hold,
+    chat: i64,
     method: &'static str,
     payload: &P,
 ) -> Result<T, Error> {
@@ -332,6 +380,7 @@ pub async fn call<P: Serialize, T: serde::de::DeserializeOwned>(
     let resend = method != "sendMessage";
     let mut tries = 0;
     loop {
+        hold.wait(chat).await;
         let sent = bot
             .client()
             .post(url.clone())
@@ -361,7 +410,8 @@ pub async fn call<P: Serialize, T: serde::de::DeserializeOwned>(
                 tracing::info!(secs = s, method, "Telegram asks to retry later");
                 let wait = Duration::from_secs(s.max(1));
                 stikis_host::observe::platform_retry("telegram", wait);
-                tokio::time::sleep(wait).await;
+                // Waited out at the loop's start, by this call and every other to `chat`.
+                hold.hold(chat, wait);
             }
             Err(Error::Network(e)) if tries < 3 => {
                 tracing::warn!(error = %e, method, "network error, retrying");
@@ -376,35 +426,35 @@ pub async fn call<P: Serialize, T: serde::de::DeserializeOwned>(
 }
 
 /// Sends an ephemeral message.
-pub async fn send(bot: &teloxide::Bot, m: &SendEphemeral) -> Result<EphemeralMessage, Error> {
-    call(bot, "sendMessage", m).await
+pub async fn send(bot: &teloxide::Bot, hold: &Hold, m: &SendEphemeral) -> Result<EphemeralMessage, Error> {
+    call(bot, hold, m.chat_id, "sendMessage", m).await
 }
 
 /// Edits an ephemeral message's text (and keyboard).
-pub async fn edit_text(bot: &teloxide::Bot, m: &EditEphemeralText) -> Result<Value, Error> {
-    call(bot, "editEphemeralMessageText", m).await
+pub async fn edit_text(bot: &teloxide::Bot, hold: &Hold, m: &EditEphemeralText) -> Result<Value, Error> {
+    call(bot, hold, m.chat_id, "editEphemeralMessageText", m).await
 }
 
 /// Edits an ephemeral message's keyboard.
-pub async fn edit_markup(bot: &teloxide::Bot, m: &EditEphemeralMarkup) -> Result<Value, Error> {
-    call(bot, "editEphemeralMessageReplyMarkup", m).await
+pub async fn edit_markup(bot: &teloxide::Bot, hold: &Hold, m: &EditEphemeralMarkup) -> Result<Value, Error> {
+    call(bot, hold, m.chat_id, "editEphemeralMessageReplyMarkup", m).await
 }
 
 /// Deletes an ephemeral message.
-pub async fn delete(bot: &teloxide::Bot, m: &DeleteEphemeral) -> Result<Value, Error> {
-    call(bot, "deleteEphemeralMessage", m).await
+pub async fn delete(bot: &teloxide::Bot, hold: &Hold, m: &DeleteEphemeral) -> Result<Value, Error> {
+    call(bot, hold, m.chat_id, "deleteEphemeralMessage", m).await
 }
 
 /// Whether the server has ephemeral messages: deletes ephemeral message 0 of `receiver` in
 /// `chat` (there is none: Telegram says so, 400), which an older server answers as an unknown
 /// method. None: it could not say (the network).
-pub async fn probe(bot: &teloxide::Bot, chat: i64, receiver: i64) -> Option<bool> {
+pub async fn probe(bot: &teloxide::Bot, hold: &Hold, chat: i64, receiver: i64) -> Option<bool> {
     let m = DeleteEphemeral {
         chat_id: chat,
         receiver_user_id: receiver,
         ephemeral_message_id: 0,
     };
-    match delete(bot, &m).await {
+    match delete(bot, hold, &m).await {
         Err(Error::UnknownMethod(_)) => Some(false),
         Ok(_) | Err(Error::Refused { .. }) => Some(true),
         Err(_) => None,

@@ -808,6 +808,7 @@ impl Shower {
                     if *delivery == HandDelivery::IfShown
                         && self.message_id(key, user).await.is_none()
                         && self.group_hand_id(key, user).await.is_none()
+                        && !self.group_hand_waits(key, user)
                     {
                         i += 1;
                         continue;
@@ -1347,6 +1348,7 @@ impl Shower {
                 .await;
         }
         self.flush_new().await;
+        self.flush_hands().await;
     }
 
     /// Shows a held-back public edit; a failure is logged as `failed`.
@@ -1521,7 +1523,7 @@ impl Shower {
     /// claimed (false: not shown, `Store::claim_hand`); a chat closed to the bot is told to
     /// the group.
     async fn send_private(
-        &self,
+        self: &Arc<Self>,
         user: &str,
         chat: &ChatRef,
         key: &str,

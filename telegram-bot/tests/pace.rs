@@ -434,7 +434,9 @@ async fn a_tournaments_end_comes_after_its_deciding_deals_result_and_its_tables_
 
 /// A normal table with hands in the group while Telegram rate-limits the group (a 429 for
 /// bursts of ephemeral calls and of sends and edits): every card's hand edit still reaches
-/// its receiver (the presser's hand loses the card it played), and the deal is played out.
+/// its receiver (the presser's hand loses the card it played), and the deal is played out;
+/// no person's hand is edited more than about once a second, and after a 429 for an
+/// ephemeral call no ephemeral call reaches the group before its `retry_after` ran out.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_hands_in_the_group_and_429s_for_bursts_every_cards_hand_edit_arrives() {
     let dir = tempfile::tempdir().unwrap();
@@ -442,7 +444,7 @@ async fn with_hands_in_the_group_and_429s_for_bursts_every_cards_hand_edit_arriv
     {
         let mut s = fake.state.lock().unwrap();
         s.eph.supported = true;
-        s.eph.limit = Some((6, Duration::from_secs(1)));
+        s.eph.limit = Some((3, Duration::from_secs(1)));
         s.group_limit = Some((8, Duration::from_secs(2)));
     }
     let running = start(settings(&fake, &dir.path().join("h.db"))).await.unwrap();
@@ -506,6 +508,47 @@ async fn with_hands_in_the_group_and_429s_for_bursts_every_cards_hand_edit_arriv
     .await;
     let calls = fake.calls();
     let limited = calls.iter().filter(|c| c.failed == Some(429)).count();
+    let ephemeral_to_group = |c: &&fake::Call| {
+        c.body["chat_id"] == json!(GROUP)
+            && (c.method.contains("Ephemeral") || c.body.get("ephemeral_message_parameters").is_some())
+    };
+    // (a) Paced per person: no person's hand is sent or edited more than twice in any
+    // second (one a second, a window's two ends), counted from the fake's log.
+    for u in players {
+        let times: Vec<std::time::Instant> = calls
+            .iter()
+            .filter(ephemeral_to_group)
+            .filter(|c| {
+                c.failed.is_none()
+                    && (c.body["receiver_user_id"] == json!(u)
+                        || c.body["ephemeral_message_parameters"]["receiver_user_id"] == json!(u))
+            })
+            .map(|c| c.at)
+            .collect();
+        let most = most_in_window(&times, Duration::from_secs(1));
+        assert!(most <= 2, "{u}'s hand had {most} ephemeral calls in one second");
+    }
+    // (b) A 429 holds the group's ephemeral calls back for its retry_after: the fake sees
+    // none before it ran out (but those already on their way when it was answered, within
+    // `IN_FLIGHT`).
+    const IN_FLIGHT: Duration = Duration::from_millis(100);
+    let rejected = fake.state.lock().unwrap().eph.limited.clone();
+    assert!(
+        !rejected.is_empty(),
+        "the fake's limit never answered 429: the test shows nothing"
+    );
+    for (chat, at, secs) in &rejected {
+        let early: Vec<Duration> = calls
+            .iter()
+            .filter(ephemeral_to_group)
+            .filter(|c| *chat == GROUP && c.at > *at + IN_FLIGHT && c.at < *at + Duration::from_secs(*secs))
+            .map(|c| c.at - *at)
+            .collect();
+        assert!(
+            early.is_empty(),
+            "ephemeral calls to the group {early:?} after a 429 that asked to wait {secs} s"
+        );
+    }
     waits.sort();
     let pct = |p: f64| waits[((waits.len() - 1) as f64 * p) as usize];
     let eph = calls

@@ -8,17 +8,32 @@
 //! log); or Telegram refused an ephemeral message for that person in that chat (an error
 //! answer: they left the group, say), remembered while the process runs.
 //!
+//! Paced per person: at most one ephemeral call (a send or an edit) a `HAND_PACE` for one
+//! person in one chat, always to the newest state. A hand wanted while its person's last call
+//! is younger than that waits (a newer wanted state of the same hand replaces the waiting one
+//! where it waits; different hands, a deal's last state and the next deal's hand, keep their
+//! order) and goes as soon as the pace allows, from one sender per person, so an older state
+//! never follows a newer one. The presser's own hand gets no exception beyond this: it goes at
+//! once when its person's last call is more than `HAND_PACE` old (the usual case: a person
+//! presses about once a turn), else as soon as that second is over, so it waits at most
+//! `HAND_PACE`. A deal's final state (no buttons) is a wanted state like any other, so it is
+//! sent eventually (at shutdown, what waits goes at once: `Shower::flush_hands`). On top of
+//! this, a 429 for an ephemeral call holds back every ephemeral call to that group for its
+//! `retry_after` (`ephemeral::Hold`).
+//!
 //! The 🂠 button of the table message answers its presser with their current hand as an
 //! ephemeral message tied to the press (`callback_query_id`): Telegram does not promise to
 //! deliver one to a person who is offline, and this way the hand is one tap away.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use stikis_host::store::{ChatRef, Platform};
 use stikis_host::Button;
 use teloxide::types::CallbackQueryId;
 use teloxide::{ApiError, RequestError};
+use tokio::time::Instant;
 
 use super::{chat_id, digest, thread_id, Shower, LINK};
 use crate::ephemeral::{self, EphemeralMessageParameters, InlineKeyboard, SendEphemeral};
@@ -33,6 +48,48 @@ pub(super) struct GroupHands {
     /// The ephemeral message showing hand `key` to a person, by (key, person), read through
     /// to the store (under the recipient `e<person>`).
     ids: Mutex<HashMap<(String, String), i64>>,
+    /// Each person's ephemeral calls, by (chat, person): see the module note.
+    paced: Mutex<HashMap<(i64, i64), Person>>,
+    /// Until when ephemeral calls to each chat wait after a 429.
+    hold: ephemeral::Hold,
+}
+
+/// At most one ephemeral call a person this often (see the module note).
+pub const HAND_PACE: Duration = Duration::from_secs(1);
+
+/// One person's ephemeral hand calls in one chat.
+#[derive(Default)]
+struct Person {
+    /// When their last call's answer came back.
+    last: Option<Instant>,
+    /// Hands waiting for the pace, in order: each hand's newest wanted state.
+    waiting: Vec<Want>,
+    /// A call of theirs is on its way, or their sender is at work: others wait.
+    busy: bool,
+}
+
+/// A hand's wanted state.
+struct Want {
+    user: String,
+    chat: ChatRef,
+    key: String,
+    text: String,
+    buttons: Vec<Vec<Button>>,
+}
+
+impl Person {
+    /// Queues `want`: in place of the waiting state of the same hand, else last.
+    fn wait(&mut self, want: Want) {
+        match self.waiting.iter_mut().find(|w| w.key == want.key) {
+            Some(slot) => *slot = want,
+            None => self.waiting.push(want),
+        }
+    }
+
+    /// When a call may go (None: now).
+    fn due(&self, now: Instant) -> Option<Instant> {
+        self.last.map(|t| t + HAND_PACE).filter(|t| *t > now)
+    }
 }
 
 /// The store's recipient of a person's ephemeral hand message.
@@ -75,7 +132,7 @@ impl Shower {
         if let Some(s) = *support {
             return s;
         }
-        match ephemeral::probe(&self.bot, chat, user).await {
+        match ephemeral::probe(&self.bot, &self.group.hold, chat, user).await {
             Some(s) => {
                 if !s {
                     tracing::warn!(
@@ -176,8 +233,9 @@ impl Shower {
     /// Shows hand `key` of `user` in the table's chat `chat` as an ephemeral message: edited
     /// in place, or sent when there is none yet (or it is gone). None: it is not shown there
     /// (hands go to the private chat: see the module note), the caller sends it there.
+    /// Paced per person (see the module note): while it waits, it counts as shown.
     pub(super) async fn group_hand(
-        &self,
+        self: &Arc<Self>,
         user: &str,
         chat: &ChatRef,
         key: &str,
@@ -188,6 +246,121 @@ impl Shower {
             return None;
         }
         let (cid, uid) = (chat_id(chat)?.0, user.parse::<i64>().ok()?);
+        // None: it goes now; else whether its person's sender is to start.
+        let queued = {
+            let mut paced = self.group.paced.lock().expect("paced");
+            let p = paced.entry((cid, uid)).or_default();
+            let waits = p.busy || !p.waiting.is_empty() || p.due(Instant::now()).is_some();
+            if waits {
+                p.wait(Want {
+                    user: user.to_string(),
+                    chat: chat.clone(),
+                    key: key.to_string(),
+                    text: text.to_string(),
+                    buttons: buttons.to_vec(),
+                });
+            }
+            let start = !p.busy;
+            p.busy = true;
+            waits.then_some(start)
+        };
+        let Some(start) = queued else {
+            let shown = self.ephemeral_hand(user, chat, key, text, buttons).await;
+            self.paced_done(cid, uid);
+            return shown;
+        };
+        if start {
+            let me = Arc::clone(self);
+            tokio::spawn(async move { me.paced_hands(cid, uid).await });
+        }
+        Some(Ok(true))
+    }
+
+    /// A call of person `uid` in `cid` came back: the pace counts from now; their sender
+    /// starts if hands wait.
+    fn paced_done(self: &Arc<Self>, cid: i64, uid: i64) {
+        let start = {
+            let mut paced = self.group.paced.lock().expect("paced");
+            let p = paced.entry((cid, uid)).or_default();
+            p.last = Some(Instant::now());
+            p.busy = !p.waiting.is_empty();
+            p.busy
+        };
+        if start {
+            let me = Arc::clone(self);
+            tokio::spawn(async move { me.paced_hands(cid, uid).await });
+        }
+    }
+
+    /// Person `uid`'s sender in `cid`: their waiting hands, one a `HAND_PACE`, until none
+    /// waits.
+    async fn paced_hands(self: Arc<Self>, cid: i64, uid: i64) {
+        loop {
+            let next = {
+                let mut paced = self.group.paced.lock().expect("paced");
+                let p = paced.entry((cid, uid)).or_default();
+                if p.waiting.is_empty() {
+                    p.busy = false;
+                    return;
+                }
+                match p.due(Instant::now()) {
+                    Some(at) => Err(at),
+                    None => Ok(p.waiting.remove(0)),
+                }
+            };
+            match next {
+                // Sleeps before it takes the hand: what is wanted meanwhile replaces it.
+                Err(at) => tokio::time::sleep_until(at).await,
+                Ok(w) => {
+                    self.send_waiting_hand(w).await;
+                    let mut paced = self.group.paced.lock().expect("paced");
+                    paced.entry((cid, uid)).or_default().last = Some(Instant::now());
+                }
+            }
+        }
+    }
+
+    /// Sends a hand that waited for its person's pace. Not shown (refused since, or failed):
+    /// forgotten, so that its next render is sent again (to the private chat if refused).
+    async fn send_waiting_hand(&self, w: Want) {
+        let shown = self
+            .ephemeral_hand(&w.user, &w.chat, &w.key, &w.text, &w.buttons)
+            .await;
+        if !matches!(shown, Some(Ok(true))) {
+            self.forget(&w.key, &w.user);
+            tracing::info!(key = w.key, "a paced ephemeral hand was not shown");
+        }
+    }
+
+    /// Whether a state of hand `key` of `user` waits for their pace (it is shown then).
+    pub(super) fn group_hand_waits(&self, key: &str, user: &str) -> bool {
+        let paced = self.group.paced.lock().expect("paced");
+        paced
+            .values()
+            .any(|p| p.waiting.iter().any(|w| w.key == key && w.user == user))
+    }
+
+    /// Sends every hand waiting for its person's pace now (at shutdown).
+    pub(super) async fn flush_hands(&self) {
+        let waiting: Vec<Want> = {
+            let mut paced = self.group.paced.lock().expect("paced");
+            paced.values_mut().flat_map(|p| p.waiting.drain(..)).collect()
+        };
+        for w in waiting {
+            self.send_waiting_hand(w).await;
+        }
+    }
+
+    /// Shows hand `key` of `user` as an ephemeral message now: see `group_hand`.
+    async fn ephemeral_hand(
+        &self,
+        user: &str,
+        chat: &ChatRef,
+        key: &str,
+        text: &str,
+        buttons: &[Vec<Button>],
+    ) -> Option<Result<bool, RequestError>> {
+        let (cid, uid) = (chat_id(chat)?.0, user.parse::<i64>().ok()?);
         let markup = keyboard(buttons);
         if let Some(id) = self.group_hand_id(key, user).await {
             let edit = ephemeral::EditEphemeralText {
@@ -197,7 +370,7 @@ impl Shower {
                 text: text.to_string(),
                 reply_markup: markup.clone().or_else(|| Some(InlineKeyboard::default())),
             };
-            match ephemeral::edit_text(&self.bot, &edit).await {
+            match ephemeral::edit_text(&self.bot, &self.group.hold, &edit).await {
                 Ok(_) => return Some(Ok(true)),
                 Err(e) if e.not_modified() => return Some(Ok(true)),
                 // Gone (its person's client let it go): sent anew below.
@@ -227,7 +400,7 @@ impl Shower {
                 replace_callback_query_message: None,
             },
         };
-        match ephemeral::send(&self.bot, &send).await {
+        match ephemeral::send(&self.bot, &self.group.hold, &send).await {
             Ok(m) => {
                 self.remember_group_hand(key, user, m.ephemeral_message_id).await;
                 Some(Ok(true))
@@ -272,7 +445,18 @@ impl Shower {
             },
         };
         let old = self.group_hand_id(key, user).await;
-        match ephemeral::send(&self.bot, &send).await {
+        let sent = ephemeral::send(&self.bot, &self.group.hold, &send).await;
+        {
+            // It counts for its person's pace, and shows this hand's newest state: a state of
+            // it waiting for the pace is older.
+            let mut paced = self.group.paced.lock().expect("paced");
+            let p = paced.entry((cid.0, uid)).or_default();
+            p.last = Some(Instant::now());
+            if sent.is_ok() {
+                p.waiting.retain(|w| w.key != key);
+            }
+        }
+        match sent {
             Ok(m) => {
                 self.remember_group_hand(key, user, m.ephemeral_message_id).await;
                 self.shown
@@ -286,7 +470,7 @@ impl Shower {
                         receiver_user_id: uid,
                         ephemeral_message_id: old,
                     };
-                    if let Err(e) = ephemeral::delete(&self.bot, &d).await {
+                    if let Err(e) = ephemeral::delete(&self.bot, &self.group.hold, &d).await {
                         tracing::debug!(error = %e, "could not delete a replaced ephemeral hand");
                     }
                 }

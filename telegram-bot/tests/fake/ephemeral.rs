@@ -79,6 +79,8 @@ pub struct Ephemerals {
     /// A limit on ephemeral calls per group (none is documented; off unless a test sets it):
     /// at most this many in any such window, else 429 with `retry_after`.
     pub limit: Option<(usize, Duration)>,
+    /// Every 429 `limit` answered: (chat, when, retry_after in seconds).
+    pub limited: Vec<(i64, Instant, u64)>,
     taken: HashMap<i64, VecDeque<Instant>>,
 }
 
@@ -195,6 +197,7 @@ pub fn answer(s: &mut FakeState, method: &str, body: &Value, chat: i64) -> Optio
             if let Some(c) = s.calls.last_mut().filter(|_| !quiet) {
                 c.failed = Some(429);
             }
+            s.eph.limited.push((chat, now, secs));
             return Some((
                 429,
                 json!({"ok": false, "error_code": 429,
