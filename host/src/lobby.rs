@@ -306,7 +306,7 @@ impl Host {
         let mut owes_results = false;
         let live = match row.status {
             TableStatus::Running => {
-                let mut live = Live::load(&self.store, row, settings).await?;
+                let mut live = Live::load_owing(&self.store, row, settings).await?;
                 self.restore_selection(&mut live).await?;
                 // Results of deals its last mover played: it may have died with their posts
                 // unsent. A process that other processes still count alive may be dead too
@@ -2046,13 +2046,15 @@ impl Host {
                         }
                     };
                     let s = self.tournament_turn(&log.table, s).await?;
-                    let mut live = match Live::from_log(log.table.clone(), log, s, carries.get(&id)) {
-                        Ok(l) => l,
-                        Err(e) => {
-                            tracing::warn!(table = id, error = %e, "could not rebuild a table");
-                            continue;
-                        }
-                    };
+                    let owed_from = crate::table::owed_from(&self.store, &log).await;
+                    let mut live =
+                        match Live::from_log_owing(log.table.clone(), log, s, carries.get(&id), owed_from) {
+                            Ok(l) => l,
+                            Err(e) => {
+                                tracing::warn!(table = id, error = %e, "could not rebuild a table");
+                                continue;
+                            }
+                        };
                     self.restore_selection(&mut live).await?;
                     self.tables
                         .lock()

@@ -123,10 +123,11 @@ pub(crate) struct Live {
     /// is written before anything is shown, so whoever takes the table up shows it
     /// (`Host::resume_loaded`).
     pub final_table: Option<Out>,
-    /// The result posts of the last `OWED_RESULTS` deals that ended, by deal number, as they
-    /// were when each ended (and when, Unix ms), when the table was just loaded from the log: the process that
-    /// takes it over posts those no process posted (several, when the process that played
-    /// them died with its posts still queued).
+    /// The result posts of the last `OWED_RESULTS` deals that ended (and of every deal since
+    /// the oldest result that may be owed, `owed_from`), by deal number, as they were when
+    /// each ended (and when, Unix ms), when the table was just loaded from the log: the
+    /// process that takes it over posts those no process posted (many, when the process that
+    /// played them died with its posts still queued behind its group's post budget).
     pub ended: Vec<(usize, Out, i64)>,
     /// Result posts to look for in the database when they are due (Unix ms; see
     /// `Host::post_due_results`), by deal number: those this copy made, and those a process
@@ -167,9 +168,41 @@ async fn store_deal(store: &Store, table: i64, next: &NextDeal) -> Result<(), Ho
 }
 
 /// How many of a table's last deals a process that takes it over checks for a result never
-/// posted. A dead process's queue of posts for one group is short (they go out about one a
-/// second); the chaos harness saw seven.
+/// posted, at least: further back too while the oldest of them was not posted
+/// (`owed_from`).
 const OWED_RESULTS: usize = 20;
+
+/// The first deal whose result a table loaded from `log` may owe beyond its last
+/// `OWED_RESULTS` (`Store::oldest_unposted_result`): where another process moved it last, or
+/// none did, the posts that process held back for its group's post budget died with it, and
+/// a table played faster than the budget can owe more than `OWED_RESULTS` of them. `usize::MAX`
+/// (none beyond those) where this process moved it last, in the terminal, or when the
+/// store cannot say (the last `OWED_RESULTS` are looked at as before).
+pub async fn owed_from(store: &Store, log: &TableLog) -> usize {
+    let platform = log.table.chat.platform;
+    let mine = log
+        .actions
+        .last()
+        .and_then(|a| a.process.as_deref())
+        .is_some_and(|p| p == store.process_id());
+    let Some(last) = log.deals.last().map(|d| d.deal_no) else {
+        return usize::MAX;
+    };
+    if platform == Platform::Local || mine {
+        return usize::MAX;
+    }
+    let last = usize::try_from(last).unwrap_or(0);
+    match store
+        .oldest_unposted_result(platform, log.table.id, last, OWED_RESULTS)
+        .await
+    {
+        Ok(oldest) => oldest.unwrap_or(usize::MAX),
+        Err(e) => {
+            tracing::debug!(error = %e, "could not read which results were posted");
+            usize::MAX
+        }
+    }
+}
 
 /// The key a deal's result is posted under, once (`Out::Post::once`).
 pub fn result_key(table: i64, deal_no: usize) -> String {
@@ -333,12 +366,37 @@ impl Live {
         Live::from_log(row, log, settings, carry.as_ref())
     }
 
+    /// `load`, for a process that takes the table up: `ended` holds every result its last
+    /// mover may owe (`owed_from`), not only the last `OWED_RESULTS` deals'.
+    pub async fn load_owing(
+        store: &Store,
+        row: TableRow,
+        settings: CommunitySettings,
+    ) -> Result<Live, HostError> {
+        let log = store.table_log(row.id).await?;
+        let carry = store.sheet_carry(row.id).await?;
+        let from = owed_from(store, &log).await;
+        Live::from_log_owing(row, log, settings, carry.as_ref(), from)
+    }
+
     /// Rebuilds a running table from its stored log and the score sheet it started from.
     pub fn from_log(
         row: TableRow,
         log: TableLog,
         settings: CommunitySettings,
         carry: Option<&Value>,
+    ) -> Result<Live, HostError> {
+        Live::from_log_owing(row, log, settings, carry, usize::MAX)
+    }
+
+    /// `from_log`, with `ended` holding the results of the last `OWED_RESULTS` deals and of
+    /// every deal from number `owed_from` on (`owed_from`).
+    pub fn from_log_owing(
+        row: TableRow,
+        log: TableLog,
+        settings: CommunitySettings,
+        carry: Option<&Value>,
+        owed_from: usize,
     ) -> Result<Live, HostError> {
         let TableLog {
             table,
@@ -373,7 +431,7 @@ impl Live {
                         // is replayed without drawing each.
                         live.final_table = Some(live.table_message_of(&*game, a.seq, None));
                     }
-                    if deals.len() - i <= OWED_RESULTS {
+                    if deals.len() - i <= OWED_RESULTS || report.deal_no >= owed_from {
                         // Its post as it was then, with the totals of then.
                         let post = live.result_post_of(&*game, &report);
                         live.ended.push((report.deal_no, post, a.at_ms));

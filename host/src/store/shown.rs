@@ -381,6 +381,46 @@ impl Store {
         Ok(rows.into_iter().map(|(k,)| k).collect())
     }
 
+    /// The oldest of table `table`'s deals up to `last` whose result no process posted
+    /// (`posted_once`), looked for from `last` back: the last `window` deals first, then
+    /// further back, ten times as many each time, for as long as the oldest deal looked at
+    /// was not posted either. A process's posts held back by a group's post budget die with
+    /// it, however many they are (a table played faster than the budget owes more results
+    /// than any fixed number of deals), and the process that takes its table over posts them
+    /// all (`Host::owed_results`). None if every result looked at was posted. One query,
+    /// unless the oldest deal of the last `window` was not posted.
+    pub async fn oldest_unposted_result(
+        &self,
+        platform: Platform,
+        table: i64,
+        last: usize,
+        window: usize,
+    ) -> Result<Option<usize>> {
+        let key = |deal| crate::msgkey::MsgKey::Result { table, deal }.to_string();
+        let mut oldest = None;
+        let mut hi = last;
+        let mut size = window.max(1);
+        while hi >= 1 {
+            let lo = hi.saturating_sub(size - 1).max(1);
+            // At most `OWED_QUERY_KEYS` keys a query (SQLite's and PostgreSQL's limits on
+            // parameters are far above it).
+            let mut posted = HashSet::new();
+            for from in (lo..=hi).step_by(OWED_QUERY_KEYS) {
+                let keys: Vec<String> = (from..=hi.min(from + OWED_QUERY_KEYS - 1)).map(key).collect();
+                posted.extend(self.posted_once(platform, &keys).await?);
+            }
+            if let Some(n) = (lo..=hi).find(|n| !posted.contains(&key(*n))) {
+                oldest = Some(n);
+            }
+            if posted.contains(&key(lo)) {
+                break;
+            }
+            hi = lo - 1;
+            size = size.saturating_mul(10);
+        }
+        Ok(oldest)
+    }
+
     /// Gives up a first-post claim whose send failed (`claim_first_post`), so that the next
     /// showing, by this process or another, sends it without waiting for the claim to lapse.
     pub async fn release_first_post(&self, platform: Platform, key: &str, recipient: &str) -> Result<()> {
@@ -652,6 +692,9 @@ impl Store {
         Some((v, text, buttons))
     }
 }
+
+/// The most result keys `Store::oldest_unposted_result` asks about in one query.
+const OWED_QUERY_KEYS: usize = 500;
 
 /// The longest pause between two reads of the live processes (`set_live`, every
 /// `OWNERS_EVERY`) after which the set counts as changed (`shows_alone`).
