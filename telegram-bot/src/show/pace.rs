@@ -22,13 +22,15 @@
 //!
 //! Crashes: what waits here is in memory. Shut down gracefully, everything waiting goes out
 //! (`Shower::flush_all`, merged, past the budget: Telegram's 429s are waited out). Killed,
-//! the waiting posts are lost, but not forever for what matters: a deal's result is
-//! remembered as posted only once it was sent (`Store::claim_once` at sending), so the
-//! process that takes the table over, or this one after a restart, posts every result of
-//! the table's last deals that no process posted (`Host::owed_results`, the last 20 deals;
-//! each one's own check after `OWED_WAIT` too), and the current table message and hands are
-//! shown again from the database. Not recovered: posts without a key (a deal's "started"
-//! line, notices, a table's end, a tournament's posts) and results older than those 20 deals.
+//! the waiting posts are lost, but not for what matters: a deal's result counts as posted
+//! only once it was sent (`Store::claim_once` at sending, its message id kept after), never
+//! while it waits here, so the process that takes the table over, or this one after a
+//! restart, posts every result that no process posted, in order, however many waited
+//! (`Live::load_owing` looks back from the last deal for as long as it finds results not
+//! posted; `Host::owed_results`, and each one's own check after `OWED_WAIT` too), and the
+//! current table message and hands are shown again from the database. A result asked for
+//! again while it waits here keeps its place (`Group::push`). Not recovered: posts without
+//! a key (a deal's "started" line, notices, a table's end, a tournament's posts).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -126,11 +128,26 @@ impl Group {
                 Some(slot) => *slot = item,
                 None => self.queue.push_back(item),
             }
+        } else if let Item::Post { chat, mut parts } = item {
+            // A result that waits already (asked for again: `Host::post_due_results` found
+            // it not posted yet) keeps its place: it is posted once, where it first waited.
+            parts.retain(|(_, once)| once.as_ref().is_none_or(|k| !self.waits(&chat, k)));
+            if !parts.is_empty() {
+                self.queue.push_back(Item::Post { chat, parts });
+            }
         } else {
             self.queue.push_back(item);
         }
         self.merge();
         true
+    }
+
+    /// Whether a post kept under `once` waits for `chat`.
+    fn waits(&self, chat: &ChatRef, once: &str) -> bool {
+        self.queue.iter().any(|i| match i {
+            Item::Post { chat: c, parts } => c == chat && parts.iter().any(|p| p.1.as_deref() == Some(once)),
+            Item::First { .. } => false,
+        })
     }
 
     /// Merges consecutive posts to one chat (and topic) that fit one message.
@@ -364,6 +381,19 @@ mod tests {
         assert!(g.push(first("t2.d1", "x")));
         assert!(g.push(first("t1.lobby", "y")));
         assert_eq!(g.waiting().len(), 4);
+    }
+
+    /// A result asked for again while it waits (its due check found it not posted yet) is
+    /// not queued twice: it keeps its place, before what came after it.
+    #[test]
+    fn a_result_asked_for_again_while_it_waits_keeps_its_place() {
+        let mut g = Group::default();
+        g.push(post("result 1", Some("t1.d1.result")));
+        g.push(first("t1.d2", "a"));
+        g.push(post("result 2", Some("t1.d2.result")));
+        g.push(post("result 1 again", Some("t1.d1.result")));
+        g.push(post("deal 3 starts", None));
+        assert_eq!(texts(&g), ["result 1", "t1.d2:a", "result 2+deal 3 starts"]);
     }
 
     #[test]
