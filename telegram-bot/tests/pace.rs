@@ -316,14 +316,31 @@ async fn sixty_fast_deals_stay_within_the_groups_post_budget_and_every_result_is
         })
         .max()
         .unwrap_or_default();
+    // The busiest window (the budget's, which stands for Telegram's minute) of each kind of
+    // call to the group: new messages, edits, ephemeral calls.
+    let busiest = |kind: &dyn Fn(&fake::Call) -> bool| {
+        let at: Vec<std::time::Instant> = calls
+            .iter()
+            .filter(|c| c.body["chat_id"] == json!(GROUP) && c.failed.is_none() && kind(c))
+            .map(|c| c.at)
+            .collect();
+        most_in_window(&at, BUDGET.window)
+    };
+    let ephemeral = |c: &fake::Call| {
+        c.method.contains("Ephemeral") || c.body.get("ephemeral_message_parameters").is_some()
+    };
+    let busiest_edits = busiest(&|c| c.method == "editMessageText");
+    let busiest_ephemeral = busiest(&ephemeral);
     println!(
         "pace: {DEALS} deals ({taps} taps) played in {played:?}, the group caught up after {caught_up:?}: \
          {} new messages (most {most} in any {:?}), {} edits, {} calls in all to the group; \
+         the busiest {:?}: {most} new messages, {busiest_edits} edits, {busiest_ephemeral} ephemeral calls; \
          the longest a result waited: {longest:?}",
         times.len(),
         BUDGET.window,
         to_group("editMessageText"),
         calls.iter().filter(|c| c.body["chat_id"] == json!(GROUP)).count(),
+        BUDGET.window,
     );
     for f in feeds {
         f.abort();
@@ -567,6 +584,124 @@ async fn with_hands_in_the_group_and_429s_for_bursts_every_cards_hand_edit_arriv
          {eph} ephemeral calls, {:.2} Bot API calls a card (answers, 429s and the group's posts and \
          edits counted); press -> own hand redrawn p50 {:?}, p99 {:?}",
         t0.elapsed(),
+        showing as f64 / cards as f64,
+        pct(0.5),
+        pct(0.99)
+    );
+    running.shutdown().await;
+    fake.assert_nothing_refused();
+}
+
+/// A person alone with two computer players, hands in the group, pressing as soon as their
+/// hand offers a move: every press brings their hand a new state at once (the card leaves
+/// it, the computers play theirs, and it is their turn again), a burst of states as fast as
+/// the table plays. Each person's ephemeral calls are paced: never more than two in any
+/// second (one a second, a window's two ends), and the deal is still played out to the end,
+/// every card's state reaching the hand within about a second and the hand ending with no
+/// buttons. Unpaced, the same burst edits the hand several times a second.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_pressing_as_fast_as_their_hand_comes_gets_at_most_about_one_hand_call_a_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::start().await;
+    fake.state.lock().unwrap().eph.supported = true;
+    let running = start(settings(&fake, &dir.path().join("burst.db")))
+        .await
+        .unwrap();
+    fake.state.lock().unwrap().admins.insert(ANNA);
+    fake.say(GROUP, ANNA, "/settings turn off", None);
+    fake.said(GROUP, "").await;
+    fake.say(GROUP, ANNA, "/zole", None);
+    fake.until("the lobby", |f| button(f, GROUP, "join")).await;
+    fake.say(GROUP, ANNA, "/bots 2", None);
+    fake.say(GROUP, ANNA, "/go", None);
+    let result = |f: &Fake| group_history(f).iter().any(|t| t.contains("Result of deal 1"));
+    // Anna's moves: the first pressable move of her newest hand, in a state she has not
+    // pressed yet (the talon taken where offered, so the deal is played out).
+    let mut pressed: std::collections::HashSet<(i64, String)> = Default::default();
+    let mut cards = 0;
+    let mut presses = 0;
+    let mut waits = Vec::new();
+    let from = fake.calls().len();
+    let t0 = std::time::Instant::now();
+    loop {
+        let next = until(&fake, "Anna to act, or the result", |f| {
+            if result(f) {
+                return Some(None);
+            }
+            let e = f.ephemerals_of(GROUP, ANNA).into_iter().next_back()?;
+            let state = format!("{}{:?}", e.text, e.buttons);
+            if pressed.contains(&(e.id, state.clone())) {
+                return None;
+            }
+            let moves: Vec<_> = e
+                .pressable()
+                .into_iter()
+                .filter(|b| {
+                    !b.label.starts_with('✓') && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':'))
+                })
+                .cloned()
+                .collect();
+            let take = moves
+                .iter()
+                .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
+            take.or(moves.first())
+                .map(|b| Some((e.id, state, b.data.clone())))
+        })
+        .await;
+        let Some((id, state, data)) = next else { break };
+        pressed.insert((id, state));
+        let at = std::time::Instant::now();
+        let cq = fake.press_ephemeral(GROUP, ANNA, id, &data);
+        let answer = fake.answered(&cq).await;
+        assert!(
+            answer["text"].as_str().is_some_and(|t| t.starts_with('✓')),
+            "{answer} for {data}"
+        );
+        // Her hand is redrawn without the button she pressed (or the deal ended).
+        until(&fake, "Anna's hand redrawn", |f| {
+            let now = f.ephemerals_of(GROUP, ANNA).into_iter().find(|e| e.id == id)?;
+            (!now.pressable().iter().any(|b| b.data == data) || result(f)).then_some(())
+        })
+        .await;
+        waits.push(at.elapsed());
+        presses += 1;
+        cards += usize::from(Token::decode(&data).unwrap().action.starts_with("p:"));
+        assert!(presses < 100, "a deal takes fewer presses");
+    }
+    assert!(cards >= 6, "only {cards} cards played: no burst to pace");
+    until(&fake, "Anna's deal-1 hand in its final state", |f| {
+        f.ephemerals_of(GROUP, ANNA)
+            .first()
+            .is_some_and(|e| e.buttons.iter().all(Vec::is_empty))
+            .then_some(())
+    })
+    .await;
+    let calls = fake.calls()[from..].to_vec();
+    let hers: Vec<std::time::Instant> = calls
+        .iter()
+        .filter(|c| {
+            c.failed.is_none()
+                && c.body["chat_id"] == json!(GROUP)
+                && (c.body["receiver_user_id"] == json!(ANNA)
+                    || c.body["ephemeral_message_parameters"]["receiver_user_id"] == json!(ANNA))
+        })
+        .map(|c| c.at)
+        .collect();
+    let most = most_in_window(&hers, Duration::from_secs(1));
+    assert!(
+        most <= 2,
+        "Anna's hand had {most} ephemeral calls in one second: {:?}",
+        hers.iter().map(|t| t.duration_since(t0)).collect::<Vec<_>>()
+    );
+    waits.sort();
+    let pct = |p: f64| waits[((waits.len() - 1) as f64 * p) as usize];
+    let showing = calls.iter().filter(|c| c.method != "getUpdates").count();
+    println!(
+        "pace, alone with computers: {presses} presses ({cards} cards) in {:?}, {} ephemeral calls \
+         to her (most {most} in any second), {:.2} Bot API calls a card; press -> own hand \
+         redrawn p50 {:?}, p99 {:?}",
+        t0.elapsed(),
+        hers.len(),
         showing as f64 / cards as f64,
         pct(0.5),
         pct(0.99)
