@@ -1051,28 +1051,46 @@ impl Shower {
                 _ => keep.push((text, once)),
             }
         }
-        if keep.is_empty() {
-            return Ok(());
-        }
-        let text = keep
+        // A result another process posted (one it found owed while this one's post waited
+        // for the group's budget) is left out, but the posts that came after it (the next
+        // deal's start) still go: on their own when a result follows them, so that a message
+        // holding results begins with one, as those merged while waiting do (`pace`).
+        let first_result = keep
             .iter()
-            .map(|(t, _)| t.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n");
-        let m = match self.post(chat, &text, None).await {
-            Ok(m) => m,
-            Err(e) => {
-                // The claims to post them go: the next showing posts them at once.
-                let keys: Vec<&str> = keep.iter().filter_map(|(_, o)| o.as_deref()).collect();
-                self.store
-                    .release_first_posts(Platform::Telegram, &keys, &recipient)
-                    .await;
-                return Err(e);
+            .position(|(_, o)| pace::result_of(o.as_deref()).is_some());
+        let mut messages = match first_result {
+            Some(i) if i > 0 => {
+                let rest = keep.split_off(i);
+                vec![keep, rest]
             }
+            _ => vec![keep],
         };
-        for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
-            tracing::debug!(key = k.as_str(), message = m.id.0, "posted once");
-            self.remember(k, &recipient, m.id).await;
+        messages.retain(|m| !m.is_empty());
+        for (sent, keep) in messages.iter().enumerate() {
+            let text = keep
+                .iter()
+                .map(|(t, _)| t.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n");
+            let m = match self.post(chat, &text, None).await {
+                Ok(m) => m,
+                Err(e) => {
+                    // The claims to post them go: the next showing posts them at once.
+                    let keys: Vec<&str> = messages[sent..]
+                        .iter()
+                        .flatten()
+                        .filter_map(|(_, o)| o.as_deref())
+                        .collect();
+                    self.store
+                        .release_first_posts(Platform::Telegram, &keys, &recipient)
+                        .await;
+                    return Err(e);
+                }
+            };
+            for k in keep.iter().filter_map(|(_, o)| o.as_ref()) {
+                tracing::debug!(key = k.as_str(), message = m.id.0, "posted once");
+                self.remember(k, &recipient, m.id).await;
+            }
         }
         Ok(())
     }

@@ -14,6 +14,10 @@
 //!   4096 characters (a deal's result, the next deal's start, the next result...); each
 //!   part's `once` key is remembered with the message they went out in (`Shower::posts`), so
 //!   a process that takes the table over does not post them again;
+//! - a message holding results begins with one (posts with a result are not merged behind
+//!   posts without one), and a result of a table posted here while a newer result of that
+//!   table waits (one another process owed, found not posted `OWED_WAIT` after its deal
+//!   ended) goes before it and its deal's start: a table's results go out in order;
 //! - a keyed message waiting for its first showing is replaced where it waits by a newer
 //!   state of it (the current table message is never queued behind stale ones);
 //! - a deal's table message that is still waiting for its first showing when a newer deal's
@@ -36,6 +40,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
+use stikis_host::msgkey::MsgKey;
 use stikis_host::store::ChatRef;
 use stikis_host::Button;
 use teloxide::RequestError;
@@ -80,6 +85,19 @@ pub(super) enum Item {
         buttons: Vec<Vec<Button>>,
         version: i64,
     },
+}
+
+/// The table and deal of a result post's `once` key (None for any other post).
+pub(super) fn result_of(once: Option<&str>) -> Option<(i64, usize)> {
+    match MsgKey::parse(once?)? {
+        MsgKey::Result { table, deal } => Some((table, deal)),
+        _ => None,
+    }
+}
+
+/// Whether any of `parts` is a deal's result.
+fn has_result(parts: &[(String, Option<String>)]) -> bool {
+    parts.iter().any(|p| result_of(p.1.as_deref()).is_some())
 }
 
 /// The length of `parts` joined as one message.
@@ -133,13 +151,74 @@ impl Group {
             // it not posted yet) keeps its place: it is posted once, where it first waited.
             parts.retain(|(_, once)| once.as_ref().is_none_or(|k| !self.waits(&chat, k)));
             if !parts.is_empty() {
-                self.queue.push_back(Item::Post { chat, parts });
+                let at = self.before_newer_results(&chat, &parts);
+                self.queue.insert(at, Item::Post { chat, parts });
             }
         } else {
             self.queue.push_back(item);
         }
         self.merge();
         true
+    }
+
+    /// Where posts `parts` to `chat` go in the queue: at its end, unless they hold a result
+    /// of a deal older than a result of the same table that waits (a result owed by another
+    /// process, found not posted `OWED_WAIT` after its deal ended, while this one's newer
+    /// deals' posts wait): then before that newer result, and before the posts without a
+    /// key just before it (its deal's start), which are split off into an item of their own.
+    /// A table's results go out in order, each before its table's later posts here.
+    fn before_newer_results(&mut self, chat: &ChatRef, parts: &[(String, Option<String>)]) -> usize {
+        let Some((table, deal)) = parts
+            .iter()
+            .filter_map(|p| result_of(p.1.as_deref()))
+            .min_by_key(|r| r.1)
+        else {
+            return self.queue.len();
+        };
+        let newer = self.queue.iter().enumerate().find_map(|(i, item)| match item {
+            Item::Post { chat: c, parts: p } if c == chat => p
+                .iter()
+                .position(|q| result_of(q.1.as_deref()).is_some_and(|(t, d)| t == table && d > deal))
+                .map(|j| (i, j)),
+            _ => None,
+        });
+        let Some((mut i, mut j)) = newer else {
+            return self.queue.len();
+        };
+        // Back over what comes just before it: posts without a key, and the table
+        // messages of the table's newer deals.
+        loop {
+            if j > 0 {
+                match &self.queue[i] {
+                    Item::Post { parts: p, .. } if p[j - 1].1.is_none() => j -= 1,
+                    _ => break,
+                }
+                continue;
+            }
+            let Some(before) = i.checked_sub(1) else { break };
+            match &self.queue[before] {
+                Item::Post { chat: c, parts: p } if c == chat && p.iter().all(|q| q.1.is_none()) => {
+                    (i, j) = (before, p.len());
+                }
+                Item::First { key, .. }
+                    if table_of_key(key) == Some(table)
+                        && deal_of_key(key).is_some_and(|d| d > deal as i64) =>
+                {
+                    (i, j) = (before, 0);
+                }
+                _ => break,
+            }
+        }
+        if j == 0 {
+            return i;
+        }
+        let Item::Post { chat: c, parts: p } = &mut self.queue[i] else {
+            unreachable!("a post")
+        };
+        let rest = p.split_off(j);
+        let c = c.clone();
+        self.queue.insert(i + 1, Item::Post { chat: c, parts: rest });
+        i + 1
     }
 
     /// Whether a post kept under `once` waits for `chat`.
@@ -150,14 +229,20 @@ impl Group {
         })
     }
 
-    /// Merges consecutive posts to one chat (and topic) that fit one message.
+    /// Merges consecutive posts to one chat (and topic) that fit one message. Posts holding
+    /// a result are not merged behind posts without one: a message holding results begins
+    /// with one (the group, and the chaos harness, read a message of results by its first
+    /// line), so a deal's start waiting alone goes alone.
     fn merge(&mut self) {
         let mut merged: VecDeque<Item> = VecDeque::with_capacity(self.queue.len());
         for item in self.queue.drain(..) {
             if let (Some(Item::Post { chat: c, parts: p }), Item::Post { chat, parts }) =
                 (merged.back_mut(), &item)
             {
-                if c == chat && joined_len(p) + 2 + joined_len(parts) <= MAX_TEXT {
+                if c == chat
+                    && joined_len(p) + 2 + joined_len(parts) <= MAX_TEXT
+                    && (has_result(p) || !has_result(parts))
+                {
                     p.extend(parts.iter().cloned());
                     continue;
                 }
@@ -394,6 +479,73 @@ mod tests {
         g.push(post("result 1 again", Some("t1.d1.result")));
         g.push(post("deal 3 starts", None));
         assert_eq!(texts(&g), ["result 1", "t1.d2:a", "result 2+deal 3 starts"]);
+    }
+
+    /// A result owed by another process, posted here while this process's newer deals of
+    /// the table wait: it goes before them (and before their starts), never after; another
+    /// table's posts keep their place.
+    #[test]
+    fn a_late_result_goes_before_its_tables_newer_posts() {
+        let mut g = Group::default();
+        g.push(post("result 50", Some("t1.d50.result")));
+        g.push(post("deal 51 starts", None));
+        g.push(first("t1.d51", "a"));
+        g.push(post("result 51", Some("t1.d51.result")));
+        g.push(post("deal 52 starts", None));
+        g.push(post("t2 result 9", Some("t2.d9.result")));
+        assert_eq!(
+            texts(&g),
+            [
+                "result 50+deal 51 starts",
+                "t1.d51:a",
+                "result 51+deal 52 starts+t2 result 9"
+            ]
+        );
+        g.push(post("result 49", Some("t1.d49.result")));
+        assert_eq!(
+            texts(&g),
+            [
+                "result 49+result 50+deal 51 starts",
+                "t1.d51:a",
+                "result 51+deal 52 starts+t2 result 9"
+            ]
+        );
+        // The first of the table's newer results waiting behind its deal's start.
+        let mut g = Group::default();
+        g.push(post("deal 51 starts", None));
+        g.push(first("t1.d51", "a"));
+        g.push(post("result 51", Some("t1.d51.result")));
+        g.push(post("result 50", Some("t1.d50.result")));
+        assert_eq!(texts(&g), ["result 50+deal 51 starts", "t1.d51:a", "result 51"]);
+        // Behind an older result and before the start of its deal that waits after that.
+        let mut g = Group::default();
+        g.push(Item::Post {
+            chat: chat(None),
+            parts: vec![
+                ("result 47".into(), Some("t1.d47.result".into())),
+                ("deal 48 starts".into(), None),
+                ("result 49".into(), Some("t1.d49.result".into())),
+            ],
+        });
+        g.push(post("result 48", Some("t1.d48.result")));
+        assert_eq!(texts(&g), ["result 47+result 48+deal 48 starts+result 49"]);
+    }
+
+    /// A message holding results begins with one: results are not merged behind a post
+    /// without one (a deal's start waiting alone), though posts without one are merged
+    /// behind results.
+    #[test]
+    fn results_are_not_merged_behind_a_post_without_one() {
+        let mut g = Group::default();
+        g.push(post("table starts", None));
+        g.push(post("deal 1 starts", None));
+        g.push(post("result 1", Some("t1.d1.result")));
+        g.push(post("deal 2 starts", None));
+        g.push(post("result 2", Some("t1.d2.result")));
+        assert_eq!(
+            texts(&g),
+            ["table starts+deal 1 starts", "result 1+deal 2 starts+result 2"]
+        );
     }
 
     #[test]
