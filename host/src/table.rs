@@ -172,6 +172,15 @@ async fn store_deal(store: &Store, table: i64, next: &NextDeal) -> Result<(), Ho
 /// (`owed_from`).
 const OWED_RESULTS: usize = 20;
 
+/// How many of a table's last deals `owed_from` looks at for a result never posted, in one
+/// query, before it looks further back (only while the oldest of them was not posted
+/// either). Not just the last few: a result can be owed behind many that were posted. A
+/// process killed with its post of deal 12 still waiting for the group's budget, while
+/// another process had already taken the table up and posted deals 13 to 40 itself, owes
+/// deal 12 only (a short PostgreSQL chaos run, seed 653721, lost it when this looked at the
+/// last 20).
+const OWED_LOOK_BACK: usize = 500;
+
 /// The first deal whose result a table loaded from `log` may owe beyond its last
 /// `OWED_RESULTS` (`Store::oldest_unposted_result`): where another process moved it last, or
 /// none did, the posts that process held back for its group's post budget died with it, and
@@ -193,7 +202,7 @@ pub async fn owed_from(store: &Store, log: &TableLog) -> usize {
     }
     let last = usize::try_from(last).unwrap_or(0);
     match store
-        .oldest_unposted_result(platform, log.table.id, last, OWED_RESULTS)
+        .oldest_unposted_result(platform, log.table.id, last, OWED_LOOK_BACK)
         .await
     {
         Ok(oldest) => oldest.unwrap_or(usize::MAX),

@@ -2078,3 +2078,51 @@ async fn hands_are_looked_at_after_sending_only_while_the_live_set_settles() {
         "not read for over 2 s"
     );
 }
+
+/// The oldest result of a table never posted, looked for back from its last deal: found
+/// behind many that were posted when the window covers it (a process killed with deal 12's
+/// post still waiting for its group's budget while another posted deals 13 to 40), further
+/// back while the oldest looked at is not posted either, and none when all were posted. A
+/// claim whose post may not have gone out ("sending") does not count as posted.
+#[tokio::test]
+async fn the_oldest_unposted_result_is_found_behind_posted_ones() {
+    for db in dbs().await {
+        let s = &db.store;
+        let key = |deal: usize| format!("t7.d{deal}.result");
+        for deal in (1..=40).filter(|d| *d != 12) {
+            s.set_message_ref(Platform::Telegram, &key(deal), "chat-1", &deal.to_string())
+                .await
+                .unwrap();
+        }
+        let oldest = |window| s.oldest_unposted_result(Platform::Telegram, 7, 40, window);
+        assert_eq!(oldest(500).await.unwrap(), Some(12), "behind 28 posted results");
+        assert_eq!(
+            oldest(20).await.unwrap(),
+            None,
+            "outside the last 20, which were all posted"
+        );
+        // Another platform's posts are not this one's.
+        assert_eq!(
+            s.oldest_unposted_result(Platform::Discord, 7, 3, 20)
+                .await
+                .unwrap(),
+            Some(1)
+        );
+        s.set_message_ref(Platform::Telegram, &key(12), "chat-1", "sending:p1")
+            .await
+            .unwrap();
+        assert_eq!(oldest(500).await.unwrap(), Some(12), "a claim is not a post");
+        s.set_message_ref(Platform::Telegram, &key(12), "chat-1", "12")
+            .await
+            .unwrap();
+        assert_eq!(oldest(500).await.unwrap(), None);
+        // Deals 41 to 60 never posted: looked for further back than the window while the
+        // oldest looked at was not posted either, as far as the first one not posted.
+        assert_eq!(
+            s.oldest_unposted_result(Platform::Telegram, 7, 60, 5)
+                .await
+                .unwrap(),
+            Some(41)
+        );
+    }
+}

@@ -30,8 +30,8 @@
 //! only once it was sent (`Store::claim_once` at sending, its message id kept after), never
 //! while it waits here, so the process that takes the table over, or this one after a
 //! restart, posts every result that no process posted, in order, however many waited
-//! (`Live::load_owing` looks back from the last deal for as long as it finds results not
-//! posted; `Host::owed_results`, and each one's own check after `OWED_WAIT` too), and the
+//! (`Live::load_owing` looks at the last 500 deals, and further back for as long as the
+//! oldest it looked at was not posted either; `Host::owed_results`, and each one's own check after `OWED_WAIT` too), and the
 //! current table message and hands are shown again from the database. A result asked for
 //! again while it waits here keeps its place (`Group::push`). Not recovered: posts without
 //! a key (a deal's "started" line, notices, a table's end, a tournament's posts).
