@@ -179,6 +179,9 @@ async fn whole_deal(webhook: bool) {
         }
     }
     let mut presses = 0;
+    // The Bot API calls of the deal's play, for the figure printed at its end.
+    let calls_before = fake.calls().len();
+    let replies_before: usize = fake.state.lock().unwrap().in_reply.values().sum();
     while results(&fake) == 0 {
         let (user, (id, data, label)) = fake
             .until("someone to act", |f| {
@@ -215,6 +218,23 @@ async fn whole_deal(webhook: bool) {
         assert!(presses < 200, "a deal takes fewer presses");
     }
     assert!(presses >= 8, "{presses}");
+    // Issue 60's figure: Bot API calls a card with hands in the group, by method (in webhook
+    // mode the answers to presses go in the webhook's replies: counted, and said apart).
+    let calls = fake.calls().split_off(calls_before);
+    let in_replies = fake.state.lock().unwrap().in_reply.values().sum::<usize>() - replies_before;
+    let mut by_method = std::collections::BTreeMap::<String, usize>::new();
+    for c in &calls {
+        *by_method.entry(c.method.clone()).or_default() += 1;
+    }
+    by_method.remove("getUpdates");
+    let all: usize = by_method.values().sum();
+    println!(
+        "hands in the group, {}: {all} Bot API calls for 24 cards ({presses} presses): {:.2} a card \
+         ({in_replies} of them in webhook replies: {:.2} a card without); {by_method:?}",
+        if webhook { "webhook" } else { "long polling" },
+        all as f64 / 24.0,
+        (all - in_replies) as f64 / 24.0
+    );
     // Each person's deal-1 hand ends in its final state: every card played, no button;
     // nobody got a private message.
     fake.until("every deal-1 hand in its final state", |f| {
