@@ -10,7 +10,7 @@ use crate::fake;
 use std::sync::Arc;
 use std::time::Duration;
 
-use fake::{Fake, Msg};
+use fake::{http, lobby_button as button, open_feed, page_press, Fake, Msg};
 use serde_json::json;
 use stikis_core::Seed;
 use stikis_host::token::Token;
@@ -36,17 +36,6 @@ fn settings(fake: &Fake, db: &std::path::Path) -> Settings {
 
 async fn bot(fake: &Fake, db: &std::path::Path) -> Running {
     start(settings(fake, db)).await.expect("the bot starts")
-}
-
-/// The newest message of `chat` with a button whose token's action is `action`.
-fn button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String)> {
-    fake.messages(chat).into_iter().rev().find_map(|m| {
-        m.buttons
-            .iter()
-            .flatten()
-            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == action))
-            .map(|(_, d)| (m.id, d.clone()))
-    })
 }
 
 /// What each person last pressed on, by (user, message id): the message as it looked then.
@@ -1811,45 +1800,6 @@ async fn the_table_message_opens_the_mini_app_and_play_links_go_only_to_private_
     fake.assert_nothing_refused();
 }
 
-/// Opens table `table`'s live-page feed for `user` (plain HTTP/1.1 on the bot's web face) and
-/// reads it until its first view: from then on the person's seat is followed. The feed is
-/// read on until the returned task is aborted, which closes the connection as a page closed.
-async fn open_feed(web: std::net::SocketAddr, table: i64, user: i64) -> tokio::task::JoinHandle<()> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let secret = stikis_host::links::play_secret("123:TEST");
-    let key = stikis_host::links::play_key(&secret, table, &user.to_string(), fake::unix_ms() / 1000 + 3600);
-    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
-    let req = format!(
-        "GET /play/{}/events?k={key} HTTP/1.1\r\nHost: {web}\r\nAccept: text/event-stream\r\n\r\n",
-        stikis_host::links::table_ref(&secret, table)
-    );
-    tcp.write_all(req.as_bytes()).await.unwrap();
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 8192];
-    while !String::from_utf8_lossy(&seen).contains("event: view") {
-        let n = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut buf))
-            .await
-            .expect("the feed's first view")
-            .unwrap();
-        assert!(n > 0, "the feed closed: {}", String::from_utf8_lossy(&seen));
-        seen.extend_from_slice(&buf[..n]);
-    }
-    assert!(String::from_utf8_lossy(&seen).starts_with("HTTP/1.1 200"));
-    tokio::spawn(async move { while tcp.read(&mut buf).await.is_ok_and(|n| n > 0) {} })
-}
-
-/// A tap on the live page: `POST /play/<table>/press` with the person's key and the token.
-async fn page_press(web: std::net::SocketAddr, table: i64, user: &str, token: &str) -> (u16, String) {
-    let secret = stikis_host::links::play_secret("123:TEST");
-    let key = stikis_host::links::play_key(&secret, table, user, fake::unix_ms() / 1000 + 3600);
-    let body = url::form_urlencoded::Serializer::new(String::new())
-        .append_pair("k", &key)
-        .append_pair("token", token)
-        .finish();
-    let path = format!("/play/{}/press", stikis_host::links::table_ref(&secret, table));
-    http(web, "POST", &path, &body).await
-}
-
 /// Bot API calls that show something (everything but taking updates and answering presses).
 fn showing_calls(fake: &Fake) -> Vec<fake::Call> {
     fake.calls()
@@ -2008,30 +1958,6 @@ async fn everyone_on_the_live_page_costs_only_the_group_edits_and_a_closed_page_
     }
     running.shutdown().await;
     fake.assert_nothing_refused();
-}
-
-/// A plain HTTP/1.1 request to the bot's web face: its status and body.
-async fn http(web: std::net::SocketAddr, method: &str, path: &str, form: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {web}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
-        form.len()
-    );
-    tcp.write_all(req.as_bytes()).await.unwrap();
-    let mut resp = Vec::new();
-    tcp.read_to_end(&mut resp).await.unwrap();
-    let text = String::from_utf8_lossy(&resp).to_string();
-    let code = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let body = text
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
-    (code, body)
 }
 
 /// The Mini App opens a table only for its players and the members of its chat. Telegram is

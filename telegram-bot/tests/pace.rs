@@ -10,7 +10,7 @@ use crate::fake;
 use std::sync::Arc;
 use std::time::Duration;
 
-use fake::{Fake, Pressed};
+use fake::{lobby_button as button, open_feed, page_press, Fake, Pressed};
 use serde_json::json;
 use stikis_core::Seed;
 use stikis_host::token::Token;
@@ -43,17 +43,6 @@ fn settings(fake: &Fake, db: &std::path::Path) -> Settings {
     s
 }
 
-/// The newest message of `chat` with a button whose token's action is `action`.
-fn button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String)> {
-    fake.messages(chat).into_iter().rev().find_map(|m| {
-        m.buttons
-            .iter()
-            .flatten()
-            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == action))
-            .map(|(_, d)| (m.id, d.clone()))
-    })
-}
-
 /// Anna opens a Zole table (turn timer off), the others join by button, Anna starts.
 async fn open_table(fake: &Fake, others: &[i64]) -> i64 {
     fake.state.lock().unwrap().admins.insert(ANNA);
@@ -74,89 +63,12 @@ async fn open_table(fake: &Fake, others: &[i64]) -> i64 {
     table
 }
 
-/// Waits until `f` holds (polling), panicking with `what` after a minute (generous: the
-/// tests run beside others on few cores; nothing here is timed).
-async fn until<T>(fake: &Fake, what: &str, mut f: impl FnMut(&Fake) -> Option<T>) -> T {
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(x) = f(fake) {
-            return x;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
 /// The newest table message of the group: the one with the 🂠 button.
 fn table_message(fake: &Fake) -> Option<fake::Msg> {
     fake.messages(GROUP)
         .into_iter()
         .rev()
         .find(|m| m.buttons.iter().flatten().any(|(l, _)| l == "🂠"))
-}
-
-/// A plain HTTP/1.1 request to the bot's web face: its status and body.
-async fn http(web: std::net::SocketAddr, method: &str, path: &str, form: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {web}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
-        form.len()
-    );
-    tcp.write_all(req.as_bytes()).await.unwrap();
-    let mut resp = Vec::new();
-    tcp.read_to_end(&mut resp).await.unwrap();
-    let text = String::from_utf8_lossy(&resp).to_string();
-    let code = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let body = text
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
-    (code, body)
-}
-
-/// Opens `user`'s live-page feed of `table` and reads it until its first view (from then on
-/// their hands are held back for the page); read on until the task is aborted.
-async fn open_feed(web: std::net::SocketAddr, table: i64, user: i64) -> tokio::task::JoinHandle<()> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let secret = stikis_host::links::play_secret("123:TEST");
-    let key = stikis_host::links::play_key(&secret, table, &user.to_string(), fake::unix_ms() / 1000 + 3600);
-    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
-    let req = format!(
-        "GET /play/{}/events?k={key} HTTP/1.1\r\nHost: {web}\r\nAccept: text/event-stream\r\n\r\n",
-        stikis_host::links::table_ref(&secret, table)
-    );
-    tcp.write_all(req.as_bytes()).await.unwrap();
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 8192];
-    while !String::from_utf8_lossy(&seen).contains("event: view") {
-        let n = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut buf))
-            .await
-            .expect("the feed's first view")
-            .unwrap();
-        assert!(n > 0, "the feed closed");
-        seen.extend_from_slice(&buf[..n]);
-    }
-    tokio::spawn(async move { while tcp.read(&mut buf).await.is_ok_and(|n| n > 0) {} })
-}
-
-/// A tap on the live page.
-async fn page_press(web: std::net::SocketAddr, table: i64, user: &str, token: &str) -> (u16, String) {
-    let secret = stikis_host::links::play_secret("123:TEST");
-    let key = stikis_host::links::play_key(&secret, table, user, fake::unix_ms() / 1000 + 3600);
-    let body = url::form_urlencoded::Serializer::new(String::new())
-        .append_pair("k", &key)
-        .append_pair("token", token)
-        .finish();
-    let path = format!("/play/{}/press", stikis_host::links::table_ref(&secret, table));
-    http(web, "POST", &path, &body).await
 }
 
 /// New public messages the group was sent (taken by Telegram), from call `from` on: when, and
@@ -277,12 +189,13 @@ async fn sixty_fast_deals_stay_within_the_groups_post_budget_and_every_result_is
     // played (its newest state) once what was owed has gone out.
     let expected: Vec<usize> = (1..=DEALS).collect();
     let newest = DEALS + 1;
-    let done = until(&fake, "every result and the newest table message", |f| {
-        let posts: Vec<String> = group_posts(f, from).into_iter().map(|p| p.1).collect();
-        let current = table_message(f).is_some_and(|m| m.text.contains(&format!("deal {newest} ")));
-        (results_in(&posts).len() >= DEALS && current).then_some(posts)
-    })
-    .await;
+    let done = fake
+        .until("every result and the newest table message", |f| {
+            let posts: Vec<String> = group_posts(f, from).into_iter().map(|p| p.1).collect();
+            let current = table_message(f).is_some_and(|m| m.text.contains(&format!("deal {newest} ")));
+            (results_in(&posts).len() >= DEALS && current).then_some(posts)
+        })
+        .await;
     let caught_up = t0.elapsed();
     assert_eq!(results_in(&done), expected, "every result once, in order");
     // Nothing more than the budget in any window, from the first post of play to the last.
@@ -384,7 +297,9 @@ async fn a_tournaments_end_comes_after_its_deciding_deals_result_and_its_tables_
     fake.say(GROUP, ANNA, "/settings turn off", None);
     fake.said(GROUP, "").await;
     fake.say(GROUP, ANNA, "/tournament 1 1", None);
-    let (msg, join) = until(&fake, "the tournament message", |f| button(f, GROUP, "T:j")).await;
+    let (msg, join) = fake
+        .until("the tournament message", |f| button(f, GROUP, "T:j"))
+        .await;
     for u in people {
         let id = fake.press(GROUP, msg, u, &join);
         fake.answered(&id).await;
@@ -401,15 +316,16 @@ async fn a_tournaments_end_comes_after_its_deciding_deals_result_and_its_tables_
     let mut pressed = Pressed::new();
     let mut presses = 0;
     loop {
-        let next = until(&fake, "someone to act, or the end", |f| {
-            if over(f) {
-                return Some(None);
-            }
-            people
-                .into_iter()
-                .find_map(|u| move_button(f, u, &pressed).map(|b| Some((u, b))))
-        })
-        .await;
+        let next = fake
+            .until("someone to act, or the end", |f| {
+                if over(f) {
+                    return Some(None);
+                }
+                people
+                    .into_iter()
+                    .find_map(|u| move_button(f, u, &pressed).map(|b| Some((u, b))))
+            })
+            .await;
         let Some((user, (msg, data))) = next else { break };
         let before = fake.messages(user).into_iter().find(|m| m.id == msg).unwrap();
         pressed.insert((user, msg), (before.text, before.buttons));
@@ -419,18 +335,19 @@ async fn a_tournaments_end_comes_after_its_deciding_deals_result_and_its_tables_
         assert!(presses < 200, "the tournament did not end");
     }
     // Whatever the group is still owed goes out.
-    let seen = until(&fake, "the result and the table's end", |f| {
-        let seen = group_history(f);
-        let all = [
-            "Result of deal 1",
-            "table 1 has finished",
-            "The tournament is over.",
-        ]
-        .iter()
-        .all(|n| seen.iter().any(|t| t.contains(n)));
-        all.then_some(seen)
-    })
-    .await;
+    let seen = fake
+        .until("the result and the table's end", |f| {
+            let seen = group_history(f);
+            let all = [
+                "Result of deal 1",
+                "table 1 has finished",
+                "The tournament is over.",
+            ]
+            .iter()
+            .all(|n| seen.iter().any(|t| t.contains(n)));
+            all.then_some(seen)
+        })
+        .await;
     // Where each first appears (a merged post holds several: their order in it counts).
     let at = |needle: &str| {
         seen.iter()
@@ -473,34 +390,35 @@ async fn with_hands_in_the_group_and_429s_for_bursts_every_cards_hand_edit_arriv
     let t0 = std::time::Instant::now();
     let mut waits = Vec::new();
     loop {
-        let next = until(&fake, "someone to act", |f| {
-            if results(f) {
-                return Some(None);
-            }
-            players.into_iter().find_map(|u| {
-                let e = f.ephemerals_of(GROUP, u).into_iter().next_back()?;
-                let moves: Vec<_> = e
-                    .pressable()
-                    .into_iter()
-                    .filter(|b| {
-                        !b.label.starts_with('✓')
-                            && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':'))
-                    })
-                    .cloned()
-                    .collect();
-                let take = moves
-                    .iter()
-                    .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
-                take.or(moves.first()).map(|b| Some((u, e.id, b.data.clone())))
+        let next = fake
+            .until("someone to act", |f| {
+                if results(f) {
+                    return Some(None);
+                }
+                players.into_iter().find_map(|u| {
+                    let e = f.ephemerals_of(GROUP, u).into_iter().next_back()?;
+                    let moves: Vec<_> = e
+                        .pressable()
+                        .into_iter()
+                        .filter(|b| {
+                            !b.label.starts_with('✓')
+                                && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':'))
+                        })
+                        .cloned()
+                        .collect();
+                    let take = moves
+                        .iter()
+                        .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
+                    take.or(moves.first()).map(|b| Some((u, e.id, b.data.clone())))
+                })
             })
-        })
-        .await;
+            .await;
         let Some((user, id, data)) = next else { break };
         let pressed_at = std::time::Instant::now();
         let cq = fake.press_ephemeral(GROUP, user, id, &data);
         fake.answered(&cq).await;
         // The presser's hand is redrawn without the button pressed (a card leaves it).
-        until(&fake, "the presser's hand redrawn", |f| {
+        fake.until("the presser's hand redrawn", |f| {
             let now = f.ephemerals_of(GROUP, user).into_iter().find(|e| e.id == id)?;
             (!now.pressable().iter().any(|b| b.data == data) || results(f)).then_some(())
         })
@@ -512,7 +430,7 @@ async fn with_hands_in_the_group_and_429s_for_bursts_every_cards_hand_edit_arriv
     }
     assert!(cards >= 20, "{cards} cards");
     // Every hand of deal 1 ends in its final state (no button).
-    until(&fake, "every deal-1 hand in its final state", |f| {
+    fake.until("every deal-1 hand in its final state", |f| {
         players
             .iter()
             .all(|&u| {
@@ -624,30 +542,32 @@ async fn a_person_pressing_as_fast_as_their_hand_comes_gets_at_most_about_one_ha
     let from = fake.calls().len();
     let t0 = std::time::Instant::now();
     loop {
-        let next = until(&fake, "Anna to act, or the result", |f| {
-            if result(f) {
-                return Some(None);
-            }
-            let e = f.ephemerals_of(GROUP, ANNA).into_iter().next_back()?;
-            let state = format!("{}{:?}", e.text, e.buttons);
-            if pressed.contains(&(e.id, state.clone())) {
-                return None;
-            }
-            let moves: Vec<_> = e
-                .pressable()
-                .into_iter()
-                .filter(|b| {
-                    !b.label.starts_with('✓') && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':'))
-                })
-                .cloned()
-                .collect();
-            let take = moves
-                .iter()
-                .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
-            take.or(moves.first())
-                .map(|b| Some((e.id, state, b.data.clone())))
-        })
-        .await;
+        let next = fake
+            .until("Anna to act, or the result", |f| {
+                if result(f) {
+                    return Some(None);
+                }
+                let e = f.ephemerals_of(GROUP, ANNA).into_iter().next_back()?;
+                let state = format!("{}{:?}", e.text, e.buttons);
+                if pressed.contains(&(e.id, state.clone())) {
+                    return None;
+                }
+                let moves: Vec<_> = e
+                    .pressable()
+                    .into_iter()
+                    .filter(|b| {
+                        !b.label.starts_with('✓')
+                            && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':'))
+                    })
+                    .cloned()
+                    .collect();
+                let take = moves
+                    .iter()
+                    .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
+                take.or(moves.first())
+                    .map(|b| Some((e.id, state, b.data.clone())))
+            })
+            .await;
         let Some((id, state, data)) = next else { break };
         pressed.insert((id, state));
         let at = std::time::Instant::now();
@@ -658,7 +578,7 @@ async fn a_person_pressing_as_fast_as_their_hand_comes_gets_at_most_about_one_ha
             "{answer} for {data}"
         );
         // Her hand is redrawn without the button she pressed (or the deal ended).
-        until(&fake, "Anna's hand redrawn", |f| {
+        fake.until("Anna's hand redrawn", |f| {
             let now = f.ephemerals_of(GROUP, ANNA).into_iter().find(|e| e.id == id)?;
             (!now.pressable().iter().any(|b| b.data == data) || result(f)).then_some(())
         })
@@ -669,7 +589,7 @@ async fn a_person_pressing_as_fast_as_their_hand_comes_gets_at_most_about_one_ha
         assert!(presses < 100, "a deal takes fewer presses");
     }
     assert!(cards >= 6, "only {cards} cards played: no burst to pace");
-    until(&fake, "Anna's deal-1 hand in its final state", |f| {
+    fake.until("Anna's deal-1 hand in its final state", |f| {
         f.ephemerals_of(GROUP, ANNA)
             .first()
             .is_some_and(|e| e.buttons.iter().all(Vec::is_empty))

@@ -1049,9 +1049,10 @@ impl Fake {
             .unwrap_or_default()
     }
 
-    /// Waits until `f` holds (polling), panicking with `what` after 20 s.
+    /// Waits until `f` holds (polling), panicking with `what` after a minute (generous: the
+    /// tests run beside others on few cores; nothing here is timed).
     pub async fn until<T>(&self, what: &str, mut f: impl FnMut(&Fake) -> Option<T>) -> T {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if let Some(x) = f(self) {
                 return x;
@@ -1178,4 +1179,69 @@ pub fn lobby_button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String
             .find(|(_, d)| stikis_host::token::Token::decode(d).is_ok_and(|t| t.action == action))
             .map(|(_, d)| (m.id, d.clone()))
     })
+}
+
+// The bot's web face, as a browser reaches it (plain HTTP/1.1).
+
+/// A plain HTTP/1.1 request to the bot's web face: its status and body.
+pub async fn http(web: std::net::SocketAddr, method: &str, path: &str, form: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {web}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
+        form.len()
+    );
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let mut resp = Vec::new();
+    tcp.read_to_end(&mut resp).await.unwrap();
+    let text = String::from_utf8_lossy(&resp).to_string();
+    let code = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (code, body)
+}
+
+/// Opens table `table`'s live-page feed for `user` (plain HTTP/1.1 on the bot's web face) and
+/// reads it until its first view: from then on the person's seat is followed. The feed is
+/// read on until the returned task is aborted, which closes the connection as a page closed.
+pub async fn open_feed(web: std::net::SocketAddr, table: i64, user: i64) -> tokio::task::JoinHandle<()> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let secret = stikis_host::links::play_secret("123:TEST");
+    let key = stikis_host::links::play_key(&secret, table, &user.to_string(), unix_ms() / 1000 + 3600);
+    let mut tcp = tokio::net::TcpStream::connect(web).await.unwrap();
+    let req = format!(
+        "GET /play/{}/events?k={key} HTTP/1.1\r\nHost: {web}\r\nAccept: text/event-stream\r\n\r\n",
+        stikis_host::links::table_ref(&secret, table)
+    );
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 8192];
+    while !String::from_utf8_lossy(&seen).contains("event: view") {
+        let n = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut buf))
+            .await
+            .expect("the feed's first view")
+            .unwrap();
+        assert!(n > 0, "the feed closed: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    assert!(String::from_utf8_lossy(&seen).starts_with("HTTP/1.1 200"));
+    tokio::spawn(async move { while tcp.read(&mut buf).await.is_ok_and(|n| n > 0) {} })
+}
+
+/// A tap on the live page: `POST /play/<table>/press` with the person's key and the token.
+pub async fn page_press(web: std::net::SocketAddr, table: i64, user: &str, token: &str) -> (u16, String) {
+    let secret = stikis_host::links::play_secret("123:TEST");
+    let key = stikis_host::links::play_key(&secret, table, user, unix_ms() / 1000 + 3600);
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("k", &key)
+        .append_pair("token", token)
+        .finish();
+    let path = format!("/play/{}/press", stikis_host::links::table_ref(&secret, table));
+    http(web, "POST", &path, &body).await
 }
