@@ -1168,29 +1168,10 @@ async fn four_people_play_a_tournament_of_two_short_rounds() {
             .iter()
             .any(|t| t.starts_with("🏆 The tournament is over."))
     };
-    let mut pressed = Pressed::new();
-    let mut presses = 0;
-    loop {
-        let next = fake
-            .until("someone to act, or the end", |f| {
-                if over(f) {
-                    return Some(None);
-                }
-                people
-                    .into_iter()
-                    .find_map(|u| move_button(f, u, &pressed).map(|b| Some((u, b))))
-            })
-            .await;
-        let Some((user, (msg, data))) = next else { break };
-        let before = fake.messages(user).into_iter().find(|m| m.id == msg).unwrap();
-        pressed.insert((user, msg), (before.text, before.buttons));
-        let id = fake.press(user, msg, user, &data);
-        let answer = fake.answered(&id).await;
+    // People take a moment a move (a tenth of a person's pace, as the edit interval is).
+    let answers = fake::play_until(&fake, &people, over, Duration::from_millis(100), 2000).await;
+    for answer in &answers {
         assert!(answer["text"].as_str().unwrap().starts_with("✓ "), "{answer}");
-        presses += 1;
-        assert!(presses < 2000, "the tournament did not end");
-        // People take a moment a move (a tenth of a person's pace, as the edit interval is).
-        tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Everybody was told their table and seat, twice; no hand reached the group.
     for u in people {

@@ -10,7 +10,7 @@ use crate::fake;
 use std::sync::Arc;
 use std::time::Duration;
 
-use fake::{lobby_button as button, open_feed, page_press, Fake, Pressed};
+use fake::{lobby_button as button, open_feed, page_press, Fake};
 use serde_json::json;
 use stikis_core::Seed;
 use stikis_host::token::Token;
@@ -262,26 +262,6 @@ async fn sixty_fast_deals_stay_within_the_groups_post_budget_and_every_result_is
     fake.assert_nothing_refused();
 }
 
-/// The first move button (a bid, a bury pick or a card) of `user`'s private chat that they
-/// have not pressed as it looks now; the talon taken where offered, so the deal is played out.
-fn move_button(fake: &Fake, user: i64, pressed: &Pressed) -> Option<(i64, String)> {
-    fake.messages(user).into_iter().rev().find_map(|m| {
-        if pressed.get(&(user, m.id)) == Some(&(m.text.clone(), m.buttons.clone())) {
-            return None;
-        }
-        let moves: Vec<&(String, String)> = m
-            .buttons
-            .iter()
-            .flatten()
-            .filter(|(l, d)| !l.starts_with('✓') && Token::decode(d).is_ok_and(|t| t.action.contains(':')))
-            .collect();
-        let take = moves
-            .iter()
-            .find(|(_, d)| Token::decode(d).is_ok_and(|t| t.action == "b:take"));
-        take.or(moves.first()).map(|(_, d)| (m.id, d.clone()))
-    })
-}
-
 /// Issue 60: "the tournament is over" went out before the result of its deciding deal. A
 /// tournament of one round of one deal: its deal's result, then its table's end, then the
 /// tournament's end, in that order in the group. Every Bot API call takes 40 ms, so that
@@ -313,27 +293,7 @@ async fn a_tournaments_end_comes_after_its_deciding_deals_result_and_its_tables_
             .iter()
             .any(|t| t.contains("The tournament is over."))
     };
-    let mut pressed = Pressed::new();
-    let mut presses = 0;
-    loop {
-        let next = fake
-            .until("someone to act, or the end", |f| {
-                if over(f) {
-                    return Some(None);
-                }
-                people
-                    .into_iter()
-                    .find_map(|u| move_button(f, u, &pressed).map(|b| Some((u, b))))
-            })
-            .await;
-        let Some((user, (msg, data))) = next else { break };
-        let before = fake.messages(user).into_iter().find(|m| m.id == msg).unwrap();
-        pressed.insert((user, msg), (before.text, before.buttons));
-        let id = fake.press(user, msg, user, &data);
-        fake.answered(&id).await;
-        presses += 1;
-        assert!(presses < 200, "the tournament did not end");
-    }
+    fake::play_until(&fake, &people, over, Duration::ZERO, 200).await;
     // Whatever the group is still owed goes out.
     let seen = fake
         .until("the result and the table's end", |f| {

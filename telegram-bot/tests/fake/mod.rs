@@ -1181,6 +1181,42 @@ pub fn lobby_button(fake: &Fake, chat: i64, action: &str) -> Option<(i64, String
     })
 }
 
+/// People play as people do until `done` holds: whoever has a move's button presses it
+/// (never again on a message that still looks as it did when they pressed it: `Pressed`),
+/// with `pause` after each press. Returns the answers to the presses, in order; panics after
+/// `most` presses.
+pub async fn play_until(
+    fake: &Fake,
+    people: &[i64],
+    done: impl Fn(&Fake) -> bool,
+    pause: Duration,
+    most: usize,
+) -> Vec<Value> {
+    let mut pressed = Pressed::new();
+    let mut answers = Vec::new();
+    loop {
+        let next = fake
+            .until("someone to act, or the end", |f| {
+                if done(f) {
+                    return Some(None);
+                }
+                people
+                    .iter()
+                    .find_map(|&u| move_button(f, u, &pressed).map(|b| Some((u, b))))
+            })
+            .await;
+        let Some((user, (msg, data))) = next else {
+            return answers;
+        };
+        let before = fake.messages(user).into_iter().find(|m| m.id == msg).unwrap();
+        pressed.insert((user, msg), (before.text, before.buttons));
+        let id = fake.press(user, msg, user, &data);
+        answers.push(fake.answered(&id).await);
+        assert!(answers.len() < most, "not done in {most} presses");
+        tokio::time::sleep(pause).await;
+    }
+}
+
 // The bot's web face, as a browser reaches it (plain HTTP/1.1).
 
 /// A plain HTTP/1.1 request to the bot's web face: its status and body.
