@@ -1058,49 +1058,8 @@ mod tests {
     async fn a_press_without_an_answer_is_answered_from_the_log() {
         use crate::store::now_ms;
         let dir = tempfile::tempdir().unwrap();
-        let store = crate::store::Store::open_sqlite(dir.path().join("a.db").to_str().unwrap())
-            .await
-            .unwrap();
-        let config = crate::HostConfig {
-            bot_budget_ms: 10,
-            seeds: Arc::new(|table, deal| stikis_core::Seed::from_u64((table as u64) << 16 | deal as u64)),
-            ..crate::HostConfig::default()
-        };
-        let (host, _events) = Host::new(store, config);
-        let g = ChatRef::new(Platform::Telegram, "group-1", "g");
-        let person = |id: &str| User {
-            id: id.into(),
-            name: id.to_uppercase(),
-            admin: id == "admin",
-        };
-        let req = |who: &str, command: Command| Request {
-            chat: g.clone(),
-            user: person(who),
-            command,
-        };
-        host.handle(req("admin", Command::SetTurnLimit(None))).await;
-        let new = Command::NewTable {
-            game: "zole".into(),
-            rules: None,
-            seats: Some(3),
-        };
-        host.handle(req("anna", new)).await;
-        for who in ["bruno", "cilda"] {
-            host.handle(req(who, Command::Join)).await;
-        }
-        host.handle(req("anna", Command::Start)).await;
-        let table = host.tables.lock().unwrap().keys().copied().next().unwrap();
-        // The one to act and their first choice, as their page offers it.
-        let to_act = |host: Arc<Host>| async move {
-            for who in ["anna", "bruno", "cilda"] {
-                let v = host.table_view(table, Some(who)).await.unwrap().unwrap();
-                if let Some(b) = v.buttons.iter().flatten().next() {
-                    return (who, b.token.clone());
-                }
-            }
-            panic!("no one to act");
-        };
-        let (who, token) = to_act(Arc::clone(&host)).await;
+        let (host, table, req) = zole_of_three(&dir.path().join("a.db")).await;
+        let (who, token) = first_to_act(&host, table).await;
         let pressed = |user: &str, token: &str| req(user, Command::Press { token: token.into() });
         // The press was handed to this process by "p-receiver", which named it 7.
         let name = press_name("p-receiver", 7);
@@ -1156,7 +1115,7 @@ mod tests {
         );
 
         // A move made by a press that was not handed over carries no name.
-        let (who, token) = to_act(Arc::clone(&host)).await;
+        let (who, token) = first_to_act(&host, table).await;
         let out = host.handle(pressed(who, &token)).await;
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
         let seq = Token::decode(&token).unwrap().seq;
@@ -1179,46 +1138,9 @@ mod tests {
         use crate::i18n::Lang;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.db");
-        let store = crate::store::Store::open_sqlite(path.to_str().unwrap())
-            .await
-            .unwrap();
-        let config = crate::HostConfig {
-            bot_budget_ms: 10,
-            seeds: Arc::new(|table, deal| stikis_core::Seed::from_u64((table as u64) << 16 | deal as u64)),
-            ..crate::HostConfig::default()
-        };
-        let (host, _events) = Host::new(store.clone(), config);
-        let g = ChatRef::new(Platform::Telegram, "group-1", "g");
-        let req = |who: &str, command: Command| Request {
-            chat: g.clone(),
-            user: User {
-                id: who.into(),
-                name: who.to_uppercase(),
-                admin: who == "admin",
-            },
-            command,
-        };
-        host.handle(req("admin", Command::SetTurnLimit(None))).await;
-        let new = Command::NewTable {
-            game: "zole".into(),
-            rules: None,
-            seats: Some(3),
-        };
-        host.handle(req("anna", new)).await;
-        for who in ["bruno", "cilda"] {
-            host.handle(req(who, Command::Join)).await;
-        }
-        host.handle(req("anna", Command::Start)).await;
-        let table = host.tables.lock().unwrap().keys().copied().next().unwrap();
-        let mut to_act = None;
-        for who in ["anna", "bruno", "cilda"] {
-            let v = host.table_view(table, Some(who)).await.unwrap().unwrap();
-            if let Some(b) = v.buttons.iter().flatten().next() {
-                to_act = Some((who, b.token.clone()));
-                break;
-            }
-        }
-        let (who, token) = to_act.expect("someone acts");
+        let (host, table, req) = zole_of_three(&path).await;
+        let store = host.store.clone();
+        let (who, token) = first_to_act(&host, table).await;
         let name = press_name("p-receiver", 7);
         let out = host
             .handle_here(
@@ -1268,6 +1190,55 @@ mod tests {
         );
         let text = next_post(&mut told).await;
         assert_eq!(text, lost);
+    }
+
+    /// A host on a SQLite file at `path` with a Zole table of three people (anna, bruno,
+    /// cilda; turn timer off) started in a Telegram group; the table's id, and a request
+    /// there by a person.
+    async fn zole_of_three(path: &std::path::Path) -> (Arc<Host>, i64, impl Fn(&str, Command) -> Request) {
+        let store = crate::store::Store::open_sqlite(path.to_str().unwrap())
+            .await
+            .unwrap();
+        let config = crate::HostConfig {
+            bot_budget_ms: 10,
+            seeds: Arc::new(|table, deal| stikis_core::Seed::from_u64((table as u64) << 16 | deal as u64)),
+            ..crate::HostConfig::default()
+        };
+        let (host, _events) = Host::new(store, config);
+        let g = ChatRef::new(Platform::Telegram, "group-1", "g");
+        let req = move |who: &str, command: Command| Request {
+            chat: g.clone(),
+            user: User {
+                id: who.into(),
+                name: who.to_uppercase(),
+                admin: who == "admin",
+            },
+            command,
+        };
+        host.handle(req("admin", Command::SetTurnLimit(None))).await;
+        let new = Command::NewTable {
+            game: "zole".into(),
+            rules: None,
+            seats: Some(3),
+        };
+        host.handle(req("anna", new)).await;
+        for who in ["bruno", "cilda"] {
+            host.handle(req(who, Command::Join)).await;
+        }
+        host.handle(req("anna", Command::Start)).await;
+        let table = host.tables.lock().unwrap().keys().copied().next().unwrap();
+        (host, table, req)
+    }
+
+    /// The one to act at `table` and their first choice, as their page offers it.
+    async fn first_to_act(host: &Arc<Host>, table: i64) -> (&'static str, String) {
+        for who in ["anna", "bruno", "cilda"] {
+            let v = host.table_view(table, Some(who)).await.unwrap().unwrap();
+            if let Some(b) = v.buttons.iter().flatten().next() {
+                return (who, b.token.clone());
+            }
+        }
+        panic!("no one to act");
     }
 
     /// The text of the next post among a host's events, within 10 s.
