@@ -275,7 +275,7 @@ impl Host {
                     // Gone: seen leave, or never seen here and long enough ago that it would
                     // have been (it told this process, so it was alive then).
                     let gone = !live.contains(from)
-                        && (left.contains(from) || now - *heard > crate::lobby::BEAT_STALE_MS);
+                        && (left.contains(from) || now - *heard > crate::ownership::BEAT_STALE_MS);
                     gone && now > p.until_ms + SETTLE.as_millis() as i64
                         && owner_among(p.table, live).is_some_and(|o| o == me)
                 })

@@ -5,6 +5,7 @@
 //! the web adapter, `stikis-web`: the host has no HTTP code).
 
 pub mod boards;
+mod config;
 mod deferred;
 pub mod draw;
 pub mod games;

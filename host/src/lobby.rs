@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use stikis_core::ai::Level;
-use stikis_core::{Seat, Seed};
+use stikis_core::Seat;
 use tokio::sync::{mpsc, Mutex as AsyncMutex};
 
 use crate::games::{default_rules, game_title, new_game, seat_range, settle_sheet, Pressed, GAMES};
@@ -23,66 +23,10 @@ use crate::store::{Stats, StatsEntry};
 use crate::table::{level_code, result_key, HostError, Live, ADD_SEAT};
 use crate::token::Token;
 
-/// Where deal seeds come from, given the table and the deal number: the OS random source in
-/// production (which ignores both), a function of them in tests.
-pub type SeedSource = Arc<dyn Fn(i64, usize) -> Seed + Send + Sync>;
-
-#[derive(Clone)]
-pub struct HostConfig {
-    /// Thinking time of a strong computer player per move.
-    pub bot_budget_ms: u64,
-    pub seeds: SeedSource,
-    /// The web face's public base URL (`--web-url`): when set, `/web` gives the community's
-    /// link, and boards, statistics and finished games link to their pages.
-    pub web_url: Option<String>,
-    /// The key that signs personal links to the live table (`links::play_secret` of the
-    /// bot's token): with `web_url`, `/play` gives them.
-    pub play_secret: Option<Vec<u8>>,
-    /// Where this process listens for the other processes on the same PostgreSQL database
-    /// (`--peer-listen`, see `crate::peers`): port 0 takes a free one; an unspecified address
-    /// (0.0.0.0) is told to the others as the one the database sees this process come from.
-    /// None: nowhere (the others tell this process everything through the database, and it
-    /// tells them so too).
-    pub peer_listen: Option<std::net::SocketAddr>,
-}
-
-impl Default for HostConfig {
-    fn default() -> Self {
-        HostConfig {
-            bot_budget_ms: stikis_core::ai::DEFAULT_BUDGET_MS,
-            seeds: Arc::new(|_, _| os_seed()),
-            web_url: None,
-            play_secret: None,
-            peer_listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], 0))),
-        }
-    }
-}
-
-/// A seed from the operating system's random source.
-pub fn os_seed() -> Seed {
-    let mut b = [0u8; 32];
-    if rand::TryRngCore::try_fill_bytes(&mut rand::rngs::OsRng, &mut b).is_err() {
-        // The thread generator is itself seeded from the OS source.
-        rand::RngCore::fill_bytes(&mut rand::rng(), &mut b);
-    }
-    Seed(b)
-}
+pub use crate::config::{os_seed, HostConfig, SeedSource};
+pub use crate::ownership::{BEAT_STALE_MS, OWED_WAIT, SWEEP_EVERY, SWEEP_QUIET};
 
 pub(crate) type Shared = Arc<AsyncMutex<Live>>;
-
-/// How often the bots call `Host::sweep` (also each process's heartbeat).
-pub const SWEEP_EVERY: Duration = Duration::from_secs(2);
-/// A process whose heartbeat is this old is taken for dead, and its tables are taken over.
-pub const BEAT_STALE_MS: i64 = 6_000;
-/// How long after a deal's end the owner of its table looks for its result in the database
-/// and posts it if no process did (`Host::post_due_results`), and how long a process that
-/// loads a table another process moved last, not known to be gone, waits before it posts
-/// the results that process may owe: long enough for a live process to post its own, and
-/// for a dead one to be known gone (its claims lapse).
-pub const OWED_WAIT: Duration =
-    Duration::from_millis(BEAT_STALE_MS as u64 + 2 * SWEEP_EVERY.as_millis() as u64);
-/// A running table nothing has happened at for this long is looked at by every process.
-pub const SWEEP_QUIET: Duration = Duration::from_secs(15);
 
 /// A command (anything but a press) whose database work cannot start within this long
 /// after its press-like time limit (`owner::PRESS_LIMIT` from its receipt) is answered "try
@@ -205,7 +149,10 @@ impl Host {
                 swept: Mutex::new(HashMap::new()),
                 changed: tokio::sync::broadcast::channel(4096).0,
                 changed_out: Mutex::new(None),
-                watching: Default::default(),
+                watching: crate::watching::Watching::new({
+                    let around: std::sync::Weak<dyn crate::watching::Around> = me.clone();
+                    around
+                }),
                 owners: Mutex::new(crate::owner::Owners::default()),
                 handoff_task: crate::owner::HandoffTask::default(),
                 owners_task: crate::owner::HandoffTask::default(),
@@ -548,7 +495,7 @@ impl Host {
                 crate::observe::move_seconds(outcome, timer.elapsed());
                 // The presser's hand came back with the answer (for the chat they pressed
                 // in; a tap on the page forwards it, and the forward holds it back).
-                self.hold_watched_but(&mut out, Some(&req.user.id));
+                self.watching.hold_but(&mut out, Some(&req.user.id));
                 out
             }
             crate::owner::Route::Here { until_ms } => self.handle_here(req, until_ms, name).await,
@@ -587,7 +534,7 @@ impl Host {
             crate::observe::with_move_outcome(self.handle_timed(req)).await
         };
         self.announce(&out);
-        self.hold_watched_but(&mut out, Some(&presser));
+        self.watching.hold_but(&mut out, Some(&presser));
         if press {
             crate::observe::move_seconds(outcome, timer.elapsed());
         } else {
@@ -2077,7 +2024,7 @@ impl Host {
         out.extend(self.recover_tournaments().await?);
         self.announce(&out);
         // Pages may have reconnected already: their seats' hands stay on the page.
-        self.hold_watched(&mut out);
+        self.watching.hold(&mut out);
         tracing::info!(
             tables = recovered,
             ms = (timer.elapsed() * 1000.0) as u64,
@@ -2184,7 +2131,7 @@ impl Host {
         );
         self.announce(&out);
         // A table taken up here shows no hand to a seat whose page is open here.
-        self.hold_watched(&mut out);
+        self.watching.hold(&mut out);
         Ok(out)
     }
 
@@ -2379,6 +2326,86 @@ impl Host {
         live.start_deal(&self.store, seed, &mut out).await?;
         out.extend(self.drive(live).await?);
         Ok(out)
+    }
+}
+
+/// The host around its watching (`crate::watching`): the other processes are told through
+/// the owners' messages (`owner.rs`), a hand shown again goes out on the events channel.
+impl crate::watching::Around for Host {
+    fn watching(&self) -> &crate::watching::Watching {
+        &self.watching
+    }
+
+    fn tell_watches(&self, on: bool, seats: Vec<(i64, String)>) {
+        Host::tell_watches(self, on, seats)
+    }
+
+    fn tell_follows(&self, on: bool, tables: Vec<i64>) {
+        Host::tell_follows(self, on, tables)
+    }
+
+    fn tell_changed(&self, table: i64) {
+        Host::tell_changed(self, table)
+    }
+
+    fn reshow(self: Arc<Self>, table: i64, user: String) {
+        tokio::spawn(async move { self.reshow_hand(table, &user).await });
+    }
+}
+
+impl Host {
+    /// `user` has table `table`'s live page open until the returned guard is dropped: their
+    /// hand there is not sent to the chat meanwhile (`crate::watching`).
+    pub fn watch(&self, table: i64, user: &str) -> crate::watching::Watch {
+        self.watching.watch(table, user)
+    }
+
+    /// A page of table `table` is open here until the returned guard is dropped
+    /// (`Watching::follow`).
+    pub fn follow(&self, table: i64) -> crate::watching::Follow {
+        self.watching.follow(table)
+    }
+
+    /// Whether `user` has table `table`'s live page open, here or in another process.
+    pub fn is_watched(&self, table: i64, user: &str) -> bool {
+        self.watching.is_watched(table, user)
+    }
+
+    /// Shows `user`'s hand at table `table` in the chat as it is now (through the events
+    /// channel, as a timer's outbox), if they sit at the running table.
+    async fn reshow_hand(&self, table: i64, user: &str) {
+        let hand = match self.hand_now(table, user).await {
+            Ok(h) => h,
+            Err(e) => {
+                tracing::warn!(table, error = %e, "a hand held back for the live table could not be shown again");
+                return;
+            }
+        };
+        if let Some(hand) = hand {
+            let _ = self.events.send(Outbox(vec![hand]));
+        }
+    }
+
+    async fn hand_now(&self, table: i64, user: &str) -> Result<Option<Out>, crate::table::HostError> {
+        let Some(row) = self.store.table(table).await? else {
+            return Ok(None);
+        };
+        if row.status != crate::store::TableStatus::Running {
+            return Ok(None);
+        }
+        let lang = self.user_lang(&row.chat, user).await;
+        let Some(shared) = self.fresh_table(&row).await? else {
+            return Ok(None);
+        };
+        let live = shared.lock().await;
+        let seat = live.seats.iter().find_map(|s| match &s.occupant {
+            Occupant::Human { user_id } if user_id == user => Some(s.seat),
+            _ => None,
+        });
+        Ok(match (seat, &live.game) {
+            (Some(seat), Some(_)) => Some(live.hand_message(seat, user, lang)),
+            _ => None,
+        })
     }
 }
 

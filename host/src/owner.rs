@@ -30,15 +30,17 @@
 
 pub use crate::ownership::owner_among;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
 use crate::i18n::t;
-use crate::lobby::{Host, BEAT_STALE_MS};
+use crate::lobby::Host;
 use crate::outbox::{Button, Command, HandDelivery, Out, Outbox, Request, User};
+use crate::ownership::BEAT_STALE_MS;
+pub(crate) use crate::peers::HandoffTask;
 use crate::store::{ChatRef, Platform};
 use crate::token::Token;
 
@@ -477,9 +479,9 @@ impl Host {
         drop(owners);
         if changed {
             // A process that left keeps no page open; one that came does not know ours.
-            self.forget_watches_of_others_than(&live);
-            self.tell_follows(true, self.followed_here());
-            self.tell_watches(true, self.watched_here());
+            self.watching.forget_others_than(&live);
+            self.tell_follows(true, self.watching.followed_here());
+            self.tell_watches(true, self.watching.watched_here());
         }
         Ok(changed)
     }
@@ -751,11 +753,11 @@ impl Host {
             Message::Watch { from, on, seats } => {
                 if on {
                     let tables: Vec<i64> = seats.iter().map(|(t, _)| *t).collect();
-                    self.followed_by(&from, true, &tables);
+                    self.watching.followed_by(&from, true, &tables);
                 }
-                self.watched_elsewhere(&from, on, seats);
+                self.watching.watched_elsewhere(&from, on, seats);
             }
-            Message::Follow { from, on, tables } => self.followed_by(&from, on, &tables),
+            Message::Follow { from, on, tables } => self.watching.followed_by(&from, on, &tables),
             Message::Answer { to, n, outs } if to == me => {
                 if let Some((_, tx)) = self.owners.lock().expect("owners").waiting.remove(&n) {
                     let _ = tx.send(Some(outs));
@@ -941,18 +943,6 @@ impl Host {
             .into_iter()
             .filter(|id| self.owns(*id) && (self.cached(*id).is_none() || gained(*id)))
             .collect())
-    }
-}
-
-/// A task of the host's (the handoff listener, the owners' watcher), ended when the host goes.
-#[derive(Default)]
-pub(crate) struct HandoffTask(pub(crate) Mutex<Option<tokio::task::JoinHandle<()>>>);
-
-impl Drop for HandoffTask {
-    fn drop(&mut self) {
-        if let Some(task) = self.0.get_mut().ok().and_then(Option::take) {
-            task.abort();
-        }
     }
 }
 

@@ -50,7 +50,7 @@ pub(crate) struct Peers {
     /// How the messages that cannot go straight go: through the database.
     store: Store,
     /// The listener's task, ended when these go (with their host).
-    listening: crate::owner::HandoffTask,
+    listening: HandoffTask,
 }
 
 impl Peers {
@@ -79,7 +79,7 @@ impl Peers {
         };
         let port = listener.local_addr().map(|a| a.port()).unwrap_or(listen.port());
         let secret = {
-            let b = crate::lobby::os_seed().0;
+            let b = crate::config::os_seed().0;
             b.iter().map(|x| format!("{x:02x}")).collect::<String>()
         };
         let peers = Arc::new(Peers {
@@ -88,7 +88,7 @@ impl Peers {
             made: Default::default(),
             told: Arc::default(),
             store: store.clone(),
-            listening: crate::owner::HandoffTask::default(),
+            listening: HandoffTask::default(),
         });
         let store = store.clone();
         let heard = Arc::new(heard);
@@ -390,5 +390,17 @@ mod tests {
         assert!(!same(b"abc", b"abd"));
         assert!(!same(b"abc", b"ab"));
         assert!(!same(b"", b"a"));
+    }
+}
+
+/// A task of the host's (the handoff listener, the owners' watcher), ended when the host goes.
+#[derive(Default)]
+pub(crate) struct HandoffTask(pub(crate) Mutex<Option<tokio::task::JoinHandle<()>>>);
+
+impl Drop for HandoffTask {
+    fn drop(&mut self) {
+        if let Some(task) = self.0.get_mut().ok().and_then(Option::take) {
+            task.abort();
+        }
     }
 }

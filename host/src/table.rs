@@ -620,7 +620,7 @@ impl Live {
         metrics::counter!("stikis_deals_total", "game" => self.row.game.clone()).increment(1);
         let post = self.result_post(report);
         if self.row.chat.platform != Platform::Local {
-            let due = crate::store::now_ms() + crate::lobby::OWED_WAIT.as_millis() as i64;
+            let due = crate::store::now_ms() + crate::ownership::OWED_WAIT.as_millis() as i64;
             self.due.push((due, report.deal_no, post.clone()));
         }
         out.push(post);

@@ -343,7 +343,7 @@ impl Host {
     /// Only tables another process has a page of are announced to the others (`Host::follow`).
     pub(crate) fn announce_table(&self, id: i64) {
         let _ = self.changed.send(id);
-        if self.is_followed_elsewhere(id) {
+        if self.watching.is_followed_elsewhere(id) {
             self.tell_changed(id);
         }
     }
@@ -368,7 +368,7 @@ impl Host {
     /// on the live table): `handle` has told the live pages already.
     /// Hands of seats followed on the live table are held back (`watching`).
     pub fn forward(&self, mut out: Outbox) {
-        self.hold_watched(&mut out);
+        self.watching.hold(&mut out);
         let _ = self.events.send(out);
     }
 
@@ -390,7 +390,7 @@ impl Host {
     /// Hands of seats followed on the live table are held back (`watching`).
     pub fn publish(&self, mut out: Outbox) {
         self.announce(&out);
-        self.hold_watched(&mut out);
+        self.watching.hold(&mut out);
         let _ = self.events.send(out);
     }
 }

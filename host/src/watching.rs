@@ -26,8 +26,6 @@ use std::time::Duration;
 
 use crate::msgkey::MsgKey;
 use crate::outbox::{HandDelivery, Out, Outbox};
-use crate::store::Occupant;
-use crate::Host;
 
 /// How long after the last page of a person closes their hand is shown in the chat again: a
 /// page reloaded, or a feed the browser reconnects, opens again within it and costs nothing.
@@ -38,8 +36,9 @@ pub const RESHOW_AFTER: Duration = if cfg!(test) {
 };
 
 /// The pages open by (table, user): here, and (PostgreSQL) in the other processes.
-#[derive(Default)]
 pub struct Watching {
+    /// The host it is part of.
+    around: Weak<dyn Around>,
     seats: Mutex<HashMap<(i64, String), Watched>>,
     /// The seats other processes have pages open for, with those processes.
     elsewhere: Mutex<HashMap<(i64, String), HashSet<String>>>,
@@ -61,15 +60,15 @@ struct Watched {
 /// A page following its seat (the live table's feed holds one while connected): dropping it
 /// ends the watch.
 pub struct Watch {
-    host: Weak<Host>,
+    around: Weak<dyn Around>,
     table: i64,
     user: String,
 }
 
 impl Drop for Watch {
     fn drop(&mut self) {
-        if let Some(host) = self.host.upgrade() {
-            host.unwatch(self.table, &self.user);
+        if let Some(around) = self.around.upgrade() {
+            around.watching().unwatch(self.table, &self.user);
         }
     }
 }
@@ -78,14 +77,14 @@ impl Drop for Watch {
 /// PostgreSQL the other processes announce the table's changes to this one only while it
 /// has such a page (`Host::follow`).
 pub struct Follow {
-    host: Weak<Host>,
+    around: Weak<dyn Around>,
     table: i64,
 }
 
 impl Drop for Follow {
     fn drop(&mut self) {
-        if let Some(host) = self.host.upgrade() {
-            host.unfollow(self.table);
+        if let Some(around) = self.around.upgrade() {
+            around.watching().unfollow(self.table);
         }
     }
 }
@@ -150,15 +149,46 @@ pub(crate) fn hand_table(key: &str) -> Option<i64> {
     MsgKey::hand_table(key)
 }
 
-impl Host {
+/// What watching asks of the host around it: to tell the other processes (PostgreSQL) of
+/// the pages opened and closed here, to announce a table's changes to another process that
+/// follows it, and to show a hand in the chat again. Watching owns its state; the host
+/// (`Host` implements this) owns the tables, the chat and the other processes.
+pub(crate) trait Around: Send + Sync + 'static {
+    /// Where the watching of this host lives.
+    fn watching(&self) -> &Watching;
+    /// The first page of these seats opened here (`on`), or their last closed for good.
+    fn tell_watches(&self, on: bool, seats: Vec<(i64, String)>);
+    /// The first page of these tables opened here (`on`), or their last closed for good.
+    fn tell_follows(&self, on: bool, tables: Vec<i64>);
+    /// Table `table` changed, as the other processes are told of it.
+    fn tell_changed(&self, table: i64);
+    /// `user`'s last page at `table` closed for good: their hand is shown in the chat again,
+    /// as it is now, if they sit at the running table.
+    fn reshow(self: Arc<Self>, table: i64, user: String);
+}
+
+impl Watching {
+    /// The watching of the host `around`, with no page open.
+    pub(crate) fn new(around: Weak<dyn Around>) -> Watching {
+        Watching {
+            around,
+            seats: Mutex::default(),
+            elsewhere: Mutex::default(),
+            follows: Mutex::default(),
+            followed_elsewhere: Mutex::default(),
+        }
+    }
+
     /// `user` has table `table`'s live page open until the returned guard is dropped: their
     /// hand there is not sent to the chat meanwhile.
-    pub fn watch(self: &Arc<Self>, table: i64, user: &str) -> Watch {
-        if opened(&self.watching.seats, (table, user.to_string())) {
-            self.tell_watches(true, vec![(table, user.to_string())]);
+    pub fn watch(&self, table: i64, user: &str) -> Watch {
+        if opened(&self.seats, (table, user.to_string())) {
+            if let Some(around) = self.around.upgrade() {
+                around.tell_watches(true, vec![(table, user.to_string())]);
+            }
         }
         Watch {
-            host: Arc::downgrade(self),
+            around: self.around.clone(),
             table,
             user: user.to_string(),
         }
@@ -168,12 +198,14 @@ impl Host {
     /// processes (PostgreSQL) announce the table's changes to this one meanwhile. Each change
     /// made to a table costs its process a `NOTIFY` that wakes every other process; one that
     /// no page elsewhere follows is not announced.
-    pub fn follow(self: &Arc<Self>, table: i64) -> Follow {
-        if opened(&self.watching.follows, table) {
-            self.tell_follows(true, vec![table]);
+    pub fn follow(&self, table: i64) -> Follow {
+        if opened(&self.follows, table) {
+            if let Some(around) = self.around.upgrade() {
+                around.tell_follows(true, vec![table]);
+            }
         }
         Follow {
-            host: Arc::downgrade(self),
+            around: self.around.clone(),
             table,
         }
     }
@@ -181,24 +213,24 @@ impl Host {
     /// A page of `table` closed: after the last one, and `RESHOW_AFTER` without another, the
     /// other processes are told (a page reloaded opens again within it and costs nothing).
     fn unfollow(&self, table: i64) {
-        let Some(n) = closed(&self.watching.follows, &table) else {
+        let Some(n) = closed(&self.follows, &table) else {
             return;
         };
-        let (Some(host), Ok(rt)) = (self.me.upgrade(), tokio::runtime::Handle::try_current()) else {
-            self.watching.follows.lock().expect("follows map").remove(&table);
+        let (Some(around), Ok(rt)) = (self.around.upgrade(), tokio::runtime::Handle::try_current()) else {
+            self.follows.lock().expect("follows map").remove(&table);
             return;
         };
         rt.spawn(async move {
             tokio::time::sleep(RESHOW_AFTER).await;
-            if close_stands(&host.watching.follows, &table, n) {
-                host.tell_follows(false, vec![table]);
+            if close_stands(&around.watching().follows, &table, n) {
+                around.tell_follows(false, vec![table]);
             }
         });
     }
 
     /// The tables with a page open here.
     pub(crate) fn followed_here(&self) -> Vec<i64> {
-        let follows = self.watching.follows.lock().expect("follows map");
+        let follows = self.follows.lock().expect("follows map");
         follows
             .iter()
             .filter(|(_, w)| w.open > 0)
@@ -208,8 +240,7 @@ impl Host {
 
     /// Whether another process has a page of `table` open (it is told of the table's changes).
     pub(crate) fn is_followed_elsewhere(&self, table: i64) -> bool {
-        self.watching
-            .followed_elsewhere
+        self.followed_elsewhere
             .lock()
             .expect("follows map")
             .contains_key(&table)
@@ -219,14 +250,14 @@ impl Host {
     /// follows now is announced to it at once: a change made before this was heard was not.
     pub(crate) fn followed_by(&self, process: &str, on: bool, tables: &[i64]) {
         {
-            let mut elsewhere = self.watching.followed_elsewhere.lock().expect("follows map");
+            let mut elsewhere = self.followed_elsewhere.lock().expect("follows map");
             for &t in tables {
                 mark(&mut elsewhere, t, process, on);
             }
         }
-        if on {
+        if let (true, Some(around)) = (on, self.around.upgrade()) {
             for &t in tables {
-                self.tell_changed(t);
+                around.tell_changed(t);
             }
         }
     }
@@ -234,36 +265,28 @@ impl Host {
     /// Whether `user` has table `table`'s live page open.
     pub fn is_watched(&self, table: i64, user: &str) -> bool {
         let key = (table, user.to_string());
-        let seats = self.watching.seats.lock().expect("watching map");
+        let seats = self.seats.lock().expect("watching map");
         seats.get(&key).is_some_and(|w| w.open > 0)
-            || self
-                .watching
-                .elsewhere
-                .lock()
-                .expect("watching map")
-                .contains_key(&key)
+            || self.elsewhere.lock().expect("watching map").contains_key(&key)
     }
 
     /// Another process told of pages it has open (`on`) or closed for good.
     pub(crate) fn watched_elsewhere(&self, process: &str, on: bool, seats: Vec<(i64, String)>) {
-        let mut elsewhere = self.watching.elsewhere.lock().expect("watching map");
+        let mut elsewhere = self.elsewhere.lock().expect("watching map");
         for key in seats {
             mark(&mut elsewhere, key, process, on);
         }
     }
 
     /// Forgets the pages of processes no longer alive.
-    pub(crate) fn forget_watches_of_others_than(&self, live: &[String]) {
-        keep_live(&mut self.watching.elsewhere.lock().expect("watching map"), live);
-        keep_live(
-            &mut self.watching.followed_elsewhere.lock().expect("follows map"),
-            live,
-        );
+    pub(crate) fn forget_others_than(&self, live: &[String]) {
+        keep_live(&mut self.elsewhere.lock().expect("watching map"), live);
+        keep_live(&mut self.followed_elsewhere.lock().expect("follows map"), live);
     }
 
     /// The seats with a page open here.
     pub(crate) fn watched_here(&self) -> Vec<(i64, String)> {
-        let seats = self.watching.seats.lock().expect("watching map");
+        let seats = self.seats.lock().expect("watching map");
         seats
             .iter()
             .filter(|(_, w)| w.open > 0)
@@ -274,16 +297,16 @@ impl Host {
     /// Removes from `out` the hands of watched seats (see the module note). Called after the
     /// live pages were told of the change: a hand alone (a first pick of a burial) still
     /// redraws the page.
-    pub(crate) fn hold_watched(&self, out: &mut Outbox) {
-        self.hold_watched_but(out, None);
+    pub(crate) fn hold(&self, out: &mut Outbox) {
+        self.hold_but(out, None);
     }
 
-    /// `hold_watched`, but for `presser`'s own hand: a person who pressed in the chat is
+    /// `hold`, but for `presser`'s own hand: a person who pressed in the chat is
     /// using the chat, and their hand there must not be left showing the turn they just
     /// played (a tap on the page is answered through `Host::forward`, which holds it).
-    pub(crate) fn hold_watched_but(&self, out: &mut Outbox, presser: Option<&str>) {
-        let seats = self.watching.seats.lock().expect("watching map");
-        let elsewhere = self.watching.elsewhere.lock().expect("watching map");
+    pub(crate) fn hold_but(&self, out: &mut Outbox, presser: Option<&str>) {
+        let seats = self.seats.lock().expect("watching map");
+        let elsewhere = self.elsewhere.lock().expect("watching map");
         if seats.is_empty() && elsewhere.is_empty() {
             return;
         }
@@ -336,59 +359,22 @@ impl Host {
     /// shown in the chat again.
     fn unwatch(&self, table: i64, user: &str) {
         let key = (table, user.to_string());
-        let Some(n) = closed(&self.watching.seats, &key) else {
+        let Some(n) = closed(&self.seats, &key) else {
             return;
         };
-        let (Some(host), Ok(rt)) = (self.me.upgrade(), tokio::runtime::Handle::try_current()) else {
-            self.watching.seats.lock().expect("watching map").remove(&key);
+        let (Some(around), Ok(rt)) = (self.around.upgrade(), tokio::runtime::Handle::try_current()) else {
+            self.seats.lock().expect("watching map").remove(&key);
             return;
         };
         rt.spawn(async move {
             tokio::time::sleep(RESHOW_AFTER).await;
             // Opened again, or closed again since: that close decides.
-            if !close_stands(&host.watching.seats, &key, n) {
+            if !close_stands(&around.watching().seats, &key, n) {
                 return;
             }
-            host.tell_watches(false, vec![key.clone()]);
-            host.reshow(key.0, &key.1).await;
+            around.tell_watches(false, vec![key.clone()]);
+            around.reshow(key.0, key.1);
         });
-    }
-
-    /// Shows `user`'s hand at table `table` in the chat as it is now (through the events
-    /// channel, as a timer's outbox), if they sit at the running table.
-    async fn reshow(&self, table: i64, user: &str) {
-        let hand = match self.hand_now(table, user).await {
-            Ok(h) => h,
-            Err(e) => {
-                tracing::warn!(table, error = %e, "a hand held back for the live table could not be shown again");
-                return;
-            }
-        };
-        if let Some(hand) = hand {
-            let _ = self.events.send(Outbox(vec![hand]));
-        }
-    }
-
-    async fn hand_now(&self, table: i64, user: &str) -> Result<Option<Out>, crate::table::HostError> {
-        let Some(row) = self.store.table(table).await? else {
-            return Ok(None);
-        };
-        if row.status != crate::store::TableStatus::Running {
-            return Ok(None);
-        }
-        let lang = self.user_lang(&row.chat, user).await;
-        let Some(shared) = self.fresh_table(&row).await? else {
-            return Ok(None);
-        };
-        let live = shared.lock().await;
-        let seat = live.seats.iter().find_map(|s| match &s.occupant {
-            Occupant::Human { user_id } if user_id == user => Some(s.seat),
-            _ => None,
-        });
-        Ok(match (seat, &live.game) {
-            (Some(seat), Some(_)) => Some(live.hand_message(seat, user, lang)),
-            _ => None,
-        })
     }
 }
 
@@ -397,7 +383,7 @@ mod tests {
     use super::*;
     use crate::outbox::{Command, Request, User};
     use crate::store::{ChatRef, Platform, Store};
-    use crate::HostConfig;
+    use crate::{Host, HostConfig};
 
     fn person(id: &str, admin: bool) -> User {
         User {
