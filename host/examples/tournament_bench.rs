@@ -201,7 +201,9 @@ async fn main() {
     );
     let tour = host.store().tournament(tour.id).await.unwrap().unwrap();
     let t0 = Instant::now();
-    let (rec, done) = host.tournament_record(&tour).await.unwrap();
+    let (rec, done) = stikis_host::tournament::tournament_record(host.store(), &tour)
+        .await
+        .unwrap();
     let counted = t0.elapsed();
     let t1 = Instant::now();
     let order: Vec<String> = rec.standings.iter().map(|s| s.player.clone()).collect();

@@ -298,37 +298,30 @@ impl Host {
         Ok(out)
     }
 
-    /// A line linking one of the community's pages (`key` says it, with `url`), when the web
-    /// face is on; `path` makes the page's URL from the public base and the community's token.
-    pub(crate) async fn web_line(
-        &self,
-        c: &CommunityRef,
-        lang: Lang,
-        key: &str,
-        path: impl FnOnce(&str, &str) -> String,
-    ) -> Option<String> {
-        let base = self.config.web_url.as_ref()?;
-        match self.store.web_token(c).await {
-            Ok(token) => Some(t(lang, key, &[("url", path(base, &token).into())])),
-            Err(e) => {
-                tracing::warn!(error = %e, "no web link");
-                None
-            }
-        }
-    }
-
     /// The line that links the community's boards, when the web face is on.
     pub(crate) async fn boards_link(&self, c: &CommunityRef, lang: Lang) -> Option<String> {
-        self.web_line(c, lang, "web-see-boards", crate::links::community_url)
-            .await
+        crate::links::web_line(
+            &self.store,
+            &self.config,
+            c,
+            lang,
+            "web-see-boards",
+            crate::links::community_url,
+        )
+        .await
     }
 
     /// The line that links a closing table's page, when the web face is on.
     pub(crate) async fn game_link(&self, live: &Live) -> Option<String> {
         let c = live.row.chat.community_ref();
-        self.web_line(&c, live.lang(), "web-see-game", |base, token| {
-            crate::links::game_url(base, token, live.id())
-        })
+        crate::links::web_line(
+            &self.store,
+            &self.config,
+            &c,
+            live.lang(),
+            "web-see-game",
+            |base, token| crate::links::game_url(base, token, live.id()),
+        )
         .await
     }
 

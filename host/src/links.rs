@@ -161,6 +161,26 @@ pub fn play_url(base: &str, secret: &[u8], table: i64, key: &str) -> String {
     )
 }
 
+/// A line linking one of the community's pages (`key` says it, with `url`), when the web
+/// face is on; `path` makes the page's URL from the public base and the community's token.
+pub(crate) async fn web_line(
+    store: &crate::store::Store,
+    config: &crate::config::HostConfig,
+    c: &crate::store::CommunityRef,
+    lang: crate::i18n::Lang,
+    key: &str,
+    path: impl FnOnce(&str, &str) -> String,
+) -> Option<String> {
+    let base = config.web_url.as_ref()?;
+    match store.web_token(c).await {
+        Ok(token) => Some(crate::i18n::t(lang, key, &[("url", path(base, &token).into())])),
+        Err(e) => {
+            tracing::warn!(error = %e, "no web link");
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

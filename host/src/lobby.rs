@@ -20,13 +20,11 @@ use crate::store::{
     TableStatus,
 };
 use crate::store::{Stats, StatsEntry};
-use crate::table::{level_code, result_key, HostError, Live, ADD_SEAT};
+use crate::table::{level_code, result_key, HostError, Live, Shared, ADD_SEAT};
 use crate::token::Token;
 
 pub use crate::config::{os_seed, HostConfig, SeedSource};
 pub use crate::ownership::{BEAT_STALE_MS, OWED_WAIT, SWEEP_EVERY, SWEEP_QUIET};
-
-pub(crate) type Shared = Arc<AsyncMutex<Live>>;
 
 /// A command (anything but a press) whose database work cannot start within this long
 /// after its press-like time limit (`owner::PRESS_LIMIT` from its receipt) is answered "try
@@ -84,10 +82,8 @@ pub struct Host {
     /// This host, for the tasks it spawns (a finished tournament table moves its tournament
     /// on in a task of its own).
     pub(crate) me: std::sync::Weak<Host>,
-    /// One at a time per tournament in this process: moving a tournament on.
-    pub(crate) tournament_locks: Mutex<HashMap<i64, Arc<AsyncMutex<()>>>>,
-    /// Tournament tables of computer players only that a task of this process is playing out.
-    pub(crate) playing_out: Mutex<std::collections::HashSet<i64>>,
+    /// The tournaments' own state (`crate::tournament`).
+    pub(crate) tournaments: crate::tournament::Tournaments,
     /// Added to the wall clock where the host compares with it (timed tournament rounds):
     /// tests move time on with `advance_clock`.
     clock_offset_ms: std::sync::atomic::AtomicI64,
@@ -143,8 +139,7 @@ impl Host {
                 tables: Mutex::new(HashMap::new()),
                 events: tx,
                 me: me.clone(),
-                tournament_locks: Mutex::new(HashMap::new()),
-                playing_out: Mutex::new(std::collections::HashSet::new()),
+                tournaments: Default::default(),
                 clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
                 swept: Mutex::new(HashMap::new()),
                 changed: tokio::sync::broadcast::channel(4096).0,
@@ -763,9 +758,14 @@ impl Host {
                     turn: *turn,
                     computers: *computers,
                 };
-                return self.new_tournament(req, &o, lang).await;
+                return self.tournaments.new_tournament(self, req, &o, lang).await;
             }
-            Command::Tournament(verb) => return self.tournament_command(req, None, *verb, lang).await,
+            Command::Tournament(verb) => {
+                return self
+                    .tournaments
+                    .tournament_command(self, req, None, *verb, lang)
+                    .await
+            }
             Command::SetUserLang(l) => {
                 self.store
                     .set_user_lang(chat.platform, &req.user.id, Some(*l))
@@ -1342,7 +1342,9 @@ impl Host {
                 ],
             );
             self.close(live, TableStatus::Finished, text, out).await?;
-            self.spawn_advance(slot.tournament);
+            if let Some(host) = self.me.upgrade() {
+                self.tournaments.spawn_advance(&host, slot.tournament);
+            }
             return Ok(());
         }
         let text = t(live.lang(), "table-finished", &[]);
@@ -1443,7 +1445,10 @@ impl Host {
             .and_then(crate::outbox::TournamentVerb::from_code)
         {
             crate::observe::move_outcome("lobby");
-            return self.tournament_command(req, Some(tok.table), verb, lang).await;
+            return self
+                .tournaments
+                .tournament_command(self, req, Some(tok.table), verb, lang)
+                .await;
         }
         let add_seat = tok.action == ADD_SEAT;
         if let Some(cmd) = lobby_verb(&tok.action).or(add_seat.then_some(Command::Join)) {
@@ -1704,7 +1709,7 @@ impl Host {
         if bots_only && live.row.tournament.is_some() {
             // A tournament table of computer players plays its round out in a task of its
             // own, move by move, as `step` plays exhibitions.
-            self.spawn_play_out(live.id());
+            self.tournaments.spawn_play_out(self, live.id());
         }
         for _ in 0..bound {
             if !self.play_run(live, None, &mut out).await? {
@@ -2021,7 +2026,7 @@ impl Host {
                 }
             }
         }
-        out.extend(self.recover_tournaments().await?);
+        out.extend(self.tournaments.recover_tournaments(self).await?);
         self.announce(&out);
         // Pages may have reconnected already: their seats' hands stay on the page.
         self.watching.hold(&mut out);
@@ -2125,7 +2130,8 @@ impl Host {
         self.post_due_results(&mut out).await;
         // A tournament whose round ended in a process that died moves on here.
         out.extend(
-            self.recover_tournaments()
+            self.tournaments
+                .recover_tournaments(self)
                 .await
                 .inspect_err(|e| crate::observe::host_error("sweep", e))?,
         );
@@ -2326,6 +2332,81 @@ impl Host {
         live.start_deal(&self.store, seed, &mut out).await?;
         out.extend(self.drive(live).await?);
         Ok(out)
+    }
+}
+
+/// The host around its tournaments (`crate::tournament`).
+impl crate::tournament::TournamentHost for Host {
+    fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn config(&self) -> &HostConfig {
+        &self.config
+    }
+
+    fn tournaments(&self) -> &crate::tournament::Tournaments {
+        &self.tournaments
+    }
+
+    fn community_lang(&self, chat: &ChatRef) -> impl std::future::Future<Output = Lang> + Send {
+        Host::community_lang(self, chat)
+    }
+
+    fn user_lang(&self, chat: &ChatRef, user: &str) -> impl std::future::Future<Output = Lang> + Send {
+        Host::user_lang(self, chat, user)
+    }
+
+    fn table(&self, id: i64) -> impl std::future::Future<Output = Result<Option<Shared>, HostError>> + Send {
+        Host::table(self, id)
+    }
+
+    fn keep_table(&self, id: i64, live: Live) -> Shared {
+        Host::keep_table(self, id, live)
+    }
+
+    fn start(
+        self: &Arc<Self>,
+        live: &mut Live,
+    ) -> impl std::future::Future<Output = Result<Outbox, HostError>> + Send {
+        Host::start(self, live)
+    }
+
+    fn drive(
+        self: &Arc<Self>,
+        live: &mut Live,
+    ) -> impl std::future::Future<Output = Result<Outbox, HostError>> + Send {
+        Host::drive(self, live)
+    }
+
+    fn step(
+        self: &Arc<Self>,
+        id: i64,
+    ) -> impl std::future::Future<Output = Result<Option<Outbox>, HostError>> + Send {
+        Host::step(self, id)
+    }
+
+    fn render_stopped(
+        &self,
+        live: &Live,
+        by: &str,
+        out: &mut Outbox,
+    ) -> impl std::future::Future<Output = ()> + Send {
+        Host::render_stopped(self, live, by, out)
+    }
+
+    fn close(
+        &self,
+        live: &mut Live,
+        status: TableStatus,
+        text: String,
+        out: &mut Outbox,
+    ) -> impl std::future::Future<Output = Result<(), HostError>> + Send {
+        Host::close(self, live, status, text, out)
+    }
+
+    fn publish(&self, out: Outbox) {
+        Host::publish(self, out)
     }
 }
 

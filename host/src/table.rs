@@ -83,6 +83,9 @@ pub fn fingerprint(hex: &str) -> String {
 /// The lobby button that adds a seat to a full lobby and seats the presser in it.
 pub(crate) const ADD_SEAT: &str = "seat+";
 
+/// A running table as this process holds it, shared by the requests and timers at it.
+pub(crate) type Shared = std::sync::Arc<tokio::sync::Mutex<Live>>;
+
 pub(crate) struct Live {
     pub row: TableRow,
     pub seats: Vec<SeatRow>,

@@ -9,21 +9,23 @@
 //! (decided once) and its tables. A restarted host resumes the tables as any other and then
 //! moves every running tournament on from what is stored (`Host::recover`).
 
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::sync::{Arc, Mutex};
 
 use stikis_core::tournament::{self as count, RoundRecord, Standing, TableRecord, TournamentRecord};
 use stikis_core::Seed;
 use tokio::sync::Mutex as AsyncMutex;
 
+use crate::config::HostConfig;
 use crate::games::{computer_name, default_rules, new_game};
 use crate::i18n::{t, Arg, Lang};
-use crate::lobby::Host;
 use crate::outbox::{Button, Out, Outbox, Request, TournamentVerb};
 use crate::store::{
-    Entrant, EntryRefused, NewTable, NewTournament, Occupant, Store, StoreError, TableRow, TableStatus,
-    TournamentRow, TournamentSlot, TournamentStatus,
+    ChatRef, Entrant, EntryRefused, NewTable, NewTournament, Occupant, Store, StoreError, TableRow,
+    TableStatus, TournamentRow, TournamentSlot, TournamentStatus,
 };
-use crate::table::{commitment, level_code, HostError, Live};
+use crate::table::{commitment, level_code, HostError, Live, Shared};
 use crate::token::Token;
 
 /// The game of every tournament: the Latvian format is a Zole format.
@@ -50,9 +52,50 @@ fn corrupt(e: impl std::fmt::Display) -> HostError {
     HostError::Store(StoreError::Corrupt(e.to_string()))
 }
 
-impl Host {
-    fn tournament_lock(&self, id: i64) -> Arc<AsyncMutex<()>> {
-        self.tournament_locks
+/// What a tournament asks of the host around it: the database, the set-up, the languages of
+/// its chat, and its running tables (to open, start, drive, stop and close them). The `Host`
+/// answers; the tournaments part owns only its own state (`Tournaments`).
+pub(crate) trait TournamentHost: Send + Sync + 'static {
+    fn store(&self) -> &Store;
+    fn config(&self) -> &HostConfig;
+    fn tournaments(&self) -> &Tournaments;
+    fn community_lang(&self, chat: &ChatRef) -> impl Future<Output = Lang> + Send;
+    fn user_lang(&self, chat: &ChatRef, user: &str) -> impl Future<Output = Lang> + Send;
+    /// The table with this id, loaded from the database if this process has not seen it.
+    fn table(&self, id: i64) -> impl Future<Output = Result<Option<Shared>, HostError>> + Send;
+    /// Keeps a table this process has just made.
+    fn keep_table(&self, id: i64, live: Live) -> Shared;
+    /// Deals a filled table's first deal.
+    fn start(self: &Arc<Self>, live: &mut Live) -> impl Future<Output = Result<Outbox, HostError>> + Send;
+    /// Lets the computer players of a table move while it is theirs to.
+    fn drive(self: &Arc<Self>, live: &mut Live) -> impl Future<Output = Result<Outbox, HostError>> + Send;
+    /// One move of a table's computer player (None: none is due).
+    fn step(self: &Arc<Self>, id: i64) -> impl Future<Output = Result<Option<Outbox>, HostError>> + Send;
+    fn render_stopped(&self, live: &Live, by: &str, out: &mut Outbox) -> impl Future<Output = ()> + Send;
+    /// Closes a table (stopped or finished).
+    fn close(
+        &self,
+        live: &mut Live,
+        status: TableStatus,
+        text: String,
+        out: &mut Outbox,
+    ) -> impl Future<Output = Result<(), HostError>> + Send;
+    /// Shows an outbox no request asked for.
+    fn publish(&self, out: Outbox);
+}
+
+/// The tournaments part's own state.
+#[derive(Default)]
+pub(crate) struct Tournaments {
+    /// One at a time per tournament in this process: moving a tournament on.
+    locks: Mutex<HashMap<i64, Arc<AsyncMutex<()>>>>,
+    /// Tournament tables of computer players only that a task of this process is playing out.
+    playing_out: Mutex<HashSet<i64>>,
+}
+
+impl Tournaments {
+    fn lock(&self, id: i64) -> Arc<AsyncMutex<()>> {
+        self.locks
             .lock()
             .expect("tournament locks")
             .entry(id)
@@ -61,8 +104,9 @@ impl Host {
     }
 
     /// `/tournament`: opens one for entries (admins only).
-    pub(crate) async fn new_tournament(
+    pub(crate) async fn new_tournament<H: TournamentHost>(
         &self,
+        host: &Arc<H>,
         req: &Request,
         o: &TournamentOptions,
         lang: Lang,
@@ -80,9 +124,9 @@ impl Host {
         let rules = o.rules.clone().unwrap_or_else(|| default_rules(GAME));
         // Bad rules are refused before anything is stored.
         new_game(GAME, &rules, 4)?;
-        let seed = (self.config.seeds)(0, 0);
-        let row = match self
-            .store
+        let seed = (host.config().seeds)(0, 0);
+        let row = match host
+            .store()
             .create_tournament(&NewTournament {
                 chat: req.chat.clone(),
                 creator: req.user.id.clone(),
@@ -107,30 +151,31 @@ impl Host {
             "tournament-created",
             &[("name", req.user.name.clone().into())],
         ));
-        self.render_tournament(&row, &mut out).await?;
+        self.render_tournament(host, &row, &mut out).await?;
         Ok(out)
     }
 
     /// A tournament button or `/tournament <verb>`: `id` is the button's tournament, None for
     /// the chat's newest.
-    pub(crate) async fn tournament_command(
-        self: &Arc<Self>,
+    pub(crate) async fn tournament_command<H: TournamentHost>(
+        &self,
+        host: &Arc<H>,
         req: &Request,
         id: Option<i64>,
         verb: TournamentVerb,
         lang: Lang,
     ) -> Result<Outbox, HostError> {
         let row = match id {
-            Some(id) => self.store.tournament(id).await?,
-            None => self.store.latest_tournament(&req.chat).await?,
+            Some(id) => host.store().tournament(id).await?,
+            None => host.store().latest_tournament(&req.chat).await?,
         };
         let Some(tour) = row else {
             return Ok(reply(t(lang, "tournament-none", &[])));
         };
-        let lock = self.tournament_lock(tour.id);
+        let lock = self.lock(tour.id);
         let guard = lock.lock().await;
         // Read again under the lock: a round may have moved on meanwhile.
-        let tour = self.store.tournament(tour.id).await?.unwrap_or(tour);
+        let tour = host.store().tournament(tour.id).await?.unwrap_or(tour);
         let user = &req.user;
         let manages = user.admin || user.id == tour.creator;
         let mut out = Outbox::default();
@@ -138,7 +183,7 @@ impl Host {
         use TournamentVerb::*;
         match verb {
             Record => {
-                let (rec, _) = self.tournament_record(&tour).await?;
+                let (rec, _) = self.tournament_record(host, &tour).await?;
                 if rec.rounds.is_empty() {
                     out.reply(t(lang, "tournament-no-round", &[]));
                 } else {
@@ -151,7 +196,7 @@ impl Host {
                 return Ok(out);
             }
             Standings => {
-                let text = self.tournament_text(&tour).await?;
+                let text = self.tournament_text(host, &tour).await?;
                 out.reply(text);
                 return Ok(out);
             }
@@ -160,11 +205,11 @@ impl Host {
                 return Ok(out);
             }
             Join => {
-                let name = self.entry_name(&tour, &user.name, Some(&user.id)).await?;
+                let name = self.entry_name(host, &tour, &user.name, Some(&user.id)).await?;
                 let occupant = Occupant::Human {
                     user_id: user.id.clone(),
                 };
-                match self.store.enter(tour.id, &name, &occupant).await? {
+                match host.store().enter(tour.id, &name, &occupant).await? {
                     Ok(()) => {
                         let key = if tour.status == Registration {
                             "tournament-joined"
@@ -180,7 +225,7 @@ impl Host {
                 }
             }
             Leave => {
-                let entrants = self.store.entrants(tour.id).await?;
+                let entrants = host.store().entrants(tour.id).await?;
                 let Some(me) = entrants.iter().find(|e| {
                     !e.withdrawn && matches!(&e.occupant, Occupant::Human { user_id } if *user_id == user.id)
                 }) else {
@@ -188,11 +233,11 @@ impl Host {
                     return Ok(out);
                 };
                 let before_start = tour.status == Registration;
-                self.store.withdraw(tour.id, me.entry, before_start).await?;
+                host.store().withdraw(tour.id, me.entry, before_start).await?;
                 let mid_round = if before_start {
                     false
                 } else {
-                    self.hand_seat_over(&tour, &user.id, &mut out).await?
+                    self.hand_seat_over(host, &tour, &user.id, &mut out).await?
                 };
                 let key = if mid_round {
                     "tournament-left-mid-round"
@@ -202,7 +247,7 @@ impl Host {
                 out.push(Out::Post {
                     chat: tour.chat.clone(),
                     text: t(
-                        self.community_lang(&tour.chat).await,
+                        host.community_lang(&tour.chat).await,
                         key,
                         &[("name", me.name.clone().into())],
                     ),
@@ -223,8 +268,8 @@ impl Host {
                     out.reply(t(lang, "tournament-running", &[]));
                     return Ok(out);
                 }
-                let clang = self.community_lang(&tour.chat).await;
-                let entrants = self.store.entrants(tour.id).await?;
+                let clang = host.community_lang(&tour.chat).await;
+                let entrants = host.store().entrants(tour.id).await?;
                 let mut n = entrants
                     .iter()
                     .filter(|e| matches!(e.occupant, Occupant::Computer { .. }))
@@ -239,7 +284,7 @@ impl Host {
                 let occupant = Occupant::Computer {
                     level: level_code(stikis_core::ai::Level::Basic),
                 };
-                if let Err(e) = self.store.enter(tour.id, &name, &occupant).await? {
+                if let Err(e) = host.store().enter(tour.id, &name, &occupant).await? {
                     tracing::warn!(tournament = tour.id, ?e, "a computer player's entry was refused");
                 }
                 out.reply(t(lang, "tournament-joined", &[("name", name.into())]));
@@ -253,20 +298,20 @@ impl Host {
                     out.reply(t(lang, "tournament-running", &[]));
                     return Ok(out);
                 }
-                let count = self.store.entrants(tour.id).await?.len();
+                let count = host.store().entrants(tour.id).await?.len();
                 if count < 3 {
                     out.reply(t(lang, "tournament-too-few", &[("count", Arg::from(count))]));
                     return Ok(out);
                 }
-                if !self
-                    .store
+                if !host
+                    .store()
                     .set_tournament_status(tour.id, &[Registration], Running)
                     .await?
                 {
                     out.reply(t(lang, "tournament-running", &[]));
                     return Ok(out);
                 }
-                let clang = self.community_lang(&tour.chat).await;
+                let clang = host.community_lang(&tour.chat).await;
                 out.push(Out::Post {
                     chat: tour.chat.clone(),
                     text: t(
@@ -281,23 +326,23 @@ impl Host {
                 });
                 out.reply("✓");
                 drop(guard);
-                out.extend(self.advance(tour.id).await?);
-                if let Some(tour) = self.store.tournament(tour.id).await? {
-                    self.render_tournament(&tour, &mut out).await?;
+                out.extend(self.advance(host, tour.id).await?);
+                if let Some(tour) = host.store().tournament(tour.id).await? {
+                    self.render_tournament(host, &tour, &mut out).await?;
                 }
                 return Ok(out);
             }
             Pause | Resume | Cancel if !manages => out.reply(t(lang, "tournament-admin-only", &[])),
             Pause => {
-                if self
-                    .store
+                if host
+                    .store()
                     .set_tournament_status(tour.id, &[Running], Paused)
                     .await?
                 {
                     out.push(Out::Post {
                         chat: tour.chat.clone(),
                         text: t(
-                            self.community_lang(&tour.chat).await,
+                            host.community_lang(&tour.chat).await,
                             "tournament-paused",
                             &[("name", user.name.clone().into())],
                         ),
@@ -309,8 +354,8 @@ impl Host {
                 }
             }
             Resume => {
-                if !self
-                    .store
+                if !host
+                    .store()
                     .set_tournament_status(tour.id, &[Paused], Running)
                     .await?
                 {
@@ -320,7 +365,7 @@ impl Host {
                 out.push(Out::Post {
                     chat: tour.chat.clone(),
                     text: t(
-                        self.community_lang(&tour.chat).await,
+                        host.community_lang(&tour.chat).await,
                         "tournament-resumed",
                         &[("name", user.name.clone().into())],
                     ),
@@ -328,35 +373,35 @@ impl Host {
                 });
                 out.reply("✓");
                 drop(guard);
-                out.extend(self.advance(tour.id).await?);
-                if let Some(tour) = self.store.tournament(tour.id).await? {
-                    self.render_tournament(&tour, &mut out).await?;
+                out.extend(self.advance(host, tour.id).await?);
+                if let Some(tour) = host.store().tournament(tour.id).await? {
+                    self.render_tournament(host, &tour, &mut out).await?;
                 }
                 return Ok(out);
             }
             Cancel => {
-                if !self
-                    .store
+                if !host
+                    .store()
                     .set_tournament_status(tour.id, &[Registration, Running, Paused], Cancelled)
                     .await?
                 {
                     out.reply(t(lang, "tournament-over", &[]));
                     return Ok(out);
                 }
-                let clang = self.community_lang(&tour.chat).await;
+                let clang = host.community_lang(&tour.chat).await;
                 let text = t(
                     clang,
                     "tournament-cancelled",
                     &[("name", user.name.clone().into())],
                 );
-                for row in self.store.tournament_tables(tour.id).await? {
+                for row in host.store().tournament_tables(tour.id).await? {
                     if !row.status.is_open() {
                         continue;
                     }
-                    if let Some(shared) = self.table(row.id).await? {
+                    if let Some(shared) = host.table(row.id).await? {
                         let mut live = shared.lock().await;
-                        self.render_stopped(&live, &user.name, &mut out).await;
-                        self.close(&mut live, TableStatus::Stopped, text.clone(), &mut out)
+                        host.render_stopped(&live, &user.name, &mut out).await;
+                        host.close(&mut live, TableStatus::Stopped, text.clone(), &mut out)
                             .await?;
                     }
                 }
@@ -368,33 +413,32 @@ impl Host {
                 out.reply("✓");
             }
         }
-        let tour = self.store.tournament(tour.id).await?.unwrap_or(tour);
-        self.render_tournament(&tour, &mut out).await?;
+        let tour = host.store().tournament(tour.id).await?.unwrap_or(tour);
+        self.render_tournament(host, &tour, &mut out).await?;
         Ok(out)
     }
 
     /// A person who withdraws mid-round hands their seat to a computer player, who finishes
     /// the round for them (it counts). True if they were playing.
-    async fn hand_seat_over(
+    async fn hand_seat_over<H: TournamentHost>(
         &self,
+        host: &Arc<H>,
         tour: &TournamentRow,
         user: &str,
         out: &mut Outbox,
     ) -> Result<bool, HostError> {
-        for row in self.store.tournament_tables(tour.id).await? {
+        for row in host.store().tournament_tables(tour.id).await? {
             if row.status != TableStatus::Running {
                 continue;
             }
-            let Some(shared) = self.table(row.id).await? else {
+            let Some(shared) = host.table(row.id).await? else {
                 continue;
             };
             let mut live = shared.lock().await;
             let Some(seat) = live.seat_of(user) else { continue };
-            self.store.set_away(live.id(), seat, true).await?;
-            live.seats = self.store.seats(live.id()).await?;
-            if let Some(host) = self.me.upgrade() {
-                out.extend(host.drive(&mut live).await?);
-            }
+            host.store().set_away(live.id(), seat, true).await?;
+            live.seats = host.store().seats(live.id()).await?;
+            out.extend(host.drive(&mut live).await?);
             return Ok(true);
         }
         Ok(false)
@@ -402,13 +446,14 @@ impl Host {
 
     /// A name unique in the tournament: the person's own, or with " (2)", " (3)"... when
     /// somebody else entered under it. A person entered already keeps theirs.
-    async fn entry_name(
+    async fn entry_name<H: TournamentHost>(
         &self,
+        host: &Arc<H>,
         tour: &TournamentRow,
         name: &str,
         user: Option<&str>,
     ) -> Result<String, HostError> {
-        let entrants = self.store.entrants(tour.id).await?;
+        let entrants = host.store().entrants(tour.id).await?;
         if let Some(me) = entrants
             .iter()
             .find(|e| matches!(&e.occupant, Occupant::Human { user_id } if Some(user_id.as_str()) == user))
@@ -428,40 +473,45 @@ impl Host {
     /// Moves a tournament on from what is stored: opens round 1, finishes opening a round a
     /// crash cut short, or, when every table of the round has finished, counts it and opens
     /// the next round (or ends the tournament). Safe to call at any time, any number of times.
-    pub async fn advance(self: &Arc<Self>, id: i64) -> Result<Outbox, HostError> {
-        let lock = self.tournament_lock(id);
+    pub(crate) async fn advance<H: TournamentHost>(
+        &self,
+        host: &Arc<H>,
+        id: i64,
+    ) -> Result<Outbox, HostError> {
+        let lock = self.lock(id);
         let _guard = lock.lock().await;
         let mut out = Outbox::default();
-        let Some(tour) = self.store.tournament(id).await? else {
+        let Some(tour) = host.store().tournament(id).await? else {
             return Ok(out);
         };
         if !matches!(tour.status, TournamentStatus::Running | TournamentStatus::Paused) {
             return Ok(out);
         }
-        let rounds = self.store.rounds(id).await?;
+        let rounds = host.store().rounds(id).await?;
         let Some((round, seating, started)) = rounds.last().cloned() else {
             if tour.status == TournamentStatus::Running {
-                self.start_round(&tour, 1, &mut out).await?;
+                self.start_round(host, &tour, 1, &mut out).await?;
             }
             return Ok(out);
         };
-        let tables: Vec<TableRow> = round_tables(&self.store.tournament_tables(id).await?, round);
+        let tables: Vec<TableRow> = round_tables(&host.store().tournament_tables(id).await?, round);
         if tables.len() < seating.len() || tables.iter().any(|r| r.status == TableStatus::Lobby) {
-            self.open_round(&tour, round, &seating, started, &mut out).await?;
+            self.open_round(host, &tour, round, &seating, started, &mut out)
+                .await?;
             return Ok(out);
         }
         if tables.iter().any(|r| r.status == TableStatus::Running) {
             // Playing. Tables of computer players only play on in tasks of their own (also
             // after a restart).
             for r in tables.iter().filter(|r| r.status == TableStatus::Running) {
-                if let Some(shared) = self.table(r.id).await? {
+                if let Some(shared) = host.table(r.id).await? {
                     let live = shared.lock().await;
                     if live
                         .seats
                         .iter()
                         .all(|s| matches!(s.occupant, Occupant::Computer { .. }))
                     {
-                        self.spawn_play_out(r.id);
+                        self.spawn_play_out(host, r.id);
                     }
                 }
             }
@@ -469,8 +519,8 @@ impl Host {
         }
         // Every table of the round has finished.
         if round >= tour.rounds {
-            if self
-                .store
+            if host
+                .store()
                 .set_tournament_status(
                     id,
                     &[TournamentStatus::Running, TournamentStatus::Paused],
@@ -478,9 +528,9 @@ impl Host {
                 )
                 .await?
             {
-                let lang = self.community_lang(&tour.chat).await;
-                let (rec, _) = self.tournament_record(&tour).await?;
-                let entrants = self.store.entrants(id).await?;
+                let lang = host.community_lang(&tour.chat).await;
+                let (rec, _) = self.tournament_record(host, &tour).await?;
+                let entrants = host.store().entrants(id).await?;
                 let mut text = t(lang, "tournament-finished", &[]);
                 text.push('\n');
                 text.push_str(&standing_lines(lang, &rec.standings, &entrants).join("\n"));
@@ -491,24 +541,25 @@ impl Host {
                 });
             }
         } else if tour.status == TournamentStatus::Running {
-            self.start_round(&tour, round + 1, &mut out).await?;
+            self.start_round(host, &tour, round + 1, &mut out).await?;
         }
         // The standings after the round, under the tournament's state now: the next round
         // on, paused before it, or over.
-        let tour = self.store.tournament(id).await?.unwrap_or(tour);
-        self.render_tournament(&tour, &mut out).await?;
+        let tour = host.store().tournament(id).await?.unwrap_or(tour);
+        self.render_tournament(host, &tour, &mut out).await?;
         Ok(out)
     }
 
     /// Seats round `round` (from the draw, or the standings) and opens its tables.
-    async fn start_round(
-        self: &Arc<Self>,
+    async fn start_round<H: TournamentHost>(
+        &self,
+        host: &Arc<H>,
         tour: &TournamentRow,
         round: usize,
         out: &mut Outbox,
     ) -> Result<(), HostError> {
-        let (rec, _) = self.tournament_record(tour).await?;
-        let entrants = self.store.entrants(tour.id).await?;
+        let (rec, _) = self.tournament_record(host, tour).await?;
+        let entrants = host.store().entrants(tour.id).await?;
         let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
         let plays = |p: &str| entrants.iter().any(|e| e.name == p && !e.withdrawn);
         let seed: Seed = tour
@@ -518,12 +569,12 @@ impl Host {
         let order = count::round_order(round, &names, &rec.standings, seed, &plays);
         let Ok(seating) = count::seat(&order) else {
             // Fewer than 3 players are left: the tournament ends with the rounds played.
-            if self
-                .store
+            if host
+                .store()
                 .set_tournament_status(tour.id, &[TournamentStatus::Running], TournamentStatus::Finished)
                 .await?
             {
-                let lang = self.community_lang(&tour.chat).await;
+                let lang = host.community_lang(&tour.chat).await;
                 let mut text = t(lang, "tournament-finished", &[]);
                 text.push('\n');
                 text.push_str(&standing_lines(lang, &rec.standings, &entrants).join("\n"));
@@ -535,15 +586,15 @@ impl Host {
             }
             return Ok(());
         };
-        let seating = self.store.decide_round(tour.id, round, &seating).await?;
-        let started = self
-            .store
+        let seating = host.store().decide_round(tour.id, round, &seating).await?;
+        let started = host
+            .store()
             .rounds(tour.id)
             .await?
             .into_iter()
             .find(|r| r.0 == round)
             .map_or_else(crate::store::now_ms, |r| r.2);
-        let lang = self.community_lang(&tour.chat).await;
+        let lang = host.community_lang(&tour.chat).await;
         let mut lines = vec![t(
             lang,
             "tournament-round",
@@ -561,21 +612,25 @@ impl Host {
             text: lines.join("\n"),
             once: None,
         });
-        self.open_round(tour, round, &seating, started, out).await
+        self.open_round(host, tour, round, &seating, started, out).await
     }
 
     /// Opens (or finishes opening) the tables of a decided round and starts them. Tables
     /// already running are left as they are.
-    async fn open_round(
-        self: &Arc<Self>,
+    async fn open_round<H: TournamentHost>(
+        &self,
+        host: &Arc<H>,
         tour: &TournamentRow,
         round: usize,
         seating: &[Vec<String>],
         started_ms: i64,
         out: &mut Outbox,
     ) -> Result<(), HostError> {
-        let entrants = self.store.entrants(tour.id).await?;
-        let mut settings = self.store.community_settings(&tour.chat.community_ref()).await?;
+        let entrants = host.store().entrants(tour.id).await?;
+        let mut settings = host
+            .store()
+            .community_settings(&tour.chat.community_ref())
+            .await?;
         if tour.turn_secs.is_some() {
             settings.turn_limit_secs = tour.turn_secs;
         }
@@ -586,8 +641,8 @@ impl Host {
                 deal_limit: tour.deals_per_round,
                 deadline_ms: tour.round_minutes.map(|m| started_ms + i64::from(m) * 60_000),
             };
-            let row = self
-                .store
+            let row = host
+                .store()
                 .tournament_table(
                     &NewTable {
                         chat: tour.chat.clone(),
@@ -602,7 +657,7 @@ impl Host {
             if row.status != TableStatus::Lobby {
                 continue;
             }
-            let taken = self.store.seats(row.id).await?;
+            let taken = host.store().seats(row.id).await?;
             for (seat, name) in names.iter().enumerate() {
                 let seat = seat as u8;
                 if taken.iter().any(|s| s.seat == seat) {
@@ -611,15 +666,15 @@ impl Host {
                 let Some(e) = entrants.iter().find(|e| &e.name == name) else {
                     return Err(corrupt(format!("{name} is seated but not entered")));
                 };
-                match self.store.take_seat(row.id, seat, name, &e.occupant).await {
+                match host.store().take_seat(row.id, seat, name, &e.occupant).await {
                     Ok(()) | Err(StoreError::SeatTaken { .. }) | Err(StoreError::AlreadySeated { .. }) => {}
                     Err(e) => return Err(e.into()),
                 }
             }
-            let seats = self.store.seats(row.id).await?;
+            let seats = host.store().seats(row.id).await?;
             for s in &seats {
                 if let Occupant::Human { user_id } = &s.occupant {
-                    let ulang = self.user_lang(&tour.chat, user_id).await;
+                    let ulang = host.user_lang(&tour.chat, user_id).await;
                     out.push(Out::Private {
                         user: user_id.clone(),
                         chat: tour.chat.clone(),
@@ -647,10 +702,10 @@ impl Host {
                 }
             }
             let id = row.id;
-            let shared = self.keep_table(id, Live::new(row, seats, names.len(), settings.clone()));
+            let shared = host.keep_table(id, Live::new(row, seats, names.len(), settings.clone()));
             let mut live = shared.lock().await;
             if live.game.is_none() {
-                out.extend(self.start(&mut live).await?);
+                out.extend(host.start(&mut live).await?);
             }
         }
         Ok(())
@@ -658,10 +713,10 @@ impl Host {
 
     /// Moves the tournament on in a task of its own (a table of it finished); what it shows
     /// goes out with the timers' outboxes.
-    pub(crate) fn spawn_advance(&self, id: i64) {
-        let Some(host) = self.me.upgrade() else { return };
+    pub(crate) fn spawn_advance<H: TournamentHost>(&self, host: &Arc<H>, id: i64) {
+        let host = Arc::clone(host);
         tokio::spawn(async move {
-            match host.advance(id).await {
+            match host.tournaments().advance(&host, id).await {
                 Ok(out) if !out.0.is_empty() => {
                     host.publish(out);
                 }
@@ -673,11 +728,11 @@ impl Host {
 
     /// Plays a tournament table of computer players out, move by move, in a task of its own
     /// (once per table in this process).
-    pub(crate) fn spawn_play_out(&self, id: i64) {
+    pub(crate) fn spawn_play_out<H: TournamentHost>(&self, host: &Arc<H>, id: i64) {
         if !self.playing_out.lock().expect("play-out set").insert(id) {
             return;
         }
-        let Some(host) = self.me.upgrade() else { return };
+        let host = Arc::clone(host);
         tokio::spawn(async move {
             let mut conflicts = 0;
             loop {
@@ -695,24 +750,33 @@ impl Host {
                 }
                 tokio::task::yield_now().await;
             }
-            host.playing_out.lock().expect("play-out set").remove(&id);
+            host.tournaments()
+                .playing_out
+                .lock()
+                .expect("play-out set")
+                .remove(&id);
         });
     }
 
     /// The tournament's record: its entrants, the draw, every finished round's tables with
     /// their game records (each deal with its seed), and the standings re-counted from them.
     /// Also the number of rounds that are finished.
-    pub async fn tournament_record(
+    pub(crate) async fn tournament_record<H: TournamentHost>(
         &self,
+        host: &Arc<H>,
         tour: &TournamentRow,
     ) -> Result<(TournamentRecord, usize), HostError> {
-        tournament_record(&self.store, tour).await
+        tournament_record(&host.store(), tour).await
     }
 
     /// The tournament message: what it is, the draw's commitment, who has entered, and the
     /// standings once a round has finished.
-    async fn tournament_text(&self, tour: &TournamentRow) -> Result<String, HostError> {
-        let lang = self.community_lang(&tour.chat).await;
+    async fn tournament_text<H: TournamentHost>(
+        &self,
+        host: &Arc<H>,
+        tour: &TournamentRow,
+    ) -> Result<String, HostError> {
+        let lang = host.community_lang(&tour.chat).await;
         let format = match (tour.deals_per_round, tour.round_minutes) {
             (Some(d), _) => t(lang, "tournament-format-deals", &[("deals", Arg::from(d))]),
             (None, m) => t(
@@ -728,9 +792,9 @@ impl Host {
             ),
             None => format,
         };
-        let entrants = self.store.entrants(tour.id).await?;
+        let entrants = host.store().entrants(tour.id).await?;
         let mut lines = vec![
-            self.tournament_header(tour, lang, format).await?,
+            self.tournament_header(host, tour, lang, format).await?,
             // Short, as a table message shows its deal's: the whole SHA-256 is in the record
             // and on the web page.
             t(
@@ -739,7 +803,7 @@ impl Host {
                 &[("commitment", crate::table::fingerprint(&tour.commitment).into())],
             ),
         ];
-        let (rec, done) = self.tournament_record(tour).await?;
+        let (rec, done) = self.tournament_record(host, tour).await?;
         if done == 0 {
             lines.push(if entrants.is_empty() {
                 t(lang, "tournament-nobody", &[])
@@ -780,22 +844,24 @@ impl Host {
                 ));
             }
         }
-        let link = self
-            .web_line(
-                &tour.chat.community_ref(),
-                lang,
-                "web-see-tournament",
-                |base, token| crate::links::tournament_url(base, token, tour.id),
-            )
-            .await;
+        let link = crate::links::web_line(
+            host.store(),
+            host.config(),
+            &tour.chat.community_ref(),
+            lang,
+            "web-see-tournament",
+            |base, token| crate::links::tournament_url(base, token, tour.id),
+        )
+        .await;
         lines.extend(link);
         Ok(lines.join("\n"))
     }
 
     /// The tournament message's first line: what the tournament is, and where it stands (entries
     /// open, round k of n on or paused, over, cancelled).
-    async fn tournament_header(
+    async fn tournament_header<H: TournamentHost>(
         &self,
+        host: &Arc<H>,
         tour: &TournamentRow,
         lang: Lang,
         format: String,
@@ -805,7 +871,7 @@ impl Host {
             return Ok(t(lang, "tournament-registration", &what));
         }
         // The round being played: the last one seated (the first, before it is).
-        let round = self.store.rounds(tour.id).await?.last().map_or(1, |r| r.0);
+        let round = host.store().rounds(tour.id).await?.last().map_or(1, |r| r.0);
         let at = [("round", Arg::from(round)), ("rounds", Arg::from(tour.rounds))];
         let state = match tour.status {
             TournamentStatus::Registration | TournamentStatus::Running => {
@@ -819,9 +885,14 @@ impl Host {
     }
 
     /// Draws (or redraws) the tournament message, with the buttons its state allows.
-    async fn render_tournament(&self, tour: &TournamentRow, out: &mut Outbox) -> Result<(), HostError> {
-        let lang = self.community_lang(&tour.chat).await;
-        let text = self.tournament_text(tour).await?;
+    async fn render_tournament<H: TournamentHost>(
+        &self,
+        host: &Arc<H>,
+        tour: &TournamentRow,
+        out: &mut Outbox,
+    ) -> Result<(), HostError> {
+        let lang = host.community_lang(&tour.chat).await;
+        let text = self.tournament_text(host, tour).await?;
         let b = |key: &str, verb: TournamentVerb| Button {
             label: t(lang, key, &[]),
             token: Token::new(tour.id, 0, format!("T:{}", verb.code()))
@@ -865,10 +936,13 @@ impl Host {
     }
 
     /// Every running tournament moved on after a restart.
-    pub(crate) async fn recover_tournaments(self: &Arc<Self>) -> Result<Outbox, HostError> {
+    pub(crate) async fn recover_tournaments<H: TournamentHost>(
+        &self,
+        host: &Arc<H>,
+    ) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
-        for tour in self.store.running_tournaments().await? {
-            match self.advance(tour.id).await {
+        for tour in host.store().running_tournaments().await? {
+            match self.advance(host, tour.id).await {
                 Ok(o) => out.extend(o),
                 Err(e) => tracing::warn!(tournament = tour.id, error = %e, "could not resume a tournament"),
             }
