@@ -25,9 +25,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::t;
-use crate::lobby::Host;
 use crate::outbox::{Command, Out, Outbox, Request};
-use crate::owner::{owner_among, Chat, Message, LOG_READ_LIMIT, PRESS_LIMIT};
+use crate::owner::{owner_among, Chat, Message, Ownership, OwnershipHost, LOG_READ_LIMIT, PRESS_LIMIT};
 use crate::token::Token;
 
 /// How long after a deferred press's time limit the table's owner waits before it reads the
@@ -77,7 +76,7 @@ pub(crate) struct Deferrals {
     watched: HashMap<String, (String, DeferredPress, i64)>,
 }
 
-impl Host {
+impl Ownership {
     /// Says that this process deferred its answer to press `req` named `name`
     /// (`handle_named`), and how to reach its person later (`follow`): the other processes
     /// keep it, and the table's owner answers it if this one dies first (see the module's
@@ -255,7 +254,7 @@ impl Host {
     /// The answers to kept presses whose receiver died, of the tables this process owns:
     /// "try again" for each whose move is not in the log under its name once its limit is
     /// past. A press whose log could not be read is looked at again at the next sweep.
-    pub(crate) async fn follow_up_deferred(&self) -> Outbox {
+    pub(crate) async fn follow_up_deferred<H: OwnershipHost>(&self, host: &Arc<H>) -> Outbox {
         let now = crate::store::now_ms();
         let me = self.store.process_id();
         let due: Vec<DeferredPress> = {
@@ -313,7 +312,7 @@ impl Host {
                 table = press.table,
                 "a deferred press of a process that died was not committed; answered \"try again\""
             );
-            let lang = self.lang_soon(&chat, &press.user).await;
+            let lang = host.lang_soon(&chat, &press.user).await;
             out.push(Out::FollowUp {
                 follow: press.follow,
                 text: t(lang, "press-try-again", &[]),

@@ -15,6 +15,7 @@ use tokio::sync::{mpsc, Mutex as AsyncMutex};
 use crate::games::{default_rules, game_title, new_game, seat_range, settle_sheet, Pressed, GAMES};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Command, Out, Outbox, Request, User};
+use crate::owner::{Ownership, Unknown};
 use crate::store::{
     ChatRef, CommunityRef, CommunitySettings, NewTable, Occupant, Platform, Store, StoreError, TableRow,
     TableStatus,
@@ -37,41 +38,6 @@ const SETTLE_EVERY: Duration = Duration::from_secs(1);
 /// How long it is asked after before giving up (the database away for longer: a restart of
 /// the process reads the table from the log, and shows the move there if it stands).
 const SETTLE_FOR: Duration = Duration::from_secs(15 * 60);
-
-/// A press's move whose outcome is not known yet (`Host::settle_later`).
-pub(crate) enum Unknown {
-    /// This process's commit of it lost its answer (`StoreError::Unknown`).
-    Commit(crate::store::Unsettled),
-    /// It was handed to its table's owner, whose answer never came, and the log could not
-    /// be read in time: action `seq` of `table` is the press's if it was written under one
-    /// of `names` (the owner commits it within the press's limit, so by now it is there or
-    /// never will be).
-    Handed {
-        table: i64,
-        seq: i64,
-        names: Vec<String>,
-    },
-}
-
-impl Unknown {
-    fn at(&self) -> (i64, i64) {
-        match self {
-            Unknown::Commit(u) => (u.table, u.seq),
-            Unknown::Handed { table, seq, .. } => (*table, *seq),
-        }
-    }
-
-    async fn stood(&self, store: &Store) -> Result<bool, StoreError> {
-        match self {
-            Unknown::Commit(u) => store.settle(u).await,
-            Unknown::Handed { table, seq, names } => Ok(store
-                .action_press(*table, *seq)
-                .await?
-                .flatten()
-                .is_some_and(|p| names.contains(&p))),
-        }
-    }
-}
 
 pub struct Host {
     pub(crate) store: Store,
@@ -96,15 +62,9 @@ pub struct Host {
     pub(crate) changed_out: Mutex<Option<mpsc::UnboundedSender<i64>>>,
     /// The seats followed on the live table: their hands are held back from the chat.
     pub(crate) watching: crate::watching::Watching,
-    /// The live processes, which own the tables, and the presses handed to owners
-    /// (`owner.rs`).
-    pub(crate) owners: Mutex<crate::owner::Owners>,
-    /// Listens for handed presses and their answers (PostgreSQL); ends with the host.
-    pub(crate) handoff_task: crate::owner::HandoffTask,
-    /// Reads the live processes every `OWNERS_EVERY` (PostgreSQL); ends with the host.
-    pub(crate) owners_task: crate::owner::HandoffTask,
-    /// Told when the live processes changed: the next sweep is due at once (`sweep_due`).
-    pub(crate) owners_moved: tokio::sync::Notify,
+    /// Ownership across processes: the live processes, the presses handed between them
+    /// (`crate::owner`, `crate::deferred`, `crate::peers`).
+    pub(crate) ownership: Arc<Ownership>,
     /// When this process last met its database failing (`store_failed`). A turn's clock
     /// runs from then if that was later than the turn's start (`arm_timer`): while the
     /// database was away, the person to act could not, their presses answered "try again".
@@ -114,9 +74,6 @@ pub struct Host {
     /// nothing it knows of, so they would be lost (a result never posted in a 300 s chaos
     /// run). `post_due_results` looks for them with the copies' own.
     evicted_due: Mutex<HashMap<i64, Vec<crate::table::DueResult>>>,
-    /// The connections to the other processes on PostgreSQL (None: on SQLite, or where this
-    /// process could not listen; everything then goes through the database).
-    pub(crate) peers: Option<Arc<crate::peers::Peers>>,
 }
 
 impl Host {
@@ -129,12 +86,11 @@ impl Host {
             let peers = config.peer_listen.filter(|_| several).and_then(|listen| {
                 crate::peers::Peers::start(&store, listen, move |payload| {
                     if let Some(host) = heard_by.upgrade() {
-                        host.heard(payload);
+                        host.ownership.heard(&host, payload);
                     }
                 })
             });
             Host {
-                store,
                 config,
                 tables: Mutex::new(HashMap::new()),
                 events: tx,
@@ -148,18 +104,15 @@ impl Host {
                     let around: std::sync::Weak<dyn crate::watching::Around> = me.clone();
                     around
                 }),
-                owners: Mutex::new(crate::owner::Owners::default()),
-                handoff_task: crate::owner::HandoffTask::default(),
-                owners_task: crate::owner::HandoffTask::default(),
-                owners_moved: tokio::sync::Notify::new(),
+                ownership: Arc::new(Ownership::new(store.clone(), peers)),
+                store,
                 store_failed_at: Mutex::new(None),
                 evicted_due: Mutex::new(HashMap::new()),
-                peers,
             }
         });
         if several {
-            host.listen_handoffs();
-            host.watch_owners();
+            host.ownership.listen_handoffs(&host);
+            host.ownership.watch_owners(&host);
         }
         // `tables_in_memory` counts this host's tables at each scrape, while it lives.
         let counted = Arc::downgrade(&host);
@@ -260,7 +213,7 @@ impl Host {
                     .filter(|p| *p != self.store.process_id());
                 if !live.ended.is_empty() && live.row.chat.platform != Platform::Local {
                     match other {
-                        Some(p) if self.known_gone(p) => owes_results = true,
+                        Some(p) if self.ownership.known_gone(p) => owes_results = true,
                         Some(_) => {
                             // Due when `OWED_WAIT` has passed since each deal ended: a
                             // table's owner may change more often than that.
@@ -482,8 +435,13 @@ impl Host {
         name: Option<String>,
     ) -> Outbox {
         let timer = crate::observe::Timer::start();
-        let (route, outcome) =
-            crate::observe::with_move_outcome(self.hand_over(&req, received_ms, name.as_deref())).await;
+        let (route, outcome) = crate::observe::with_move_outcome(self.ownership.hand_over(
+            self,
+            &req,
+            received_ms,
+            name.as_deref(),
+        ))
+        .await;
         match route {
             crate::owner::Route::Handed(mut out) => {
                 // The owner's process counted the press's outcome; this one its wait.
@@ -1968,7 +1926,7 @@ impl Host {
         let mut settings: HashMap<CommunityRef, CommunitySettings> = HashMap::new();
         // On PostgreSQL only the tables this process owns among the live ones.
         if self.store.is_postgres() && self.store.beat().await.is_ok() {
-            let _ = self.refresh_owners().await;
+            let _ = self.ownership.refresh_owners(self).await;
         }
         let carries = self.store.running_sheet_carries().await?;
         // Beside other processes, only the logs of the tables this one owns are read: the
@@ -2044,7 +2002,7 @@ impl Host {
     pub async fn sweep_due(&self, tick: &mut tokio::time::Interval) {
         tokio::select! {
             _ = tick.tick() => {}
-            () = self.owners_moved.notified() => tick.reset(),
+            () = self.ownership.owners_moved.notified() => tick.reset(),
         }
     }
 
@@ -2070,13 +2028,15 @@ impl Host {
             // tables it no longer owns and takes up those it owns but does not hold (its
             // owner died or stopped, this process just started, or another process started
             // the table).
-            self.refresh_owners()
+            self.ownership
+                .refresh_owners(self)
                 .await
                 .inspect_err(|e| crate::observe::store_error("sweep", e))?;
             // Deferred presses of a process that died, answered for it.
-            out.extend(self.follow_up_deferred().await);
+            out.extend(self.ownership.follow_up_deferred(self).await);
             let owned = self
-                .owned_changes()
+                .ownership
+                .owned_changes(self)
                 .await
                 .inspect_err(|e| crate::observe::store_error("sweep", e))?;
             for id in owned {
@@ -2335,6 +2295,83 @@ impl Host {
     }
 }
 
+/// The host around its ownership part (`crate::owner`).
+impl crate::owner::OwnershipHost for Host {
+    fn ownership(&self) -> &Arc<Ownership> {
+        &self.ownership
+    }
+
+    fn watching(&self) -> &crate::watching::Watching {
+        &self.watching
+    }
+
+    fn held_tables(&self) -> Vec<i64> {
+        self.tables.lock().expect("table map").keys().copied().collect()
+    }
+
+    fn cached(&self, id: i64) -> Option<Shared> {
+        Host::cached(self, id)
+    }
+
+    fn evict(&self, id: i64) {
+        Host::evict(self, id)
+    }
+
+    fn table(&self, id: i64) -> impl std::future::Future<Output = Result<Option<Shared>, HostError>> + Send {
+        Host::table(self, id)
+    }
+
+    fn user_lang(&self, chat: &ChatRef, user: &str) -> impl std::future::Future<Output = Lang> + Send {
+        Host::user_lang(self, chat, user)
+    }
+
+    fn lang_soon(&self, chat: &ChatRef, user: &str) -> impl std::future::Future<Output = Lang> + Send {
+        Host::lang_soon(self, chat, user)
+    }
+
+    fn handle_here(
+        self: &Arc<Self>,
+        req: Request,
+        until_ms: i64,
+        handed: Option<String>,
+    ) -> impl std::future::Future<Output = Outbox> + Send {
+        Host::handle_here(self, req, until_ms, handed)
+    }
+
+    fn settle_later(&self, req: &Request, what: Unknown, lang: Lang) {
+        Host::settle_later(self, req, what, lang)
+    }
+
+    fn show_unheld(&self, out: Outbox) {
+        Host::show_unheld(self, out)
+    }
+}
+
+impl Host {
+    /// True when this process owns table `id` (always on SQLite, and before the first sweep).
+    pub fn owns(&self, id: i64) -> bool {
+        self.ownership.owns(id)
+    }
+
+    /// How many messages this process sent to the others: (straight, through the database).
+    /// For tests.
+    #[doc(hidden)]
+    pub fn told_others(&self) -> (u64, u64) {
+        self.ownership.told_others()
+    }
+
+    /// A press whose receiver answers it later (`crate::deferred`): see
+    /// `Ownership::press_deferred`.
+    pub async fn press_deferred(self: &Arc<Self>, req: &Request, name: &str, follow: &str) {
+        self.ownership.press_deferred(req, name, follow).await
+    }
+
+    /// The receiver of deferred press `name` answered it (`crate::deferred`).
+    pub async fn deferred_answered(self: &Arc<Self>, name: &str) {
+        self.ownership.deferred_answered(name).await
+    }
+}
+
 /// The host around its tournaments (`crate::tournament`).
 impl crate::tournament::TournamentHost for Host {
     fn store(&self) -> &Store {
@@ -2418,11 +2455,11 @@ impl crate::watching::Around for Host {
     }
 
     fn tell_watches(&self, on: bool, seats: Vec<(i64, String)>) {
-        Host::tell_watches(self, on, seats)
+        self.ownership.tell_watches(on, seats)
     }
 
     fn tell_follows(&self, on: bool, tables: Vec<i64>) {
-        Host::tell_follows(self, on, tables)
+        self.ownership.tell_follows(on, tables)
     }
 
     fn tell_changed(&self, table: i64) {

@@ -30,18 +30,19 @@
 
 pub use crate::ownership::owner_among;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
-use crate::i18n::t;
-use crate::lobby::Host;
+use crate::i18n::{t, Lang};
 use crate::outbox::{Button, Command, HandDelivery, Out, Outbox, Request, User};
 use crate::ownership::BEAT_STALE_MS;
 pub(crate) use crate::peers::HandoffTask;
-use crate::store::{ChatRef, Platform};
+use crate::store::{ChatRef, Platform, Store, StoreError};
+use crate::table::{HostError, Shared};
 use crate::token::Token;
 
 /// The start of the PostgreSQL channels on which presses are handed to their table's owner,
@@ -82,6 +83,99 @@ pub(crate) const LOG_READ_LIMIT: Duration = Duration::from_millis(500);
 /// NOTIFY's payload limit is 8,000 bytes; an answer larger than this leaves the presser's
 /// hand to the owner to show.
 const MAX_PAYLOAD: usize = 7_600;
+
+/// A press's move whose outcome is not known yet (`Host::settle_later`).
+pub(crate) enum Unknown {
+    /// This process's commit of it lost its answer (`StoreError::Unknown`).
+    Commit(crate::store::Unsettled),
+    /// It was handed to its table's owner, whose answer never came, and the log could not
+    /// be read in time: action `seq` of `table` is the press's if it was written under one
+    /// of `names` (the owner commits it within the press's limit, so by now it is there or
+    /// never will be).
+    Handed {
+        table: i64,
+        seq: i64,
+        names: Vec<String>,
+    },
+}
+
+impl Unknown {
+    pub(crate) fn at(&self) -> (i64, i64) {
+        match self {
+            Unknown::Commit(u) => (u.table, u.seq),
+            Unknown::Handed { table, seq, .. } => (*table, *seq),
+        }
+    }
+
+    pub(crate) async fn stood(&self, store: &Store) -> Result<bool, StoreError> {
+        match self {
+            Unknown::Commit(u) => store.settle(u).await,
+            Unknown::Handed { table, seq, names } => Ok(store
+                .action_press(*table, *seq)
+                .await?
+                .flatten()
+                .is_some_and(|p| names.contains(&p))),
+        }
+    }
+}
+
+/// What the ownership part asks of the host around it: the tables this process holds (to
+/// drop those it no longer owns, and to answer a handed press from the log), where a press
+/// is handled here, the languages of the people, and the live pages (`Watching`), which the
+/// other processes tell of. The `Host` answers.
+pub(crate) trait OwnershipHost: Send + Sync + 'static {
+    fn ownership(&self) -> &Arc<Ownership>;
+    fn watching(&self) -> &crate::watching::Watching;
+    /// The ids of the tables this process holds.
+    fn held_tables(&self) -> Vec<i64>;
+    fn cached(&self, id: i64) -> Option<Shared>;
+    /// Drops this process's copy of table `id`.
+    fn evict(&self, id: i64);
+    fn table(&self, id: i64) -> impl Future<Output = Result<Option<Shared>, HostError>> + Send;
+    fn user_lang(&self, chat: &ChatRef, user: &str) -> impl Future<Output = Lang> + Send;
+    /// `user_lang`, or the default when the database is slow to say.
+    fn lang_soon(&self, chat: &ChatRef, user: &str) -> impl Future<Output = Lang> + Send;
+    /// Handles a request in this process, by `until_ms` (a press).
+    fn handle_here(
+        self: &Arc<Self>,
+        req: Request,
+        until_ms: i64,
+        handed: Option<String>,
+    ) -> impl Future<Output = Outbox> + Send;
+    /// Tells the person the outcome of `what` once it is known.
+    fn settle_later(&self, req: &Request, what: Unknown, lang: Lang);
+    /// Shows an outbox whose held-back hands were taken out already.
+    fn show_unheld(&self, out: Outbox);
+}
+
+/// The ownership part's own state: the live processes and the presses handed between them.
+pub(crate) struct Ownership {
+    pub(crate) store: Store,
+    /// The live processes, which own the tables, and the presses handed to owners.
+    pub(crate) owners: Mutex<Owners>,
+    /// Listens for handed presses and their answers (PostgreSQL); ends with the host.
+    pub(crate) handoff_task: HandoffTask,
+    /// Reads the live processes every `OWNERS_EVERY` (PostgreSQL); ends with the host.
+    pub(crate) owners_task: HandoffTask,
+    /// Told when the live processes changed: the next sweep is due at once (`sweep_due`).
+    pub(crate) owners_moved: tokio::sync::Notify,
+    /// The connections to the other processes on PostgreSQL (None: on SQLite, or where this
+    /// process could not listen; everything then goes through the database).
+    pub(crate) peers: Option<Arc<crate::peers::Peers>>,
+}
+
+impl Ownership {
+    pub(crate) fn new(store: Store, peers: Option<Arc<crate::peers::Peers>>) -> Ownership {
+        Ownership {
+            store,
+            owners: Mutex::default(),
+            handoff_task: HandoffTask::default(),
+            owners_task: HandoffTask::default(),
+            owners_moved: tokio::sync::Notify::new(),
+            peers,
+        }
+    }
+}
 
 /// What this process knows of the others.
 #[derive(Default)]
@@ -378,7 +472,7 @@ fn pressed_table(req: &Request) -> Option<i64> {
     (!tok.action.starts_with("T:")).then_some(tok.table)
 }
 
-impl Host {
+impl Ownership {
     /// The process that owns table `id`, when it is not this one.
     pub(crate) fn owner_elsewhere(&self, id: i64) -> Option<String> {
         let owners = self.owners.lock().expect("owners");
@@ -411,7 +505,10 @@ impl Host {
 
     /// Reads the live processes after this process's heartbeat. True when the set changed
     /// (tables may have changed owner). A process that could not beat keeps its last view.
-    pub(crate) async fn refresh_owners(&self) -> Result<bool, crate::store::StoreError> {
+    pub(crate) async fn refresh_owners<H: OwnershipHost>(
+        self: &Arc<Self>,
+        host: &Arc<H>,
+    ) -> Result<bool, crate::store::StoreError> {
         if !self.store.is_postgres() {
             return Ok(false);
         }
@@ -479,25 +576,26 @@ impl Host {
         drop(owners);
         if changed {
             // A process that left keeps no page open; one that came does not know ours.
-            self.watching.forget_others_than(&live);
-            self.tell_follows(true, self.watching.followed_here());
-            self.tell_watches(true, self.watching.watched_here());
+            host.watching().forget_others_than(&live);
+            self.tell_follows(true, host.watching().followed_here());
+            self.tell_watches(true, host.watching().watched_here());
         }
         Ok(changed)
     }
 
     /// Reads the live processes every `OWNERS_EVERY` while the host lives, and makes the
     /// next sweep due at once when they changed (`Host::sweep_due`).
-    pub(crate) fn watch_owners(self: &Arc<Self>) {
-        let host = Arc::downgrade(self);
+    pub(crate) fn watch_owners<H: OwnershipHost>(&self, host: &Arc<H>) {
+        let host = Arc::downgrade(host);
         let task = tokio::spawn(async move {
             let mut tick = tokio::time::interval(OWNERS_EVERY);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tick.tick().await;
                 let Some(host) = host.upgrade() else { return };
-                match host.refresh_owners().await {
-                    Ok(true) => host.owners_moved.notify_one(),
+                let ownership = host.ownership();
+                match ownership.refresh_owners(&host).await {
+                    Ok(true) => ownership.owners_moved.notify_one(),
                     Ok(false) => {}
                     Err(e) => tracing::debug!(error = %e, "could not read the live processes"),
                 }
@@ -513,7 +611,13 @@ impl Host {
     /// the same time, unless the log shows it committed the press's move before it went.
     /// `name`: the press's own name, if its receiver gave it one (a Discord interaction's),
     /// written with its move wherever it is committed.
-    pub(crate) async fn hand_over(&self, req: &Request, received_ms: i64, name: Option<&str>) -> Route {
+    pub(crate) async fn hand_over<H: OwnershipHost>(
+        &self,
+        host: &Arc<H>,
+        req: &Request,
+        received_ms: i64,
+        name: Option<&str>,
+    ) -> Route {
         let until_ms = received_ms + PRESS_LIMIT.as_millis() as i64;
         let here = Route::Here { until_ms };
         let Some(table) = pressed_table(req) else {
@@ -545,7 +649,7 @@ impl Host {
                 Handoff::OwnerGone => {
                     // Not read in time: the next owner's answer is true (the move at that
                     // number, if made, makes the press out of date there).
-                    if let FromLog::Found(found) = self.answer_from_log(req, token, &names).await {
+                    if let FromLog::Found(found) = self.answer_from_log(host, req, token, &names).await {
                         return Route::Handed(found);
                     }
                     crate::observe::handed_over("owner_gone");
@@ -569,7 +673,7 @@ impl Host {
             None => {
                 // A press never handed over was never committed: no need to look.
                 let unread = if sent {
-                    match self.answer_from_log(req, token, &names).await {
+                    match self.answer_from_log(host, req, token, &names).await {
                         FromLog::Found(found) => return Route::Handed(found),
                         FromLog::Absent => None,
                         FromLog::Unread(unknown) => Some(unknown),
@@ -578,7 +682,7 @@ impl Host {
                     None
                 };
                 crate::observe::handed_over("unanswered");
-                let lang = self.lang_soon(&req.chat, &req.user.id).await;
+                let lang = host.lang_soon(&req.chat, &req.user.id).await;
                 match unread {
                     None => {
                         crate::observe::move_outcome("error");
@@ -592,7 +696,7 @@ impl Host {
                             "a handed press's answer never came and the log could not be read; the person is told once it can"
                         );
                         crate::observe::move_outcome("unknown");
-                        self.settle_later(req, unknown, lang);
+                        host.settle_later(req, unknown, lang);
                         out.reply(t(lang, "press-unsure", &[]));
                     }
                 }
@@ -673,7 +777,13 @@ impl Host {
     /// the same button, handed over too, another button, the turn timer) is not this press's.
     /// `Absent`: not in the log, or someone else's; `Unread`: the log could not be read in
     /// time (the database just restarted), so "try again" could be untrue.
-    async fn answer_from_log(&self, req: &Request, token: &str, names: &[String]) -> FromLog {
+    async fn answer_from_log<H: OwnershipHost>(
+        &self,
+        host: &Arc<H>,
+        req: &Request,
+        token: &str,
+        names: &[String],
+    ) -> FromLog {
         let Ok(tok) = Token::decode(token) else {
             return FromLog::Absent;
         };
@@ -683,7 +793,7 @@ impl Host {
             {
                 Ok(Ok(made_by)) => made_by.flatten(),
                 Ok(Err(_)) | Err(_) => {
-                    return FromLog::Unread(crate::lobby::Unknown::Handed {
+                    return FromLog::Unread(Unknown::Handed {
                         table: tok.table,
                         seq: tok.seq + 1,
                         names: names.to_vec(),
@@ -697,11 +807,11 @@ impl Host {
         crate::observe::move_outcome("applied");
         let mut out = Outbox::default();
         // This process's copy, if any, is behind the move: read afresh.
-        self.evict(tok.table);
-        if let Ok(Ok(Some(shared))) = tokio::time::timeout(LOG_READ_LIMIT, self.table(tok.table)).await {
+        host.evict(tok.table);
+        if let Ok(Ok(Some(shared))) = tokio::time::timeout(LOG_READ_LIMIT, host.table(tok.table)).await {
             let live = shared.lock().await;
             if let Some(seat) = live.seat_of(user) {
-                let lang = self.user_lang(&live.row.chat, user).await;
+                let lang = host.user_lang(&live.row.chat, user).await;
                 out.push(live.hand_message(seat, user, lang));
             }
         }
@@ -728,13 +838,13 @@ impl Host {
     /// Listens for presses handed to this process and for answers to the ones it handed over
     /// through the database (PostgreSQL; nothing on SQLite). Those that come straight from
     /// the other processes are heard by `crate::peers`.
-    pub(crate) fn listen_handoffs(self: &Arc<Self>) {
-        let host = Arc::downgrade(self);
+    pub(crate) fn listen_handoffs<H: OwnershipHost>(&self, host: &Arc<H>) {
+        let host = Arc::downgrade(host);
         let task = self
             .store
             .listen(channel_of(self.store.process_id()), move |payload| {
                 if let (Some(payload), Some(host)) = (payload, host.upgrade()) {
-                    host.heard(payload);
+                    host.ownership().heard(&host, payload);
                 }
             });
         if let Some(task) = task {
@@ -743,7 +853,7 @@ impl Host {
     }
 
     /// A message from another process (`Message`).
-    pub(crate) fn heard(self: Arc<Self>, payload: &str) {
+    pub(crate) fn heard<H: OwnershipHost>(&self, host: &Arc<H>, payload: &str) {
         let Ok(message) = serde_json::from_str::<Message>(payload) else {
             tracing::warn!("a handoff message that is not one");
             return;
@@ -753,11 +863,11 @@ impl Host {
             Message::Watch { from, on, seats } => {
                 if on {
                     let tables: Vec<i64> = seats.iter().map(|(t, _)| *t).collect();
-                    self.watching.followed_by(&from, true, &tables);
+                    host.watching().followed_by(&from, true, &tables);
                 }
-                self.watching.watched_elsewhere(&from, on, seats);
+                host.watching().watched_elsewhere(&from, on, seats);
             }
-            Message::Follow { from, on, tables } => self.watching.followed_by(&from, on, &tables),
+            Message::Follow { from, on, tables } => host.watching().followed_by(&from, on, &tables),
             Message::Answer { to, n, outs } if to == me => {
                 if let Some((_, tx)) = self.owners.lock().expect("owners").waiting.remove(&n) {
                     let _ = tx.send(Some(outs));
@@ -774,8 +884,11 @@ impl Host {
                 name,
             } if to == me => {
                 let name = name.unwrap_or_else(|| press_name(&from, n));
+                let host = Arc::clone(host);
                 tokio::spawn(async move {
-                    self.take_handed(from, n, until_ms, chat, user, token, name).await;
+                    host.ownership()
+                        .take_handed(&host, from, n, until_ms, chat, user, token, name)
+                        .await;
                 });
             }
             Message::Deferred { to, from, press } if to == me => self.watch_deferred(from, press),
@@ -787,7 +900,7 @@ impl Host {
     /// Tells the other processes that pages of `seats` opened here (`on`) or closed: their
     /// hands are held back wherever the table's owner is (nothing on SQLite). Sent in parts
     /// that fit in a `NOTIFY`.
-    pub(crate) fn tell_watches(&self, on: bool, seats: Vec<(i64, String)>) {
+    pub(crate) fn tell_watches(self: &Arc<Self>, on: bool, seats: Vec<(i64, String)>) {
         let from = self.store.process_id().to_string();
         let mut parts = Vec::new();
         let mut part = Vec::new();
@@ -816,7 +929,7 @@ impl Host {
     /// Tells the other processes that pages of `tables` opened here (`on`) or that the last
     /// of them closed: they announce those tables' changes to this one meanwhile
     /// (`Host::follow`; nothing on SQLite). In parts that fit in a `NOTIFY`.
-    pub(crate) fn tell_follows(&self, on: bool, tables: Vec<i64>) {
+    pub(crate) fn tell_follows(self: &Arc<Self>, on: bool, tables: Vec<i64>) {
         let from = self.store.process_id().to_string();
         let messages = tables
             .chunks(400)
@@ -831,7 +944,7 @@ impl Host {
 
     /// Sends `messages` to every other live process, in order (nothing on SQLite, or with no
     /// other process yet: those are told when the live processes change).
-    fn tell_others(&self, messages: Vec<Message>) {
+    fn tell_others(self: &Arc<Self>, messages: Vec<Message>) {
         if !self.store.is_postgres() || messages.is_empty() || tokio::runtime::Handle::try_current().is_err()
         {
             return;
@@ -844,12 +957,12 @@ impl Host {
         if to.is_empty() {
             return;
         }
-        let Some(host) = self.me.upgrade() else { return };
+        let me = Arc::clone(self);
         tokio::spawn(async move {
             for message in messages {
                 let payload = serde_json::to_string(&message).expect("a message to the others");
                 for p in &to {
-                    if let Err(e) = host.tell(p, &payload).await {
+                    if let Err(e) = me.tell(p, &payload).await {
                         tracing::debug!(error = %e, "open live pages were not told to the other processes");
                     }
                 }
@@ -860,8 +973,9 @@ impl Host {
     /// A press handed to this process: handled here, its messages shown here, and what only
     /// its receiver can show sent back. `name`: the press's name, written with its move.
     #[allow(clippy::too_many_arguments)]
-    async fn take_handed(
-        self: Arc<Self>,
+    async fn take_handed<H: OwnershipHost>(
+        &self,
+        host: &Arc<H>,
         from: String,
         n: u64,
         until_ms: i64,
@@ -888,7 +1002,7 @@ impl Host {
             },
             command: Command::Press { token },
         };
-        let out = self.handle_here(req, until_ms, Some(name)).await;
+        let out = host.handle_here(req, until_ms, Some(name)).await;
         let (mut back, mut rest) = split(out.clone(), &presser, hands);
         let mut payload = serde_json::to_string(&Message::Answer {
             to: from.clone(),
@@ -907,7 +1021,7 @@ impl Host {
         }
         // `handle_here` held back the hands of seats followed on a live page, but for the
         // presser's (who pressed in the chat, where their hand is now shown).
-        self.show_unheld(rest);
+        host.show_unheld(rest);
         if let Err(e) = self.tell(&from, &payload).await {
             tracing::warn!(error = %e, "could not answer a handed press");
             crate::observe::store_error("handoff", &e);
@@ -923,11 +1037,14 @@ impl Host {
     /// died; or it owned the table before a process that started took it): were it kept, nothing would show the moves made since, and the table
     /// would wait for a press to find the copy stale, or for the sweep to find its last
     /// mover's heartbeat stale (6 s).
-    pub(crate) async fn owned_changes(&self) -> Result<Vec<i64>, crate::store::StoreError> {
-        let held: Vec<i64> = self.tables.lock().expect("table map").keys().copied().collect();
+    pub(crate) async fn owned_changes<H: OwnershipHost>(
+        &self,
+        host: &Arc<H>,
+    ) -> Result<Vec<i64>, crate::store::StoreError> {
+        let held = host.held_tables();
         for id in held {
             if !self.owns(id) {
-                self.evict(id);
+                host.evict(id);
             }
         }
         let running = self.store.running_table_ids().await?;
@@ -941,7 +1058,7 @@ impl Host {
         let gained = |id: i64| owner_among(id, &before).is_some_and(|o| o != me);
         Ok(running
             .into_iter()
-            .filter(|id| self.owns(*id) && (self.cached(*id).is_none() || gained(*id)))
+            .filter(|id| self.owns(*id) && (host.cached(*id).is_none() || gained(*id)))
             .collect())
     }
 }
@@ -953,12 +1070,13 @@ enum FromLog {
     /// Not there, or made by something else.
     Absent,
     /// The log could not be read in time.
-    Unread(crate::lobby::Unknown),
+    Unread(Unknown),
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Host;
 
     #[test]
     fn ownership_spreads_and_moves_only_from_a_process_that_left() {
@@ -1057,7 +1175,8 @@ mod tests {
 
         assert!(
             matches!(
-                host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&name))
+                host.ownership
+                    .answer_from_log(&host, &pressed(who, &token), &token, std::slice::from_ref(&name))
                     .await,
                 FromLog::Absent
             ),
@@ -1075,7 +1194,13 @@ mod tests {
         );
 
         let FromLog::Found(out) = host
-            .answer_from_log(&pressed(who, &token), &token, &[again.clone(), name.clone()])
+            .ownership
+            .answer_from_log(
+                &host,
+                &pressed(who, &token),
+                &token,
+                &[again.clone(), name.clone()],
+            )
             .await
         else {
             panic!("in the log under one of the press's names");
@@ -1097,7 +1222,8 @@ mod tests {
         );
         assert!(
             matches!(
-                host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&again))
+                host.ownership
+                    .answer_from_log(&host, &pressed(who, &token), &token, std::slice::from_ref(&again))
                     .await,
                 FromLog::Absent
             ),
@@ -1112,7 +1238,8 @@ mod tests {
         assert_eq!(host.store.action_press(table, seq + 1).await.unwrap(), Some(None));
         assert!(
             matches!(
-                host.answer_from_log(&pressed(who, &token), &token, std::slice::from_ref(&name))
+                host.ownership
+                    .answer_from_log(&host, &pressed(who, &token), &token, std::slice::from_ref(&name))
                     .await,
                 FromLog::Absent
             ),
@@ -1145,7 +1272,8 @@ mod tests {
         // The log out of reach: not known.
         store.close().await;
         let FromLog::Unread(unknown) = host
-            .answer_from_log(&pressed, &token, std::slice::from_ref(&name))
+            .ownership
+            .answer_from_log(&host, &pressed, &token, std::slice::from_ref(&name))
             .await
         else {
             panic!("the log could not be read: the outcome is not known");
@@ -1166,7 +1294,7 @@ mod tests {
         // Another press's name: told it did not go through.
         settler.settle_later(
             &pressed,
-            crate::lobby::Unknown::Handed {
+            Unknown::Handed {
                 table,
                 seq: Token::decode(&token).unwrap().seq + 1,
                 names: vec![press_name("p-other", 3)],

@@ -1280,7 +1280,9 @@ async fn a_tournament_page_shows_the_seating_while_it_plays_and_the_recounted_st
     // Finished: the standings are the recount of the records, in order; the table's game is
     // linked; the page no longer reloads itself and may be cached.
     let tour = store.tournament(tour.id).await.unwrap().unwrap();
-    let (record, done) = host.tournament_record(&tour).await.unwrap();
+    let (record, done) = stikis_host::tournament::tournament_record(host.store(), &tour)
+        .await
+        .unwrap();
     assert_eq!(done, 1);
     let page = get(&store, &path).await;
     assert!(page.body.contains("finished"), "{}", page.body);
