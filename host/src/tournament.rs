@@ -766,7 +766,7 @@ impl Tournaments {
         host: &Arc<H>,
         tour: &TournamentRow,
     ) -> Result<(TournamentRecord, usize), HostError> {
-        tournament_record(&host.store(), tour).await
+        tournament_record(host.store(), tour).await
     }
 
     /// The tournament message: what it is, the draw's commitment, who has entered, and the
