@@ -621,25 +621,27 @@ fn running_totals(story: &Story) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The columns of the score: one per player, or per team in team games.
+/// The columns of the score: one per player, or one per side where the table's picture
+/// says its seats play in teams.
 fn columns(story: &Story) -> Vec<String> {
     let players = story.players();
-    let width = story
+    let teams = story
         .deals
         .iter()
-        .find_map(|d| {
-            d.result
-                .as_ref()
-                .and_then(|r| r["deltas"].as_array().map(Vec::len))
-        })
-        .unwrap_or(players.len());
-    if width == 2 && players.len() == 4 {
-        vec![
-            format!("{} & {}", players[0], players[2]),
-            format!("{} & {}", players[1], players[3]),
-        ]
-    } else {
-        players.to_vec()
+        .filter_map(|d| d.steps.first())
+        .map(|s| &s.picture.teams)
+        .find(|t| !t.is_empty());
+    match teams {
+        Some(teams) => teams
+            .iter()
+            .map(|side| {
+                side.iter()
+                    .map(|&s| name(players, s))
+                    .collect::<Vec<_>>()
+                    .join(" & ")
+            })
+            .collect(),
+        None => players.to_vec(),
     }
 }
 

@@ -88,14 +88,7 @@ async fn play_table(
     .await;
     let table = table_id(&screen);
     let join = screen.lobby_token("join");
-    send(
-        host,
-        &mut screen,
-        g.clone(),
-        &people[1],
-        Command::Press { token: join },
-    )
-    .await;
+    send(host, &mut screen, g.clone(), &people[1], Command::press(join)).await;
     for _ in 2..seats {
         send(
             host,
@@ -181,6 +174,19 @@ fn check_viewer(body: &str, deal: &Value, players: &[String], active: usize) {
 }
 
 /// The cards of one seat's hand in a viewer step, in the order the page shows them.
+/// The score sheet's player or side columns, as the page writes them.
+fn score_columns(body: &str) -> Vec<String> {
+    let sheet = body
+        .split(r#"<table class="score">"#)
+        .nth(1)
+        .expect("a score sheet");
+    let head = sheet.split("</thead>").next().unwrap();
+    head.split(r#"<th class="n">"#)
+        .skip(1)
+        .map(|c| c.split("</th>").next().unwrap().to_string())
+        .collect()
+}
+
 fn hand_shown(body: &str, step: usize, seat: usize) -> Vec<String> {
     let from = body.find(&format!("data-step=\"{step}\"")).unwrap();
     let to = body[from..].find("data-step=\"").map_or(body.len(), |_| {
@@ -909,9 +915,20 @@ async fn the_viewer_follows_every_game() {
         // The first view starts the analysis.
         assert!(get(&store, &game_path).await.body.contains("being computed"));
         let analysis = analysed(&store, t.table, deals.len()).await;
+        // The score sheet has a column per side in a game of two sides of two, else one per
+        // player.
+        let sides = if seats == 4 && game != "zole" {
+            vec![
+                format!("{} &amp; {}", players[0], players[2]),
+                format!("{} &amp; {}", players[1], players[3]),
+            ]
+        } else {
+            players.clone()
+        };
         for (k, d) in deals.iter().enumerate() {
             let page = get(&store, &format!("{game_path}/{}", k + 1)).await;
             assert_eq!(page.status, StatusCode::OK, "{game}");
+            assert_eq!(score_columns(&page.body), sides, "{game}");
             check_viewer(&page.body, d, &players, active);
             check_told(game, &page.body, d, &replayed["deals"][k], &players);
             check_analysis(&page.body, d, &analysis[k], &players);
@@ -1172,33 +1189,12 @@ async fn a_tournament_page_shows_the_seating_while_it_plays_and_the_recounted_st
     assert!(page.body.contains(&tour.commitment));
     for who in &people {
         let join = screen.tournament_button(TournamentVerb::Join);
-        send(
-            &host,
-            &mut screen,
-            club.clone(),
-            who,
-            Command::Press { token: join },
-        )
-        .await;
+        send(&host, &mut screen, club.clone(), who, Command::press(join)).await;
     }
     let add = screen.tournament_button(TournamentVerb::AddComputer);
-    send(
-        &host,
-        &mut screen,
-        club.clone(),
-        &admin,
-        Command::Press { token: add },
-    )
-    .await;
+    send(&host, &mut screen, club.clone(), &admin, Command::press(add)).await;
     let start = screen.tournament_button(TournamentVerb::Start);
-    send(
-        &host,
-        &mut screen,
-        club.clone(),
-        &admin,
-        Command::Press { token: start },
-    )
-    .await;
+    send(&host, &mut screen, club.clone(), &admin, Command::press(start)).await;
     while let Ok(out) = events.try_recv() {
         screen.show(&out);
     }
@@ -1270,7 +1266,7 @@ async fn a_tournament_page_shows_the_seating_while_it_plays_and_the_recounted_st
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         let token = buttons[(rng >> 33) as usize % buttons.len()].1.clone();
-        send(&host, &mut screen, dm(&who.id), &who, Command::Press { token }).await;
+        send(&host, &mut screen, dm(&who.id), &who, Command::press(token)).await;
         presses += 1;
         assert!(presses < 500, "the tournament does not progress");
     }
