@@ -98,18 +98,7 @@ fn cards_in(text: &str) -> Vec<String> {
 /// data and label; the talon taken where offered, so deals are played out.
 fn move_of(fake: &Fake, user: i64) -> Option<(i64, String, String)> {
     let e = fake.ephemerals_of(GROUP, user).into_iter().next_back()?;
-    let moves: Vec<_> = e
-        .pressable()
-        .into_iter()
-        // A picked card (✓) is a pick taken back: never pressed, so a bury goes on.
-        .filter(|b| !b.label.starts_with('✓') && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':')))
-        .cloned()
-        .collect();
-    let take = moves
-        .iter()
-        .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
-    take.or(moves.first())
-        .map(|b| (e.id, b.data.clone(), b.label.clone()))
+    e.a_move().map(|b| (e.id, b.data.clone(), b.label.clone()))
 }
 
 fn results(fake: &Fake) -> usize {

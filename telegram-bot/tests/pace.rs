@@ -357,19 +357,7 @@ async fn with_hands_in_the_group_and_429s_for_bursts_every_cards_hand_edit_arriv
                 }
                 players.into_iter().find_map(|u| {
                     let e = f.ephemerals_of(GROUP, u).into_iter().next_back()?;
-                    let moves: Vec<_> = e
-                        .pressable()
-                        .into_iter()
-                        .filter(|b| {
-                            !b.label.starts_with('✓')
-                                && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':'))
-                        })
-                        .cloned()
-                        .collect();
-                    let take = moves
-                        .iter()
-                        .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
-                    take.or(moves.first()).map(|b| Some((u, e.id, b.data.clone())))
+                    e.a_move().map(|b| Some((u, e.id, b.data.clone())))
                 })
             })
             .await;
@@ -512,20 +500,7 @@ async fn a_person_pressing_as_fast_as_their_hand_comes_gets_at_most_about_one_ha
                 if pressed.contains(&(e.id, state.clone())) {
                     return None;
                 }
-                let moves: Vec<_> = e
-                    .pressable()
-                    .into_iter()
-                    .filter(|b| {
-                        !b.label.starts_with('✓')
-                            && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':'))
-                    })
-                    .cloned()
-                    .collect();
-                let take = moves
-                    .iter()
-                    .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
-                take.or(moves.first())
-                    .map(|b| Some((e.id, state, b.data.clone())))
+                e.a_move().map(|b| Some((e.id, state, b.data.clone())))
             })
             .await;
         let Some((id, state, data)) = next else { break };

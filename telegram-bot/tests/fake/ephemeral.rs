@@ -59,6 +59,24 @@ impl Eph {
     pub fn pressable(&self) -> Vec<&EphButton> {
         self.buttons.iter().flatten().filter(|b| !b.disabled).collect()
     }
+
+    /// A move its receiver can make with it (a bid, a bury pick, a card), as the tests' players
+    /// make them: the talon taken where offered, so deals are played out, else the first. A
+    /// picked card (✓) is a pick taken back: never chosen, so a burial goes on.
+    pub fn a_move(&self) -> Option<&EphButton> {
+        use stikis_host::token::Token;
+        let moves: Vec<&EphButton> = self
+            .pressable()
+            .into_iter()
+            .filter(|b| {
+                !b.label.starts_with('✓') && Token::decode(&b.data).is_ok_and(|t| t.action.contains(':'))
+            })
+            .collect();
+        let take = moves
+            .iter()
+            .find(|b| Token::decode(&b.data).is_ok_and(|t| t.action == "b:take"));
+        take.or(moves.first()).copied()
+    }
 }
 
 #[derive(Default)]
