@@ -737,7 +737,7 @@ async fn play(session: &Session, args: &PlayArgs) -> Result<(), String> {
                 .ok()
                 .and_then(|i| buttons.get(i.wrapping_sub(1)))
             {
-                Some((_, token)) => session.handle(Command::Press { token: token.clone() }).await,
+                Some((_, token)) => session.handle(Command::press(token.clone())).await,
                 None => {
                     println!("{}", valid_keys(&buttons, true));
                     continue;

@@ -528,9 +528,7 @@ impl Screen {
     /// Presses button `n` (from 1).
     fn press(&mut self, n: usize) -> Act {
         match self.buttons.get(n.wrapping_sub(1)) {
-            Some(b) => Act::Host(Command::Press {
-                token: b.token.clone(),
-            }),
+            Some(b) => Act::Host(Command::press(b.token.clone())),
             None => {
                 self.status = self.valid_keys();
                 Act::Nothing

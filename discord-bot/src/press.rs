@@ -12,8 +12,7 @@ use serenity::{
     ComponentInteraction, CreateInteractionResponse, CreateInteractionResponseFollowup,
     CreateInteractionResponseMessage, EditInteractionResponse, MessageFlags,
 };
-use stikis_host::token::Token;
-use stikis_host::{Command, Out, Outbox, Request};
+use stikis_host::{Command, Out, Outbox, Press, Request};
 use tokio::sync::{oneshot, OwnedMutexGuard};
 
 use crate::show::Content;
@@ -74,15 +73,15 @@ impl Responder {
     }
 }
 
-/// The host's request for a press.
-fn press_request(c: &ComponentInteraction) -> Request {
-    Request {
+/// The host's request for a press: its button's token decoded here, once.
+fn press_request(c: &ComponentInteraction) -> (Request, Press) {
+    let press = Press::new(c.data.custom_id.clone());
+    let req = Request {
         chat: chat_ref(c.guild_id, c.channel_id),
         user: host_user(&c.user, c.member.as_ref()),
-        command: Command::Press {
-            token: c.data.custom_id.clone(),
-        },
-    }
+        command: Command::Press(press.clone()),
+    };
+    (req, press)
 }
 
 /// A press's name among all presses, written with its move wherever it is committed: if
@@ -96,19 +95,18 @@ fn press_name(c: &ComponentInteraction) -> String {
 /// answers it if this one dies first.
 pub(crate) async fn tell_deferred(bot: &Bot, c: &ComponentInteraction) {
     bot.host
-        .press_deferred(&press_request(c), &press_name(c), &c.token)
+        .press_deferred(&press_request(c).0, &press_name(c), &c.token)
         .await;
 }
 
 pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder) {
     let _busy = bot.busy();
-    let req = press_request(c);
+    let (req, press) = press_request(c);
     let user = req.user.clone();
-    let token = c.data.custom_id.clone();
     // Presses on one table are taken one after the other up to the point where their
     // outbox is shown or claimed, so an answer never carries an older hand than an edit
     // queued after it.
-    let table = Token::decode(&token).ok().map(|t| t.table);
+    let table = press.table();
     let order = table.map(|t| bot.table_order(t));
     let host = bot.host.clone();
     let http = bot.http.clone();
@@ -151,7 +149,7 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
         out.reply("⚠");
         (out, None)
     });
-    answer(bot, c, responder, &user.id, &token, out, deferred, turn).await;
+    answer(bot, c, responder, &user.id, &press, out, deferred, turn).await;
     if let (Some(t), Some(o)) = (table, order) {
         bot.release_table_order(t, o);
     }
@@ -196,13 +194,13 @@ async fn answer(
     c: &ComponentInteraction,
     responder: &Responder,
     user: &str,
-    token: &str,
+    press: &Press,
     out: Outbox,
     deferred: bool,
     turn: Option<OwnedMutexGuard<()>>,
 ) {
     let reply = out.reply_text().unwrap_or(DONE).to_string();
-    let show_hand = Token::decode(token).is_ok_and(|t| t.action == "hand");
+    let show_hand = press.action() == Some("hand");
     let from_ephemeral = c
         .message
         .flags

@@ -25,9 +25,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::t;
-use crate::outbox::{Command, Out, Outbox, Request};
+use crate::outbox::{Command, Out, Outbox, Press, Request};
 use crate::owner::{owner_among, Chat, Message, Ownership, OwnershipHost, LOG_READ_LIMIT, PRESS_LIMIT};
-use crate::token::Token;
 
 /// How long after a deferred press's time limit the table's owner waits before it reads the
 /// log:
@@ -84,10 +83,7 @@ impl Ownership {
     /// `TELL_LIMIT`; one that could not be told (through the database, right after it
     /// restarted) is told again every `TELL_AGAIN_EVERY` until the press is answered.
     pub async fn press_deferred(self: &Arc<Self>, req: &Request, name: &str, follow: &str) {
-        let Command::Press { token } = &req.command else {
-            return;
-        };
-        let Ok(tok) = Token::decode(token) else {
+        let Command::Press(Press { token: Ok(tok), .. }) = &req.command else {
             return;
         };
         let me = self.store.process_id().to_string();

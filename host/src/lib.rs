@@ -28,4 +28,4 @@ pub mod view;
 pub mod watching;
 
 pub use lobby::{Host, HostConfig};
-pub use outbox::{Board, Button, Command, HandDelivery, Out, Outbox, Request, TournamentVerb, User};
+pub use outbox::{Board, Button, Command, HandDelivery, Out, Outbox, Press, Request, TournamentVerb, User};

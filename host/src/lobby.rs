@@ -14,7 +14,7 @@ use tokio::sync::{mpsc, Mutex as AsyncMutex};
 
 use crate::games::{default_rules, game_title, new_game, seat_range, settle_sheet, Pressed, GAMES};
 use crate::i18n::{t, Arg, Lang};
-use crate::outbox::{Command, Out, Outbox, Request, User};
+use crate::outbox::{Command, Out, Outbox, Press, Request, User};
 use crate::owner::{Ownership, Unknown};
 use crate::store::{
     ChatRef, CommunityRef, CommunitySettings, NewTable, Occupant, Platform, Store, StoreError, TableRow,
@@ -466,7 +466,7 @@ impl Host {
         handed: Option<String>,
     ) -> Outbox {
         let timer = crate::observe::Timer::start();
-        let press = matches!(req.command, Command::Press { .. });
+        let press = matches!(req.command, Command::Press(_));
         let presser = req.user.id.clone();
         let (mut out, outcome) = if press {
             crate::observe::with_move_outcome(self.handle_in_time(req, until_ms, handed)).await
@@ -504,7 +504,7 @@ impl Host {
     async fn handle_in_time(self: &Arc<Self>, req: Request, until_ms: i64, handed: Option<String>) -> Outbox {
         let limit = crate::store::CommitBy::new(until_ms, handed);
         let table = match &req.command {
-            Command::Press { token } => Token::decode(token).ok().map(|t| t.table),
+            Command::Press(p) => p.table(),
             _ => None,
         };
         let (chat, user) = (req.chat.clone(), req.user.id.clone());
@@ -699,7 +699,7 @@ impl Host {
             Command::NewTable { game, rules, seats } => {
                 self.new_table(req, game, rules, *seats, lang, &mut out).await?
             }
-            Command::Press { token } => return self.press(req, token, lang).await,
+            Command::Press(p) => return self.press(req, p, lang).await,
             Command::NewTournament {
                 rules,
                 rounds,
@@ -1390,9 +1390,14 @@ impl Host {
         Ok(())
     }
 
-    async fn press(self: &Arc<Self>, req: &Request, token: &str, lang: Lang) -> Result<Outbox, HostError> {
+    async fn press(
+        self: &Arc<Self>,
+        req: &Request,
+        pressed: &Press,
+        lang: Lang,
+    ) -> Result<Outbox, HostError> {
         let mut out = Outbox::default();
-        let Ok(tok) = Token::decode(token) else {
+        let Ok(tok) = &pressed.token else {
             crate::observe::move_outcome("refused");
             out.reply(t(lang, "button-bad", &[]));
             return Ok(out);
@@ -1447,10 +1452,10 @@ impl Host {
                 out.reply(t(lang, "button-stale", &[]));
                 return Ok(out);
             };
-            return self.press_on(req, &tok, lang, fresh).await;
+            return self.press_on(req, tok, lang, fresh).await;
         }
         drop(live);
-        self.press_on(req, &tok, lang, shared).await
+        self.press_on(req, tok, lang, shared).await
     }
 
     async fn press_on(

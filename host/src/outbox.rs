@@ -7,6 +7,35 @@ use stikis_core::ai::Level;
 
 use crate::i18n::Lang;
 use crate::store::ChatRef;
+use crate::token::{Token, TokenError};
+
+/// A button press as it entered: the token its button carried, decoded once, there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Press {
+    /// The token as the button carried it (what a press handed to another process passes on).
+    pub wire: String,
+    /// What it decodes to; a string that no button of ours carries is kept as its error,
+    /// answered as a bad button.
+    pub token: Result<Token, TokenError>,
+}
+
+impl Press {
+    pub fn new(wire: impl Into<String>) -> Press {
+        let wire = wire.into();
+        let token = Token::decode(&wire);
+        Press { wire, token }
+    }
+
+    /// The table the press names, when it is a token at all.
+    pub fn table(&self) -> Option<i64> {
+        self.token.as_ref().ok().map(|t| t.table)
+    }
+
+    /// The press's action, when it is a token at all (`p:QC`, `join`, `hand`).
+    pub fn action(&self) -> Option<&str> {
+        self.token.as_ref().ok().map(|t| t.action.as_str())
+    }
+}
 
 /// The person behind a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,10 +64,8 @@ pub enum Command {
     RemoveBot,
     Start,
     Stop,
-    /// A button: lobby verbs and moves alike carry a token.
-    Press {
-        token: String,
-    },
+    /// A button: lobby verbs and moves alike carry a token, decoded where it entered.
+    Press(Press),
     /// "I'm back": a seat played by a computer player after timeouts returns to its owner.
     Back,
     /// Show my hand again (for players whose private chat is unreachable).
@@ -86,6 +113,13 @@ pub enum Command {
     },
     /// Something done to the chat's tournament (also what its buttons carry).
     Tournament(TournamentVerb),
+}
+
+impl Command {
+    /// A press of a button that carried `wire`: decoded here, once.
+    pub fn press(wire: impl Into<String>) -> Command {
+        Command::Press(Press::new(wire))
+    }
 }
 
 /// Which board `/top` shows.

@@ -38,12 +38,11 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
 use crate::i18n::{t, Lang};
-use crate::outbox::{Button, Command, HandDelivery, Out, Outbox, Request, User};
+use crate::outbox::{Button, Command, HandDelivery, Out, Outbox, Press, Request, User};
 use crate::ownership::BEAT_STALE_MS;
 pub(crate) use crate::peers::HandoffTask;
 use crate::store::{ChatRef, Platform, Store, StoreError};
 use crate::table::{HostError, Shared};
-use crate::token::Token;
 
 /// The start of the PostgreSQL channels on which presses are handed to their table's owner,
 /// and answered (`stikis_handoff_<process id>`).
@@ -465,10 +464,9 @@ fn split(out: Outbox, presser: &str, hands: PresserHands) -> (Vec<Handed>, Outbo
 /// The table a press is for, when it is one a table's owner should handle (moves and a
 /// table's lobby buttons; a tournament's buttons are not a table's).
 fn pressed_table(req: &Request) -> Option<i64> {
-    let Command::Press { token } = &req.command else {
+    let Command::Press(Press { token: Ok(tok), .. }) = &req.command else {
         return None;
     };
-    let tok = Token::decode(token).ok()?;
     (!tok.action.starts_with("T:")).then_some(tok.table)
 }
 
@@ -623,7 +621,7 @@ impl Ownership {
         let Some(table) = pressed_table(req) else {
             return here;
         };
-        let Command::Press { token } = &req.command else {
+        let Command::Press(pressed) = &req.command else {
             return here;
         };
         let Some(mut owner) = self.owner_elsewhere(table) else {
@@ -638,7 +636,7 @@ impl Ownership {
         let mut names = Vec::new();
         let answer = loop {
             match self
-                .hand_to(&owner, req, token, until_ms, deadline, name, &mut names)
+                .hand_to(&owner, req, &pressed.wire, until_ms, deadline, name, &mut names)
                 .await
             {
                 Handoff::Answered(outs) => break Some(outs),
@@ -649,7 +647,7 @@ impl Ownership {
                 Handoff::OwnerGone => {
                     // Not read in time: the next owner's answer is true (the move at that
                     // number, if made, makes the press out of date there).
-                    if let FromLog::Found(found) = self.answer_from_log(host, req, token, &names).await {
+                    if let FromLog::Found(found) = self.answer_from_log(host, req, pressed, &names).await {
                         return Route::Handed(found);
                     }
                     crate::observe::handed_over("owner_gone");
@@ -673,7 +671,7 @@ impl Ownership {
             None => {
                 // A press never handed over was never committed: no need to look.
                 let unread = if sent {
-                    match self.answer_from_log(host, req, token, &names).await {
+                    match self.answer_from_log(host, req, pressed, &names).await {
                         FromLog::Found(found) => return Route::Handed(found),
                         FromLog::Absent => None,
                         FromLog::Unread(unknown) => Some(unknown),
@@ -781,10 +779,10 @@ impl Ownership {
         &self,
         host: &Arc<H>,
         req: &Request,
-        token: &str,
+        pressed: &Press,
         names: &[String],
     ) -> FromLog {
-        let Ok(tok) = Token::decode(token) else {
+        let Ok(tok) = &pressed.token else {
             return FromLog::Absent;
         };
         let user = req.user.id.as_str();
@@ -1000,7 +998,7 @@ impl Ownership {
                 name: user.name,
                 admin: user.admin,
             },
-            command: Command::Press { token },
+            command: Command::press(token),
         };
         let out = host.handle_here(req, until_ms, Some(name)).await;
         let (mut back, mut rest) = split(out.clone(), &presser, hands);
@@ -1076,6 +1074,7 @@ enum FromLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::token::Token;
     use crate::Host;
 
     #[test]
@@ -1168,7 +1167,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (host, table, req) = zole_of_three(&dir.path().join("a.db")).await;
         let (who, token) = first_to_act(&host, table).await;
-        let pressed = |user: &str, token: &str| req(user, Command::Press { token: token.into() });
+        let pressed = |user: &str, token: &str| req(user, Command::press(token));
         // The press was handed to this process by "p-receiver", which named it 7.
         let name = press_name("p-receiver", 7);
         let again = press_name("p-other", 3);
@@ -1176,7 +1175,12 @@ mod tests {
         assert!(
             matches!(
                 host.ownership
-                    .answer_from_log(&host, &pressed(who, &token), &token, std::slice::from_ref(&name))
+                    .answer_from_log(
+                        &host,
+                        &pressed(who, &token),
+                        &Press::new(token.as_str()),
+                        std::slice::from_ref(&name)
+                    )
                     .await,
                 FromLog::Absent
             ),
@@ -1198,7 +1202,7 @@ mod tests {
             .answer_from_log(
                 &host,
                 &pressed(who, &token),
-                &token,
+                &Press::new(token.as_str()),
                 &[again.clone(), name.clone()],
             )
             .await
@@ -1223,7 +1227,12 @@ mod tests {
         assert!(
             matches!(
                 host.ownership
-                    .answer_from_log(&host, &pressed(who, &token), &token, std::slice::from_ref(&again))
+                    .answer_from_log(
+                        &host,
+                        &pressed(who, &token),
+                        &Press::new(token.as_str()),
+                        std::slice::from_ref(&again)
+                    )
                     .await,
                 FromLog::Absent
             ),
@@ -1239,7 +1248,12 @@ mod tests {
         assert!(
             matches!(
                 host.ownership
-                    .answer_from_log(&host, &pressed(who, &token), &token, std::slice::from_ref(&name))
+                    .answer_from_log(
+                        &host,
+                        &pressed(who, &token),
+                        &Press::new(token.as_str()),
+                        std::slice::from_ref(&name)
+                    )
                     .await,
                 FromLog::Absent
             ),
@@ -1261,19 +1275,24 @@ mod tests {
         let name = press_name("p-receiver", 7);
         let out = host
             .handle_here(
-                req(who, Command::Press { token: token.clone() }),
+                req(who, Command::press(token.clone())),
                 crate::store::now_ms() + 2_500,
                 Some(name.clone()),
             )
             .await;
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
-        let pressed = req(who, Command::Press { token: token.clone() });
+        let pressed = req(who, Command::press(token.clone()));
 
         // The log out of reach: not known.
         store.close().await;
         let FromLog::Unread(unknown) = host
             .ownership
-            .answer_from_log(&host, &pressed, &token, std::slice::from_ref(&name))
+            .answer_from_log(
+                &host,
+                &pressed,
+                &Press::new(token.as_str()),
+                std::slice::from_ref(&name),
+            )
             .await
         else {
             panic!("the log could not be read: the outcome is not known");

@@ -1054,7 +1054,7 @@ mod tests {
                 let card = v.hand.iter().filter(|c| !c.picked).find_map(|c| c.token.clone());
                 let decision = v.buttons.iter().flatten().map(|b| b.token.clone()).next();
                 if let Some(token) = card.or(decision) {
-                    host.handle(req(who, Command::Press { token })).await;
+                    host.handle(req(who, Command::press(token))).await;
                     break;
                 }
             }

@@ -485,7 +485,7 @@ mod tests {
         for _ in 0..12 {
             let (who, token) = next_press(&host, table, &people).await;
             bruno_moved |= who.id == "bruno";
-            let out = ask(&who, Command::Press { token }).await;
+            let out = ask(&who, Command::press(token)).await;
             assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
             let hands = hands_of(&out);
             if who.id == "bruno" {
@@ -570,7 +570,7 @@ mod tests {
         assert!(events.try_recv().is_err());
         // Unwatched, his hand goes out with the next move again.
         let (who, token) = next_press(&host, table, &people).await;
-        let out = ask(&who, Command::Press { token }).await;
+        let out = ask(&who, Command::press(token)).await;
         assert!(users(out).iter().any(|u| u == "bruno"));
     }
 }

@@ -173,7 +173,7 @@ async fn a_hand_message_left_behind_by_the_live_table_ends_without_buttons() {
         }) else {
             panic!("nobody may act: {:?}", chat.shown);
         };
-        chat.apply(&ask(who, Command::Press { token }).await);
+        chat.apply(&ask(who, Command::press(token)).await);
         chat.drain(&mut events);
     }
     let (declarer, key, old_buttons) = asked.expect("someone takes the talon and is asked to bury");
@@ -197,7 +197,7 @@ async fn a_hand_message_left_behind_by_the_live_table_ends_without_buttons() {
         });
         if let Some(token) = theirs {
             last = Some(token.clone());
-            let mut out = ask(declarer, Command::Press { token }).await;
+            let mut out = ask(declarer, Command::press(token)).await;
             out.0.retain(|o| !matches!(o, Out::Reply { .. }));
             host.forward(out);
         } else {
@@ -208,7 +208,7 @@ async fn a_hand_message_left_behind_by_the_live_table_ends_without_buttons() {
             }) else {
                 panic!("nobody may act: {:?}", chat.shown);
             };
-            chat.apply(&ask(who, Command::Press { token }).await);
+            chat.apply(&ask(who, Command::press(token)).await);
         }
         chat.drain(&mut events);
     }
@@ -241,7 +241,7 @@ async fn a_hand_message_left_behind_by_the_live_table_ends_without_buttons() {
         1
     );
     // A press on its old burial button is out of date.
-    let out = ask(declarer, Command::Press { token: old }).await;
+    let out = ask(declarer, Command::press(old)).await;
     assert_eq!(
         out.reply_text(),
         Some(t(Lang::En, "button-stale", &[]).as_str()),

@@ -46,7 +46,7 @@ async fn open_with(store: Store, game: &str, rules: Value, people: &[&str], bots
     let table = table_id(&screen);
     for p in &people[1..] {
         let join = screen.lobby_token("join");
-        send(&host, &mut screen, g.clone(), p, Command::Press { token: join }).await;
+        send(&host, &mut screen, g.clone(), p, Command::press(join)).await;
     }
     for &level in bots {
         send(
@@ -250,9 +250,7 @@ async fn bids_go_through_the_level_then_the_trump() {
         &mut t.screen,
         dm(&who.id),
         &who,
-        Command::Press {
-            token: press("9 · 90"),
-        },
+        Command::press(press("9 · 90")),
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
@@ -262,14 +260,7 @@ async fn bids_go_through_the_level_then_the_trump() {
     let labels: Vec<&str> = hand.2.iter().map(|b| b.0.as_str()).collect();
     assert_eq!(labels, ["Pass", "9 ♣", "9 ♦", "9 ♥", "9 ♠", "9 no trumps", "‹"]);
     let hearts = hand.2[3].1.clone();
-    send(
-        &t.host,
-        &mut t.screen,
-        dm(&who.id),
-        &who,
-        Command::Press { token: hearts },
-    )
-    .await;
+    send(&t.host, &mut t.screen, dm(&who.id), &who, Command::press(hearts)).await;
     let rec = log_of(&t.host, t.table).await;
     let seat = rec["deals"][0]["actions"][0]["seat"].clone();
     assert_eq!(rec["deals"][0]["actions"][0], json!({"seat": seat, "bid": "9 H"}));
@@ -297,25 +288,11 @@ async fn bids_go_through_the_level_then_the_trump() {
             .1
     };
     let more = page(&t, "»");
-    send(
-        &t.host,
-        &mut t.screen,
-        dm(&next.id),
-        &next,
-        Command::Press { token: more },
-    )
-    .await;
+    send(&t.host, &mut t.screen, dm(&next.id), &next, Command::press(more)).await;
     let labels: Vec<String> = t.screen.my_buttons(&next.id).into_iter().map(|b| b.0).collect();
     assert_eq!(labels[..5], ["Pass", "Contra", "«", "20 · 200", "21 · 210"]);
     let back = page(&t, "«");
-    send(
-        &t.host,
-        &mut t.screen,
-        dm(&next.id),
-        &next,
-        Command::Press { token: back },
-    )
-    .await;
+    send(&t.host, &mut t.screen, dm(&next.id), &next, Command::press(back)).await;
     let labels: Vec<String> = t.screen.my_buttons(&next.id).into_iter().map(|b| b.0).collect();
     assert_eq!(labels[..3], ["Pass", "Contra", "10 · 100"]);
 }
@@ -357,7 +334,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         (&actor, forge("l:7"), "That level can no longer be bid."),
     ];
     for (who, token, answer) in answers {
-        let out = send(&t.host, &mut t.screen, dm(&who.id), who, Command::Press { token }).await;
+        let out = send(&t.host, &mut t.screen, dm(&who.id), who, Command::press(token)).await;
         let reply = out.reply_text().unwrap_or_default();
         assert!(reply.contains(answer), "{reply:?} is not {answer:?}");
     }
@@ -373,7 +350,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         &mut t.screen,
         dm(&actor.id),
         &actor,
-        Command::Press { token: pass.clone() },
+        Command::press(pass.clone()),
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
@@ -384,7 +361,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         &mut t.screen,
         dm(&actor.id),
         &actor,
-        Command::Press { token: pass },
+        Command::press(pass),
     )
     .await;
     assert_eq!(

@@ -60,7 +60,7 @@ async fn a_new_community_language_reaches_an_open_table_at_its_next_message() {
     let table = table_id(&screen);
     for p in &people[1..] {
         let join = screen.lobby_token("join");
-        send(&host, &mut screen, g.clone(), p, Command::Press { token: join }).await;
+        send(&host, &mut screen, g.clone(), p, Command::press(join)).await;
     }
     let out = send(&host, &mut screen, g.clone(), &people[0], Command::Start).await;
     let shown = table_message(&out, table).expect("the table message");
@@ -83,7 +83,7 @@ async fn a_new_community_language_reaches_an_open_table_at_its_next_message() {
         .expect("somebody bids first")
         .clone();
     let token = screen.my_buttons(&who.id)[0].1.clone();
-    let out = send(&host, &mut screen, dm(&who.id), &who, Command::Press { token }).await;
+    let out = send(&host, &mut screen, dm(&who.id), &who, Command::press(token)).await;
     let shown = table_message(&out, table).expect("the table message after a move");
     assert!(shown.starts_with("Золе · раздача 1"), "{shown}");
     assert!(shown.contains("Заявки:") && shown.contains("Ход:"), "{shown}");

@@ -262,10 +262,10 @@ async fn a_full_zole_lobby_offers_one_more_seat_and_says_so_publicly() {
         )]
     );
     // Somebody seated who presses it is only answered.
-    let out = send(&host, &bruno, Command::Press { token: add.clone() }).await;
+    let out = send(&host, &bruno, Command::press(add.clone())).await;
     assert_eq!(out.reply_text(), Some("You already sit at this table."));
     assert!(posts(&out).is_empty() && lobby_text(&out).is_none(), "{out:?}");
-    let out = send(&host, &dana, Command::Press { token: add.clone() }).await;
+    let out = send(&host, &dana, Command::press(add.clone())).await;
     assert_eq!(out.reply_text(), Some("DANA sits down at seat 4."));
     let lobby = lobby_text(&out).expect("the lobby is redrawn");
     assert!(lobby.contains("4. DANA"), "{lobby}");
@@ -280,7 +280,7 @@ async fn a_full_zole_lobby_offers_one_more_seat_and_says_so_publicly() {
     let (host, _events) = Host::new(Store::open_sqlite(path).await.unwrap(), config());
     host.recover().await.unwrap();
     let (eve, fred) = (user("eve"), user("fred"));
-    let out = send(&host, &eve, Command::Press { token: five }).await;
+    let out = send(&host, &eve, Command::press(five)).await;
     assert_eq!(out.reply_text(), Some("EVE sits down at seat 5."));
     assert!(
         lobby_button(&out, "➕ Seat 6").is_none(),
@@ -370,7 +370,7 @@ async fn a_lobby_with_an_empty_seat_between_players_starts_a_playable_game() {
     send(&host, &bruno, Command::Join).await;
     let out = send(&host, &carl, Command::Join).await;
     let add = lobby_button(&out, "➕ Seat 4").unwrap();
-    send(&host, &dana, Command::Press { token: add.clone() }).await;
+    send(&host, &dana, Command::press(add.clone())).await;
     let out = send(&host, &bruno, Command::Leave).await;
     let lobby = lobby_text(&out).unwrap();
     assert!(lobby.contains("Waiting for one more player."), "{lobby}");
@@ -391,13 +391,6 @@ async fn a_lobby_with_an_empty_seat_between_players_starts_a_playable_game() {
         .iter()
         .find(|(_, b)| !b.is_empty())
         .expect("somebody is to act");
-    let out = send(
-        &host,
-        &user(who),
-        Command::Press {
-            token: buttons[0][0].token.clone(),
-        },
-    )
-    .await;
+    let out = send(&host, &user(who), Command::press(buttons[0][0].token.clone())).await;
     assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
 }

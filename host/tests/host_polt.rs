@@ -45,7 +45,7 @@ async fn open(store: Store, seats: usize, hands: u32, people: &[&str]) -> Table 
     let table = table_id(&screen);
     for p in &people[1..] {
         let join = screen.lobby_token("join");
-        send(&host, &mut screen, g.clone(), p, Command::Press { token: join }).await;
+        send(&host, &mut screen, g.clone(), p, Command::press(join)).await;
     }
     for _ in people.len()..seats {
         send(
@@ -163,14 +163,7 @@ async fn the_exchange_is_private_and_returns_are_forced() {
     let buttons = t.screen.my_buttons(&tzar.id);
     assert_eq!(buttons.len(), 10, "the Tzar may give any card: {buttons:?}");
     let (label, token) = buttons[0].clone();
-    send(
-        &t.host,
-        &mut t.screen,
-        dm(&tzar.id),
-        &tzar,
-        Command::Press { token },
-    )
-    .await;
+    send(&t.host, &mut t.screen, dm(&tzar.id), &tzar, Command::press(token)).await;
     check_privacy(&t.host, t.table, &mut t.screen, &mut t.checked).await;
     assert!(hand_text(&t, &tzar.id).contains(&format!("You gave {label}.")));
     // The Polt sees the card and may return only what the rule allows.
@@ -232,7 +225,7 @@ async fn the_exchange_is_private_and_returns_are_forced() {
         &mut t.screen,
         dm(&polt.id),
         &polt,
-        Command::Press { token: forged },
+        Command::press(forged),
     )
     .await;
     let reply = out.reply_text().unwrap();
@@ -247,9 +240,7 @@ async fn the_exchange_is_private_and_returns_are_forced() {
         &mut t.screen,
         dm(&tzar.id),
         &tzar,
-        Command::Press {
-            token: allowed[0].1.clone(),
-        },
+        Command::press(allowed[0].1.clone()),
     )
     .await;
     assert_eq!(out.reply_text(), Some("It is not your turn."));
@@ -258,9 +249,7 @@ async fn the_exchange_is_private_and_returns_are_forced() {
         &mut t.screen,
         dm("zane"),
         &user("zane", false),
-        Command::Press {
-            token: allowed[0].1.clone(),
-        },
+        Command::press(allowed[0].1.clone()),
     )
     .await;
     assert_eq!(out.reply_text(), Some("You are not playing at this table."));
@@ -271,18 +260,11 @@ async fn the_exchange_is_private_and_returns_are_forced() {
         &mut t.screen,
         dm(&polt.id),
         &polt,
-        Command::Press { token: token.clone() },
+        Command::press(token.clone()),
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
-    let out = send(
-        &t.host,
-        &mut t.screen,
-        dm(&polt.id),
-        &polt,
-        Command::Press { token },
-    )
-    .await;
+    let out = send(&t.host, &mut t.screen, dm(&polt.id), &polt, Command::press(token)).await;
     assert_eq!(
         out.reply_text(),
         Some("That button is out of date; use the newest message.")

@@ -84,23 +84,9 @@ async fn admin_commands_show_their_message_without_a_lone_check_mark() {
     )
     .await;
     let join = screen.tournament_button(TournamentVerb::Join);
-    send(
-        &host,
-        &mut screen,
-        h.clone(),
-        &people[0],
-        Command::Press { token: join },
-    )
-    .await;
+    send(&host, &mut screen, h.clone(), &people[0], Command::press(join)).await;
     let leave = screen.tournament_button(TournamentVerb::Leave);
-    let out = send(
-        &host,
-        &mut screen,
-        h.clone(),
-        &people[0],
-        Command::Press { token: leave },
-    )
-    .await;
+    let out = send(&host, &mut screen, h.clone(), &people[0], Command::press(leave)).await;
     assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
 }
 
@@ -155,7 +141,7 @@ async fn a_deal_shows_its_commitment_short_and_the_record_has_it_whole() {
         < 2
     {
         let token = screen.my_button("anna").expect("Anna can act");
-        send(&host, &mut screen, dm("anna"), &anna, Command::Press { token }).await;
+        send(&host, &mut screen, dm("anna"), &anna, Command::press(token)).await;
         presses += 1;
         assert!(presses < 200, "the deals do not end");
     }

@@ -205,7 +205,7 @@ async fn race(one: Store, two: Store, observer: Store) {
         let (who, token) = screen.next_press();
         let before = human_actions(&observer, table).await;
         let burial = Token::decode(&token).unwrap().action.starts_with("y:");
-        let press = || Command::Press { token: token.clone() };
+        let press = || Command::press(token.clone());
         if rounds % 3 == 0 && !burial {
             // One host only, alternating: the other host's copy falls behind, and the next
             // press it gets must be played on the database's state, not refused as stale.
@@ -492,7 +492,7 @@ fn the_tables_of_a_process_that_is_gone_are_taken_over_at_once() {
         // A person moves (and the computer player after them, if it is its turn): the first
         // process committed the table's last move.
         let (who, token) = screen.next_press();
-        send(&h1, &who, Command::Press { token }).await;
+        send(&h1, &who, Command::press(token)).await;
         (table, h1.store().clone())
     });
     let second = tokio::runtime::Builder::new_multi_thread()
@@ -586,7 +586,7 @@ async fn two_deals(
             break;
         }
         let (who, token) = screen.next_press();
-        let out = send(h, &who, Command::Press { token }).await;
+        let out = send(h, &who, Command::press(token)).await;
         ended.extend(result_keys(&out));
         screen.show(&out);
     }
@@ -715,7 +715,7 @@ fn results_lost_with_their_process_are_posted_by_the_one_that_takes_over() {
         let mut lost = Vec::new();
         for _ in 0..600 {
             let (who, token) = first_move(&hands).expect("someone can act");
-            let out = send(&h1, &who, Command::Press { token }).await;
+            let out = send(&h1, &who, Command::press(token)).await;
             assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
             if lost.len() == 2 {
                 return (table, h1.store().clone(), lost);
@@ -787,7 +787,7 @@ fn results_lost_with_their_process_are_posted_by_the_one_that_takes_over() {
         see(&mut hands, &out);
         // A person moves here: this process is the table's last mover when it dies.
         let (who, token) = first_move(&hands).expect("someone can act");
-        let out = send(&h3, &who, Command::Press { token }).await;
+        let out = send(&h3, &who, Command::press(token)).await;
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
         see(&mut hands, &out);
         // Deal 1's result is still not recorded as posted, nor any this press ended.
@@ -809,7 +809,7 @@ fn results_lost_with_their_process_are_posted_by_the_one_that_takes_over() {
     fourth.block_on(async {
         let (h4, mut e4) = Host::new(Store::open_sqlite(&path).await.unwrap(), config());
         let (who, token) = first_move(&hands).expect("someone can act");
-        send(&h4, &who, Command::Press { token }).await;
+        send(&h4, &who, Command::press(token)).await;
         let owed = tokio::time::timeout(std::time::Duration::from_secs(10), async {
             loop {
                 let out = e4.recv().await.expect("events");
@@ -938,7 +938,7 @@ async fn picks_on_two_hosts(one: Store, two: Store, observer: Store, owners: Own
             continue;
         };
         // Through the second host: its copy is up to date when the burial begins.
-        let out = send(&h2, &who, Command::Press { token }).await;
+        let out = send(&h2, &who, Command::press(token)).await;
         screen.show(&out);
     };
     let card = |t: &String| {
@@ -980,14 +980,7 @@ async fn picks_on_two_hosts(one: Store, two: Store, observer: Store, owners: Own
         assert!(picked_there(h).await.is_empty(), "a pick before any was made");
     }
     let before = observer.actions(table).await.unwrap().len();
-    let out = send(
-        &h1,
-        &who,
-        Command::Press {
-            token: picks[0].clone(),
-        },
-    )
-    .await;
+    let out = send(&h1, &who, Command::press(picks[0].clone())).await;
     assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
     assert_eq!(
         observer.actions(table).await.unwrap().len(),
@@ -1006,14 +999,7 @@ async fn picks_on_two_hosts(one: Store, two: Store, observer: Store, owners: Own
         assert_eq!(picked_there(h).await, vec![card(&picks[0])], "the pick on {at}");
     }
 
-    let out = send(
-        &h2,
-        &who,
-        Command::Press {
-            token: picks[1].clone(),
-        },
-    )
-    .await;
+    let out = send(&h2, &who, Command::press(picks[1].clone())).await;
     assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
     let actions = observer.actions(table).await.unwrap();
     let buried = actions
@@ -1129,7 +1115,7 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
     };
     let send = |host: &Arc<Host>, who: &str, command: Command| {
         let chat = match command {
-            Command::Press { .. } => hand_chat(who),
+            Command::Press(_) => hand_chat(who),
             _ => group.clone(),
         };
         let (host, who) = (host.clone(), who.to_string());
@@ -1204,7 +1190,7 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
     let seq_before = observer.next_seq(table).await.unwrap();
     let mut applied = None;
     for (who, token) in pressed(&screen, seq_before - 1) {
-        let out = send(other, &who, Command::Press { token }).await;
+        let out = send(other, &who, Command::press(token)).await;
         if out.reply_text() == Some("✓") {
             applied = Some((who, out));
             break;
@@ -1325,7 +1311,7 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
         .cloned()
         .unwrap_or_else(|| panic!("a person is to act at {}: {:#?}", seq_before - 1, screen.hands));
     let started = std::time::Instant::now();
-    let out = send(&other, &who, Command::Press { token }).await;
+    let out = send(&other, &who, Command::press(token)).await;
     let reply = out.reply_text().unwrap_or_default();
     assert!(reply.starts_with("That did not go through in time"), "{out:?}");
     eprintln!("answered \"try again\" in {:?}", started.elapsed());
@@ -1346,7 +1332,7 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
     owner_store.close().await;
     let mut applied = false;
     for (who, token) in now {
-        let out = send(&other, &who, Command::Press { token }).await;
+        let out = send(&other, &who, Command::press(token)).await;
         if out.reply_text() == Some("✓") {
             applied = true;
             break;
@@ -1399,7 +1385,7 @@ async fn on_postgres_a_table_gained_from_a_dead_owner_is_read_afresh_though_a_co
     for (who, tokens) in screen.hands.clone() {
         for token in tokens {
             if Token::decode(&token).is_ok_and(|t| t.seq == seq)
-                && send(&owner, &who, Command::Press { token }).await.reply_text() == Some("✓")
+                && send(&owner, &who, Command::press(token)).await.reply_text() == Some("✓")
             {
                 moved = true;
                 break;
@@ -1482,7 +1468,7 @@ async fn on_postgres_a_deferred_press_whose_receiver_died_is_answered_by_the_nex
         let press = Request {
             chat: server.clone(),
             user: user(&who, false),
-            command: Command::Press { token },
+            command: Command::press(token),
         };
         let out = receiver
             .handle_named(
@@ -1613,7 +1599,7 @@ async fn on_postgres_a_deferred_press_not_told_at_first_is_told_again() {
     let press = Request {
         chat: server.clone(),
         user: user(&who, false),
-        command: Command::Press { token },
+        command: Command::press(token),
     };
     proxy.cut();
     receiver.press_deferred(&press, "discord/1", "token-1").await;
@@ -1678,7 +1664,7 @@ async fn on_postgres_a_move_whose_commit_lost_its_answer_is_answered_by_what_the
     // Asked at once: the move stands, and the press is taken.
     let seq = store.next_seq(table).await.unwrap();
     store.lose_commit_answer(0);
-    let out = send(&host, &who, Command::Press { token }).await;
+    let out = send(&host, &who, Command::press(token)).await;
     assert_eq!(out.reply_text(), Some("✓"), "{out:#?}");
     let actions = store.actions(table).await.unwrap();
     let made = actions
@@ -1692,7 +1678,7 @@ async fn on_postgres_a_move_whose_commit_lost_its_answer_is_answered_by_what_the
     let (who, token) = screen.next_press();
     let seq = store.next_seq(table).await.unwrap();
     store.lose_commit_answer(6_000);
-    let out = send(&host, &who, Command::Press { token }).await;
+    let out = send(&host, &who, Command::press(token)).await;
     let unsure = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-unsure", &[]);
     assert_eq!(out.reply_text(), Some(unsure.as_str()), "{out:#?}");
     let stood = stikis_host::i18n::t(
@@ -1827,7 +1813,7 @@ async fn one_move(
         }
         let seq = observer.next_seq(table).await.unwrap();
         for (who, token) in buttons_at(screen, seq - 1) {
-            let out = send(host, &who, Command::Press { token }).await;
+            let out = send(host, &who, Command::press(token)).await;
             if out.reply_text() == Some("✓") {
                 screen.show(&out);
                 return;
@@ -1874,7 +1860,7 @@ async fn on_postgres_a_deal_ended_by_a_move_whose_commit_lost_its_answer_is_post
         if screen.hand_buttons.get("anna") == Some(&1) && screen.hands["anna"].len() == 1 {
             break token;
         }
-        screen.show(&send(&host, "anna", Command::Press { token }).await);
+        screen.show(&send(&host, "anna", Command::press(token)).await);
         presses += 1;
         assert!(presses < 100, "no last trick in 100 presses");
     };
@@ -1882,7 +1868,7 @@ async fn on_postgres_a_deal_ended_by_a_move_whose_commit_lost_its_answer_is_post
     let seq = Token::decode(&token).unwrap().seq;
     let results = screen.results;
     store.lose_commit_answer(6_000);
-    let out = send(&host, "anna", Command::Press { token }).await;
+    let out = send(&host, "anna", Command::press(token)).await;
     let unsure = stikis_host::i18n::t(stikis_host::i18n::Lang::En, "press-unsure", &[]);
     assert_eq!(out.reply_text(), Some(unsure.as_str()), "{out:#?}");
     screen.show(&out);

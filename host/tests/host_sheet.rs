@@ -83,7 +83,7 @@ async fn play_one_deal(host: &Arc<Host>, mut out: Outbox) -> String {
             .iter()
             .find_map(|w| hands.get(*w).and_then(|b| b.first()).map(|t| (*w, t.clone())))
             .expect("somebody can act");
-        out = send(host, who, Command::Press { token }).await;
+        out = send(host, who, Command::press(token)).await;
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
     }
     panic!("the deal does not end")
@@ -457,7 +457,7 @@ async fn a_press_that_waited_past_its_time_limit_is_answered_try_again_unapplied
     let press = || Request {
         chat: chat(),
         user: user(&presser, false),
-        command: Command::Press { token: token.clone() },
+        command: Command::press(token.clone()),
     };
     let limit = stikis_host::owner::PRESS_LIMIT.as_millis() as i64;
     let late = stikis_host::store::now_ms() - limit - 500;
@@ -494,7 +494,7 @@ async fn without_its_database_the_host_says_try_again() {
     let try_again =
         "The bot cannot reach its database just now: nothing was changed. Please try again in a moment.";
     for (who, command) in [
-        (presser.as_str(), Command::Press { token }),
+        (presser.as_str(), Command::press(token)),
         ("bruno", Command::Stats),
         ("anna", Command::Stop),
     ] {

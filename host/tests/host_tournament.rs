@@ -57,7 +57,7 @@ impl Field {
             &mut self.screen,
             chat("club"),
             who,
-            Command::Press { token },
+            Command::press(token),
         )
         .await
     }
@@ -94,7 +94,7 @@ impl Field {
                 &mut self.screen,
                 dm(&who.id),
                 &who,
-                Command::Press { token },
+                Command::press(token),
             )
             .await;
             assert_eq!(out.reply_text(), Some("✓"), "{out:?}");

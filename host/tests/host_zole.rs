@@ -66,7 +66,7 @@ async fn open_with(store: Store, turn_limit: Option<u32>) -> Game {
         &mut screen,
         g.clone(),
         &bruno,
-        Command::Press { token: join.clone() },
+        Command::press(join.clone()),
     )
     .await;
     assert!(out.reply_text().unwrap().contains("BRUNO"));
@@ -128,7 +128,7 @@ async fn play(game: &mut Game, deals: usize, checked: &mut usize) -> usize {
             &mut game.screen,
             dm(&who.id),
             &who,
-            Command::Press { token },
+            Command::press(token),
         )
         .await;
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
@@ -224,7 +224,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         &mut game.screen,
         dm("cilda"),
         &cilda,
-        Command::Press { token: token.clone() },
+        Command::press(token.clone()),
     )
     .await;
     assert_eq!(out.reply_text(), Some("You are not playing at this table."));
@@ -234,7 +234,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         &mut game.screen,
         g.clone(),
         &cilda,
-        Command::Press { token: "zzz".into() },
+        Command::press("zzz"),
     )
     .await;
     assert_eq!(out.reply_text(), Some("That button is not valid."));
@@ -253,7 +253,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         &mut game.screen,
         dm(&idle.id),
         &idle,
-        Command::Press { token: forged },
+        Command::press(forged),
     )
     .await;
     assert_eq!(out.reply_text(), Some("It is not your turn."));
@@ -282,7 +282,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
             &mut game.screen,
             dm(&actor.id),
             &actor,
-            Command::Press { token: forged },
+            Command::press(forged),
         )
         .await;
         let reply = out.reply_text().unwrap_or_default().to_string();
@@ -304,7 +304,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         &mut game.screen,
         dm(&actor.id),
         &actor,
-        Command::Press { token: token.clone() },
+        Command::press(token.clone()),
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
@@ -323,7 +323,7 @@ async fn bad_presses_are_answered_and_change_nothing() {
         &mut game.screen,
         dm(&actor.id),
         &actor,
-        Command::Press { token: token.clone() },
+        Command::press(token.clone()),
     )
     .await;
     assert_eq!(
@@ -375,7 +375,7 @@ async fn a_restart_mid_deal_gives_the_same_record_as_an_uninterrupted_game() {
             &mut first.screen,
             dm(&who.id),
             &who,
-            Command::Press { token },
+            Command::press(token),
         )
         .await;
     }
@@ -644,7 +644,7 @@ async fn a_player_who_leaves_mid_deal_is_played_for_until_back() {
             &mut game.screen,
             dm("bruno"),
             &bruno,
-            Command::Press { token },
+            Command::press(token),
         )
         .await;
     }
@@ -735,14 +735,7 @@ async fn the_declarer_surrenders_while_waiting_for_the_others() {
                     assert_eq!(label, "Surrender");
                     opponent_turns += 1;
                     if opponent_turns == 2 {
-                        let out = send(
-                            &host,
-                            &mut screen,
-                            dm(&d.id),
-                            d,
-                            Command::Press { token: token.clone() },
-                        )
-                        .await;
+                        let out = send(&host, &mut screen, dm(&d.id), d, Command::press(token.clone())).await;
                         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
                         break;
                     }
@@ -752,7 +745,7 @@ async fn the_declarer_surrenders_while_waiting_for_the_others() {
                 buttons[0].1.clone()
             }
         };
-        let out = send(&host, &mut screen, dm(&who.id), who, Command::Press { token }).await;
+        let out = send(&host, &mut screen, dm(&who.id), who, Command::press(token)).await;
         assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
     }
     assert_eq!(
@@ -822,23 +815,14 @@ async fn a_half_chosen_bury_is_kept_across_a_restart() {
         .find(|(l, _)| l.starts_with("Take"))
         .unwrap()
         .1;
-    send(
-        &host,
-        &mut screen,
-        dm(&who.id),
-        &who,
-        Command::Press { token: take },
-    )
-    .await;
+    send(&host, &mut screen, dm(&who.id), &who, Command::press(take)).await;
     let first = screen.my_buttons(&who.id)[0].clone();
     let out = send(
         &host,
         &mut screen,
         dm(&who.id),
         &who,
-        Command::Press {
-            token: first.1.clone(),
-        },
+        Command::press(first.1.clone()),
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
@@ -849,9 +833,7 @@ async fn a_half_chosen_bury_is_kept_across_a_restart() {
         &mut screen,
         dm(&who.id),
         &who,
-        Command::Press {
-            token: first.1.clone(),
-        },
+        Command::press(first.1.clone()),
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
@@ -868,9 +850,7 @@ async fn a_half_chosen_bury_is_kept_across_a_restart() {
             &mut screen,
             dm(&who.id),
             &who,
-            Command::Press {
-                token: unpick.clone(),
-            },
+            Command::press(unpick.clone()),
         )
         .await;
         assert_eq!(out.reply_text(), Some("✓"));
@@ -881,9 +861,7 @@ async fn a_half_chosen_bury_is_kept_across_a_restart() {
         &mut screen,
         dm(&who.id),
         &who,
-        Command::Press {
-            token: first.1.clone(),
-        },
+        Command::press(first.1.clone()),
     )
     .await;
     assert_eq!(out.reply_text(), Some("✓"));
@@ -902,14 +880,7 @@ async fn a_half_chosen_bury_is_kept_across_a_restart() {
     );
     assert_eq!(log_of(&host, table).await, before, "a pick is not a move");
     let second = buttons[1].1.clone();
-    let out = send(
-        &host,
-        &mut screen,
-        dm(&who.id),
-        &who,
-        Command::Press { token: second },
-    )
-    .await;
+    let out = send(&host, &mut screen, dm(&who.id), &who, Command::press(second)).await;
     assert_eq!(out.reply_text(), Some("✓"));
     let after = log_of(&host, table).await;
     let actions = after["deals"][0]["actions"].as_array().unwrap();
@@ -950,7 +921,7 @@ async fn recovery_shows_the_hands_of_a_deal_that_ended_just_before_a_crash() {
             .handle(Request {
                 chat: dm(&who.id),
                 user: who,
-                command: Command::Press { token },
+                command: Command::press(token),
             })
             .await;
         // The press that ends deal 1: its outbox is lost with the host.

@@ -22,7 +22,7 @@ use stikis_host::i18n::{t, Lang};
 use stikis_host::lobby::{SWEEP_EVERY, SWEEP_QUIET};
 use stikis_host::store::{ChatRef, CommunityRef, Platform};
 use stikis_host::token::Token;
-use stikis_host::{Command, Host, HostConfig, Outbox, Request, TournamentVerb, User};
+use stikis_host::{Command, Host, HostConfig, Outbox, Press, Request, TournamentVerb, User};
 use teloxide::dispatching::{Dispatcher, ShutdownToken};
 use teloxide::error_handlers::LoggingErrorHandler;
 use teloxide::payloads::SetMyCommandsSetters;
@@ -600,13 +600,14 @@ impl App {
         if let Some(choice) = show::parse_choice(&data) {
             return self.on_choice(&q, choice).await;
         }
-        let tok = Token::decode(&data).ok();
-        let alert = tok.as_ref().is_some_and(|t| t.action == "hand");
+        // Decoded here, once: the host is given the press as it was read.
+        let press = Press::new(data);
+        let alert = press.action() == Some("hand");
         let answer = Answer::Callback {
             id: q.id.clone(),
             alert,
             from: q.from.id.0.to_string(),
-            pressed: pressed_label(&q, &data),
+            pressed: pressed_label(&q, &press.wire),
         };
         let mut user = person(&q.from);
         let chat = match q.regular_message() {
@@ -614,12 +615,10 @@ impl App {
             None => ChatRef::new(Platform::Telegram, user.id.clone(), user.id.clone()),
         };
         // Managing verbs need to know whether the presser administers the group.
-        if tok.as_ref().is_some_and(|t| {
-            matches!(
-                t.action.as_str(),
-                "bot" | "start" | "T:s" | "T:b" | "T:p" | "T:r" | "T:x"
-            )
-        }) {
+        if matches!(
+            press.action(),
+            Some("bot" | "start" | "T:s" | "T:b" | "T:p" | "T:r" | "T:x")
+        ) {
             if let Some(cid) = show::chat_id(&chat) {
                 match self.admin_or_retry(&chat, cid, q.from.id, &user.id, true).await {
                     Some(a) => user.admin = a,
@@ -641,13 +640,13 @@ impl App {
             Some(m) => self.shower.held_at_ephemeral(&user.id, m.id().0.into()),
             _ => Vec::new(),
         };
+        let table = press.table();
         let req = Request {
             chat,
             user,
-            command: Command::Press { token: data },
+            command: Command::Press(press),
         };
-        self.run(tok.map(|t| t.table), req, answer, Some((&q.from, received_ms)))
-            .await;
+        self.run(table, req, answer, Some((&q.from, received_ms))).await;
         if !held.is_empty() {
             self.shower.release_now(held).await;
         }
@@ -692,7 +691,7 @@ impl App {
             .handle(Request {
                 chat: chat.clone(),
                 user: user.clone(),
-                command: Command::Press { token: hand_token },
+                command: Command::press(hand_token),
             })
             .await;
         let hand = shown.0.iter().find_map(|o| match o {
@@ -728,9 +727,7 @@ impl App {
                     let req = Request {
                         chat,
                         user,
-                        command: Command::Press {
-                            token: b.token.clone(),
-                        },
+                        command: Command::press(b.token.clone()),
                     };
                     if let Answer::Callback { pressed, .. } = &mut answer {
                         *pressed = Some(b.label.clone());
@@ -855,12 +852,12 @@ impl App {
             "start" if private && !args.is_empty() => {
                 // A deep link: t.me/<bot>?start=<lobby token>.
                 self.shower.reachable(&user.id);
-                let token = show::token_of_start(args[0]);
-                let table = Token::decode(&token).ok().map(|t| t.table);
+                let press = Press::new(show::token_of_start(args[0]));
+                let table = press.table();
                 let req = Request {
                     chat,
                     user,
-                    command: Command::Press { token },
+                    command: Command::Press(press),
                 };
                 return self.run(table, req, answer, None).await;
             }

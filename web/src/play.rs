@@ -671,7 +671,7 @@ async fn press(
                 name,
                 admin: false,
             },
-            command: Command::Press { token: f.token },
+            command: Command::press(f.token),
         })
         .await;
     let reply = out.reply_text().map(str::to_string);

@@ -403,7 +403,7 @@ async fn open_table(host: &Arc<Host>, screen: &mut Screen, g: &ChatRef, people: 
     let table = table_id(screen);
     for p in &people[1..] {
         let join = screen.lobby_token("join");
-        send(host, screen, g.clone(), p, Command::Press { token: join }).await;
+        send(host, screen, g.clone(), p, Command::press(join)).await;
     }
     send(host, screen, g.clone(), &people[0], Command::Start).await;
     table
@@ -541,7 +541,7 @@ impl Game {
                     &mut self.screen,
                     self.g.clone(),
                     &who,
-                    Command::Press { token },
+                    Command::press(token),
                 )
                 .await;
                 played.chat_moves += 1;
@@ -1285,7 +1285,7 @@ async fn in_chromium_on_a_phone_the_mini_app_seats_the_player_who_plays_by_tappi
         &mut screen,
         g.clone(),
         &people[seat],
-        Command::Press { token },
+        Command::press(token),
     )
     .await;
     let now = version_of(&bot.host, table).await;
@@ -1900,7 +1900,7 @@ async fn on_postgres_a_move_made_in_one_process_reaches_the_pages_of_another() {
             &mut screen,
             g.clone(),
             &people[seat],
-            Command::Press { token },
+            Command::press(token),
         )
         .await;
         moves += 1;

@@ -324,14 +324,7 @@ pub async fn step(t: &mut Table) -> bool {
     };
     let buttons = t.screen.my_buttons(&who.id);
     let token = buttons[t.next(buttons.len())].1.clone();
-    let out = send(
-        &t.host,
-        &mut t.screen,
-        dm(&who.id),
-        &who,
-        Command::Press { token },
-    )
-    .await;
+    let out = send(&t.host, &mut t.screen, dm(&who.id), &who, Command::press(token)).await;
     assert_eq!(out.reply_text(), Some("✓"), "{out:?}");
     check_privacy(&t.host, t.table, &mut t.screen, &mut t.checked).await;
     if out.0.iter().any(|o| o.text().starts_with("The game is over.")) {
