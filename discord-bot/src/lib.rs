@@ -289,17 +289,18 @@ pub async fn start(config: Config) -> Result<Running, Error> {
         None => None,
     };
     // A PostgreSQL server that does not answer yet is waited for (its /healthz says 503).
-    let store = stikis_web::probe::connect_store(&config.database_url, config.metrics_listen)
+    let url = &config.database_url;
+    let waiting = stikis_web::probe::Waiting::serve(url, config.metrics_listen)
         .await
-        .map_err(|e| match e {
-            stikis_web::probe::ConnectError::Store(e) => format!(
-                "cannot open the database ({}): {e}",
-                stikis_host::store::database_named(&config.database_url)
-            ),
-            stikis_web::probe::ConnectError::Listen(listen, e) => {
-                format!("cannot serve metrics on {listen}: {e}")
-            }
-        })?;
+        .map_err(|(listen, e)| format!("cannot serve metrics on {listen}: {e}"))?;
+    let store = Store::connect_waiting(url, |e| waiting.database_waits(e)).await;
+    waiting.stop().await;
+    let store = store.map_err(|e| {
+        format!(
+            "cannot open the database ({}): {e}",
+            stikis_host::store::database_named(url)
+        )
+    })?;
     let mut host_config = config.host.clone();
     // Personal links to the live table are signed with a key made from the bot's token.
     host_config

@@ -20,7 +20,7 @@ use serde_json::Value;
 use stikis_core::ai::Level;
 use stikis_host::i18n::{t, Lang};
 use stikis_host::lobby::{SWEEP_EVERY, SWEEP_QUIET};
-use stikis_host::store::{ChatRef, CommunityRef, Platform};
+use stikis_host::store::{ChatRef, CommunityRef, Platform, Store};
 use stikis_host::token::Token;
 use stikis_host::{Command, Host, HostConfig, Outbox, Press, Request, TournamentVerb, User};
 use teloxide::dispatching::{Dispatcher, ShutdownToken};
@@ -247,15 +247,14 @@ fn check_settings(settings: &Settings) -> Result<(), StartError> {
 pub async fn start(settings: Settings) -> Result<Running, StartError> {
     check_settings(&settings)?;
     // A PostgreSQL server that does not answer yet is waited for (its /healthz says 503).
-    let store = stikis_web::probe::connect_store(&settings.database_url, settings.metrics_listen)
+    let url = &settings.database_url;
+    let waiting = stikis_web::probe::Waiting::serve(url, settings.metrics_listen)
         .await
-        .map_err(|e| match e {
-            stikis_web::probe::ConnectError::Store(e) => StartError::Store(format!(
-                "({}): {e}",
-                stikis_host::store::database_named(&settings.database_url)
-            )),
-            stikis_web::probe::ConnectError::Listen(listen, e) => StartError::Listen(listen, e.to_string()),
-        })?;
+        .map_err(|(listen, e)| StartError::Listen(listen, e.to_string()))?;
+    let store = Store::connect_waiting(url, |e| waiting.database_waits(e)).await;
+    waiting.stop().await;
+    let store = store
+        .map_err(|e| StartError::Store(format!("({}): {e}", stikis_host::store::database_named(url))))?;
     let mut bot = Bot::new(settings.token.clone());
     if let Some(url) = settings.api_url.clone() {
         bot = bot.set_api_url(url);

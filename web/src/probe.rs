@@ -90,17 +90,59 @@ pub async fn serve(
     Ok((addr, task))
 }
 
-/// The probe of a bot still waiting for its database at start: `/healthz` answers 503 saying
-/// what it waits for, `/metrics` answers 503. Stopped, and its port freed, before the bot's
-/// own probe listens there.
+/// The probe of a bot while its store connects (`Store::connect_waiting`): a PostgreSQL
+/// server that does not answer yet is waited for, and meanwhile, when the bot has a probe
+/// address, `/healthz` there answers 503 saying what it waits for and `/metrics` answers 503.
+/// Stopped, and its port freed, before the bot's own probe listens there. With no probe
+/// address, or a SQLite store (nothing to wait for), it serves nothing.
 pub struct Waiting {
+    database: String,
+    serving: Option<Serving>,
+}
+
+struct Serving {
     why: Arc<Mutex<String>>,
     stop: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl Waiting {
-    pub async fn serve(listen: SocketAddr) -> std::io::Result<Waiting> {
+    /// Starts the probe for connecting to `url`; a failure to listen on `listen` (the
+    /// address, and why) is the caller's start error.
+    pub async fn serve(
+        url: &str,
+        listen: Option<SocketAddr>,
+    ) -> Result<Waiting, (SocketAddr, std::io::Error)> {
+        let database = stikis_host::store::database_named(url);
+        let serving = match listen {
+            Some(listen) if stikis_host::store::is_postgres_url(url) => {
+                Some(Serving::start(listen).await.map_err(|e| (listen, e))?)
+            }
+            _ => None,
+        };
+        Ok(Waiting { database, serving })
+    }
+
+    /// The store's observer while it waits: `/healthz` says why from now on.
+    pub fn database_waits(&self, e: &stikis_host::store::StoreError) {
+        if let Some(s) = &self.serving {
+            *s.why.lock().expect("probe lock") = format!(
+                "database: {} does not answer ({e}); waiting for it",
+                self.database
+            );
+        }
+    }
+
+    pub async fn stop(self) {
+        if let Some(s) = self.serving {
+            let _ = s.stop.send(());
+            let _ = s.task.await;
+        }
+    }
+}
+
+impl Serving {
+    async fn start(listen: SocketAddr) -> std::io::Result<Serving> {
         let why = Arc::new(Mutex::new("starting: connecting to the database".to_string()));
         let said = why.clone();
         let health = move || {
@@ -123,48 +165,6 @@ impl Waiting {
                 })
                 .await;
         });
-        Ok(Waiting { why, stop, task })
+        Ok(Serving { why, stop, task })
     }
-
-    /// What `/healthz` says from now on.
-    pub fn set(&self, why: String) {
-        *self.why.lock().expect("probe lock") = why;
-    }
-
-    pub async fn stop(self) {
-        let _ = self.stop.send(());
-        let _ = self.task.await;
-    }
-}
-
-/// Connects the bot's store as `Store::connect_waiting` does: a PostgreSQL server that does
-/// not answer yet is waited for, and meanwhile, when the bot has a probe address, `/healthz`
-/// there answers 503 saying so. A failure to listen there is the caller's start error.
-pub async fn connect_store(url: &str, probe: Option<SocketAddr>) -> Result<Store, ConnectError> {
-    let waiting = match probe {
-        Some(listen) if stikis_host::store::is_postgres_url(url) => Some(
-            Waiting::serve(listen)
-                .await
-                .map_err(|e| ConnectError::Listen(listen, e))?,
-        ),
-        _ => None,
-    };
-    let named = stikis_host::store::database_named(url);
-    let store = Store::connect_waiting(url, |e| {
-        if let Some(w) = &waiting {
-            w.set(format!("database: {named} does not answer ({e}); waiting for it"));
-        }
-    })
-    .await;
-    if let Some(w) = waiting {
-        w.stop().await;
-    }
-    store.map_err(ConnectError::Store)
-}
-
-/// Why `connect_store` failed.
-#[derive(Debug)]
-pub enum ConnectError {
-    Store(stikis_host::store::StoreError),
-    Listen(SocketAddr, std::io::Error),
 }
