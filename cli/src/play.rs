@@ -91,7 +91,7 @@ fn and_list(words: &[&str]) -> String {
     }
 }
 
-fn parse(a: &PlayArgs) -> Result<Opts, String> {
+pub(crate) fn parse(a: &PlayArgs) -> Result<Opts, String> {
     let not_of = |what: &str, game: &str| format!("{what} is not an option of {game}");
     let games = stikis_core::games::GAMES;
     let variants: Vec<_> = games.iter().filter(|g| g.family == a.game).collect();
@@ -373,7 +373,7 @@ fn valid_keys(buttons: &[(String, String)], running: bool) -> String {
 pub fn run(args: &PlayArgs) -> Result<(), String> {
     let opts = parse(args)?;
     let rt = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
-    let session = rt.block_on(Session::open(opts))?;
+    let session = rt.block_on(Session::open(opts, HostConfig::default()))?;
     use std::io::IsTerminal;
     if !args.plain && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
         crate::tui::run(&rt, &session, args)
@@ -397,7 +397,9 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    async fn open(opts: Opts) -> Result<Session, String> {
+    /// Opens the game's database and a host on it, set up as `config` says (the terminal
+    /// takes the default: seeds from the OS).
+    pub(crate) async fn open(opts: Opts, config: HostConfig) -> Result<Session, String> {
         // Named without its password; a server is said before it is tried, and one that
         // does not answer is given up after CONNECT_WAIT rather than the pool's 30 s.
         let named = stikis_host::store::database_named(&opts.db);
@@ -414,7 +416,7 @@ impl Session {
                 ))
             }
         };
-        let (host, _timers) = Host::new(store.clone(), HostConfig::default());
+        let (host, _timers) = Host::new(store.clone(), config);
         Ok(Session {
             host,
             store,

@@ -117,25 +117,7 @@ enum Act {
 
 pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> Result<(), String> {
     let (out, notes) = rt.block_on(session.begin(args))?;
-    let mut screen = Screen {
-        view: None,
-        live: false,
-        end: None,
-        buttons: Vec::new(),
-        selected: 0,
-        typed: String::new(),
-        log: notes,
-        sheet: None,
-        carried: Vec::new(),
-        title: String::new(),
-        mode: Mode::Playing,
-        status: String::new(),
-        back: 0,
-        held: Vec::new(),
-        last_table: None,
-        anchor: None,
-        log_rows: Cell::new((0, 0, 0)),
-    };
+    let mut screen = Screen::new(notes);
     screen.take(rt, session, out);
     if screen.mode == Mode::Over && screen.sheet.is_some() {
         // No table, but the last one's score sheet is open: c closes it, n goes on from it.
@@ -247,6 +229,29 @@ fn presses(v: &TableView) -> Vec<Press> {
 }
 
 impl Screen {
+    /// The screen before the first table is read: `log` in the message pane.
+    fn new(log: Vec<String>) -> Screen {
+        Screen {
+            view: None,
+            live: false,
+            end: None,
+            buttons: Vec::new(),
+            selected: 0,
+            typed: String::new(),
+            log,
+            sheet: None,
+            carried: Vec::new(),
+            title: String::new(),
+            mode: Mode::Playing,
+            status: String::new(),
+            back: 0,
+            held: Vec::new(),
+            last_table: None,
+            anchor: None,
+            log_rows: Cell::new((0, 0, 0)),
+        }
+    }
+
     /// While a deal's end is shown and the next deal waits for Enter.
     fn holding(&self) -> bool {
         self.end.as_ref().is_some_and(|e| e.next)
@@ -1298,5 +1303,171 @@ mod tests {
             ["     table  sheet", "You     +4    +10", "Ann     -4    -10"]
         );
         assert!(lines[3].starts_with("table: this table's Totals"));
+    }
+
+    /// The text of a terminal's screen, row by row.
+    fn screen_text(t: &ratatui::Terminal<ratatui::backend::TestBackend>) -> String {
+        let buf = t.backend().buffer();
+        let area = buf.area;
+        (0..area.height)
+            .map(|y| (0..area.width).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// A page's HTML with maud's escapes read back.
+    fn unescaped(html: &str) -> String {
+        html.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&")
+    }
+
+    /// One game at an 80×24 terminal, the chat's table message and the live page, all drawn
+    /// from the table's one picture: at a decision in the play with cards on the trick, the
+    /// contract (or the trumps named), every card of the trick with its player, and whose
+    /// turn it is are in all three; at the deal's end, its result is in all three. Returns
+    /// how many moments were compared.
+    fn same_table_everywhere(game: &str) -> usize {
+        use clap::Parser;
+        use stikis_host::i18n::{t, Lang};
+        use stikis_host::picture::{card_label, Word};
+        #[derive(clap::Parser)]
+        struct T {
+            #[command(flatten)]
+            a: PlayArgs,
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("t.db");
+        let line = format!("{game} --db {}", db.display());
+        let args = T::try_parse_from(std::iter::once("play").chain(line.split_whitespace()))
+            .unwrap()
+            .a;
+        // Seeded deals (the computer players draw from the deal's seed): said, so that a
+        // failure can be replayed with STIKIS_TEST_SEED.
+        let seed: u64 = std::env::var("STIKIS_TEST_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(rand::random);
+        eprintln!("{game}: STIKIS_TEST_SEED={seed}");
+        let config = stikis_host::HostConfig {
+            seeds: std::sync::Arc::new(move |table, deal| {
+                stikis_core::Seed::from_u64(seed ^ ((table as u64) << 16 | deal as u64))
+            }),
+            ..Default::default()
+        };
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let session = rt
+            .block_on(Session::open(crate::play::parse(&args).unwrap(), config))
+            .unwrap();
+        let (out, notes) = rt.block_on(session.begin(&args)).unwrap();
+        let mut screen = Screen::new(notes);
+        screen.take(&rt, &session, out);
+        let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+        let (mut mid, mut ended) = (0, 0);
+        // The chat's result of each deal, as it was posted.
+        let mut results: Vec<String> = Vec::new();
+        for _ in 0..400 {
+            if mid > 0 && ended > 0 {
+                break;
+            }
+            terminal.draw(|f| screen.draw(f)).unwrap();
+            let term = screen_text(&terminal);
+            let v = screen.view.as_ref().expect("a table");
+            let p = &v.picture;
+            let lang = Lang::En;
+            let say = |w: &Word| w.say(lang, &v.names);
+            let page = unescaped(&stikis_web::play::fragment(v).into_string());
+            let chat = &v.public_text;
+            if screen.end.is_none() && p.phase == Phase::Play && !p.trick.is_empty() {
+                mid += 1;
+                let named = p
+                    .contract
+                    .as_ref()
+                    .or(p.trump_line.as_ref())
+                    .map(say)
+                    .unwrap_or_default();
+                assert!(!named.is_empty(), "{game}: the play goes on with nothing named");
+                for (surface, text) in [("chat", chat.as_str()), ("page", &page), ("terminal", &term)] {
+                    assert!(
+                        text.contains(&named),
+                        "{game}: {surface} lacks {named:?}:\n{text}"
+                    );
+                    for (seat, c) in &p.trick {
+                        let who = stikis_host::games::name(&v.names, *seat);
+                        assert!(text.contains(&who), "{game}: {surface} lacks {who}:\n{text}");
+                        let card = match surface {
+                            "page" => format!("data-card=\"{c}\""),
+                            _ => card_label(*c),
+                        };
+                        assert!(text.contains(&card), "{game}: {surface} lacks {card}:\n{text}");
+                    }
+                }
+                // Computer players move at once: a settled table waits for you.
+                assert_eq!(p.to_act, v.me, "{game}");
+                let turn = p.lines.turn.expect("a turn line");
+                let you = stikis_host::games::name(&v.names, v.me.unwrap());
+                let said = t(lang, turn, &[("name", you.clone().into())]);
+                assert!(chat.contains(&said), "{game}: the chat lacks {said:?}:\n{chat}");
+                assert!(page.contains(&t(lang, "play-your-turn", &[])), "{game}: {page}");
+                assert!(term.contains(&format!("Turn: {you}")), "{game}:\n{term}");
+            }
+            if screen.end.is_some() {
+                ended += 1;
+                let result = results.last().expect("the deal's result was posted");
+                // Its first words, which fit a row of the terminal's message pane.
+                let head: String = result.lines().next().unwrap().chars().take(40).collect();
+                assert!(
+                    term.contains(head.trim_end()),
+                    "{game}: the terminal lacks {head:?}:\n{term}"
+                );
+                // The page has the result as the chat tells it (the seed's line aside).
+                for line in result.lines().take(2) {
+                    assert!(page.contains(line), "{game}: the page lacks {line:?}:\n{page}");
+                }
+                screen.release();
+                continue;
+            }
+            let Some(b) = screen
+                .buttons
+                .iter()
+                .find(|b| b.token.ends_with("b:take"))
+                .or(screen.buttons.iter().find(|b| !b.unpick))
+            else {
+                panic!("{game}: nothing to press:\n{term}");
+            };
+            let out = rt.block_on(session.handle(Command::press(b.token.clone())));
+            for o in &out.0 {
+                if let Out::Post {
+                    text, once: Some(k), ..
+                } = o
+                {
+                    use stikis_host::msgkey::MsgKey;
+                    if matches!(MsgKey::parse(k), Some(MsgKey::Result { .. })) {
+                        results.push(text.clone());
+                    }
+                }
+            }
+            screen.take(&rt, &session, out);
+        }
+        assert!(mid > 0 && ended > 0, "{game}: mid-trick {mid}, deal ends {ended}");
+        mid + ended
+    }
+
+    #[test]
+    fn the_chat_the_page_and_the_terminal_draw_the_same_table_in_every_game() {
+        for game in [
+            "zole",
+            "belote",
+            "belote classic",
+            "belote h2h",
+            "belote coinche",
+            "polt --players 5 --hands 2",
+            "polt --players 7 --hands 2",
+        ] {
+            let n = same_table_everywhere(game);
+            eprintln!("{game}: {n} moments compared");
+        }
     }
 }

@@ -683,7 +683,7 @@ async fn press(
 }
 
 /// The table as `v`'s viewer sees it: the part of the page the feed redraws.
-pub(crate) fn fragment(v: &TableView) -> Markup {
+pub fn fragment(v: &TableView) -> Markup {
     let lang = v.lang;
     let name = |s: Seat| {
         v.seats
