@@ -15,7 +15,7 @@ use stikis_core::Seat;
 use crate::games::DealReport;
 use crate::i18n::Lang;
 use crate::msgkey::MsgKey;
-use crate::outbox::{Button, Out, Outbox};
+use crate::outbox::{Button, Out, Outbox, Request};
 use crate::picture::{Choice, Phase, Picture, SeatPicture, Word};
 use crate::store::{Occupant, Platform, TableStatus};
 use crate::table::{HostError, Live};
@@ -364,10 +364,22 @@ impl Host {
         *tx = Some(t);
     }
 
-    /// Has the chat adapter show what a request made outside the chat returned (a move made
-    /// on the live table): `handle` has told the live pages already.
+    /// A request made outside the chat (a tap on the live table): handled as the chat's
+    /// would be, what it changed in the chat shown there by the chat adapter (the events
+    /// channel) as if the move had been made there, and its answer to the person returned
+    /// for the page that asked. The page never carries the chat's messages itself.
+    pub async fn tap(self: &std::sync::Arc<Self>, req: Request) -> Option<String> {
+        let mut out = self.handle(req).await;
+        let reply = out.reply_text().map(str::to_string);
+        out.0.retain(|o| !matches!(o, Out::Reply { .. }));
+        self.forward(out);
+        reply
+    }
+
+    /// Has the chat adapter show what a request made outside the chat returned: `handle` has
+    /// told the live pages already.
     /// Hands of seats followed on the live table are held back (`watching`).
-    pub fn forward(&self, mut out: Outbox) {
+    pub(crate) fn forward(&self, mut out: Outbox) {
         self.watching.hold(&mut out);
         let _ = self.events.send(out);
     }

@@ -8,7 +8,7 @@
 //! so the chat is never left behind for someone who goes back to it.
 //!
 //! Outboxes are filtered where they leave the host for a chat: `Host::handle`'s return (chat
-//! presses and page taps alike), `Host::forward` and `Host::publish` (the events channel:
+//! presses and page taps alike), `Host::tap` and `Host::publish` (the events channel:
 //! timers, tournament rounds). A hand the person asked for in the chat (the 🂠 button,
 //! `Command::ShowHand`, whose answer is the hand itself) still goes out, and so do the
 //! outboxes of recovery after a restart and of a takeover (`Host::recover`, `Host::sweep`),
@@ -303,7 +303,7 @@ impl Watching {
 
     /// `hold`, but for `presser`'s own hand: a person who pressed in the chat is
     /// using the chat, and their hand there must not be left showing the turn they just
-    /// played (a tap on the page is answered through `Host::forward`, which holds it).
+    /// played (a tap on the page is shown in the chat through `Host::tap`, which holds it).
     pub(crate) fn hold_but(&self, out: &mut Outbox, presser: Option<&str>) {
         let seats = self.seats.lock().expect("watching map");
         let elsewhere = self.elsewhere.lock().expect("watching map");

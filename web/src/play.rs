@@ -52,7 +52,7 @@ use stikis_host::i18n::{t, Arg, Lang};
 use stikis_host::links::{check_play_key, play_key, table_of_ref, table_ref, PlayKeyError, PLAY_LINK_SECS};
 use stikis_host::store::{ChatRef, Occupant, Platform, TableRow};
 use stikis_host::view::TableView;
-use stikis_host::{Command, Host, Out, Request, User};
+use stikis_host::{Command, Host, Request, User};
 
 use crate::page;
 
@@ -662,9 +662,10 @@ async fn press(
         .find(|s| s.seat == seat)
         .map(|s| s.name.clone())
         .unwrap_or_default();
-    let mut out = p
+    // The chat shows the move as if it had been made there; the page gets the answer.
+    let reply = p
         .host
-        .handle(Request {
+        .tap(Request {
             chat: row.chat.clone(),
             user: User {
                 id: user,
@@ -674,10 +675,6 @@ async fn press(
             command: Command::press(f.token),
         })
         .await;
-    let reply = out.reply_text().map(str::to_string);
-    out.0.retain(|o| !matches!(o, Out::Reply { .. }));
-    // The chat shows the move as if it had been made there.
-    p.host.forward(out);
     metrics::counter!("stikis_play_presses_total").increment(1);
     Json(json!({ "reply": reply })).into_response()
 }
