@@ -792,7 +792,7 @@ fn taker(words: &str) -> &str {
 }
 
 /// What one decision's screen showed of the trick.
-#[derive(Default)]
+#[derive(Default, Debug)]
 struct Seen {
     /// Decisions checked.
     decisions: usize,
@@ -878,7 +878,10 @@ fn decisions_at_80x24(args: &[&str], seats: usize, enough: impl Fn(&Seen) -> boo
     let mut screen = settled(&t);
     let mut seen = Seen::default();
     for _ in 0..600 {
-        if screen.contains("Enter next deal") {
+        // A deal's end, or the game's end (a coinched or capot deal can end a game at once):
+        // both show the last trick and its taker, and nobody's turn.
+        let over = screen.contains("No table is open. n new game");
+        if screen.contains("Enter next deal") || over {
             let rows = table_rows(&screen);
             seen.ends += 1;
             if let Some((words, last)) = plays_of(&rows, "Last trick") {
@@ -893,7 +896,7 @@ fn decisions_at_80x24(args: &[&str], seats: usize, enough: impl Fn(&Seen) -> boo
                 !rows.iter().any(|r| r.starts_with("Turn: ")),
                 "a deal's end shows nobody's turn:\n{screen}"
             );
-            t.keys("\r");
+            t.keys(if over { "n" } else { "\r" });
             screen = settled(&t);
             continue;
         }
@@ -959,6 +962,16 @@ fn coinche_at_80x24_shows_the_trick_turn_and_trumps_through_bidding_and_play() {
     decisions_at_80x24(&["belote", "coinche", "--db", "t.db"], 4, |s| {
         s.ordered >= 4 && s.ends >= 1
     });
+}
+
+#[test]
+fn a_game_that_ends_after_a_deal_shows_its_last_trick_and_n_starts_the_next() {
+    // At target 1 every deal ends the game: the end shows who took the last trick and nobody's
+    // turn, and `n` opens the next table (the path a coinched or capot first deal takes).
+    let seen = decisions_at_80x24(&["belote", "classic", "--target", "1", "--db", "t.db"], 4, |s| {
+        s.ordered >= 2 && s.ends >= 2
+    });
+    assert!(seen.ends_named >= 2, "{seen:?}");
 }
 
 #[test]
