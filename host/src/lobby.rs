@@ -57,7 +57,7 @@ pub struct Host {
     /// last mover was gone.
     swept: Mutex<HashMap<i64, (i64, bool)>>,
     /// Tables that changed (`Host::changes`), for the live table pages.
-    pub(crate) changed: tokio::sync::broadcast::Sender<i64>,
+    pub(crate) changed: tokio::sync::broadcast::Sender<crate::view::Change>,
     /// Tables changed, to be told to the other processes (`Host::announce_table`).
     pub(crate) changed_out: Mutex<Option<mpsc::UnboundedSender<i64>>>,
     /// The seats followed on the live table: their hands are held back from the chat.
@@ -175,6 +175,7 @@ impl Host {
         let langs = self.langs(live).await;
         let lang = live.lang();
         live.render(out, &|u: &str| langs.get(u).copied().unwrap_or(lang));
+        self.draw_for_pages(live);
     }
 
     pub(crate) fn cached(&self, id: i64) -> Option<Shared> {
@@ -364,6 +365,8 @@ impl Host {
 
     /// Forgets the in-memory table so the next use reloads it (after another process moved).
     pub(crate) fn evict(&self, id: i64) {
+        // What was drawn of the copy for the pages is not pushed: they read the table.
+        self.watching.take_drawn(id);
         let Some(shared) = self.tables.lock().expect("table map").remove(&id) else {
             return;
         };
@@ -1516,6 +1519,7 @@ impl Host {
                     .set_selection(live.id(), seat, live.seq, code.as_deref())
                     .await?;
                 out.push(live.hand_message(seat, &req.user.id, lang));
+                self.draw_for_pages(&live);
                 out.reply("✓");
                 crate::observe::move_outcome("selected");
             }

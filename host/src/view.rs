@@ -7,7 +7,8 @@
 //!
 //! The host also says when a table changed (`Host::changes`): every outbox that shows a
 //! table's public message names the table, and on PostgreSQL the change is told to the other
-//! processes with `NOTIFY` (see `Store::notify_changed`).
+//! processes with `NOTIFY` (see `Store::notify_changed`). A commit made here draws, once, the
+//! views its pages here draw (`Follow::draws`) and pushes them with the change (`Drawn`).
 
 use stikis_core::cards::{Card, CardSet};
 use stikis_core::Seat;
@@ -115,6 +116,38 @@ impl TableView {
     /// Words of the picture said in the view's language.
     pub fn say(&self, w: &Word) -> String {
         w.say(self.lang, &self.names)
+    }
+}
+
+/// A change of a table, as the host tells it to the live pages (`Host::changes`).
+#[derive(Debug, Clone)]
+pub struct Change {
+    /// The table that changed; 0: any table may have changed (another process's notices were
+    /// lost meanwhile).
+    pub table: i64,
+    /// The views of the table that the pages open here draw, drawn once at the commit that
+    /// made the change (`Follow::draws`). None when the change was not drawn here (made by
+    /// another process, or not a move: a table's end, a seat's change): a page reads the table.
+    pub drawn: Option<std::sync::Arc<Drawn>>,
+}
+
+/// The views of one commit of a table, drawn once for the pages that follow it here: by
+/// viewer and language.
+#[derive(Debug)]
+pub struct Drawn {
+    /// The table's action number at the commit (`TableView::version`).
+    pub version: i64,
+    views: Vec<(crate::watching::ViewKey, TableView)>,
+}
+
+impl Drawn {
+    /// `viewer`'s view (None: a watcher's) in `lang`, if a page here said it draws it when the
+    /// commit was made.
+    pub fn view(&self, viewer: Option<&str>, lang: Lang) -> Option<&TableView> {
+        self.views
+            .iter()
+            .find(|((v, l), _)| v.as_deref() == viewer && *l == lang)
+            .map(|(_, view)| view)
     }
 }
 
@@ -322,10 +355,35 @@ impl Host {
         Ok(Some(live.view(viewer, lang, self.now_ms())))
     }
 
-    /// Table changes as they happen, in this process and (on PostgreSQL) in the others: the
-    /// id of each table whose state changed.
-    pub fn changes(&self) -> tokio::sync::broadcast::Receiver<i64> {
+    /// Table changes as they happen, in this process and (on PostgreSQL) in the others: each
+    /// table whose state changed, with the views its pages here draw when the change was a
+    /// commit made here (published once, for all of them).
+    pub fn changes(&self) -> tokio::sync::broadcast::Receiver<Change> {
         self.changed.subscribe()
+    }
+
+    /// Draws, once each, the views that the pages open here draw of `live` (none: nothing is
+    /// drawn), to be pushed with the table's change when it is announced.
+    pub(crate) fn draw_for_pages(&self, live: &Live) {
+        let keys = self.watching.views_drawn(live.id());
+        if keys.is_empty() {
+            return;
+        }
+        let now = self.now_ms();
+        let views = keys
+            .into_iter()
+            .map(|key| {
+                let view = live.view(key.0.as_deref(), key.1, now);
+                (key, view)
+            })
+            .collect();
+        self.watching.set_drawn(
+            live.id(),
+            Drawn {
+                version: live.seq,
+                views,
+            },
+        );
     }
 
     /// Tells the live pages that the tables `out` shows have changed.
@@ -342,7 +400,8 @@ impl Host {
     /// every listening connection on the database.
     /// Only tables another process has a page of are announced to the others (`Host::follow`).
     pub(crate) fn announce_table(&self, id: i64) {
-        let _ = self.changed.send(id);
+        let drawn = self.watching.take_drawn(id).map(std::sync::Arc::new);
+        let _ = self.changed.send(Change { table: id, drawn });
         if self.watching.is_followed_elsewhere(id) {
             self.tell_changed(id);
         }
@@ -394,7 +453,10 @@ impl Host {
     /// live pages; None (the listener lost its connection meanwhile) is told as table 0, "any
     /// table may have changed".
     pub fn changed_elsewhere(&self, id: Option<i64>) {
-        let _ = self.changed.send(id.unwrap_or(0));
+        let _ = self.changed.send(Change {
+            table: id.unwrap_or(0),
+            drawn: None,
+        });
     }
 
     /// Shows an outbox that no chat update asked for (a move made on the live table): the

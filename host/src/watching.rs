@@ -24,8 +24,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
+use crate::i18n::Lang;
 use crate::msgkey::MsgKey;
 use crate::outbox::{HandDelivery, Out, Outbox};
+use crate::view::Drawn;
 
 /// How long after the last page of a person closes their hand is shown in the chat again: a
 /// page reloaded, or a feed the browser reconnects, opens again within it and costs nothing.
@@ -47,7 +49,16 @@ pub struct Watching {
     /// The tables other processes have pages open for, with those processes: only these
     /// are announced to the others when they change (`Host::announce_table`).
     followed_elsewhere: Mutex<HashMap<i64, HashSet<String>>>,
+    /// The views the pages open here draw, by table: each (viewer, language) with the number
+    /// of pages that draw it (`Follow::draws`). A commit here draws each of them once.
+    views: Mutex<HashMap<i64, HashMap<ViewKey, usize>>>,
+    /// The views drawn at a table's last commit here, until its change is announced.
+    drawn: Mutex<HashMap<i64, Drawn>>,
 }
+
+/// Whose view of a table a page draws, and in which language: a seated person's (their
+/// user id) or a watcher's (None).
+pub type ViewKey = (Option<String>, Lang);
 
 #[derive(Default)]
 struct Watched {
@@ -79,12 +90,61 @@ impl Drop for Watch {
 pub struct Follow {
     around: Weak<dyn Around>,
     table: i64,
+    /// The view this page draws, once it said so.
+    draws: Option<ViewKey>,
+}
+
+impl Follow {
+    /// This page draws `viewer`'s view (None: a watcher's) in `lang`: each commit of the table
+    /// here draws that view once, for every page that draws it, and pushes it with the change
+    /// (`Host::changes`); the page reads nothing itself. Said again with another language,
+    /// the page draws that one from then on.
+    pub fn draws(&mut self, viewer: Option<&str>, lang: Lang) {
+        let key = (viewer.map(str::to_string), lang);
+        if self.draws.as_ref() == Some(&key) {
+            return;
+        }
+        let Some(around) = self.around.upgrade() else {
+            return;
+        };
+        let watching = around.watching();
+        let mut views = watching.views.lock().expect("views map");
+        if let Some(old) = self.draws.take() {
+            undraw(&mut views, self.table, &old);
+        }
+        *views
+            .entry(self.table)
+            .or_default()
+            .entry(key.clone())
+            .or_default() += 1;
+        self.draws = Some(key);
+    }
+}
+
+/// One page fewer draws `key` of `table`.
+fn undraw(views: &mut HashMap<i64, HashMap<ViewKey, usize>>, table: i64, key: &ViewKey) {
+    let Some(keys) = views.get_mut(&table) else {
+        return;
+    };
+    if let Some(n) = keys.get_mut(key) {
+        *n -= 1;
+        if *n == 0 {
+            keys.remove(key);
+        }
+    }
+    if keys.is_empty() {
+        views.remove(&table);
+    }
 }
 
 impl Drop for Follow {
     fn drop(&mut self) {
         if let Some(around) = self.around.upgrade() {
-            around.watching().unfollow(self.table);
+            let watching = around.watching();
+            if let Some(key) = self.draws.take() {
+                undraw(&mut watching.views.lock().expect("views map"), self.table, &key);
+            }
+            watching.unfollow(self.table);
         }
     }
 }
@@ -176,6 +236,8 @@ impl Watching {
             elsewhere: Mutex::default(),
             follows: Mutex::default(),
             followed_elsewhere: Mutex::default(),
+            views: Mutex::default(),
+            drawn: Mutex::default(),
         }
     }
 
@@ -207,6 +269,7 @@ impl Watching {
         Follow {
             around: self.around.clone(),
             table,
+            draws: None,
         }
     }
 
@@ -226,6 +289,26 @@ impl Watching {
                 around.tell_follows(false, vec![table]);
             }
         });
+    }
+
+    /// The views of `table` that pages open here draw (`Follow::draws`).
+    pub(crate) fn views_drawn(&self, table: i64) -> Vec<ViewKey> {
+        let views = self.views.lock().expect("views map");
+        views
+            .get(&table)
+            .map(|keys| keys.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The views of a commit of `table`, drawn for its pages (replacing any drawn before and
+    /// not yet announced: the newer commit's are what the pages want).
+    pub(crate) fn set_drawn(&self, table: i64, drawn: Drawn) {
+        self.drawn.lock().expect("drawn map").insert(table, drawn);
+    }
+
+    /// The views drawn for `table`'s pages since its last announced change, taken.
+    pub(crate) fn take_drawn(&self, table: i64) -> Option<Drawn> {
+        self.drawn.lock().expect("drawn map").remove(&table)
     }
 
     /// The tables with a page open here.

@@ -252,3 +252,132 @@ async fn a_hand_message_left_behind_by_the_live_table_ends_without_buttons() {
         "{out:?}"
     );
 }
+
+/// The live pages of a table get each move made here pushed, drawn once at the commit: for
+/// each (viewer, language) a page draws, the view is the one a read of the table gives then
+/// (a seated person's with their hand, a watcher's without), and a view no page draws is not
+/// drawn. Once the pages close, a move pushes nothing (a page would read the table).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_pushes_to_the_pages_the_views_drawn_at_its_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(dir.path().join("push.db").to_str().unwrap())
+        .await
+        .unwrap();
+    let (host, mut events) = Host::new(store, HostConfig::default());
+    let g = ChatRef::new(Platform::Telegram, "group-1", "g");
+    let ask = |u: &str, command: Command| {
+        let host = host.clone();
+        let req = Request {
+            chat: g.clone(),
+            user: person(u),
+            command,
+        };
+        async move { host.handle(req).await }
+    };
+    let admin = User {
+        admin: true,
+        ..person("admin")
+    };
+    host.handle(Request {
+        chat: g.clone(),
+        user: admin,
+        command: Command::SetTurnLimit(None),
+    })
+    .await;
+    let mut chat = Chat::default();
+    let new = Command::NewTable {
+        game: "zole".into(),
+        rules: None,
+        seats: Some(3),
+    };
+    chat.apply(&ask("anna", new).await);
+    chat.apply(&ask("bruno", Command::Join).await);
+    chat.apply(&ask("cilda", Command::Join).await);
+    chat.apply(&ask("anna", Command::Start).await);
+    chat.drain(&mut events);
+    let people = ["anna", "bruno", "cilda"];
+    let table = people
+        .iter()
+        .find_map(|&u| chat.hand(u).and_then(|(_, (_, b))| a_move(b, None)))
+        .and_then(|token| Token::decode(&token).ok())
+        .expect("someone may act")
+        .table;
+    // The person to act and a move of theirs (a card's pick, or the first other decision).
+    let some_move = || {
+        let host = host.clone();
+        async move {
+            for u in people {
+                let v = host.table_view(table, Some(u)).await.unwrap().unwrap();
+                if v.to_act.is_some() && v.to_act == v.me {
+                    let card = v.hand.iter().find_map(|h| h.token.clone());
+                    let other = v.buttons.iter().flatten().map(|b| b.token.clone()).next();
+                    return Some((u, card.or(other)?));
+                }
+            }
+            None
+        }
+    };
+
+    let mut anna_page = host.follow(table);
+    anna_page.draws(Some("anna"), Lang::En);
+    let mut watcher_page = host.follow(table);
+    watcher_page.draws(None, Lang::Lv);
+    let mut changes = host.changes();
+    let mut pushed = 0;
+    for _ in 0..8 {
+        let (who, token) = some_move().await.expect("someone may act");
+        chat.apply(&ask(who, Command::press(token)).await);
+        chat.drain(&mut events);
+        let mut last = None;
+        while let Ok(change) = changes.try_recv() {
+            if change.table == table {
+                last = Some(change);
+            }
+        }
+        let drawn = last
+            .expect("the move is announced")
+            .drawn
+            .expect("the move made here is drawn for its pages");
+        let anna = host
+            .table_view_in(table, Some("anna"), Some(Lang::En))
+            .await
+            .unwrap();
+        let watcher = host.table_view_in(table, None, Some(Lang::Lv)).await.unwrap();
+        assert_eq!(drawn.version, anna.as_ref().unwrap().version);
+        assert_eq!(drawn.view(Some("anna"), Lang::En), anna.as_ref());
+        assert_eq!(drawn.view(None, Lang::Lv), watcher.as_ref());
+        assert!(!drawn.view(Some("anna"), Lang::En).unwrap().hand.is_empty());
+        assert!(drawn.view(None, Lang::Lv).unwrap().hand.is_empty());
+        // Nobody draws Bruno's view, nor Anna's in Latvian.
+        assert!(drawn.view(Some("bruno"), Lang::En).is_none());
+        assert!(drawn.view(Some("anna"), Lang::Lv).is_none());
+        pushed += 1;
+    }
+    assert_eq!(pushed, 8);
+
+    // Anna's page now draws her view in Latvian; the watcher's page closes.
+    anna_page.draws(Some("anna"), Lang::Lv);
+    drop(watcher_page);
+    let (who, token) = some_move().await.expect("someone may act");
+    chat.apply(&ask(who, Command::press(token)).await);
+    chat.drain(&mut events);
+    let drawn = std::iter::from_fn(|| changes.try_recv().ok())
+        .filter(|c| c.table == table)
+        .last()
+        .and_then(|c| c.drawn)
+        .expect("drawn for Anna's page");
+    assert!(drawn.view(Some("anna"), Lang::Lv).is_some());
+    assert!(drawn.view(Some("anna"), Lang::En).is_none());
+    assert!(drawn.view(None, Lang::Lv).is_none());
+
+    // No page: the move is announced, with nothing drawn.
+    drop(anna_page);
+    let (who, token) = some_move().await.expect("someone may act");
+    chat.apply(&ask(who, Command::press(token)).await);
+    chat.drain(&mut events);
+    let changes: Vec<_> = std::iter::from_fn(|| changes.try_recv().ok())
+        .filter(|c| c.table == table)
+        .collect();
+    assert!(!changes.is_empty(), "the move is announced");
+    assert!(changes.iter().all(|c| c.drawn.is_none()), "{changes:?}");
+}

@@ -151,10 +151,14 @@ struct Live {
 type MembersSeen = std::collections::HashMap<(Platform, String, String), (bool, std::time::Instant)>;
 
 /// The host's changes, handed to the feeds of the table that changed only: a move wakes the
-/// pages of its table, not every page connected.
+/// pages of its table, not every page connected. A change made here comes with the views its
+/// pages draw (`Follow::draws`), drawn once at the commit; None: the page reads the table.
 struct Hub {
-    tables: std::sync::Mutex<std::collections::HashMap<i64, tokio::sync::broadcast::Sender<()>>>,
+    tables: std::sync::Mutex<std::collections::HashMap<i64, tokio::sync::broadcast::Sender<Pushed>>>,
 }
+
+/// The views pushed with a change, if it was drawn here.
+type Pushed = Option<Arc<stikis_host::view::Drawn>>;
 
 impl Hub {
     fn start(host: &Arc<Host>) -> Arc<Hub> {
@@ -170,16 +174,16 @@ impl Hub {
                 let Some(hub) = weak.upgrade() else { return };
                 let tables = hub.tables.lock().expect("feeds by table");
                 match changed {
-                    Ok(id) if id != 0 => {
-                        if let Some(tx) = tables.get(&id) {
-                            let _ = tx.send(());
+                    Ok(change) if change.table != 0 => {
+                        if let Some(tx) = tables.get(&change.table) {
+                            let _ = tx.send(change.drawn);
                         }
                     }
                     // Any table may have changed (another process's notices were lost, or
-                    // this task fell behind): every page is redrawn.
+                    // this task fell behind): every page reads its table again.
                     Ok(_) | Err(RecvError::Lagged(_)) => {
                         for tx in tables.values() {
-                            let _ = tx.send(());
+                            let _ = tx.send(None);
                         }
                     }
                     Err(RecvError::Closed) => return,
@@ -190,7 +194,7 @@ impl Hub {
     }
 
     /// The changes of `table`, for one feed.
-    fn subscribe(&self, table: i64) -> tokio::sync::broadcast::Receiver<()> {
+    fn subscribe(&self, table: i64) -> tokio::sync::broadcast::Receiver<Pushed> {
         let mut tables = self.tables.lock().expect("feeds by table");
         // Tables no page follows any more are forgotten.
         if tables.len() > 64 {
@@ -491,9 +495,11 @@ struct Feed {
     p: Play,
     table: i64,
     user: Option<String>,
-    changes: tokio::sync::broadcast::Receiver<()>,
+    changes: tokio::sync::broadcast::Receiver<Pushed>,
     closing: tokio::sync::watch::Receiver<bool>,
     last: Option<[u8; 16]>,
+    /// The version of the last view sent: a pushed view older than it is not sent.
+    shown: i64,
     first: bool,
     over: bool,
     /// The language the page asked for (else the viewer's own), and the one its last view
@@ -504,8 +510,9 @@ struct Feed {
     /// sent to the chat (`Host::watch`); it is shown there again once their last page closes.
     _watch: Option<stikis_host::watching::Watch>,
     /// While the feed is connected, the other processes announce this table's changes to
-    /// this one (PostgreSQL; `Host::follow`).
-    _follow: stikis_host::watching::Follow,
+    /// this one (PostgreSQL; `Host::follow`), and the commits made here draw its view
+    /// (`Follow::draws`, said once the view's language is known).
+    follow: stikis_host::watching::Follow,
 }
 
 async fn events(
@@ -530,13 +537,14 @@ async fn events(
             .as_deref()
             .filter(|_| p.hold_hands)
             .map(|u| p.host.watch(table, u)),
-        _follow: p.host.follow(table),
+        follow: p.host.follow(table),
         changes: p.hub.subscribe(table),
         closing: p.closing.clone(),
         p,
         table,
         user,
         last: None,
+        shown: i64::MIN,
         first: true,
         over: false,
         lang: ask_lang(&q),
@@ -547,21 +555,43 @@ async fn events(
             if f.over {
                 return None;
             }
+            let mut pushed = None;
             if !f.first {
                 let changed = tokio::select! {
                     c = f.changes.recv() => c,
                     _ = f.closing.wait_for(|c| *c) => return None,
                 };
                 match changed {
-                    Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Ok(p) => pushed = p,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
                 }
             }
             f.first = false;
-            match f.p.host.table_view_in(f.table, f.user.as_deref(), f.asked).await {
+            // The view drawn at the commit for pages like this one, else the table read.
+            let drawn = pushed
+                .as_ref()
+                .zip(f.lang)
+                .and_then(|(d, lang)| d.view(f.user.as_deref(), lang));
+            let read;
+            let view = match drawn {
+                Some(v) if v.version < f.shown => continue,
+                Some(v) => {
+                    metrics::counter!("stikis_play_views_total", "how" => "pushed").increment(1);
+                    Ok(Some(v))
+                }
+                None => {
+                    metrics::counter!("stikis_play_views_total", "how" => "read").increment(1);
+                    read = f.p.host.table_view_in(f.table, f.user.as_deref(), f.asked).await;
+                    read.as_ref().map(Option::as_ref)
+                }
+            };
+            match view {
                 Ok(Some(v)) => {
                     f.lang = Some(v.lang);
-                    let html = fragment(&v).into_string();
+                    f.follow.draws(f.user.as_deref(), v.lang);
+                    f.shown = v.version;
+                    let html = fragment(v).into_string();
                     let digest: [u8; 16] = Sha256::digest(html.as_bytes())[..16]
                         .try_into()
                         .expect("16 bytes");
