@@ -5,6 +5,7 @@
 //! the web adapter, `stikis-web`: the host has no HTTP code).
 
 pub mod boards;
+pub mod button;
 mod config;
 mod deferred;
 pub mod draw;
@@ -18,6 +19,7 @@ pub mod observe;
 pub mod outbox;
 pub mod owner;
 mod ownership;
+pub mod pages;
 mod peers;
 pub mod picture;
 pub mod store;

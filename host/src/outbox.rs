@@ -5,6 +5,7 @@
 use serde_json::Value;
 use stikis_core::ai::Level;
 
+pub use crate::button::Button;
 use crate::i18n::Lang;
 use crate::store::ChatRef;
 use crate::token::{Token, TokenError};
@@ -209,30 +210,6 @@ pub struct Request {
     pub chat: ChatRef,
     pub user: User,
     pub command: Command,
-}
-
-/// A button under a message: its label and the token a press sends back.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Button {
-    pub label: String,
-    pub token: String,
-    /// Shown but not pressable: a card of a hand that cannot be played now, drawn among the
-    /// playable ones where a surface has disabled buttons (Telegram's ephemeral hands, Bot
-    /// API 10.3). Its token is the move it would be, so a forged press on it gets the answer
-    /// of any illegal move. Surfaces without disabled buttons draw `pressable` rows.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub disabled: bool,
-}
-
-impl Button {
-    /// A pressable button.
-    pub fn new(label: impl Into<String>, token: impl Into<String>) -> Button {
-        Button {
-            label: label.into(),
-            token: token.into(),
-            disabled: false,
-        }
-    }
 }
 
 /// Whether a button chooses a card (its token's action is `<kind>:<card>`).

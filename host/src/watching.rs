@@ -27,7 +27,7 @@ use std::time::Duration;
 use crate::i18n::Lang;
 use crate::msgkey::MsgKey;
 use crate::outbox::{HandDelivery, Out, Outbox};
-use crate::view::Drawn;
+use crate::view::{Drawn, ViewKey};
 
 /// How long after the last page of a person closes their hand is shown in the chat again: a
 /// page reloaded, or a feed the browser reconnects, opens again within it and costs nothing.
@@ -55,10 +55,6 @@ pub struct Watching {
     /// The views drawn at a table's last commit here, until its change is announced.
     drawn: Mutex<HashMap<i64, Drawn>>,
 }
-
-/// Whose view of a table a page draws, and in which language: a seated person's (their
-/// user id) or a watcher's (None).
-pub type ViewKey = (Option<String>, Lang);
 
 #[derive(Default)]
 struct Watched {

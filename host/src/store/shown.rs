@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use super::*;
-use crate::Button;
+use crate::button::Button;
 
 /// What `messages.message_id` holds while a process sends a message's first version
 /// (`Store::claim_first_post`), followed by the claim's time in Unix ms, a colon and the
