@@ -1796,6 +1796,56 @@ async fn on_postgres_a_tables_changes_are_told_to_the_processes_with_a_page_of_i
     assert_eq!(told(&at_other), before, "told after the page closed");
 }
 
+/// Installations sharing one PostgreSQL database in schemas of their own hear only their own
+/// notices: a table's change told in one schema reaches the listeners of that schema, never
+/// those of another (where the same table number is another table). Before, every schema
+/// heard every other's changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_schemas_notices_are_heard_in_that_schema_only() {
+    let (Some((url, one)), Some((_, other))) = (postgres("scope_a"), postgres("scope_b")) else {
+        return;
+    };
+    let a1 = Store::connect_postgres(&url, Some(&one)).await.unwrap();
+    let a2 = Store::connect_postgres(&url, Some(&one)).await.unwrap();
+    let b = Store::connect_postgres(&url, Some(&other)).await.unwrap();
+    let heard = |store: &Store| {
+        let seen = Arc::new(std::sync::Mutex::new(Vec::<i64>::new()));
+        let into = seen.clone();
+        let task = store
+            .listen_changes(move |id| into.lock().unwrap().extend(id))
+            .expect("a listener on PostgreSQL");
+        (seen, task)
+    };
+    let (in_a, _ta) = heard(&a2);
+    let (in_b, _tb) = heard(&b);
+    // Each listener is up once its own schema's notice is heard.
+    for _ in 0..250 {
+        a1.notify_changed(&[-1]).await.unwrap();
+        b.notify_changed(&[-2]).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        if in_a.lock().unwrap().contains(&-1) && in_b.lock().unwrap().contains(&-2) {
+            break;
+        }
+    }
+    a1.notify_changed(&[7]).await.unwrap();
+    b.notify_changed(&[8]).await.unwrap();
+    for _ in 0..250 {
+        if in_a.lock().unwrap().contains(&7) && in_b.lock().unwrap().contains(&8) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (a, b) = (in_a.lock().unwrap().clone(), in_b.lock().unwrap().clone());
+    assert!(
+        a.contains(&7) && b.contains(&8),
+        "each schema hears its own: {a:?} {b:?}"
+    );
+    assert!(
+        !a.contains(&8) && !a.contains(&-2) && !b.contains(&7) && !b.contains(&-1),
+        "a schema heard another's: {a:?} {b:?}"
+    );
+}
+
 /// One move at `table` of whoever is to act, pressed at `host`, with what both hosts showed
 /// meanwhile on `screen`.
 async fn one_move(

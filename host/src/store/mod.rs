@@ -256,6 +256,11 @@ pub struct Store {
     /// When `live` last changed (its first read, and a read after a gap in the reads, count
     /// as a change), and when it was last read: `shows_alone`.
     live_since: Arc<std::sync::Mutex<Option<(std::time::Instant, std::time::Instant)>>>,
+    /// What the channels of `notify` and `listen` are named with besides their name: a hash
+    /// of the PostgreSQL schema (empty without one). A notice is heard by every session of the
+    /// database, whatever its schema: installations (and test runs) that share a database in
+    /// schemas of their own would otherwise hear each other's tables change.
+    scope: Arc<str>,
     /// The first posts this process claimed and is sending (`claim_first_post` said `Mine`,
     /// and neither an id was kept nor the claim given up yet), by platform, key and
     /// recipient, with when: a post kept under a key that this process is still sending (a
@@ -596,6 +601,15 @@ macro_rules! stats_row {
     }};
 }
 
+/// The scope of a schema's channels (`Store::scope`): 16 hex digits of its FNV-1a hash, so
+/// that a channel's name stays within PostgreSQL's 63 bytes whatever the schema's length.
+fn channel_scope(schema: &str) -> String {
+    let hash = schema.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
 impl Store {
     /// Opens the database named by `url` and brings its schema up to date. `postgres://` and
     /// `postgresql://` URLs open PostgreSQL; anything else is a SQLite file (`sqlite:path`,
@@ -710,6 +724,7 @@ impl Store {
             .connect_with(options.clone())
             .await?;
         let process = new_process_id();
+        let scope: Arc<str> = Arc::from("");
         let store = Store {
             appender: Some(sqlite_log::spawn(writer.clone(), Arc::clone(&process))),
             pg_appender: None,
@@ -720,6 +735,7 @@ impl Store {
             cache: Arc::default(),
             live: Arc::default(),
             live_since: Arc::default(),
+            scope: scope.clone(),
             sending: Arc::default(),
             peer: Arc::default(),
             faults: Arc::default(),
@@ -733,6 +749,7 @@ impl Store {
     pub async fn connect_postgres(url: &str, schema: Option<&str>) -> Result<Store> {
         let sizes = PgSizes::from_env()?;
         let mut options = PgConnectOptions::from_str(url)?;
+        let scope: Arc<str> = schema.map(channel_scope).unwrap_or_default().into();
         if let Some(schema) = schema {
             let valid = !schema.is_empty()
                 && schema.len() <= 63
@@ -777,6 +794,7 @@ impl Store {
             cache: Arc::default(),
             live: Arc::default(),
             live_since: Arc::default(),
+            scope: scope.clone(),
             sending: Arc::default(),
             peer: Arc::default(),
             faults,
@@ -1287,12 +1305,21 @@ impl Store {
     pub async fn notify(&self, channel: &str, payload: &str) -> Result<()> {
         if let Some(pool) = &self.light {
             sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(channel)
+                .bind(self.scoped(channel))
                 .bind(payload)
                 .execute(pool)
                 .await?;
         }
         Ok(())
+    }
+
+    /// `channel` as this store's notices are sent and heard on it (`scope`).
+    fn scoped(&self, channel: &str) -> String {
+        if self.scope.is_empty() {
+            channel.to_string()
+        } else {
+            format!("{channel}_{}", self.scope)
+        }
     }
 
     /// On PostgreSQL, a task that calls `seen` with each table another process announces
@@ -1324,7 +1351,7 @@ impl Store {
             return None;
         };
         let pool = pool.clone();
-        let channel: String = channel.into();
+        let channel: String = self.scoped(&channel.into());
         Some(tokio::spawn(async move {
             loop {
                 if pool.is_closed() {
