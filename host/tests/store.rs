@@ -1025,9 +1025,15 @@ async fn on_postgres_claims_and_notices_do_not_wait_for_the_disk() {
         assert_eq!(settings, ("on".to_string(), Some("off".to_string())));
         let schema = db.schema.clone().expect("a PostgreSQL schema");
         let other = db.reopen().await;
-        let channel = format!("notice_{schema}");
+        // The store's notices are sent on its schema's channel.
+        let channel = "notice";
+        let heard_on = s.scoped(channel);
+        assert!(
+            heard_on.starts_with("notice_") && heard_on.len() <= 63,
+            "{heard_on}"
+        );
         let mut listener = sqlx::postgres::PgListener::connect(&db.url).await.unwrap();
-        listener.listen(&channel).await.unwrap();
+        listener.listen(&heard_on).await.unwrap();
 
         // Every connection of the main pool waits for the table `tables`.
         let mut admin = sqlx::PgConnection::connect(&db.url).await.unwrap();
@@ -1082,9 +1088,9 @@ async fn on_postgres_claims_and_notices_do_not_wait_for_the_disk() {
                     .await,
                 "the claim of version 5 was committed"
             );
-            s.notify(&channel, "hello").await.unwrap();
+            s.notify(channel, "hello").await.unwrap();
             let heard = listener.recv().await.unwrap();
-            assert_eq!((heard.channel(), heard.payload()), (channel.as_str(), "hello"));
+            assert_eq!((heard.channel(), heard.payload()), (heard_on.as_str(), "hello"));
         };
         // A deadline only for a failure (a claim or notice waiting for the main pool's
         // connections would wait until the lock is let go, which this test never does).

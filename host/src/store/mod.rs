@@ -1313,8 +1313,9 @@ impl Store {
         Ok(())
     }
 
-    /// `channel` as this store's notices are sent and heard on it (`scope`).
-    fn scoped(&self, channel: &str) -> String {
+    /// The name a notice on `channel` is sent and heard under (`notify`, `listen`): the
+    /// channel of this store's schema (`scope`).
+    pub fn scoped(&self, channel: &str) -> String {
         if self.scope.is_empty() {
             channel.to_string()
         } else {
