@@ -153,7 +153,7 @@ pub fn run(rt: &tokio::runtime::Runtime, session: &Session, args: &PlayArgs) -> 
                 }
                 Act::SaveRecord(id) => {
                     let text = rt.block_on(session.save_record(id));
-                    screen.log.push(text);
+                    screen.notes(vec![Shown::Note(text)]);
                 }
                 Act::NewTable => {
                     let out = rt.block_on(session.new_table())?;
@@ -307,14 +307,23 @@ impl Screen {
             self.anchor = Some(self.log.len() - 1);
             self.held = rest;
             self.status = "The deal is over. Press Enter for the next one.".into();
+        } else if !self.live && self.end.is_some() {
+            // The game's end: its last result stays in sight from its first line, above the
+            // messages after it (the game's end, the totals, where the record is); End or
+            // PgDn shows them all.
+            let a = self.log.len() - 1;
+            self.notes(rest);
+            self.anchor = Some(a);
         } else {
             self.notes(rest);
         }
         self.set_buttons();
     }
 
-    /// Shows messages in the message pane.
+    /// Shows messages in the message pane: the newest in sight (a result kept in sight from
+    /// its first line is let go).
     fn notes(&mut self, shown: Vec<Shown>) {
+        self.anchor = None;
         for s in shown {
             match s {
                 Shown::Note(text) | Shown::Saved(text) => self.log.push(text),
@@ -1365,6 +1374,13 @@ mod tests {
         let mut screen = Screen::new(notes);
         screen.take(&rt, &session, out);
         let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+        // A live page of your seat, as the web adapter's feed keeps it: the views pushed with
+        // each change (the last one drawn as the table was left).
+        let table = screen.view.as_ref().expect("a table").table;
+        let mut page_of = session.host.follow(table);
+        page_of.draws(Some(session.me.id.as_str()), Lang::En);
+        let mut changes = session.host.changes();
+        let mut pushed: Option<TableView> = None;
         let (mut mid, mut ended) = (0, 0);
         // The chat's result of each deal, as it was posted.
         let mut results: Vec<String> = Vec::new();
@@ -1374,11 +1390,31 @@ mod tests {
             }
             terminal.draw(|f| screen.draw(f)).unwrap();
             let term = screen_text(&terminal);
+            while let Ok(c) = changes.try_recv() {
+                if let Some(v) = c
+                    .drawn
+                    .as_ref()
+                    .and_then(|d| d.view(Some(&session.me.id), Lang::En))
+                {
+                    pushed = Some(v.clone());
+                }
+            }
             let v = screen.view.as_ref().expect("a table");
             let p = &v.picture;
             let lang = Lang::En;
             let say = |w: &Word| w.say(lang, &v.names);
-            let page = unescaped(&stikis_web::play::fragment(v).into_string());
+            // Once the table is closed the host gives no view: the page keeps the last one pushed.
+            let page_view = match &pushed {
+                Some(p) if !screen.live => {
+                    assert!(
+                        !p.status.is_open() && p.to_act.is_none() && p.buttons.is_empty(),
+                        "{game}: the page of the closed table offers a move: {p:?}"
+                    );
+                    p
+                }
+                _ => v,
+            };
+            let page = unescaped(&stikis_web::play::fragment(page_view).into_string());
             let chat = &v.public_text;
             if screen.end.is_none() && p.phase == Phase::Play && !p.trick.is_empty() {
                 mid += 1;
@@ -1463,6 +1499,9 @@ mod tests {
             "belote classic",
             "belote h2h",
             "belote coinche",
+            // A game that ends with its first deal (a coinched capot can): its end is drawn
+            // the same way.
+            "belote coinche --target 1",
             "polt --players 5 --hands 2",
             "polt --players 7 --hands 2",
         ] {

@@ -1381,9 +1381,12 @@ impl Host {
                 text.push_str(&link);
             }
         }
+        live.row.status = status;
         live.new_turn();
         self.evict(live.id());
-        // Its live pages say that it is over.
+        // Its live pages here are shown the table as it was left (its last deal's end, nobody's
+        // turn, nothing to press), and every page is told that it is over.
+        self.draw_for_pages(live);
         self.announce_table(live.id());
         out.push(Out::Post {
             chat: live.row.chat.clone(),

@@ -169,8 +169,30 @@ impl Drawn {
 }
 
 impl Live {
-    /// What `viewer` (a user id, or None for a spectator) sees of this table, in `lang`.
+    /// What `viewer` (a user id, or None for a spectator) sees of this table, in `lang`. A
+    /// table no longer open (stopped or finished) is seen as it was left, with nobody's turn
+    /// and nothing to press.
     pub fn view(&self, viewer: Option<&str>, lang: Lang, now_ms: i64) -> TableView {
+        let mut v = self.view_open(viewer, lang, now_ms);
+        if !v.status.is_open() {
+            v.to_act = None;
+            v.turn_ends_ms = None;
+            v.picture.to_act = None;
+            for h in &mut v.hand {
+                h.token = None;
+                h.picked = false;
+            }
+            v.buttons.clear();
+            if let Some(m) = &mut v.mine {
+                m.decisions.clear();
+                m.prompt.clear();
+                m.to_act = false;
+            }
+        }
+        v
+    }
+
+    fn view_open(&self, viewer: Option<&str>, lang: Lang, now_ms: i64) -> TableView {
         let me = viewer.and_then(|u| self.seat_of(u));
         let names = self.names_in(lang);
         let seats = self

@@ -502,6 +502,9 @@ struct Feed {
     shown: i64,
     first: bool,
     over: bool,
+    /// The table was pushed as it was left (stopped or finished): the word that it is over
+    /// follows at once.
+    closed: bool,
     /// The language the page asked for (else the viewer's own), and the one its last view
     /// was in, for the word that the table is over.
     asked: Option<Lang>,
@@ -547,6 +550,7 @@ async fn events(
         shown: i64::MIN,
         first: true,
         over: false,
+        closed: false,
         lang: ask_lang(&q),
         asked: ask_lang(&q),
     };
@@ -556,6 +560,12 @@ async fn events(
                 return None;
             }
             let mut pushed = None;
+            if f.closed {
+                f.over = true;
+                let lang = f.lang.unwrap_or(Lang::Lv);
+                let ev = Event::default().event("over").data(t(lang, "play-over", &[]));
+                return Some((Ok(ev), f));
+            }
             if !f.first {
                 let changed = tokio::select! {
                     c = f.changes.recv() => c,
@@ -591,6 +601,7 @@ async fn events(
                     f.lang = Some(v.lang);
                     f.follow.draws(f.user.as_deref(), v.lang);
                     f.shown = v.version;
+                    f.closed = !v.status.is_open();
                     let html = fragment(v).into_string();
                     let digest: [u8; 16] = Sha256::digest(html.as_bytes())[..16]
                         .try_into()

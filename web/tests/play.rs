@@ -963,6 +963,21 @@ async fn keys_and_mini_app_sessions_are_checked_and_a_refused_one_changes_nothin
     );
     send(&bot.host, &mut screen, g.clone(), &people[0], Command::Stop).await;
     assert_eq!(feed.over().await, t(Lang::En, "play-over", &[]));
+    // Before that word, the page was drawn as the table was left: nobody's turn, nothing to
+    // press (its last picture had "Your turn" and the bids).
+    let left = feed
+        .all
+        .iter()
+        .rev()
+        .find(|s| s.event == "view")
+        .expect("a view")
+        .data
+        .clone();
+    assert_ne!(left, page, "the stopped table is drawn once more");
+    assert!(
+        !left.contains(&t(Lang::En, "play-your-turn", &[])) && !left.contains("data-token="),
+        "the stopped table's page still offers a move:\n{left}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
