@@ -188,6 +188,14 @@ impl Live {
                 m.prompt.clear();
                 m.to_act = false;
             }
+            // The texts as the chat's messages of a stopped table say them: no turn, nothing
+            // asked.
+            if self.game.is_some() {
+                v.public_text = crate::draw::table_text(&v.picture, lang, &v.names);
+                if let Some(m) = &v.mine {
+                    v.hand_text = Some(crate::draw::hand_text(&v.picture, m, lang, &v.names));
+                }
+            }
         }
         v
     }
