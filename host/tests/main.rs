@@ -16,5 +16,6 @@ mod host_race;
 mod host_sheet;
 mod host_tournament;
 mod host_zole;
+mod parts;
 mod picture;
 mod store;
