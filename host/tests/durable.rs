@@ -104,6 +104,42 @@ fn a_move(buttons: &[Vec<Button>], last: Option<&str>) -> Option<String> {
     take.or(all.first()).map(|b| b.token.clone())
 }
 
+/// Anna, Bruno and Cilda at a Zole table of group `g`, started, with no turn limit (the
+/// group's admin set none): its first messages shown in `chat`.
+async fn zole_of_three(
+    host: &Arc<Host>,
+    g: &ChatRef,
+    chat: &mut Chat,
+    events: &mut UnboundedReceiver<Outbox>,
+) {
+    let ask = |u: &str, command: Command| {
+        host.handle(Request {
+            chat: g.clone(),
+            user: person(u),
+            command,
+        })
+    };
+    host.handle(Request {
+        chat: g.clone(),
+        user: User {
+            admin: true,
+            ..person("admin")
+        },
+        command: Command::SetTurnLimit(None),
+    })
+    .await;
+    let new = Command::NewTable {
+        game: "zole".into(),
+        rules: None,
+        seats: Some(3),
+    };
+    chat.apply(&ask("anna", new).await);
+    chat.apply(&ask("bruno", Command::Join).await);
+    chat.apply(&ask("cilda", Command::Join).await);
+    chat.apply(&ask("anna", Command::Start).await);
+    chat.drain(events);
+}
+
 /// Anna takes the talon and is asked to bury (her hand message in the chat says so, with the
 /// cards as buttons); she opens the live table then and plays the deal out there, and closes
 /// it in the next deal. Her chat hand message of the first deal ends without buttons (the
@@ -133,26 +169,7 @@ async fn a_hand_message_left_behind_by_the_live_table_ends_without_buttons() {
         async move { host.handle(req).await }
     };
     let mut chat = Chat::default();
-    let admin = User {
-        admin: true,
-        ..person("admin")
-    };
-    host.handle(Request {
-        chat: g.clone(),
-        user: admin,
-        command: Command::SetTurnLimit(None),
-    })
-    .await;
-    let new = Command::NewTable {
-        game: "zole".into(),
-        rules: None,
-        seats: Some(3),
-    };
-    chat.apply(&ask("anna", new).await);
-    chat.apply(&ask("bruno", Command::Join).await);
-    chat.apply(&ask("cilda", Command::Join).await);
-    chat.apply(&ask("anna", Command::Start).await);
-    chat.drain(&mut events);
+    zole_of_three(&host, &g, &mut chat, &mut events).await;
     let people = ["anna", "bruno", "cilda"];
     let bury = t(Lang::En, "zole-bury-pick", &[]);
 
@@ -274,27 +291,8 @@ async fn a_move_pushes_to_the_pages_the_views_drawn_at_its_commit() {
         };
         async move { host.handle(req).await }
     };
-    let admin = User {
-        admin: true,
-        ..person("admin")
-    };
-    host.handle(Request {
-        chat: g.clone(),
-        user: admin,
-        command: Command::SetTurnLimit(None),
-    })
-    .await;
     let mut chat = Chat::default();
-    let new = Command::NewTable {
-        game: "zole".into(),
-        rules: None,
-        seats: Some(3),
-    };
-    chat.apply(&ask("anna", new).await);
-    chat.apply(&ask("bruno", Command::Join).await);
-    chat.apply(&ask("cilda", Command::Join).await);
-    chat.apply(&ask("anna", Command::Start).await);
-    chat.drain(&mut events);
+    zole_of_three(&host, &g, &mut chat, &mut events).await;
     let people = ["anna", "bruno", "cilda"];
     let table = people
         .iter()
