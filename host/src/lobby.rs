@@ -32,6 +32,13 @@ pub use crate::ownership::{BEAT_STALE_MS, OWED_WAIT, SWEEP_EVERY, SWEEP_QUIET};
 /// again" and dropped: every command is answered within 5 s, outage or not.
 const COMMAND_START_AFTER_LIMIT_MS: i64 = 1_000;
 
+/// How many due posts (`Host::post_due_posts`) a sweep looks at, at most.
+const DUE_POSTS_AT_ONCE: usize = 100;
+
+/// How long a due post is posted again for when no adapter records it as posted (a chat
+/// the bot was removed from), before it is given up.
+const DUE_POST_GIVE_UP: Duration = Duration::from_secs(15 * 60);
+
 /// How often a move whose commit had an unknown outcome is asked after (`settle_later`).
 const SETTLE_EVERY: Duration = Duration::from_secs(1);
 
@@ -1370,7 +1377,6 @@ impl Host {
         if let Err(e) = self.rate_table(live).await {
             tracing::warn!(table = live.id(), error = %e, "could not rate a table");
         }
-        self.store.set_status(live.id(), status).await?;
         if live
             .game
             .as_ref()
@@ -1381,6 +1387,12 @@ impl Host {
                 text.push_str(&link);
             }
         }
+        // The end post is kept with the table's close, in its transaction: a process killed
+        // while the post waits (behind the group's budget, or in its unsent outbox) does not
+        // lose it; a sweep posts it once when due if no adapter did (`post_due_posts`).
+        let key = crate::msgkey::MsgKey::End { table: live.id() }.to_string();
+        let post = crate::store::DuePost::new(key, &live.row.chat, &text, self.now_ms());
+        self.store.close_table(live.id(), status, post.as_ref()).await?;
         live.row.status = status;
         live.new_turn();
         self.evict(live.id());
@@ -1391,9 +1403,57 @@ impl Host {
         out.push(Out::Post {
             chat: live.row.chat.clone(),
             text,
-            once: None,
+            once: post.map(|p| p.key),
         });
         Ok(())
+    }
+
+    /// Posts the due posts (`crate::store::DuePost`) that no adapter recorded as posted once
+    /// their time has come, each under its key (an adapter posts it once, whoever shows it),
+    /// and looks at them again after `OWED_WAIT`; forgets those posted, and those not posted
+    /// within `DUE_POST_GIVE_UP` (a chat the bot can no longer post in).
+    async fn post_due_posts(&self, out: &mut Outbox) {
+        let now = self.now_ms();
+        let due = match self.store.due_posts(now, DUE_POSTS_AT_ONCE).await {
+            Ok(due) => due,
+            Err(e) => {
+                // Looked for again at the next sweep.
+                tracing::debug!(error = %e, "could not read the due posts");
+                return;
+            }
+        };
+        let mut platforms: Vec<Platform> = due.iter().map(|p| p.chat.platform).collect();
+        platforms.sort_by_key(|p| p.as_str());
+        platforms.dedup();
+        for platform in platforms {
+            let mine: Vec<&crate::store::DuePost> = due.iter().filter(|p| p.chat.platform == platform).collect();
+            let keys: Vec<String> = mine.iter().map(|p| p.key.clone()).collect();
+            let Ok(posted) = self.store.posted_once(platform, &keys).await else {
+                return;
+            };
+            for p in mine {
+                let done = posted.contains(&p.key);
+                if done || now - p.created_ms > DUE_POST_GIVE_UP.as_millis() as i64 {
+                    if !done {
+                        tracing::warn!(key = p.key.as_str(), "a due post never went out; given up");
+                    }
+                    if let Err(e) = self.store.forget_due_post(platform, &p.key).await {
+                        tracing::debug!(error = %e, "could not forget a due post");
+                    }
+                    continue;
+                }
+                tracing::info!(key = p.key.as_str(), "posting a due post no process posted");
+                out.push(Out::Post {
+                    chat: p.chat.clone(),
+                    text: p.text.clone(),
+                    once: Some(p.key.clone()),
+                });
+                let again = now + OWED_WAIT.as_millis() as i64;
+                if let Err(e) = self.store.put_off_due_post(platform, &p.key, again).await {
+                    tracing::debug!(error = %e, "could not put a due post off");
+                }
+            }
+        }
     }
 
     async fn press(
@@ -2100,6 +2160,7 @@ impl Host {
             }
         }
         self.post_due_results(&mut out).await;
+        self.post_due_posts(&mut out).await;
         // A tournament whose round ended in a process that died moves on here.
         out.extend(
             self.tournaments

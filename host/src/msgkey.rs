@@ -5,8 +5,8 @@
 //! nothing else builds or cuts key strings.
 //!
 //! The stored forms: `t<table>.lobby`, `t<table>.d<deal>`, `t<table>.d<deal>.s<seat>`,
-//! `t<table>.d<deal>.result`, `t<table>.full.<user>`, `T<tournament>`,
-//! `T<tournament>.r<round>.t<table>.s<seat>`.
+//! `t<table>.d<deal>.result`, `t<table>.full.<user>`, `t<table>.end`, `T<tournament>`,
+//! `T<tournament>.r<round>.t<table>.s<seat>`, `T<tournament>.end`.
 
 use std::fmt;
 
@@ -24,8 +24,12 @@ pub enum MsgKey {
     Result { table: i64, deal: usize },
     /// "The table is full", posted once per person and table.
     Full { table: i64, user: String },
+    /// A table's end (stopped, or its game over), posted once.
+    End { table: i64 },
     /// A tournament's message.
     Tournament { id: i64 },
+    /// A tournament's end (its final standings), posted once.
+    TournamentEnd { id: i64 },
     /// A person's seat in a tournament round (their table of that round).
     TournamentSeat {
         id: i64,
@@ -57,6 +61,7 @@ impl MsgKey {
             let id = num(first, 'T')?;
             return match rest[..] {
                 [] => Some(MsgKey::Tournament { id }),
+                ["end"] => Some(MsgKey::TournamentEnd { id }),
                 [r, t, s] => Some(MsgKey::TournamentSeat {
                     id,
                     round: num(r, 'r')?,
@@ -69,6 +74,7 @@ impl MsgKey {
         let table = num(first, 't')?;
         match rest[..] {
             ["lobby"] => Some(MsgKey::Lobby { table }),
+            ["end"] => Some(MsgKey::End { table }),
             ["full", user] if !user.is_empty() => Some(MsgKey::Full {
                 table,
                 user: user.to_string(),
@@ -97,8 +103,9 @@ impl MsgKey {
             | MsgKey::Deal { table, .. }
             | MsgKey::Hand { table, .. }
             | MsgKey::Result { table, .. }
-            | MsgKey::Full { table, .. } => Some(table),
-            MsgKey::Tournament { .. } | MsgKey::TournamentSeat { .. } => None,
+            | MsgKey::Full { table, .. }
+            | MsgKey::End { table } => Some(table),
+            MsgKey::Tournament { .. } | MsgKey::TournamentSeat { .. } | MsgKey::TournamentEnd { .. } => None,
         }
     }
 
@@ -135,7 +142,9 @@ impl fmt::Display for MsgKey {
             MsgKey::Hand { table, deal, seat } => write!(f, "t{table}.d{deal}.s{seat}"),
             MsgKey::Result { table, deal } => write!(f, "t{table}.d{deal}.result"),
             MsgKey::Full { table, user } => write!(f, "t{table}.full.{user}"),
+            MsgKey::End { table } => write!(f, "t{table}.end"),
             MsgKey::Tournament { id } => write!(f, "T{id}"),
+            MsgKey::TournamentEnd { id } => write!(f, "T{id}.end"),
             MsgKey::TournamentSeat {
                 id,
                 round,
@@ -171,7 +180,9 @@ mod tests {
                 table: 4,
                 user: "7001".into(),
             },
+            MsgKey::End { table: 8 },
             MsgKey::Tournament { id: 3 },
+            MsgKey::TournamentEnd { id: 5 },
             MsgKey::TournamentSeat {
                 id: 4,
                 round: 1,

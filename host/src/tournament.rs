@@ -380,20 +380,24 @@ impl Tournaments {
                 return Ok(out);
             }
             Cancel => {
-                if !host
-                    .store()
-                    .set_tournament_status(tour.id, &[Registration, Running, Paused], Cancelled)
-                    .await?
-                {
-                    out.reply(t(lang, "tournament-over", &[]));
-                    return Ok(out);
-                }
                 let clang = host.community_lang(&tour.chat).await;
                 let text = t(
                     clang,
                     "tournament-cancelled",
                     &[("name", user.name.clone().into())],
                 );
+                let Some(post) = end_posting(
+                    host.store(),
+                    &tour,
+                    &[Registration, Running, Paused],
+                    Cancelled,
+                    text.clone(),
+                )
+                .await?
+                else {
+                    out.reply(t(lang, "tournament-over", &[]));
+                    return Ok(out);
+                };
                 for row in host.store().tournament_tables(tour.id).await? {
                     if !row.status.is_open() {
                         continue;
@@ -405,11 +409,7 @@ impl Tournaments {
                             .await?;
                     }
                 }
-                out.push(Out::Post {
-                    chat: tour.chat.clone(),
-                    text,
-                    once: None,
-                });
+                out.push(post);
                 out.reply("✓");
             }
         }
@@ -519,27 +519,15 @@ impl Tournaments {
         }
         // Every table of the round has finished.
         if round >= tour.rounds {
-            if host
-                .store()
-                .set_tournament_status(
-                    id,
-                    &[TournamentStatus::Running, TournamentStatus::Paused],
-                    TournamentStatus::Finished,
-                )
-                .await?
-            {
-                let lang = host.community_lang(&tour.chat).await;
-                let (rec, _) = self.tournament_record(host, &tour).await?;
-                let entrants = host.store().entrants(id).await?;
-                let mut text = t(lang, "tournament-finished", &[]);
-                text.push('\n');
-                text.push_str(&standing_lines(lang, &rec.standings, &entrants).join("\n"));
-                out.push(Out::Post {
-                    chat: tour.chat.clone(),
-                    text,
-                    once: None,
-                });
-            }
+            let lang = host.community_lang(&tour.chat).await;
+            let (rec, _) = self.tournament_record(host, &tour).await?;
+            let entrants = host.store().entrants(id).await?;
+            let mut text = t(lang, "tournament-finished", &[]);
+            text.push('\n');
+            text.push_str(&standing_lines(lang, &rec.standings, &entrants).join("\n"));
+            let from = [TournamentStatus::Running, TournamentStatus::Paused];
+            out.0
+                .extend(end_posting(host.store(), &tour, &from, TournamentStatus::Finished, text).await?);
         } else if tour.status == TournamentStatus::Running {
             self.start_round(host, &tour, round + 1, &mut out).await?;
         }
@@ -569,21 +557,13 @@ impl Tournaments {
         let order = count::round_order(round, &names, &rec.standings, seed, &plays);
         let Ok(seating) = count::seat(&order) else {
             // Fewer than 3 players are left: the tournament ends with the rounds played.
-            if host
-                .store()
-                .set_tournament_status(tour.id, &[TournamentStatus::Running], TournamentStatus::Finished)
-                .await?
-            {
-                let lang = host.community_lang(&tour.chat).await;
-                let mut text = t(lang, "tournament-finished", &[]);
-                text.push('\n');
-                text.push_str(&standing_lines(lang, &rec.standings, &entrants).join("\n"));
-                out.push(Out::Post {
-                    chat: tour.chat.clone(),
-                    text,
-                    once: None,
-                });
-            }
+            let lang = host.community_lang(&tour.chat).await;
+            let mut text = t(lang, "tournament-finished", &[]);
+            text.push('\n');
+            text.push_str(&standing_lines(lang, &rec.standings, &entrants).join("\n"));
+            let from = [TournamentStatus::Running];
+            out.0
+                .extend(end_posting(host.store(), tour, &from, TournamentStatus::Finished, text).await?);
             return Ok(());
         };
         let seating = host.store().decide_round(tour.id, round, &seating).await?;
@@ -1107,6 +1087,29 @@ pub fn parse_command(args: &[&str]) -> Option<crate::outbox::Command> {
         turn,
         computers,
     })
+}
+
+/// Ends `tour` (from one of `from` to `to`) with its end post `text` kept in the same
+/// transaction (`crate::store::DuePost`, looked for by the sweep if it never goes out), and
+/// returns that post, under its key; None (nothing changed) when another press or process
+/// moved the tournament first.
+async fn end_posting(
+    store: &Store,
+    tour: &TournamentRow,
+    from: &[TournamentStatus],
+    to: TournamentStatus,
+    text: String,
+) -> Result<Option<Out>, HostError> {
+    let key = crate::msgkey::MsgKey::TournamentEnd { id: tour.id }.to_string();
+    let post = crate::store::DuePost::new(key, &tour.chat, &text, crate::store::now_ms());
+    if !store.end_tournament(tour.id, from, to, post.as_ref()).await? {
+        return Ok(None);
+    }
+    Ok(Some(Out::Post {
+        chat: tour.chat.clone(),
+        text,
+        once: post.map(|p| p.key),
+    }))
 }
 
 #[cfg(test)]

@@ -636,6 +636,146 @@ async fn a_result_owed_by_a_dropped_copy_is_still_posted_when_due() {
     owed_result_posted_when_due("dropped.db", true).await;
 }
 
+/// The posts of `out` kept under `key` (`Out::Post::once`), with their texts.
+fn posts_under(out: &Outbox, key: &str) -> Vec<String> {
+    out.0
+        .iter()
+        .filter_map(|o| match o {
+            Out::Post { text, once: Some(k), .. } if k == key => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A table's end ("… stopped the game", the totals) and a tournament's end have no table of
+/// their own to be drawn again from, so they are kept with the close, in its transaction: the
+/// process that closed them is killed with the posts unsent (in its outbox, or behind a
+/// group's post budget), and another process (a new host on the same file) posts each when
+/// due, once, under its key. Not before it is due; a post that went out (its id kept) is
+/// not posted again; each is forgotten once posted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn end_posts_lost_with_their_process_are_posted_by_another_when_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("end.db").to_str().unwrap().to_string();
+    end_posts_lost(|| {
+        let path = path.clone();
+        async move { Store::open_sqlite(&path).await.unwrap() }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_end_posts_lost_with_their_process_are_posted_by_another_when_due() {
+    let Some((url, schema)) = postgres("ends") else {
+        return;
+    };
+    end_posts_lost(|| {
+        let (url, schema) = (url.clone(), schema.clone());
+        async move { Store::connect_postgres(&url, Some(&schema)).await.unwrap() }
+    })
+    .await;
+}
+
+async fn end_posts_lost<F, S>(open: F)
+where
+    F: Fn() -> S,
+    S: std::future::Future<Output = Store>,
+{
+    let other = ChatRef::new(Platform::Telegram, "group-1", "h");
+    let club = ChatRef::new(Platform::Telegram, "group-1", "club");
+    let (lost, sent, tournament_end) = {
+        let (h1, _e1) = Host::new(open().await, config());
+        let mut ends = Vec::new();
+        for chat in [ChatRef::new(Platform::Telegram, "group-1", "g"), other.clone()] {
+            let mut screen = Screen::default();
+            let new = Command::NewTable {
+                game: "zole".into(),
+                rules: None,
+                seats: Some(3),
+            };
+            screen.show(&send_in(&h1, &chat, "anna", new).await);
+            let table = Token::decode(&screen.lobby[0]).unwrap().table;
+            send_in(&h1, &chat, "bruno", Command::Join).await;
+            send_in(&h1, &chat, "anna", Command::AddBot { level: Level::Basic }).await;
+            send_in(&h1, &chat, "anna", Command::Start).await;
+            let out = send_in(&h1, &chat, "anna", Command::Stop).await;
+            let key = format!("t{table}.end");
+            let end = posts_under(&out, &key);
+            assert_eq!(end.len(), 1, "{out:?}");
+            assert!(end[0].starts_with("ANNA stopped the game."), "{end:?}");
+            ends.push((key, end[0].clone()));
+        }
+        // The second table's end went out: its id is kept.
+        h1.store()
+            .set_message_ref(Platform::Telegram, &ends[1].0, &other.chat, "77")
+            .await
+            .unwrap();
+        let new = Command::NewTournament {
+            rules: None,
+            rounds: 1,
+            deals: Some(2),
+            minutes: None,
+            turn: None,
+            computers: false,
+        };
+        let out = send_in(&h1, &club, "admin", new).await;
+        let id = out
+            .0
+            .iter()
+            .find_map(|o| match o {
+                Out::Public { key, .. } => stikis_host::msgkey::MsgKey::parse(key),
+                _ => None,
+            })
+            .and_then(|k| match k {
+                stikis_host::msgkey::MsgKey::Tournament { id } => Some(id),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no tournament message: {out:?}"));
+        let cancel = Command::Tournament(stikis_host::TournamentVerb::Cancel);
+        let out = send_in(&h1, &club, "admin", cancel).await;
+        let key = format!("T{id}.end");
+        let end = posts_under(&out, &key);
+        assert_eq!(end.len(), 1, "{out:?}");
+        assert!(end[0].starts_with("ADMIN has cancelled the tournament"), "{end:?}");
+        let mut ends = ends.into_iter();
+        (ends.next().unwrap(), ends.next().unwrap(), (key, end[0].clone()))
+        // The host is dropped here with every outbox above unsent.
+    };
+    let (h2, _e2) = Host::new(open().await, config());
+    let quiet = std::time::Duration::from_secs(300);
+    let posted = |out: &Outbox| {
+        [&lost.0, &sent.0, &tournament_end.0]
+            .into_iter()
+            .flat_map(|k| posts_under(out, k).into_iter().map(move |t| (k.clone(), t)))
+            .collect::<Vec<_>>()
+    };
+    // Not due yet: the process that closed them may still be posting them.
+    let out = h2.sweep(quiet).await.unwrap();
+    assert!(posted(&out).is_empty(), "{out:?}");
+    h2.advance_clock(stikis_host::lobby::OWED_WAIT.as_millis() as i64 + 1_000);
+    let out = h2.sweep(quiet).await.unwrap();
+    let mut got = posted(&out);
+    got.sort();
+    let mut want = vec![lost.clone(), tournament_end.clone()];
+    want.sort();
+    assert_eq!(got, want, "{out:?}");
+    // Posted now (the adapter keeps their ids): not posted again, and forgotten.
+    h2.store()
+        .set_message_ref(Platform::Telegram, &lost.0, "g", "78")
+        .await
+        .unwrap();
+    h2.store()
+        .set_message_ref(Platform::Telegram, &tournament_end.0, &club.chat, "79")
+        .await
+        .unwrap();
+    h2.advance_clock(stikis_host::lobby::OWED_WAIT.as_millis() as i64 + 1_000);
+    let out = h2.sweep(quiet).await.unwrap();
+    assert!(posted(&out).is_empty(), "{out:?}");
+    let far = h2.now_ms() + 3_600_000;
+    let left = h2.store().due_posts(far, 100).await.unwrap();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// The first button of the newest hand of anyone who can act (a burial card already picked,
 /// marked ✓, is skipped), from the outboxes seen so far.
 fn first_move(hands: &HashMap<String, Vec<(String, String)>>) -> Option<(String, String)> {

@@ -2011,12 +2011,14 @@ impl TableLog {
 
 // Last: they use the query macros above.
 mod boards;
+mod due;
 mod processes;
 mod shown;
 mod tournament;
 mod web;
 pub use boards::{civil_date, period_start, BoardRow, Period, RatingRow};
 pub use cached::SETTINGS_TTL;
+pub use due::DuePost;
 pub use shown::{FirstPost, DEAD_CLAIM_MS, FIRST_POST_CLAIM_MS, FIRST_POST_MARK};
 pub use tournament::EntryRefused;
 
