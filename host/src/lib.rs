@@ -22,6 +22,7 @@ mod ownership;
 pub mod pages;
 mod peers;
 pub mod picture;
+mod running;
 pub mod store;
 pub mod table;
 pub mod token;

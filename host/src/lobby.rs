@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::Value;
 use stikis_core::ai::Level;
 use stikis_core::Seat;
-use tokio::sync::{mpsc, Mutex as AsyncMutex};
+use tokio::sync::mpsc;
 
 use crate::games::{default_rules, game_title, new_game, seat_range, settle_sheet, Pressed, GAMES};
 use crate::i18n::{t, Arg, Lang};
@@ -49,7 +49,8 @@ const SETTLE_FOR: Duration = Duration::from_secs(15 * 60);
 pub struct Host {
     pub(crate) store: Store,
     pub(crate) config: HostConfig,
-    pub(crate) tables: Mutex<HashMap<i64, Shared>>,
+    /// The running tables held here (`crate::running`).
+    pub(crate) running: crate::running::Running,
     /// Outboxes that no request asked for (timers, tournament rounds), for the adapter to show.
     pub(crate) events: mpsc::UnboundedSender<Outbox>,
     /// This host, for the tasks it spawns (a finished tournament table moves its tournament
@@ -60,9 +61,6 @@ pub struct Host {
     /// Added to the wall clock where the host compares with it (timed tournament rounds):
     /// tests move time on with `advance_clock`.
     clock_offset_ms: std::sync::atomic::AtomicI64,
-    /// Tables `sweep` took over, with the time of their last event then and whether their
-    /// last mover was gone.
-    swept: Mutex<HashMap<i64, (i64, bool)>>,
     /// Tables that changed (`Host::changes`), for the live table pages.
     pub(crate) changed: tokio::sync::broadcast::Sender<crate::view::Change>,
     /// Tables changed, to be told to the other processes (`Host::announce_table`).
@@ -76,11 +74,6 @@ pub struct Host {
     /// runs from then if that was later than the turn's start (`arm_timer`): while the
     /// database was away, the person to act could not, their presses answered "try again".
     store_failed_at: Mutex<Option<tokio::time::Instant>>,
-    /// The result posts to look for when due (`Live::due`) of copies dropped before they
-    /// were (`evict`): a copy read afresh by the process that moved the table last owes
-    /// nothing it knows of, so they would be lost (a result never posted in a 300 s chaos
-    /// run). `post_due_results` looks for them with the copies' own.
-    evicted_due: Mutex<HashMap<i64, Vec<crate::table::DueResult>>>,
 }
 
 impl Host {
@@ -99,12 +92,11 @@ impl Host {
             });
             Host {
                 config,
-                tables: Mutex::new(HashMap::new()),
+                running: Default::default(),
                 events: tx,
                 me: me.clone(),
                 tournaments: Default::default(),
                 clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
-                swept: Mutex::new(HashMap::new()),
                 changed: tokio::sync::broadcast::channel(4096).0,
                 changed_out: Mutex::new(None),
                 watching: crate::watching::Watching::new({
@@ -114,7 +106,6 @@ impl Host {
                 ownership: Arc::new(Ownership::new(store.clone(), peers)),
                 store,
                 store_failed_at: Mutex::new(None),
-                evicted_due: Mutex::new(HashMap::new()),
             }
         });
         if several {
@@ -124,7 +115,7 @@ impl Host {
         // `tables_in_memory` counts this host's tables at each scrape, while it lives.
         let counted = Arc::downgrade(&host);
         crate::observe::count_tables_in_memory(move || {
-            Some(counted.upgrade()?.tables.lock().map_or(0, |t| t.len()))
+            Some(counted.upgrade()?.running.len())
         });
         (host, rx)
     }
@@ -186,7 +177,7 @@ impl Host {
     }
 
     pub(crate) fn cached(&self, id: i64) -> Option<Shared> {
-        self.tables.lock().expect("table map").get(&id).cloned()
+        self.running.get(id)
     }
 
     /// The table with this id, loaded from the database if this process has not seen it.
@@ -253,13 +244,7 @@ impl Host {
     /// Keeps `live` as this process's copy of table `id`, unless another task kept one first:
     /// the copy that stands.
     pub(crate) fn keep_table(&self, id: i64, live: Live) -> Shared {
-        let shared = Arc::new(AsyncMutex::new(live));
-        self.tables
-            .lock()
-            .expect("table map")
-            .entry(id)
-            .or_insert(shared)
-            .clone()
+        self.running.keep(id, live)
     }
 
     /// A table this process owns, loaded here whatever asked for it (a sweep's takeover, or
@@ -374,31 +359,8 @@ impl Host {
     pub(crate) fn evict(&self, id: i64) {
         // What was drawn of the copy for the pages is not pushed: they read the table.
         self.watching.take_drawn(id);
-        let Some(shared) = self.tables.lock().expect("table map").remove(&id) else {
-            return;
-        };
-        // Its results still to look for are kept (`evicted_due`), now or once whoever holds
-        // the copy lets it go.
-        let keep = move |host: &Host, live: &mut Live| {
-            let due = std::mem::take(&mut live.due);
-            if !due.is_empty() {
-                host.evicted_due
-                    .lock()
-                    .expect("evicted_due")
-                    .entry(id)
-                    .or_default()
-                    .extend(due);
-            }
-        };
-        if let Ok(mut live) = shared.try_lock() {
-            return keep(self, &mut live);
-        }
-        if let (Some(host), Ok(_)) = (self.me.upgrade(), tokio::runtime::Handle::try_current()) {
-            tokio::spawn(async move {
-                let mut live = shared.lock().await;
-                keep(&host, &mut live);
-            });
-        }
+        // Its results still to look for are kept (`Running::drop_copy`).
+        self.running.drop_copy(id);
     }
 
     /// Drops this process's copy of table `id`, as a failure in the middle of a move does:
@@ -412,8 +374,7 @@ impl Host {
     /// settings it was loaded with, so without this an open table would go on in the old
     /// language. Its next message is in the new one (private hands stay in each player's own).
     async fn relang_tables(&self, c: &CommunityRef, lang: Lang) {
-        let tables: Vec<Shared> = self.tables.lock().expect("table map").values().cloned().collect();
-        for shared in tables {
+        for (_, shared) in self.running.all() {
             let mut live = shared.lock().await;
             if live.row.chat.community_ref() == *c {
                 live.settings.lang = lang;
@@ -886,10 +847,7 @@ impl Host {
                 ("game", game_title(lang, game).into()),
             ],
         ));
-        self.tables
-            .lock()
-            .expect("table map")
-            .insert(live.id(), Arc::new(AsyncMutex::new(live)));
+        self.keep_table(live.id(), live);
         Ok(())
     }
 
@@ -2038,12 +1996,7 @@ impl Host {
                             }
                         };
                     self.restore_selection(&mut live).await?;
-                    self.tables
-                        .lock()
-                        .expect("table map")
-                        .entry(id)
-                        .or_insert_with(|| Arc::new(AsyncMutex::new(live)))
-                        .clone()
+                    self.keep_table(id, live)
                 }
             };
             recovered += 1;
@@ -2138,8 +2091,7 @@ impl Host {
             // Once per quiet spell, and once more if its last mover dies meanwhile (a
             // person's choice of cards to bury is no action: a process may take one, die
             // before showing it, and leave the last action and its time as they were).
-            let seen = self.swept.lock().expect("swept map").get(&id).copied();
-            if seen.is_some_and(|(ms, was_orphaned)| ms == last_ms && (was_orphaned || !orphaned)) {
+            if self.running.swept(id, last_ms, orphaned) {
                 continue;
             }
             // Marked as swept only once taken over: a table whose takeover failed (the
@@ -2148,10 +2100,7 @@ impl Host {
                 Ok(o) => {
                     crate::observe::takeover(if orphaned { "dead_process" } else { "quiet" });
                     out.extend(o);
-                    self.swept
-                        .lock()
-                        .expect("swept map")
-                        .insert(id, (last_ms, orphaned));
+                    self.running.mark_swept(id, last_ms, orphaned);
                 }
                 Err(e) => {
                     tracing::warn!(table = id, error = %e, "could not take over a table; trying again");
@@ -2181,29 +2130,14 @@ impl Host {
     /// next sweep.
     async fn post_due_results(&self, out: &mut Outbox) {
         let now = self.now_ms();
-        let held: Vec<(i64, Shared)> = self
-            .tables
-            .lock()
-            .expect("table map")
-            .iter()
-            .map(|(id, t)| (*id, Arc::clone(t)))
-            .collect();
+        let held = self.running.all();
         let mut ready: Vec<(i64, Platform, String, usize, Out)> = Vec::new();
-        {
-            let mut evicted = self.evicted_due.lock().expect("evicted_due");
-            for (id, due) in evicted.iter_mut() {
-                let (now_due, later): (Vec<_>, Vec<_>) =
-                    std::mem::take(due).into_iter().partition(|(at, _, _)| *at <= now);
-                *due = later;
-                for (_, n, post) in now_due {
-                    let platform = match &post {
-                        Out::Post { chat, .. } => chat.platform,
-                        _ => continue,
-                    };
-                    ready.push((*id, platform, result_key(*id, n), n, post));
-                }
-            }
-            evicted.retain(|_, due| !due.is_empty());
+        for (id, (_, n, post)) in self.running.take_dropped_due(now) {
+            let platform = match &post {
+                Out::Post { chat, .. } => chat.platform,
+                _ => continue,
+            };
+            ready.push((id, platform, result_key(id, n), n, post));
         }
         for (id, shared) in held {
             if !self.owns(id) {
@@ -2248,16 +2182,7 @@ impl Host {
                     // Looked for again at the next sweep.
                     tracing::debug!(error = %e, "could not read which results were posted");
                     for (id, _, _, n, post) in ready.iter().filter(|r| r.1 == platform) {
-                        match self.cached(*id) {
-                            Some(shared) => shared.lock().await.due.push((now, *n, post.clone())),
-                            None => self
-                                .evicted_due
-                                .lock()
-                                .expect("evicted_due")
-                                .entry(*id)
-                                .or_default()
-                                .push((now, *n, post.clone())),
-                        }
+                        self.running.due_again(*id, (now, *n, post.clone())).await;
                     }
                 }
             }
@@ -2379,7 +2304,7 @@ impl crate::owner::OwnershipHost for Host {
     }
 
     fn held_tables(&self) -> Vec<i64> {
-        self.tables.lock().expect("table map").keys().copied().collect()
+        self.running.ids()
     }
 
     fn cached(&self, id: i64) -> Option<Shared> {

@@ -1363,7 +1363,7 @@ mod tests {
             host.handle(req(who, Command::Join)).await;
         }
         host.handle(req("anna", Command::Start)).await;
-        let table = host.tables.lock().unwrap().keys().copied().next().unwrap();
+        let table = host.running.ids()[0];
         (host, table, req)
     }
 

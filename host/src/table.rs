@@ -1042,7 +1042,7 @@ mod tests {
         };
         host.handle(req("anna", bot)).await;
         host.handle(req("anna", Command::Start)).await;
-        let table = host.tables.lock().unwrap().keys().copied().next().unwrap();
+        let table = host.running.ids()[0];
         // Anna and Bruno play (a card, or else a decision) until the third deal is dealt; a
         // card already picked to bury is skipped, as pressing it again would unpick it.
         for _ in 0..1_000 {
