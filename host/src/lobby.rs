@@ -114,9 +114,7 @@ impl Host {
         }
         // `tables_in_memory` counts this host's tables at each scrape, while it lives.
         let counted = Arc::downgrade(&host);
-        crate::observe::count_tables_in_memory(move || {
-            Some(counted.upgrade()?.running.len())
-        });
+        crate::observe::count_tables_in_memory(move || Some(counted.upgrade()?.running.len()));
         (host, rx)
     }
 
@@ -1384,7 +1382,8 @@ impl Host {
         platforms.sort_by_key(|p| p.as_str());
         platforms.dedup();
         for platform in platforms {
-            let mine: Vec<&crate::store::DuePost> = due.iter().filter(|p| p.chat.platform == platform).collect();
+            let mine: Vec<&crate::store::DuePost> =
+                due.iter().filter(|p| p.chat.platform == platform).collect();
             let keys: Vec<String> = mine.iter().map(|p| p.key.clone()).collect();
             let Ok(posted) = self.store.posted_once(platform, &keys).await else {
                 return;

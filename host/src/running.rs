@@ -74,7 +74,12 @@ impl Running {
         let keep = move |live: &mut Live| {
             let due = std::mem::take(&mut live.due);
             if !due.is_empty() {
-                dropped.lock().expect("dropped due").entry(id).or_default().extend(due);
+                dropped
+                    .lock()
+                    .expect("dropped due")
+                    .entry(id)
+                    .or_default()
+                    .extend(due);
             }
         };
         if let Ok(mut live) = shared.try_lock() {
@@ -95,7 +100,8 @@ impl Running {
         let mut dropped = self.dropped_due.lock().expect("dropped due");
         let mut ready = Vec::new();
         for (id, due) in dropped.iter_mut() {
-            let (now_due, later): (Vec<_>, Vec<_>) = std::mem::take(due).into_iter().partition(|(at, _, _)| *at <= now);
+            let (now_due, later): (Vec<_>, Vec<_>) =
+                std::mem::take(due).into_iter().partition(|(at, _, _)| *at <= now);
             *due = later;
             ready.extend(now_due.into_iter().map(|d| (*id, d)));
         }

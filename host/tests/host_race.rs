@@ -641,7 +641,9 @@ fn posts_under(out: &Outbox, key: &str) -> Vec<String> {
     out.0
         .iter()
         .filter_map(|o| match o {
-            Out::Post { text, once: Some(k), .. } if k == key => Some(text.clone()),
+            Out::Post {
+                text, once: Some(k), ..
+            } if k == key => Some(text.clone()),
             _ => None,
         })
         .collect()
@@ -736,7 +738,10 @@ where
         let key = format!("T{id}.end");
         let end = posts_under(&out, &key);
         assert_eq!(end.len(), 1, "{out:?}");
-        assert!(end[0].starts_with("ADMIN has cancelled the tournament"), "{end:?}");
+        assert!(
+            end[0].starts_with("ADMIN has cancelled the tournament"),
+            "{end:?}"
+        );
         let mut ends = ends.into_iter();
         (ends.next().unwrap(), ends.next().unwrap(), (key, end[0].clone()))
         // The host is dropped here with every outbox above unsent.
