@@ -25,6 +25,7 @@ pub mod picture;
 mod running;
 pub mod store;
 pub mod table;
+mod timers;
 pub mod token;
 pub mod tournament;
 pub mod view;

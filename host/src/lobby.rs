@@ -70,10 +70,8 @@ pub struct Host {
     /// Ownership across processes: the live processes, the presses handed between them
     /// (`crate::owner`, `crate::deferred`, `crate::peers`).
     pub(crate) ownership: Arc<Ownership>,
-    /// When this process last met its database failing (`store_failed`). A turn's clock
-    /// runs from then if that was later than the turn's start (`arm_timer`): while the
-    /// database was away, the person to act could not, their presses answered "try again".
-    store_failed_at: Mutex<Option<tokio::time::Instant>>,
+    /// The turn timers (`crate::timers`).
+    pub(crate) timers: crate::timers::Timers,
 }
 
 impl Host {
@@ -105,7 +103,7 @@ impl Host {
                 }),
                 ownership: Arc::new(Ownership::new(store.clone(), peers)),
                 store,
-                store_failed_at: Mutex::new(None),
+                timers: Default::default(),
             }
         });
         if several {
@@ -123,10 +121,10 @@ impl Host {
     }
 
     /// The database failed just now (a request, a timer): the turns running now get their
-    /// whole time again from here (`store_failed_at`). Public for tests of the turn timer.
+    /// whole time again from here (`crate::timers::Timers`). Public for tests of the turn timer.
     #[doc(hidden)]
     pub fn store_failed(&self) {
-        *self.store_failed_at.lock().expect("store_failed_at") = Some(tokio::time::Instant::now());
+        self.timers.store_failed();
     }
 
     /// The wall clock as the host reads it (Unix ms).
@@ -1743,132 +1741,9 @@ impl Host {
             .map_or(0, |g| g.deal_no() - usize::from(g.in_deal()))
     }
 
-    /// Starts the turn timer for the person to act: a warning at half time, then a computer
-    /// player moves for them.
+    /// Starts the turn timer for the person to act (`crate::timers`).
     fn arm_timer(self: &Arc<Self>, live: &Live) {
-        let Some(limit) = live.settings.turn_limit_secs else {
-            return;
-        };
-        let Some(seat) = live.game.as_ref().and_then(|g| g.to_act()) else {
-            return;
-        };
-        let away = live.seats.iter().any(|s| s.seat == seat && s.away);
-        if live.bot_level(seat).is_some() || away {
-            return;
-        }
-        let (id, gen) = (live.id(), live.turn_gen);
-        let limit = Duration::from_secs(limit.into());
-        let failed = *self.store_failed_at.lock().expect("store_failed_at");
-        let since = failed.map_or(live.turn_since, |f| f.max(live.turn_since));
-        let half = since + limit / 2;
-        let end = since + limit;
-        let host = Arc::clone(self);
-        tokio::spawn(async move {
-            tokio::time::sleep_until(half).await;
-            if host.on_timer(id, gen, seat, since, false).await {
-                tokio::time::sleep_until(end).await;
-                host.on_timer(id, gen, seat, since, true).await;
-            }
-        });
-    }
-
-    /// The turn timer of turn `gen` at table `id`, armed to run from `since`, at half time
-    /// or (`expired`) at its end. False if it was armed anew instead (the database failed
-    /// since `since`): this one is done.
-    async fn on_timer(
-        self: &Arc<Self>,
-        id: i64,
-        gen: u64,
-        seat: Seat,
-        since: tokio::time::Instant,
-        expired: bool,
-    ) -> bool {
-        let Some(shared) = self.cached(id) else {
-            return true;
-        };
-        let mut live = shared.lock().await;
-        if live.turn_gen != gen {
-            return true;
-        }
-        let failed = *self.store_failed_at.lock().expect("store_failed_at");
-        if failed.is_some_and(|f| f > since) {
-            // The person could not act while the database failed: their time runs again. (A
-            // copy the failure left without its game was evicted; its next load arms anew.)
-            self.arm_timer(&live);
-            return false;
-        }
-        // A copy another process moved on from is stale: its timer is not this turn's.
-        match self.store.next_seq(id).await {
-            Ok(next) if next - 1 == live.seq => {}
-            Ok(_) => {
-                crate::observe::takeover("moved_elsewhere");
-                drop(live);
-                self.evict(id);
-                return true;
-            }
-            Err(e) => {
-                // Given up here; a sweep takes the quiet table over and arms the timer anew.
-                tracing::warn!(table = id, error = %e, "could not check a timed table");
-                crate::observe::store_error("timer", &e);
-                self.store_failed();
-                drop(live);
-                self.evict(id);
-                return true;
-            }
-        }
-        // Every process with the table loaded armed this timer: the first to claim it acts.
-        let kind = if expired { "move" } else { "warn" };
-        match self.store.claim_timer(id, live.seq, kind).await {
-            Ok(true) => {}
-            Ok(false) => return true,
-            Err(e) => {
-                tracing::warn!(table = id, error = %e, "could not claim a turn timer");
-                crate::observe::store_error("timer", &e);
-                self.store_failed();
-                drop(live);
-                self.evict(id);
-                return true;
-            }
-        }
-        let name = live
-            .seats
-            .get(seat as usize)
-            .map(|s| s.name.clone())
-            .unwrap_or_default();
-        let lang = live.lang();
-        let mut out = Outbox::default();
-        if !expired {
-            let left = live.settings.turn_limit_secs.unwrap_or(0).div_ceil(2);
-            out.push(Out::Post {
-                chat: live.row.chat.clone(),
-                text: t(
-                    lang,
-                    "turn-warning",
-                    &[("name", name.into()), ("seconds", Arg::from(left))],
-                ),
-                once: None,
-            });
-            self.publish(out);
-            return true;
-        }
-        let result = self.timeout(&mut live, seat, name).await;
-        match result {
-            Ok(o) => out.extend(o),
-            Err(HostError::Conflict) => {
-                // Another process moved first; the next use reloads the table.
-                crate::observe::takeover("conflict");
-                drop(live);
-                self.evict(id);
-            }
-            Err(e) => {
-                tracing::warn!(table = id, error = %e, "a timeout move failed");
-                crate::observe::host_error("timer", &e);
-                drop(live);
-                self.evict(id);
-            }
-        }
-        self.publish(out);
-        true
+        self.timers.arm(self, live);
     }
 
     /// The time is up: a computer player moves for the absent person; after 3 timeouts in a
@@ -2441,6 +2316,38 @@ impl crate::tournament::TournamentHost for Host {
 
     fn publish(&self, out: Outbox) {
         Host::publish(self, out)
+    }
+}
+
+/// The host around its turn timers (`crate::timers`).
+impl crate::timers::TimedHost for Host {
+    fn timers(&self) -> &crate::timers::Timers {
+        &self.timers
+    }
+
+    fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn running(&self) -> &crate::running::Running {
+        &self.running
+    }
+
+    fn evict(&self, id: i64) {
+        Host::evict(self, id)
+    }
+
+    fn publish(&self, out: Outbox) {
+        Host::publish(self, out)
+    }
+
+    fn timeout(
+        self: &Arc<Self>,
+        live: &mut Live,
+        seat: Seat,
+        name: String,
+    ) -> impl std::future::Future<Output = Result<Outbox, HostError>> + Send {
+        Host::timeout(self, live, seat, name)
     }
 }
 
