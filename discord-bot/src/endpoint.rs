@@ -93,7 +93,9 @@ async fn post(State(st): State<Arc<EndpointState>>, headers: HeaderMap, body: By
             let bot = st.bot.clone();
             let id = c.id;
             let pressed = c.clone();
-            tokio::spawn(async move { on_press(&bot, &c, &responder).await });
+            let req = crate::press::press_request(&c);
+            let told = req.clone();
+            tokio::spawn(async move { on_press(&bot, &c, req, &responder).await });
             match tokio::time::timeout(REPLY_WAIT, answer).await {
                 Ok(Ok(r)) => Json(r).into_response(),
                 // No answer in time (the process is starved): acknowledged here, as the press
@@ -103,7 +105,7 @@ async fn post(State(st): State<Arc<EndpointState>>, headers: HeaderMap, body: By
                     tracing::warn!(interaction = %id, "press deferred: not answered within the time Discord waits");
                     // Answered by another process if this one dies before the press does.
                     let bot = st.bot.clone();
-                    tokio::spawn(async move { crate::press::tell_deferred(&bot, &pressed).await });
+                    tokio::spawn(async move { crate::press::tell_deferred(&bot, &told, &pressed).await });
                     Json(CreateInteractionResponse::Acknowledge).into_response()
                 }
             }

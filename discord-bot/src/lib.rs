@@ -513,7 +513,7 @@ async fn on_event(
     match event {
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(c),
-        } => press::on_press(data, c, &press::Responder::Call).await,
+        } => press::on_press(data, c, press::press_request(c), &press::Responder::Call).await,
         serenity::FullEvent::Ready { .. } => data.gateway_up.store(true, Ordering::Release),
         serenity::FullEvent::ShardStageUpdate { event } => data.gateway_up.store(
             event.new == serenity::ConnectionStage::Connected,

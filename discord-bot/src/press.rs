@@ -73,15 +73,14 @@ impl Responder {
     }
 }
 
-/// The host's request for a press: its button's token decoded here, once.
-fn press_request(c: &ComponentInteraction) -> (Request, Press) {
-    let press = Press::new(c.data.custom_id.clone());
-    let req = Request {
+/// The host's request for a press: its button's token decoded here, once, where the press
+/// enters (the gateway's event, or the interactions endpoint's post).
+pub(crate) fn press_request(c: &ComponentInteraction) -> Request {
+    Request {
         chat: chat_ref(c.guild_id, c.channel_id),
         user: host_user(&c.user, c.member.as_ref()),
-        command: Command::Press(press.clone()),
-    };
-    (req, press)
+        command: Command::Press(Press::new(c.data.custom_id.clone())),
+    }
 }
 
 /// A press's name among all presses, written with its move wherever it is committed: if
@@ -91,22 +90,23 @@ fn press_name(c: &ComponentInteraction) -> String {
     format!("discord/{}", c.id)
 }
 
-/// Tells the other processes that this one deferred its answer to press `c`: one of them
-/// answers it if this one dies first.
-pub(crate) async fn tell_deferred(bot: &Bot, c: &ComponentInteraction) {
-    bot.host
-        .press_deferred(&press_request(c).0, &press_name(c), &c.token)
-        .await;
+/// Tells the other processes that this one deferred its answer to press `c` (its request
+/// `req`): one of them answers it if this one dies first.
+pub(crate) async fn tell_deferred(bot: &Bot, req: &Request, c: &ComponentInteraction) {
+    bot.host.press_deferred(req, &press_name(c), &c.token).await;
 }
 
-pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder) {
+/// Takes press `c`, whose request (`press_request`) is `req`.
+pub async fn on_press(bot: &Bot, c: &ComponentInteraction, req: Request, responder: &Responder) {
     let _busy = bot.busy();
-    let (req, press) = press_request(c);
     let user = req.user.clone();
+    let show_hand = req.press().and_then(Press::action) == Some("hand");
+    // Told to the other processes if the answer is deferred (the press is decoded once).
+    let told = req.clone();
     // Presses on one table are taken one after the other up to the point where their
     // outbox is shown or claimed, so an answer never carries an older hand than an edit
     // queued after it.
-    let table = press.table();
+    let table = req.press().and_then(Press::table);
     let order = table.map(|t| bot.table_order(t));
     let host = bot.host.clone();
     let http = bot.http.clone();
@@ -137,7 +137,7 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
                 tracing::warn!(interaction = %c.id, error = %e, "could not defer a press");
             }
             // Answered by another process if this one dies before it answers.
-            tell_deferred(bot, c).await;
+            tell_deferred(bot, &told, c).await;
         },
     )
     .await;
@@ -149,7 +149,7 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, responder: &Responder
         out.reply("⚠");
         (out, None)
     });
-    answer(bot, c, responder, &user.id, &press, out, deferred, turn).await;
+    answer(bot, c, responder, &user.id, show_hand, out, deferred, turn).await;
     if let (Some(t), Some(o)) = (table, order) {
         bot.release_table_order(t, o);
     }
@@ -194,13 +194,12 @@ async fn answer(
     c: &ComponentInteraction,
     responder: &Responder,
     user: &str,
-    press: &Press,
+    show_hand: bool,
     out: Outbox,
     deferred: bool,
     turn: Option<OwnedMutexGuard<()>>,
 ) {
     let reply = out.reply_text().unwrap_or(DONE).to_string();
-    let show_hand = press.action() == Some("hand");
     let from_ephemeral = c
         .message
         .flags

@@ -212,6 +212,16 @@ pub struct Request {
     pub command: Command,
 }
 
+impl Request {
+    /// The press this request is, if it is one.
+    pub fn press(&self) -> Option<&Press> {
+        match &self.command {
+            Command::Press(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
 /// Whether a button chooses a card (its token's action is `<kind>:<card>`).
 fn is_card(b: &Button) -> bool {
     crate::token::Token::decode(&b.token).is_ok_and(|t| {
