@@ -1572,6 +1572,7 @@ async fn an_older_table_state_never_replaces_a_newer_one_shown_by_another_proces
                 label: format!("card {v}"),
                 token: format!("x{v}"),
                 disabled: false,
+                card: None,
             }]],
             version: v,
             delivery: stikis_host::HandDelivery::Show,

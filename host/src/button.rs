@@ -12,6 +12,11 @@ pub struct Button {
     /// of any illegal move. Surfaces without disabled buttons draw `pressable` rows.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub disabled: bool,
+    /// The card of the hand the button is made with (a card to play, or to pick), typed: a
+    /// surface that lays the hand out again (`outbox::pressable`) knows it without reading
+    /// the token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<stikis_core::cards::Card>,
 }
 
 impl Button {
@@ -21,6 +26,7 @@ impl Button {
             label: label.into(),
             token: token.into(),
             disabled: false,
+            card: None,
         }
     }
 }

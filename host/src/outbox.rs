@@ -222,15 +222,6 @@ impl Request {
     }
 }
 
-/// Whether a button chooses a card (its token's action is `<kind>:<card>`).
-fn is_card(b: &Button) -> bool {
-    crate::token::Token::decode(&b.token).is_ok_and(|t| {
-        t.action
-            .split_once(':')
-            .is_some_and(|(_, c)| c.parse::<stikis_core::cards::Card>().is_ok())
-    })
-}
-
 /// `rows` as a surface without disabled buttons draws them: the disabled ones left out, and
 /// the rows of cards filled again (at most `BUTTONS_PER_ROW` a row), as the hand's playable
 /// cards alone were drawn before there were disabled buttons. Rows without a disabled button
@@ -250,7 +241,7 @@ pub fn pressable(rows: &[Vec<Button>]) -> Vec<Vec<Button>> {
         cards.clear();
     };
     for row in rows {
-        if !row.is_empty() && row.iter().all(is_card) {
+        if !row.is_empty() && row.iter().all(|b| b.card.is_some()) {
             cards.extend(row.iter().filter(|b| !b.disabled).cloned());
             continue;
         }

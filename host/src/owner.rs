@@ -1118,6 +1118,7 @@ mod tests {
                     label: "J♣".into(),
                     token: "x".into(),
                     disabled: false,
+                    card: None,
                 }]],
                 version: 3,
                 delivery: HandDelivery::Show,

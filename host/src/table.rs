@@ -794,6 +794,7 @@ impl Live {
             label: t(lang, key, &[]),
             token: self.token(code),
             disabled: false,
+            card: None,
         };
         let mut buttons = vec![
             vec![b("button-join", "join"), b("button-leave", "leave")],
@@ -809,6 +810,7 @@ impl Live {
                 ),
                 token: self.token(ADD_SEAT),
                 disabled: false,
+                card: None,
             }]);
         }
         out.push(Out::Public {
@@ -870,6 +872,7 @@ impl Live {
             label: "🂠".into(),
             token: self.token("hand"),
             disabled: false,
+            card: None,
         }]];
         if !live {
             public_buttons.clear();
@@ -884,6 +887,7 @@ impl Live {
                 label: t(lang, "button-back", &[]),
                 token: self.token("back"),
                 disabled: false,
+                card: None,
             });
         }
         // A stopped table's picture: nobody's turn any more.
@@ -965,6 +969,7 @@ impl Live {
                         label: b.label,
                         token: self.token(&b.code),
                         disabled: b.disabled,
+                        card: b.card,
                     })
                     .collect()
             })

@@ -879,6 +879,7 @@ impl Tournaments {
                 .encode()
                 .unwrap_or_default(),
             disabled: false,
+            card: None,
         };
         use TournamentVerb::*;
         let buttons = match tour.status {

@@ -308,6 +308,7 @@ impl Live {
                         label: d.choice.label(lang, &names),
                         token: self.token(&d.code),
                         disabled: false,
+                        card: None,
                     }),
                 }
             }
@@ -322,6 +323,7 @@ impl Live {
                 label: crate::i18n::t(lang, "button-back", &[]),
                 token: self.token("back"),
                 disabled: false,
+                card: None,
             }]);
         }
         v.hand = cards;

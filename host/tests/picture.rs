@@ -242,6 +242,7 @@ fn check_hand_buttons(
                             .encode()
                             .unwrap(),
                         disabled: b.disabled,
+                        card: b.card,
                     })
                     .collect()
             })

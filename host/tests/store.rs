@@ -1602,6 +1602,7 @@ async fn a_newer_table_state_is_read_back_with_its_text_and_buttons() {
             label: "♠A".into(),
             token: "s1.2.3".into(),
             disabled: false,
+            card: None,
         }]];
         let (p, key, to) = (Platform::Discord, "t1.d1", "chan-1");
         assert!(s.claim_shown(p, key, to, 4, "state 4", &[]).await);

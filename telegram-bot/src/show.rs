@@ -260,6 +260,7 @@ fn choice_rows(table: i64, deal: i64, count: usize) -> Vec<Vec<Button>> {
             label: i.to_string(),
             token: choice_data(table, deal, i),
             disabled: false,
+            card: None,
         })
         .collect();
     all.chunks(5).map(<[Button]>::to_vec).collect()
@@ -924,6 +925,7 @@ impl Shower {
                 stikis_host::links::table_ref(secret, table)
             ),
             disabled: false,
+            card: None,
         }])
     }
 
@@ -1397,6 +1399,7 @@ impl Shower {
                 label: "🔗 @".to_string() + &self.username,
                 token: LINK.to_string() + &self.deep_link(&p),
                 disabled: false,
+                card: None,
             }]);
         }
         rows
@@ -1700,6 +1703,7 @@ mod tests {
                 label: l.into(),
                 token: "t".into(),
                 disabled: false,
+                card: None,
             }]]
         };
         assert_eq!(digest("a", &b("x")), digest("a", &b("x")));

@@ -32,6 +32,8 @@ pub struct GameButton {
     pub code: String,
     /// Shown but not pressable (`hand_buttons`: a card that cannot be played now).
     pub disabled: bool,
+    /// The card of the hand the button is made with, if any (`Choice::card`).
+    pub card: Option<Card>,
 }
 
 /// What a press did, before it is committed.
@@ -94,6 +96,7 @@ pub trait HostedGame: Send + Sync {
                         label: d.choice.label(lang, &[]),
                         code: d.code,
                         disabled: false,
+                        card: d.choice.card(),
                     })
                     .collect()
             })
@@ -130,11 +133,13 @@ pub trait HostedGame: Send + Sync {
                     label: Choice::Play(*c).label(lang, &[]),
                     code: code.clone(),
                     disabled: false,
+                    card: Some(*c),
                 },
                 None => GameButton {
                     label: Choice::Play(*c).label(lang, &[]),
                     code: format!("{kind}:{c}"),
                     disabled: true,
+                    card: Some(*c),
                 },
             })
             .collect();
@@ -150,6 +155,7 @@ pub trait HostedGame: Send + Sync {
                     label: d.choice.label(lang, &[]),
                     code: d.code,
                     disabled: false,
+                    card: d.choice.card(),
                 })
                 .collect();
             if !row.is_empty() {

@@ -497,11 +497,13 @@ mod tests {
                 label: "9♣".into(),
                 token: "s1.p:9C".into(),
                 disabled: false,
+                card: None,
             },
             Button {
                 label: "🔗".into(),
                 token: format!("{LINK}https://t.me/x"),
                 disabled: false,
+                card: None,
             },
         ]])
         .unwrap();
