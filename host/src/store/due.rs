@@ -58,29 +58,40 @@ macro_rules! insert_due {
 }
 
 impl Store {
-    /// Closes table `table` as `set_status` does, and keeps `post` as due in the same
-    /// transaction: the table is closed with its end post kept, or neither.
-    pub async fn close_table(&self, table: i64, status: TableStatus, post: Option<&DuePost>) -> Result<()> {
-        let sql = "UPDATE tables SET status = $2, updated_ms = $3 \
-                   WHERE id = $1 AND status IN ('lobby', 'running')";
-        let done = on_write!(self, pool => {
+    /// Runs `sql`, an update of one row's status (`$1` its id, `$2` the status, `$3` now),
+    /// and with `post` keeps it as due in the same transaction, if the row was updated: the
+    /// change is made with its post kept, or neither. The number of rows updated.
+    async fn set_status_keeping(
+        &self,
+        sql: &str,
+        id: i64,
+        status: &str,
+        post: Option<&DuePost>,
+    ) -> Result<u64> {
+        Ok(on_write!(self, pool => {
             let mut tx = pool.begin().await?;
             let n = sqlx::query(sql)
-                .bind(table)
-                .bind(status.as_str())
+                .bind(id)
+                .bind(status)
                 .bind(now_ms())
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
-            if n == 1 {
-                if let Some(p) = post {
-                    insert_due!(tx, p);
-                }
+            if let Some(p) = post.filter(|_| n == 1) {
+                insert_due!(tx, p);
             }
             tx.commit().await?;
             n
-        });
-        if done == 1 {
+        }))
+    }
+
+    /// Moves table `table` from the lobby or running to `status` (`set_status`), and keeps
+    /// `post` as due in the same transaction: a table is closed with its end post kept, or
+    /// neither.
+    pub async fn close_table(&self, table: i64, status: TableStatus, post: Option<&DuePost>) -> Result<()> {
+        let sql = "UPDATE tables SET status = $2, updated_ms = $3 \
+                   WHERE id = $1 AND status IN ('lobby', 'running')";
+        if self.set_status_keeping(sql, table, status.as_str(), post).await? == 1 {
             return Ok(());
         }
         match self.table(table).await? {
@@ -89,8 +100,9 @@ impl Store {
         }
     }
 
-    /// Moves tournament `id` from one of `from` to `to` as `set_tournament_status` does, and
-    /// keeps `post` as due in the same transaction. False when it was in none of them.
+    /// Moves tournament `id` from one of `from` to `to` (`set_tournament_status`), and keeps
+    /// `post` as due in the same transaction. False when it was in none of them (another
+    /// process or press moved it first).
     pub async fn end_tournament(
         &self,
         id: i64,
@@ -103,24 +115,7 @@ impl Store {
             "UPDATE tournaments SET status = $2, updated_ms = $3 WHERE id = $1 AND status IN ({})",
             list.join(", ")
         );
-        let n = on_write!(self, pool => {
-            let mut tx = pool.begin().await?;
-            let n = sqlx::query(&sql)
-                .bind(id)
-                .bind(to.as_str())
-                .bind(now_ms())
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if n == 1 {
-                if let Some(p) = post {
-                    insert_due!(tx, p);
-                }
-            }
-            tx.commit().await?;
-            n
-        });
-        Ok(n == 1)
+        Ok(self.set_status_keeping(&sql, id, to.as_str(), post).await? == 1)
     }
 
     /// The due posts whose time (`due_ms`) is `now` or earlier, oldest first, at most `limit`.

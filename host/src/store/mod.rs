@@ -1048,24 +1048,7 @@ impl Store {
     /// Moves an open table to `status`. Finished and stopped are final: changing a closed
     /// table fails with `TableClosed`, so of two processes stopping a table one succeeds.
     pub async fn set_status(&self, table: i64, status: TableStatus) -> Result<()> {
-        let sql = "UPDATE tables SET status = $2, updated_ms = $3 \
-                   WHERE id = $1 AND status IN ('lobby', 'running')";
-        let done = on_write!(self, pool => {
-            sqlx::query(sql)
-                .bind(table)
-                .bind(status.as_str())
-                .bind(now_ms())
-                .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        if done == 1 {
-            return Ok(());
-        }
-        match self.table(table).await? {
-            None => Err(StoreError::NoTable(table)),
-            Some(_) => Err(StoreError::TableClosed(table)),
-        }
+        self.close_table(table, status, None).await
     }
 
     /// Seats a person or a computer player. A seat holds one occupant and a person sits at

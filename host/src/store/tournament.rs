@@ -147,21 +147,7 @@ impl Store {
         from: &[TournamentStatus],
         to: TournamentStatus,
     ) -> Result<bool> {
-        let list: Vec<String> = from.iter().map(|s| format!("'{}'", s.as_str())).collect();
-        let sql = format!(
-            "UPDATE tournaments SET status = $2, updated_ms = $3 WHERE id = $1 AND status IN ({})",
-            list.join(", ")
-        );
-        let n = on_write!(self, pool => {
-            sqlx::query(&sql)
-                .bind(id)
-                .bind(to.as_str())
-                .bind(now_ms())
-                .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        Ok(n == 1)
+        self.end_tournament(id, from, to, None).await
     }
 
     /// The entrants in registration order.
