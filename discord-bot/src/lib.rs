@@ -4,6 +4,7 @@
 //! restarts). `start` wires them to serenity's autosharded gateway through poise, and, when
 //! configured, to an interactions endpoint (`endpoint`) that answers presses in its replies.
 
+pub mod activity;
 pub mod commands;
 pub mod endpoint;
 pub mod press;
@@ -48,6 +49,10 @@ pub struct Config {
     pub web_listen: Option<std::net::SocketAddr>,
     /// The gateway shards this process connects (None: all, as many as Discord recommends).
     pub shards: Option<Shards>,
+    /// The live table as a Discord Activity (`--activity`): a running table's "Open the
+    /// table" launches it, and the web face signs people in to it. None: the button gives
+    /// the personal link.
+    pub activity: Option<activity::ActivityConfig>,
 }
 
 /// A range of gateway shards out of a total: `0-3/8` is shards 0, 1, 2 and 3 of 8. Several
@@ -101,6 +106,7 @@ impl Config {
             metrics_listen: None,
             web_listen: None,
             shards: None,
+            activity: None,
         }
     }
 }
@@ -379,6 +385,10 @@ pub async fn start(config: Config) -> Result<Running, Error> {
     });
     let _ = slot.set(bot.clone());
 
+    // With the live table served somewhere (`--web-url`), a running table's message opens it.
+    if config.host.web_url.is_some() {
+        bot.show.open_tables();
+    }
     // Tables that were running before a restart: refresh their messages (edited in place).
     let out = host.recover().await?;
     bot.show.show(&out).await;
@@ -456,11 +466,16 @@ pub async fn start(config: Config) -> Result<Running, Error> {
             stikis_web::Listening::start(
                 listen,
                 bot.host.store().clone(),
-                Some(stikis_web::play::PlayConfig::new(
-                    Arc::clone(&bot.host),
-                    &config.token,
-                    false,
-                )),
+                Some(stikis_web::play::PlayConfig {
+                    activity: config.activity.clone().map(|a| {
+                        Arc::new(activity::DiscordActivity::new(
+                            a,
+                            config.api_url.as_deref(),
+                            &config.token,
+                        )) as Arc<dyn stikis_web::activity::Activity>
+                    }),
+                    ..stikis_web::play::PlayConfig::new(Arc::clone(&bot.host), &config.token, false)
+                }),
             )
             .await
             .map_err(|e| format!("cannot serve the web face on {listen}: {e}"))?,

@@ -77,6 +77,18 @@ struct Args {
     /// signed with it are refused.
     #[arg(long, env = "DISCORD_PUBLIC_KEY")]
     public_key: Option<String>,
+    /// Run the live table as a Discord Activity too (developer portal: Activities, with a URL
+    /// mapping of / to --web-url; docs/web.md): a running table's "Open the table" launches it
+    /// inside Discord instead of giving a personal link. Needs --web-listen (or another process
+    /// serving --web-url), DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET.
+    #[arg(long, env = "STIKIS_DISCORD_ACTIVITY")]
+    activity: bool,
+    /// The application's client id (developer portal, OAuth2), for --activity.
+    #[arg(long, env = "DISCORD_CLIENT_ID")]
+    client_id: Option<String>,
+    /// The application's client secret (same page), for --activity: only the bot holds it.
+    #[arg(long, env = "DISCORD_CLIENT_SECRET", hide_env_values = true)]
+    client_secret: Option<String>,
 }
 
 #[tokio::main]
@@ -109,6 +121,24 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         };
         config.interactions = Some(stikis_discord::endpoint::Endpoint { listen, public_key });
+    }
+    if args.activity {
+        let given = |v: Option<String>| v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+        let (Some(client_id), Some(client_secret)) = (given(args.client_id), given(args.client_secret))
+        else {
+            eprintln!(
+                "stikis-discord: --activity needs DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET (see --help)"
+            );
+            return ExitCode::from(2);
+        };
+        if config.host.web_url.is_none() {
+            eprintln!("stikis-discord: --activity needs the live table: give --web-listen or --web-url (see --help)");
+            return ExitCode::from(2);
+        }
+        config.activity = Some(stikis_discord::activity::ActivityConfig {
+            client_id,
+            client_secret,
+        });
     }
     let mut running = match stikis_discord::start(config).await {
         Ok(r) => r,

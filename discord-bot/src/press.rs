@@ -76,10 +76,15 @@ impl Responder {
 /// The host's request for a press: its button's token decoded here, once, where the press
 /// enters (the gateway's event, or the interactions endpoint's post).
 pub(crate) fn press_request(c: &ComponentInteraction) -> Request {
+    let command = if c.data.custom_id == crate::show::OPEN {
+        Command::PlayLink
+    } else {
+        Command::Press(Press::new(c.data.custom_id.clone()))
+    };
     Request {
         chat: chat_ref(c.guild_id, c.channel_id),
         user: host_user(&c.user, c.member.as_ref()),
-        command: Command::Press(Press::new(c.data.custom_id.clone())),
+        command,
     }
 }
 
@@ -93,11 +98,70 @@ fn press_name(c: &ComponentInteraction) -> String {
 /// Tells the other processes that this one deferred its answer to press `c` (its request
 /// `req`): one of them answers it if this one dies first.
 pub(crate) async fn tell_deferred(bot: &Bot, req: &Request, c: &ComponentInteraction) {
-    bot.host.press_deferred(req, &press_name(c), &c.token).await;
+    // Only a move is looked for in the log ("Open the table" commits nothing).
+    if req.press().is_some() {
+        bot.host.press_deferred(req, &press_name(c), &c.token).await;
+    }
+}
+
+/// "Open the table" (`show::OPEN`): with the Activity set up, Discord is asked to launch it
+/// (`LAUNCH_ACTIVITY`, nothing else said); otherwise the presser is given their personal link,
+/// as `/play` gives it, in a message only they see.
+async fn open_table(bot: &Bot, c: &ComponentInteraction, req: Request, responder: &Responder) {
+    let _busy = bot.busy();
+    if bot.config.activity.is_some() {
+        if let Err(e) = responder
+            .respond(c, &bot.http, CreateInteractionResponse::LaunchActivity)
+            .await
+        {
+            tracing::warn!(interaction = %c.id, error = %e, "could not launch the Activity");
+        }
+        return;
+    }
+    let mut deferred = false;
+    let out = crate::handle_in_time(bot, req, || async {
+        deferred = true;
+        let wait = CreateInteractionResponseMessage::new().ephemeral(true);
+        if let Err(e) = responder
+            .respond(c, &bot.http, CreateInteractionResponse::Defer(wait))
+            .await
+        {
+            tracing::warn!(interaction = %c.id, error = %e, "could not defer a press");
+        }
+    })
+    .await;
+    let text = out
+        .0
+        .iter()
+        .find_map(|o| match o {
+            Out::Personal { text, .. } | Out::Reply { text } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| "⚠".to_string());
+    let sent = if deferred || responder.lapsed() {
+        let r = c
+            .edit_response(&bot.http, EditInteractionResponse::new().content(text))
+            .await;
+        crate::counted("editOriginalInteractionResponse", &r);
+        r.map(|_| ())
+    } else {
+        let answer = CreateInteractionResponseMessage::new()
+            .content(text)
+            .ephemeral(true);
+        responder
+            .respond(c, &bot.http, CreateInteractionResponse::Message(answer))
+            .await
+    };
+    if let Err(e) = sent {
+        tracing::warn!(interaction = %c.id, error = %e, "could not answer a press");
+    }
 }
 
 /// Takes press `c`, whose request (`press_request`) is `req`.
 pub async fn on_press(bot: &Bot, c: &ComponentInteraction, req: Request, responder: &Responder) {
+    if matches!(req.command, Command::PlayLink) {
+        return open_table(bot, c, req, responder).await;
+    }
     let _busy = bot.busy();
     let user = req.user.clone();
     let show_hand = req.press().and_then(Press::action) == Some("hand");

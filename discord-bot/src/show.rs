@@ -22,7 +22,8 @@ use serenity::{
     ButtonStyle, ChannelId, CreateActionRow, CreateAttachment, CreateButton, CreateEmbed, CreateMessage,
     EditInteractionResponse, EditMessage, Http, MessageId, UserId,
 };
-use stikis_host::i18n::t;
+use stikis_host::i18n::{t, Lang};
+use stikis_host::msgkey::MsgKey;
 use stikis_host::store::{ChatRef, FirstPost, Platform, Store};
 use stikis_host::{Button, HandDelivery, Out, Outbox};
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
@@ -170,7 +171,18 @@ pub struct Shower {
     /// Turn notices already posted for closed-DM hands (by content digest).
     noticed: Mutex<HashSet<(String, u64)>>,
     running: AtomicUsize,
+    /// A running table's message carries "Open the table" (`open_tables`): the live table
+    /// is served.
+    open: std::sync::atomic::AtomicBool,
+    /// Servers' languages lately read, for the "Open the table" label: (language, when read).
+    langs: Mutex<HashMap<String, (Lang, Instant)>>,
 }
+
+/// The custom id of a running table's "Open the table" button (`press::open_table`).
+pub const OPEN: &str = "open";
+
+/// How long a server's language is taken as read for the "Open the table" label.
+const LANG_KEPT: Duration = Duration::from_secs(60);
 
 impl Shower {
     pub fn new(http: Arc<Http>, store: Store, min_edit_interval: Duration) -> Shower {
@@ -184,7 +196,56 @@ impl Shower {
             fallbacks: Mutex::new(HashMap::new()),
             noticed: Mutex::new(HashSet::new()),
             running: AtomicUsize::new(0),
+            open: std::sync::atomic::AtomicBool::new(false),
+            langs: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// From now on, a running table's message carries "Open the table" (the live table is
+    /// served: it launches the Activity, or gives the personal link).
+    pub fn open_tables(&self) {
+        self.open.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// "Open the table" for a table message `key` that is still played (it has buttons of
+    /// its own): a message whose deal is over or whose table stopped opens nothing.
+    async fn open_button(&self, chat: &ChatRef, key: &str, live: bool) -> Option<Button> {
+        if !live || !self.open.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        let Some(MsgKey::Deal { .. }) = MsgKey::parse(key) else {
+            return None;
+        };
+        let kept = self
+            .langs
+            .lock()
+            .expect("langs")
+            .get(&chat.community)
+            .filter(|(_, at)| at.elapsed() < LANG_KEPT)
+            .map(|(l, _)| *l);
+        let lang = match kept {
+            Some(l) => l,
+            None => {
+                let l = self
+                    .store
+                    .community_settings(&chat.community_ref())
+                    .await
+                    .map(|s| s.lang)
+                    .unwrap_or_default();
+                let mut langs = self.langs.lock().expect("langs");
+                if langs.len() > 10_000 {
+                    langs.clear();
+                }
+                langs.insert(chat.community.clone(), (l, Instant::now()));
+                l
+            }
+        };
+        Some(Button {
+            label: format!("🃏 {}", t(lang, "play-open", &[])),
+            token: OPEN.to_string(),
+            disabled: false,
+            card: None,
+        })
     }
 
     pub fn dm_closed(&self, user: &str) -> bool {
@@ -207,9 +268,16 @@ impl Shower {
                     version,
                 } => {
                     let Some(channel) = channel_of(chat) else { continue };
+                    let mut buttons = buttons.clone();
+                    if let Some(open) = self.open_button(chat, key, !buttons.is_empty()).await {
+                        match buttons.last_mut() {
+                            Some(row) => row.push(open),
+                            None => buttons.push(vec![open]),
+                        }
+                    }
                     let content = Content {
                         text: text.clone(),
-                        buttons: buttons.clone(),
+                        buttons,
                         version: Some(*version),
                     };
                     self.update(key, &chat.chat, Place::Channel(channel), chat, content)

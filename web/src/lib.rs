@@ -22,6 +22,7 @@
 //! Only closed tables (finished or stopped) and only their finished deals are served: a
 //! deal in play never is. Anything else is a 404 page, never a panic.
 
+pub mod activity;
 mod kept;
 mod page;
 pub mod play;
@@ -80,6 +81,9 @@ struct Web {
     analysing: Arc<Mutex<HashSet<i64>>>,
     /// One analysis at a time, so that the solver never takes both cores from the bots.
     solver: Arc<tokio::sync::Semaphore>,
+    /// The live table's state, when it is set up: Discord opens an Activity at the site's
+    /// root (`activity::at_root`).
+    live: Option<play::Play>,
 }
 
 impl Web {
@@ -116,6 +120,8 @@ impl Web {
 struct Ask {
     lang: Option<String>,
     p: Option<String>,
+    /// Discord's frame of an Activity (the root opened inside Discord).
+    frame_id: Option<String>,
 }
 
 /// `Ask` read from the query; a query it cannot read (a key given twice, say) is answered
@@ -153,6 +159,13 @@ pub fn router_with(
     play: Option<play::PlayConfig>,
     closing: tokio::sync::watch::Receiver<bool>,
 ) -> Router {
+    let (live, state) = match play {
+        Some(config) => {
+            let (routes, state) = play::routes(config, closing);
+            (routes, Some(state))
+        }
+        None => (Router::new(), None),
+    };
     let web = Web {
         store,
         cache: Arc::new(Mutex::new(HashMap::new())),
@@ -160,10 +173,7 @@ pub fn router_with(
         boards: kept::Kept::new(BOARDS_FRESH, CACHE_PAGES),
         players: kept::Kept::new(BOARDS_FRESH, CACHE_PAGES),
         solver: Arc::new(tokio::sync::Semaphore::new(1)),
-    };
-    let live = match play {
-        Some(config) => play::routes(config, closing),
-        None => Router::new(),
+        live: state,
     };
     Router::new()
         .route("/", get(home))
@@ -352,9 +362,16 @@ fn cached(secs: u32) -> [(header::HeaderName, HeaderValue); 1] {
     [(header::CACHE_CONTROL, v)]
 }
 
-async fn home(State(web): State<Web>, Asked(ask): Asked) -> Result<Response, Miss> {
-    let listed = web.store.public_communities(PUBLIC_LISTED).await?;
+async fn home(
+    State(web): State<Web>,
+    headers: axum::http::HeaderMap,
+    Asked(ask): Asked,
+) -> Result<Response, Miss> {
+    if let Some(page) = activity::at_root(&web.live, ask.frame_id.is_some(), &headers, pick_lang(&ask)) {
+        return Ok(page);
+    }
     let lang = pick_lang(&ask).unwrap_or(Lang::En);
+    let listed = web.store.public_communities(PUBLIC_LISTED).await?;
     // Public: the front page is the same for everyone.
     let v = HeaderValue::from_static("public, max-age=60");
     Ok(([(header::CACHE_CONTROL, v)], Html(page::home(lang, &listed))).into_response())

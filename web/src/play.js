@@ -1,7 +1,8 @@
 // The live table: the table is redrawn from the server's feed (server-sent events; the
 // browser reconnects by itself and is sent the table as it is then); a tap on a card or a
 // button sends that button's token. In Telegram (Mini App) the page takes Telegram's colours,
-// shows the back button and gives a haptic tap on a play.
+// shows the back button and gives a haptic tap on a play. As a Discord Activity the page signs
+// the person in through Discord's SDK first, then draws the table in place.
 (function () {
   var tg = window.Telegram && window.Telegram.WebApp;
   if (tg) {
@@ -40,51 +41,116 @@
       .catch(function () { said.textContent = app.dataset.lost; });
     return;
   }
-  var root = document.getElementById("play");
-  if (!root) return;
-  var view = document.getElementById("view");
-  var status = document.getElementById("status");
-  var table = root.dataset.table, k = root.dataset.k;
-  var lang = document.documentElement.lang || "";
-  if (tg && tg.BackButton) {
-    tg.BackButton.show();
-    tg.BackButton.onClick(function () { tg.close(); });
+  // A Discord Activity: the Embedded App SDK signs the person in (its code is exchanged by
+  // the server, which alone holds the application's secret), then the table is drawn here,
+  // in this page (leaving it would end the SDK's connection to Discord).
+  var act = document.getElementById("activity");
+  if (act) {
+    document.documentElement.classList.add("activity");
+    var told = document.getElementById("status");
+    var lost = function () { told.textContent = act.dataset.lost; };
+    var asked = navigator.language || "";
+    var enter = function (t) {
+      act.textContent = "";
+      var r = document.createElement("div");
+      r.id = "play";
+      r.dataset.table = t.table;
+      r.dataset.k = t.k;
+      r.dataset.lost = act.dataset.lost;
+      var v = document.createElement("div");
+      v.id = "view";
+      var st = document.createElement("p");
+      st.id = "status";
+      st.setAttribute("role", "status");
+      r.appendChild(v);
+      r.appendChild(st);
+      act.appendChild(r);
+      live(r, asked);
+    };
+    import(act.dataset.sdk)
+      .then(function (m) {
+        var sdk = new m.DiscordSDK(act.dataset.client);
+        return sdk.ready()
+          .then(function () {
+            return sdk.commands.authorize({
+              client_id: act.dataset.client,
+              response_type: "code",
+              state: "",
+              prompt: "none",
+              scope: ["identify"]
+            });
+          })
+          .then(function (a) {
+            return fetch("/play/activity/session", form({ code: a.code, instance: sdk.instanceId || "", lang: asked }));
+          })
+          .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+          .then(function (a) {
+            if (!a.ok) { told.textContent = a.j.error; return; }
+            return sdk.commands.authenticate({ access_token: a.j.access_token }).then(function () {
+              var ts = a.j.tables;
+              if (ts.length === 1) return enter(ts[0]);
+              told.textContent = act.dataset.choose;
+              ts.forEach(function (t) {
+                var b = document.createElement("button");
+                b.className = "choice";
+                b.textContent = t.title;
+                b.addEventListener("click", function () { enter(t); });
+                act.appendChild(b);
+              });
+            });
+          });
+      })
+      .catch(lost);
+    return;
   }
-  function tick() {
-    var els = document.querySelectorAll(".timer[data-ends]");
-    for (var i = 0; i < els.length; i++) {
-      var s = Math.max(0, Math.round((+els[i].dataset.ends - Date.now()) / 1000));
-      els[i].textContent = s + " s";
+  var page = document.getElementById("play");
+  if (page) live(page, document.documentElement.lang || "");
+
+  // The table in `root` (its reference and key in its data), for the language `lang`.
+  function live(root, lang) {
+    var view = root.querySelector("#view");
+    var status = root.querySelector("#status");
+    var table = root.dataset.table, k = root.dataset.k;
+    if (tg && tg.BackButton) {
+      tg.BackButton.show();
+      tg.BackButton.onClick(function () { tg.close(); });
     }
+    function tick() {
+      var els = document.querySelectorAll(".timer[data-ends]");
+      for (var i = 0; i < els.length; i++) {
+        var s = Math.max(0, Math.round((+els[i].dataset.ends - Date.now()) / 1000));
+        els[i].textContent = s + " s";
+      }
+    }
+    var feed = new EventSource(
+      "/play/" + table + "/events?k=" + encodeURIComponent(k) + "&lang=" + encodeURIComponent(lang)
+    );
+    feed.addEventListener("view", function (e) {
+      view.innerHTML = e.data;
+      status.textContent = "";
+      root.dataset.version = e.lastEventId;
+      tick();
+    });
+    feed.addEventListener("over", function (e) {
+      status.textContent = e.data;
+      feed.close();
+    });
+    feed.onerror = function () {
+      if (feed.readyState !== EventSource.CLOSED) status.textContent = root.dataset.lost;
+    };
+    view.addEventListener("click", function (ev) {
+      var b = ev.target.closest("[data-token]");
+      if (!b || b.disabled) return;
+      b.disabled = true;
+      if (tg && tg.HapticFeedback) tg.HapticFeedback.impactOccurred("light");
+      fetch("/play/" + table + "/press", form({ k: k, token: b.dataset.token, lang: lang }))
+        .then(function (r) { return r.json(); })
+        .then(function (j) { if (j.reply) status.textContent = j.reply; })
+        .catch(function () {
+          b.disabled = false;
+          status.textContent = root.dataset.lost;
+        });
+    });
+    setInterval(tick, 1000);
   }
-  var feed = new EventSource(
-    "/play/" + table + "/events?k=" + encodeURIComponent(k) + "&lang=" + encodeURIComponent(lang)
-  );
-  feed.addEventListener("view", function (e) {
-    view.innerHTML = e.data;
-    status.textContent = "";
-    root.dataset.version = e.lastEventId;
-    tick();
-  });
-  feed.addEventListener("over", function (e) {
-    status.textContent = e.data;
-    feed.close();
-  });
-  feed.onerror = function () {
-    if (feed.readyState !== EventSource.CLOSED) status.textContent = root.dataset.lost;
-  };
-  view.addEventListener("click", function (ev) {
-    var b = ev.target.closest("[data-token]");
-    if (!b || b.disabled) return;
-    b.disabled = true;
-    if (tg && tg.HapticFeedback) tg.HapticFeedback.impactOccurred("light");
-    fetch("/play/" + table + "/press", form({ k: k, token: b.dataset.token, lang: lang }))
-      .then(function (r) { return r.json(); })
-      .then(function (j) { if (j.reply) status.textContent = j.reply; })
-      .catch(function () {
-        b.disabled = false;
-        status.textContent = root.dataset.lost;
-      });
-  });
-  setInterval(tick, 1000);
 })();

@@ -82,6 +82,11 @@ pub struct PlayConfig {
     pub members: Option<Arc<dyn Members>>,
     /// How long the platform's answer about one person in one chat is kept, in seconds.
     pub member_cache_secs: u64,
+    /// The Discord Activity's sign-in (`crate::activity`): None, no Activity.
+    pub activity: Option<Arc<dyn crate::activity::Activity>>,
+    /// Where the Activity's page loads the Embedded App SDK from (`activity::DISCORD_SDK`,
+    /// the vendored bundle).
+    pub discord_sdk: String,
 }
 
 /// The platform's word on whether `user` is a member of `chat` (Telegram: `getChatMember`
@@ -108,6 +113,8 @@ impl PlayConfig {
             hold_hands: true,
             members: None,
             member_cache_secs: 60,
+            activity: None,
+            discord_sdk: crate::activity::DISCORD_SDK.into(),
         }
     }
 }
@@ -116,7 +123,7 @@ pub(crate) const JS: &str = include_str!("play.js");
 
 /// The live table's routes. The feeds end when `closing` turns true (the web face stops: a
 /// graceful shutdown waits for every connection, and a feed would never end by itself).
-pub(crate) fn routes(config: PlayConfig, closing: tokio::sync::watch::Receiver<bool>) -> Router {
+pub(crate) fn routes(config: PlayConfig, closing: tokio::sync::watch::Receiver<bool>) -> (Router, Play) {
     // On PostgreSQL, other processes' changes are passed on for as long as the process lives
     // (the task is detached); nothing on SQLite.
     let host = config.host.clone();
@@ -124,22 +131,27 @@ pub(crate) fn routes(config: PlayConfig, closing: tokio::sync::watch::Receiver<b
         .host
         .store()
         .listen_changes(move |id| host.changed_elsewhere(id));
-    Router::new()
+    let activity = config.activity.is_some();
+    let state = Arc::new(Live {
+        hub: Hub::start(&config.host),
+        config,
+        closing,
+        members_seen: Default::default(),
+    });
+    let mut router = Router::new()
         .route("/play/app", get(app_page))
         .route("/play/app/session", post(app_session))
         .route("/static/play.js", get(js))
         .route("/play/{table}", get(table_page))
         .route("/play/{table}/events", get(events))
-        .route("/play/{table}/press", post(press))
-        .with_state(Arc::new(Live {
-            hub: Hub::start(&config.host),
-            config,
-            closing,
-            members_seen: Default::default(),
-        }))
+        .route("/play/{table}/press", post(press));
+    if activity {
+        router = router.merge(crate::activity::routes());
+    }
+    (router.with_state(state.clone()), state)
 }
 
-struct Live {
+pub(crate) struct Live {
     config: PlayConfig,
     closing: tokio::sync::watch::Receiver<bool>,
     hub: Arc<Hub>,
@@ -214,7 +226,7 @@ impl std::ops::Deref for Live {
     }
 }
 
-type Play = Arc<Live>;
+pub(crate) type Play = Arc<Live>;
 
 async fn js() -> Response {
     (
@@ -231,7 +243,7 @@ async fn js() -> Response {
 /// Why a live-table request is refused. Each answers in the person's language, a page for
 /// the pages and JSON for the feed, the taps and the Mini App's session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Refusal {
+pub(crate) enum Refusal {
     /// Not a key or a table reference this bot made, or one that was changed.
     Forged,
     /// A key this bot made, but its time is up.
@@ -273,7 +285,7 @@ impl Refusal {
 
     /// Counts the refusal under `reason` (finer than the answer: `unknown_table`,
     /// `not_member`, ...) and logs it, without the credential.
-    fn counted(self, reason: &'static str) -> Refusal {
+    pub(crate) fn counted(self, reason: &'static str) -> Refusal {
         tracing::info!(reason, "a live-table request was refused");
         metrics::counter!("stikis_play_refused_total", "reason" => reason).increment(1);
         self
@@ -294,7 +306,7 @@ impl Refusal {
     }
 
     /// The refusal as JSON (`field`: "reply" for a tap, "error" elsewhere).
-    fn json(self, lang: Lang, field: &str) -> Response {
+    pub(crate) fn json(self, lang: Lang, field: &str) -> Response {
         (
             self.status(),
             [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
@@ -304,7 +316,7 @@ impl Refusal {
     }
 }
 
-fn now_s() -> i64 {
+pub(crate) fn now_s() -> i64 {
     stikis_host::store::now_ms() / 1000
 }
 
@@ -401,13 +413,13 @@ fn ask_lang(q: &KeyQuery) -> Option<Lang> {
 }
 
 /// The language a page or a browser names ("ru", "en-GB"), if it is one of ours.
-fn lang_named(tag: Option<&str>) -> Option<Lang> {
+pub(crate) fn lang_named(tag: Option<&str>) -> Option<Lang> {
     let tag = tag?.get(..2)?.to_ascii_lowercase();
     tag.parse().ok()
 }
 
 /// The first of the browser's languages (`Accept-Language`) that is one of ours.
-fn header_lang(headers: &HeaderMap) -> Option<Lang> {
+pub(crate) fn header_lang(headers: &HeaderMap) -> Option<Lang> {
     headers
         .get(header::ACCEPT_LANGUAGE)?
         .to_str()

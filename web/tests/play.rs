@@ -5,6 +5,7 @@
 //! Telegram `initData` are checked: forged, expired, altered and other-table credentials are
 //! refused and change nothing.
 
+mod activity;
 mod adversarial;
 
 use crate::browser;

@@ -24,6 +24,8 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
+pub mod activity;
+
 pub const APP: u64 = 4242;
 pub const BOT_USER: u64 = 4243;
 /// The server: its events go to shard `(GUILD >> 22) % total` (1 of 2, while direct messages
@@ -125,10 +127,12 @@ pub struct State {
     pub refusals: Mutex<Vec<(String, u64, String)>>,
     /// Follow-up messages by their interaction's token.
     followups: Mutex<HashMap<String, Vec<u64>>>,
+    /// OAuth2 codes and tokens, and activity instances (`activity`).
+    pub oauth: Mutex<activity::OAuth>,
 }
 
 impl State {
-    fn id(&self) -> u64 {
+    pub(crate) fn id(&self) -> u64 {
         self.ids.fetch_add(1, Ordering::Relaxed) + 10_000_000
     }
 }
@@ -163,7 +167,7 @@ impl Person {
             perms: 0,
         }
     }
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         json!({"id": self.id.to_string(), "username": self.name.to_lowercase(), "discriminator": "0",
                "global_name": self.name, "avatar": null, "bot": false})
     }
@@ -255,10 +259,10 @@ fn buttons_of(v: &Value) -> Option<Vec<(String, String)>> {
     )
 }
 
-type St = AxState<Arc<State>>;
+pub(crate) type St = AxState<Arc<State>>;
 
 /// Counts one REST call: `route` names its kind for the breakdown, `what` goes to the log.
-fn count(st: &State, route: &str, what: String) {
+pub(crate) fn count(st: &State, route: &str, what: String) {
     st.rest_calls.fetch_add(1, Ordering::Relaxed);
     *st.routes.lock().unwrap().entry(route.to_string()).or_default() += 1;
     st.log.lock().unwrap().push(what);
@@ -304,7 +308,12 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    fn new(status: StatusCode, code: u64, message: &'static str, why: impl Into<String>) -> Refusal {
+    pub(crate) fn new(
+        status: StatusCode,
+        code: u64,
+        message: &'static str,
+        why: impl Into<String>,
+    ) -> Refusal {
         Refusal {
             status: status.as_u16(),
             code,
@@ -328,7 +337,7 @@ impl Refusal {
     }
 }
 
-fn refuse(st: &State, route: &str, r: Refusal) -> Response {
+pub(crate) fn refuse(st: &State, route: &str, r: Refusal) -> Response {
     eprintln!(
         "fake discord refuses {route}: {} {} ({})",
         r.code, r.message, r.why
@@ -970,6 +979,12 @@ fn apply_callback(
         Some(4 | 7) => check_message(d).map_err(Refused::Invalid)?,
         // A deferral, an acknowledgement, a pong; modals and autocomplete: not sent by the bot.
         Some(1 | 5 | 6) => {}
+        // LAUNCH_ACTIVITY: nothing but the type.
+        Some(12) if d.is_null() || d.as_object().is_some_and(|o| o.is_empty()) => {}
+        Some(12) => {
+            let why = format!("LAUNCH_ACTIVITY with data {d}");
+            return Err(Refused::Invalid(Refusal::invalid_form(why)));
+        }
         other => {
             let why = format!("interaction response type {other:?}");
             return Err(Refused::Invalid(Refusal::invalid_form(why)));
@@ -1000,6 +1015,7 @@ fn apply_callback(
     }
     let said = match v["type"].as_u64() {
         Some(6 | 7) => "✓".to_string(),
+        Some(12) => "LAUNCH_ACTIVITY".to_string(),
         _ => text_of(d).unwrap_or_default(),
     };
     st.answer_log.lock().unwrap().push((iid, said));
@@ -1241,6 +1257,12 @@ impl Fake {
             .route("/api/v10/interactions/{i}/{t}/callback", post(callback))
             .route("/api/v10/webhooks/{a}/{t}/messages/{m}", patch(edit_original))
             .route("/api/v10/webhooks/{a}/{t}", post(followup))
+            .route("/api/v10/oauth2/token", post(activity::token))
+            .route("/api/v10/users/@me", get(activity::me))
+            .route(
+                "/api/v10/applications/{app}/activity-instances/{instance}",
+                get(activity::instance),
+            )
             .fallback(fallback)
             .with_state(state.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

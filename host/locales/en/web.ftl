@@ -154,3 +154,5 @@ play-link-watch = The live table, to watch (you have no seat at it; valid for 24
 play-link-off = The live table is not set up on this bot (its operator gives --web-url).
 play-link-closed-chat = Open a private chat with me and press Start first: your link is personal, so I send it only there.
 play-open = Open the table
+activity-choose = Several tables are open here: choose one.
+activity-no-table = No table is open here. Start one with a command in this channel, then open the Activity again.

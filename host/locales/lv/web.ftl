@@ -162,3 +162,5 @@ play-link-watch = Dzīvais galds skatīšanās režīmā (jums pie tā nav vieta
 play-link-off = Šim botam dzīvais galds nav iestatīts (tā uzturētājs norāda --web-url).
 play-link-closed-chat = Atveriet privātu tērzēšanu ar mani un nospiediet Start: saite ir personīga, tāpēc sūtu to tikai tur.
 play-open = Atvērt galdu
+activity-choose = Šeit ir atvērti vairāki galdi: izvēlies vienu.
+activity-no-table = Šeit nav atvērta neviena galda. Sāc galdu ar komandu šajā kanālā un tad atver aktivitāti vēlreiz.
