@@ -1696,3 +1696,309 @@ async fn play_gives_a_personal_link_that_only_the_asker_sees() {
     g.fake.assert_nothing_refused();
     g.bot.take().unwrap().shutdown().await;
 }
+
+/// The Activity's set-up of the fake's application.
+fn activity_config() -> stikis_discord::activity::ActivityConfig {
+    stikis_discord::activity::ActivityConfig {
+        client_id: fake::APP.to_string(),
+        client_secret: fake::activity::CLIENT_SECRET.into(),
+    }
+}
+
+impl Play {
+    /// Started again with the live table served (`--web-listen`) and, with `activity`, as a
+    /// Discord Activity.
+    async fn restart_served(&mut self, db: &str, activity: bool) {
+        if let Some(bot) = self.bot.take() {
+            bot.shutdown().await;
+        }
+        self.fake.disconnect();
+        let n = self.fake.state.identifies.load(Ordering::Acquire);
+        let mut config = self.fake.config(db);
+        config.host.web_url = Some(WEB_URL.into());
+        config.web_listen = Some("127.0.0.1:0".parse().unwrap());
+        config.activity = activity.then(activity_config);
+        self.bot = Some(stikis_discord::start(config).await.unwrap());
+        self.fake.wait_ready(n + 1).await;
+    }
+
+    /// The channel's messages that carry "Open the table".
+    fn opening(&self) -> Vec<Msg> {
+        self.fake
+            .channel(CHANNEL)
+            .into_iter()
+            .filter(|m| m.buttons.iter().any(|(_, id)| id == "open"))
+            .collect()
+    }
+}
+
+/// A running table's message carries "🃏 Open the table": pressed, it gives the presser their
+/// personal link (a watcher's to one not seated) in an answer only they see; once the bot runs
+/// as an Activity, the same press answers LAUNCH_ACTIVITY and nothing else. A finished deal's
+/// message no longer carries the button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_the_table_gives_the_personal_link_or_launches_the_activity() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db(&dir, "open.db");
+    let mut g = Play::start_web(&db).await;
+    g.open().await;
+    g.settle().await;
+    let opening = g.opening();
+    assert_eq!(opening.len(), 1, "the running table's message opens the table");
+    let first = opening[0].id;
+    let label = opening[0]
+        .buttons
+        .iter()
+        .find(|(_, id)| id == "open")
+        .unwrap()
+        .0
+        .clone();
+    assert_eq!(label, "🃏 Open the table");
+    let secret = stikis_host::links::play_secret("fake-token");
+    let prefix = format!(
+        "{WEB_URL}/play/{}?k=",
+        stikis_host::links::table_ref(&secret, TABLE)
+    );
+    let now_s = stikis_host::store::now_ms() / 1000;
+    for (who, seat, words) in [
+        (g.anna.clone(), "1001", "Your seat at the live table"),
+        (g.dora.clone(), "", "The live table, to watch"),
+    ] {
+        let v = g.fake.press(&who, opening[0].id, "open").await;
+        assert_eq!(
+            (v["type"].clone(), v["data"]["flags"].clone()),
+            (json!(4), json!(64)),
+            "only the presser sees it: {v}"
+        );
+        let text = callback_text(&v);
+        assert!(text.starts_with(words), "{text}");
+        let at = text
+            .find(&prefix)
+            .unwrap_or_else(|| panic!("no link in {text:?}"));
+        let key: String = text[at + prefix.len()..]
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .collect();
+        let user =
+            stikis_host::links::check_play_key(&secret, TABLE, &key, now_s).expect("a key for this table");
+        assert_eq!(user.as_str(), seat, "{}'s key", who.name);
+    }
+    // The deal is played out: its message opens nothing any more, the next deal's does.
+    g.play(1, 300).await;
+    g.settle().await;
+    let opening = g.opening();
+    let live: Vec<&Msg> = opening
+        .iter()
+        .filter(|m| m.buttons.iter().any(|(_, id)| id == "open"))
+        .collect();
+    assert_eq!(live.len(), 1, "one message opens the table: {opening:#?}");
+    assert!(live[0].id != first, "the finished deal's message keeps no button");
+
+    g.restart_served(&db, true).await;
+    g.settle().await;
+    let msg = g.opening().pop().expect("the table's message still opens it");
+    let v = g.fake.press(&g.anna.clone(), msg.id, "open").await;
+    assert_eq!(
+        (v["type"].clone(), v["data"].clone()),
+        (json!(12), Value::Null),
+        "LAUNCH_ACTIVITY alone: {v}"
+    );
+    let log = g.fake.state.answer_log.lock().unwrap().clone();
+    assert_eq!(log.last().map(|(_, s)| s.as_str()), Some("LAUNCH_ACTIVITY"));
+    g.fake.assert_nothing_refused();
+    g.bot.take().unwrap().shutdown().await;
+}
+
+async fn session(addr: std::net::SocketAddr, code: &str, instance: &str) -> (u16, Value) {
+    let res = reqwest::Client::new()
+        .post(format!("http://{addr}/play/activity/session"))
+        .form(&[("code", code), ("instance", instance), ("lang", "en-US")])
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    (status, res.json().await.unwrap())
+}
+
+/// The Activity's sign-in against the fake Discord, strict as Discord: Anna's code is
+/// exchanged with the client secret, she is read with her token, the instance is checked with
+/// the bot's token, and she gets her seat's key at the table of the instance's channel; Dora,
+/// in the instance but not seated, a watcher's. A forged, used or expired code, an unknown
+/// instance, one she is not in, one in a direct message and one in a server with no table are
+/// refused, and nothing changes at the table or in the chat. The page, its root and the SDK
+/// are served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn activity_sign_ins_are_checked_with_discord_and_a_refused_one_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db(&dir, "activity.db");
+    let mut g = Play::start(&db).await;
+    g.restart_served(&db, true).await;
+    let addr = g.running().web.as_ref().expect("the web face").addr;
+    let (anna, dora) = (g.anna.clone(), g.dora.clone());
+    let here = g.fake.launch(Some(fake::GUILD), CHANNEL, &[&anna, &dora]);
+    let no_table = t_en("activity-no-table");
+    let (s, v) = session(addr, &g.fake.authorize(&anna), &here).await;
+    assert_eq!(
+        (s, v["error"].as_str().unwrap()),
+        (404, no_table.as_str()),
+        "no table yet"
+    );
+
+    g.open().await;
+    g.settle().await;
+    let secret = stikis_host::links::play_secret("fake-token");
+    let now_s = stikis_host::store::now_ms() / 1000;
+    for (who, seat) in [(&anna, "1001"), (&dora, "1004")] {
+        let (s, v) = session(addr, &g.fake.authorize(who), &here).await;
+        assert_eq!(s, 200, "{v}");
+        assert!(v["access_token"].as_str().unwrap().starts_with("at-"), "{v}");
+        let tables = v["tables"].as_array().unwrap();
+        assert_eq!(tables.len(), 1, "{v}");
+        assert_eq!(tables[0]["table"], stikis_host::links::table_ref(&secret, TABLE));
+        let key = tables[0]["k"].as_str().unwrap();
+        let user = stikis_host::links::check_play_key(&secret, TABLE, key, now_s).unwrap();
+        assert_eq!(user, seat);
+    }
+    assert_eq!(g.fake.codes_exchanged(), 3);
+
+    let before = g
+        .running()
+        .bot
+        .host
+        .store()
+        .table_log(TABLE)
+        .await
+        .unwrap()
+        .actions
+        .len();
+    let messages = g.fake.state.msgs.lock().unwrap().len();
+    let used = g.fake.authorize(&anna);
+    assert_eq!(session(addr, &used, &here).await.0, 200);
+    let forged = t_en("play-forged");
+    let not_anna = g.fake.launch(Some(fake::GUILD), CHANNEL, &[&dora]);
+    let in_dm = g.fake.launch(None, 700, &[&anna]);
+    let elsewhere = g.fake.launch(Some(fake::GUILD + 1), 777, &[&anna]);
+    for (what, code, instance, status, said) in [
+        (
+            "a forged code",
+            "forged".to_string(),
+            here.clone(),
+            401,
+            forged.clone(),
+        ),
+        ("a used code", used, here.clone(), 401, forged.clone()),
+        (
+            "an expired code",
+            g.fake.expired_code(&anna),
+            here.clone(),
+            401,
+            forged.clone(),
+        ),
+        (
+            "an unknown instance",
+            g.fake.authorize(&anna),
+            "i-999-gc-1-2".to_string(),
+            401,
+            forged.clone(),
+        ),
+        (
+            "an instance she is not in",
+            g.fake.authorize(&anna),
+            not_anna,
+            401,
+            forged.clone(),
+        ),
+        (
+            "an instance in a direct message",
+            g.fake.authorize(&anna),
+            in_dm,
+            401,
+            forged.clone(),
+        ),
+        (
+            "another server's instance",
+            g.fake.authorize(&anna),
+            elsewhere,
+            404,
+            no_table.clone(),
+        ),
+        (
+            "a malformed instance",
+            g.fake.authorize(&anna),
+            "../../users/@me".to_string(),
+            401,
+            forged.clone(),
+        ),
+    ] {
+        let (s, v) = session(addr, &code, &instance).await;
+        assert_eq!(
+            (s, v["error"].as_str().unwrap_or("")),
+            (status, said.as_str()),
+            "{what}: {v}"
+        );
+        assert!(
+            v.get("access_token").is_none() && v.get("tables").is_none(),
+            "{what}: {v}"
+        );
+    }
+    g.settle().await;
+    let after = g
+        .running()
+        .bot
+        .host
+        .store()
+        .table_log(TABLE)
+        .await
+        .unwrap()
+        .actions
+        .len();
+    assert_eq!(after, before, "the refused sign-ins changed nothing at the table");
+    assert_eq!(
+        g.fake.state.msgs.lock().unwrap().len(),
+        messages,
+        "nor in the chat"
+    );
+
+    // The page (at its own address, and at the root as Discord opens it) and the SDK.
+    let get = |path: &str| {
+        let url = format!("http://{addr}{path}");
+        async move {
+            let res = reqwest::get(url).await.unwrap();
+            let csp = res
+                .headers()
+                .get("content-security-policy")
+                .map(|v| v.to_str().unwrap().to_string())
+                .unwrap_or_default();
+            (res.status().as_u16(), csp, res.text().await.unwrap())
+        }
+    };
+    for path in ["/play/activity", "/?frame_id=f1&instance_id=i-1&platform=desktop"] {
+        let (s, csp, html) = get(path).await;
+        assert_eq!(s, 200, "{path}");
+        assert!(
+            html.contains("id=\"activity\"") && html.contains("data-client=\"4242\""),
+            "{path}: {html}"
+        );
+        assert!(html.contains("data-sdk=\"/static/discord-sdk.mjs\""), "{path}");
+        assert!(csp.contains("script-src 'self';"), "{path}: {csp}");
+        assert!(
+            !html.contains(fake::activity::CLIENT_SECRET),
+            "{path}: the secret stays in the bot"
+        );
+    }
+    let (s, _, home) = get("/").await;
+    assert!(
+        s == 200 && !home.contains("id=\"activity\""),
+        "the root without Discord's frame is the front page"
+    );
+    let (s, _, sdk) = get("/static/discord-sdk.mjs").await;
+    assert!(s == 200 && sdk.contains("@discord/embedded-app-sdk 2.5.0") && sdk.contains("DiscordSDK"));
+    let (s, _, licences) = get("/static/discord-sdk.LICENSES").await;
+    assert!(s == 200 && licences.contains("zod") && licences.contains("MIT"));
+    g.fake.assert_nothing_refused();
+    g.bot.take().unwrap().shutdown().await;
+}
+
+fn t_en(key: &str) -> String {
+    stikis_host::i18n::t(stikis_host::i18n::Lang::En, key, &[])
+}

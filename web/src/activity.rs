@@ -116,12 +116,12 @@ pub(crate) fn routes() -> axum::Router<Play> {
 /// (this site, unless the set-up names another place), nothing else from elsewhere.
 fn csp(sdk: &str) -> HeaderValue {
     let origin = if sdk.starts_with("http://") || sdk.starts_with("https://") {
-        sdk.splitn(4, '/').take(3).collect::<Vec<_>>().join("/")
+        format!(" {}", sdk.splitn(4, '/').take(3).collect::<Vec<_>>().join("/"))
     } else {
         String::new()
     };
     HeaderValue::from_str(&format!(
-        "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self' {origin}; \
+        "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'{origin}; \
          img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'"
     ))
     .unwrap_or_else(|_| HeaderValue::from_static("default-src 'none'"))
