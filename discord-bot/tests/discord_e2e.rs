@@ -2002,3 +2002,32 @@ async fn activity_sign_ins_are_checked_with_discord_and_a_refused_one_changes_no
 fn t_en(key: &str) -> String {
     stikis_host::i18n::t(stikis_host::i18n::Lang::En, key, &[])
 }
+
+/// A bot given the wrong client secret cannot sign anyone in: the person is told to try again
+/// (the set-up is wrong, not their code), and the fake notes nothing the bot broke.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_client_secret_answers_try_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db(&dir, "secret.db");
+    let fake = Fake::start().await;
+    let mut config = fake.config(&db);
+    config.host.web_url = Some(WEB_URL.into());
+    config.web_listen = Some("127.0.0.1:0".parse().unwrap());
+    config.activity = Some(stikis_discord::activity::ActivityConfig {
+        client_secret: "an-old-secret".into(),
+        ..activity_config()
+    });
+    let running = stikis_discord::start(config).await.unwrap();
+    fake.wait_ready(1).await;
+    let anna = Person::new(1001, "Anna");
+    let here = fake.launch(Some(fake::GUILD), CHANNEL, &[&anna]);
+    let addr = running.web.as_ref().unwrap().addr;
+    let (s, v) = session(addr, &fake.authorize(&anna), &here).await;
+    assert_eq!(
+        (s, v["error"].as_str().unwrap()),
+        (503, t_en("play-platform-unavailable").as_str())
+    );
+    assert_eq!(fake.codes_exchanged(), 0);
+    fake.assert_nothing_refused();
+    running.shutdown().await;
+}

@@ -432,3 +432,140 @@ async fn commands_are_registered_only_as_discord_takes_them() {
     }
     assert_eq!(noted(&fake), vec![50035; n]);
 }
+
+/// OAuth2's token exchange as Discord answers it: form-encoded, the application's client id
+/// and secret, a code good once and for ten minutes. (The codes refused are the person's
+/// doing, not the bot's: only a call that is not form-encoded is noted as the bot's.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_token_exchange_takes_a_code_once_with_the_client_secret_and_in_time() {
+    let fake = Fake::start().await;
+    let anna = Person::new(1001, "Anna");
+    let exchange = |fields: Vec<(&'static str, String)>| {
+        let url = format!("{}/api/v10/oauth2/token", fake.url);
+        async move {
+            let r = reqwest::Client::new()
+                .post(url)
+                .form(&fields)
+                .send()
+                .await
+                .unwrap();
+            let status = r.status().as_u16();
+            let v: Value = r.json().await.unwrap_or(Value::Null);
+            (status, v)
+        }
+    };
+    let good = |code: String| {
+        vec![
+            ("client_id", APP.to_string()),
+            ("client_secret", fake::activity::CLIENT_SECRET.to_string()),
+            ("grant_type", "authorization_code".to_string()),
+            ("code", code),
+        ]
+    };
+    let code = fake.authorize(&anna);
+    let mut wrong_secret = good(code.clone());
+    wrong_secret[1].1 = "not-the-secret".into();
+    let (s, v) = exchange(wrong_secret).await;
+    assert_eq!((s, v["error"].as_str()), (401, Some("invalid_client")));
+    let mut wrong_grant = good(code.clone());
+    wrong_grant[2].1 = "client_credentials".into();
+    assert_eq!(exchange(wrong_grant).await.1["error"], "unsupported_grant_type");
+    let (s, v) = exchange(good(code.clone())).await;
+    assert_eq!(s, 200, "{v}");
+    let token = v["access_token"].as_str().unwrap().to_string();
+    assert_eq!(
+        (v["token_type"].as_str(), v["scope"].as_str()),
+        (Some("Bearer"), Some("identify"))
+    );
+    for (what, code) in [
+        ("used", code),
+        ("expired", fake.expired_code(&anna)),
+        ("forged", "code-made-up".to_string()),
+    ] {
+        let (s, v) = exchange(good(code)).await;
+        assert_eq!(
+            (s, v["error"].as_str()),
+            (400, Some("invalid_grant")),
+            "{what}: {v}"
+        );
+    }
+    assert_eq!(fake.codes_exchanged(), 1);
+    assert!(fake.refusals().is_empty(), "{:?}", fake.refusals());
+    // JSON is not what OAuth2 takes.
+    let (s, _) = call(
+        &fake,
+        "POST",
+        "/oauth2/token",
+        json!({"code": fake.authorize(&anna)}),
+    )
+    .await;
+    assert_eq!(s, 400);
+    assert_eq!(fake.refusals().len(), 1, "noted as the bot's");
+
+    // The user's token reads the user; another is unauthorized.
+    let me = |auth: String| {
+        let url = format!("{}/api/v10/users/@me", fake.url);
+        async move {
+            let r = reqwest::Client::new()
+                .get(url)
+                .header("authorization", auth)
+                .send()
+                .await
+                .unwrap();
+            (
+                r.status().as_u16(),
+                r.json::<Value>().await.unwrap_or(Value::Null),
+            )
+        }
+    };
+    let (s, v) = me(format!("Bearer {token}")).await;
+    assert_eq!((s, v["id"].as_str()), (200, Some("1001")));
+    assert_eq!(me("Bearer at-forged".into()).await.0, 401);
+    assert_eq!(me(format!("Bot {token}")).await.0, 401);
+}
+
+/// An activity instance is read with the bot's token, by its own application only; one
+/// unknown (or another application's) is 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_activity_instance_is_known_to_its_application_with_the_bot_token() {
+    let fake = Fake::start().await;
+    let anna = Person::new(1001, "Anna");
+    let id = fake.launch(Some(fake::GUILD), CHANNEL, &[&anna]);
+    let read = |app: u64, id: String, auth: &'static str| {
+        let url = format!("{}/api/v10/applications/{app}/activity-instances/{id}", fake.url);
+        async move {
+            let r = reqwest::Client::new()
+                .get(url)
+                .header("authorization", auth)
+                .send()
+                .await
+                .unwrap();
+            (
+                r.status().as_u16(),
+                r.json::<Value>().await.unwrap_or(Value::Null),
+            )
+        }
+    };
+    let (s, v) = read(APP, id.clone(), "Bot fake-token").await;
+    assert_eq!(s, 200);
+    assert_eq!(v["location"]["channel_id"], CHANNEL.to_string());
+    assert_eq!(v["location"]["guild_id"], fake::GUILD.to_string());
+    assert_eq!(v["users"], json!(["1001"]));
+    assert_eq!(
+        read(APP + 1, id.clone(), "Bot fake-token").await.0,
+        404,
+        "another application's"
+    );
+    assert_eq!(
+        read(APP, "i-1-gc-1-2".into(), "Bot fake-token").await.0,
+        404,
+        "unknown"
+    );
+    assert!(fake.refusals().is_empty());
+    assert_eq!(
+        read(APP, id, "Bearer at-1").await.0,
+        401,
+        "not with a user's token"
+    );
+    assert_eq!(fake.refusals().len(), 1, "noted as the bot's");
+}

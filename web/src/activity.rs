@@ -210,7 +210,7 @@ async fn session(
         Err(SignInError::Refused(reason)) => return Refusal::Forged.counted(reason).json(lang, "error"),
         Err(SignInError::Unavailable(e)) => {
             tracing::warn!(error = %e, "an Activity's sign-in could not reach the platform");
-            return Refusal::Unavailable
+            return Refusal::PlatformUnavailable
                 .counted("platform_unavailable")
                 .json(lang, "error");
         }

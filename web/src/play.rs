@@ -257,8 +257,10 @@ pub(crate) enum Refusal {
     NotOffered,
     /// A request that is not the form or query the page sends.
     Malformed,
-    /// The database or the platform could not be asked: try again.
+    /// The database could not be asked: try again.
     Unavailable,
+    /// The platform (Telegram, Discord) could not be asked: try again.
+    PlatformUnavailable,
 }
 
 impl Refusal {
@@ -268,7 +270,7 @@ impl Refusal {
             Refusal::NotYours | Refusal::Watching => StatusCode::FORBIDDEN,
             Refusal::NotOffered => StatusCode::CONFLICT,
             Refusal::Malformed => StatusCode::BAD_REQUEST,
-            Refusal::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Refusal::Unavailable | Refusal::PlatformUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
     fn key(self) -> &'static str {
@@ -280,6 +282,7 @@ impl Refusal {
             Refusal::NotOffered => "button-stale",
             Refusal::Malformed => "play-bad-request",
             Refusal::Unavailable => "store-unavailable",
+            Refusal::PlatformUnavailable => "play-platform-unavailable",
         }
     }
 
@@ -392,7 +395,7 @@ async fn belongs(p: &Live, row: &TableRow, user: &str) -> Result<Option<Belongs>
         Err(e) => {
             metrics::counter!("stikis_play_member_lookups_total", "answer" => "error").increment(1);
             tracing::warn!(error = %e, table = row.id, "the platform could not say who is in a table's chat");
-            Err(Refusal::Unavailable.counted("platform_unavailable"))
+            Err(Refusal::PlatformUnavailable.counted("platform_unavailable"))
         }
     }
 }

@@ -156,3 +156,4 @@ play-link-closed-chat = Open a private chat with me and press Start first: your 
 play-open = Open the table
 activity-choose = Several tables are open here: choose one.
 activity-no-table = No table is open here. Start one with a command in this channel, then open the Activity again.
+play-platform-unavailable = The bot cannot reach the chat platform just now: nothing was changed. Please try again in a moment.

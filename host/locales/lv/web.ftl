@@ -164,3 +164,4 @@ play-link-closed-chat = Atveriet privātu tērzēšanu ar mani un nospiediet Sta
 play-open = Atvērt galdu
 activity-choose = Šeit ir atvērti vairāki galdi: izvēlies vienu.
 activity-no-table = Šeit nav atvērta neviena galda. Sāc galdu ar komandu šajā kanālā un tad atver aktivitāti vēlreiz.
+play-platform-unavailable = Bots šobrīd nevar sazināties ar čata platformu: nekas netika mainīts. Lūdzu, mēģini vēlreiz pēc brīža.

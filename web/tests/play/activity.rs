@@ -128,7 +128,18 @@ async fn in_chromium_three_people_play_a_zole_deal_in_the_discord_activity_and_f
     let signer = Signer {
         used: Default::default(),
         instances: HashMap::from([
-            ("i-1-gc-500-600".to_string(), (g.clone(), ids.clone())),
+            (
+                "i-1-gc-500-600".to_string(),
+                (g.clone(), [ids.clone(), vec!["104".to_string()]].concat()),
+            ),
+            // A voice channel with no table of its own: Anna sits at two tables of the server.
+            (
+                "i-4-gc-500-800".to_string(),
+                (
+                    ChatRef::new(Platform::Discord, "500", "800"),
+                    vec!["101".to_string()],
+                ),
+            ),
             ("i-2-gc-500-600".to_string(), (g.clone(), vec!["104".to_string()])),
             ("i-3-gc-501-700".to_string(), (elsewhere, ids.clone())),
         ]),
@@ -137,10 +148,14 @@ async fn in_chromium_three_people_play_a_zole_deal_in_the_discord_activity_and_f
     let (host, addr) = (bot.host.clone(), bot.web.addr);
     let mut screen = Screen::default();
     let table = zole_table(&host, &mut screen, &g, &people).await;
+    let other = ChatRef::new(Platform::Discord, "500", "601");
+    let others = vec![user("101", false), user("105", true), user("106", false)];
+    let second = zole_table(&host, &mut Screen::default(), &other, &others).await;
     let at_start = version_of(&host, table).await;
 
     let driver = browser::start_driver(&path).await;
-    let (a, b, c) = tokio::join!(
+    let (a, b, c, d) = tokio::join!(
+        browser::browser_sized(&driver, 390, 844),
         browser::browser_sized(&driver, 390, 844),
         browser::browser_sized(&driver, 390, 844),
         browser::browser_sized(&driver, 390, 844),
@@ -197,27 +212,84 @@ async fn in_chromium_three_people_play_a_zole_deal_in_the_discord_activity_and_f
         "the refusals changed nothing"
     );
 
+    // Launched in a channel without a table, Anna chooses between the two she sits at.
+    a.goto(&open("code-101-3", "i-4-gc-500-800")).await.unwrap();
+    let chooser = Tab {
+        c: a.clone(),
+        user: "101".into(),
+        read: 0,
+        feed: Vec::new(),
+        clicks: 0,
+    };
+    chooser
+        .until(
+            "document.querySelectorAll('#activity button.choice').length == 2",
+            "two tables to choose from",
+        )
+        .await;
+    let titles = a
+        .execute(
+            "return Array.prototype.map.call(document.querySelectorAll('#activity button.choice'), function (b) { return b.textContent; });",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let title = |id: i64| {
+        t(
+            Lang::En,
+            "play-title",
+            &[("game", "Zole".into()), ("table", id.into())],
+        )
+    };
+    assert_eq!(titles, serde_json::json!([title(table), title(second)]));
+    a.find(fantoccini::Locator::Css("#activity button.choice:nth-of-type(2)"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    chooser
+        .until("document.querySelector('#play #view .hand')", "the chosen table")
+        .await;
+    assert_eq!(
+        a.execute("return document.getElementById('play').dataset.table;", vec![])
+            .await
+            .unwrap(),
+        serde_json::json!(at(second)),
+        "the second table opened"
+    );
+
+    // The three players, and Dora, who watches from the channel.
     let mut tabs = Vec::new();
-    for (i, c) in [a, b, c].into_iter().enumerate() {
+    for (i, c) in [a, b, c, d].into_iter().enumerate() {
         spy_on_feeds(&driver, &c).await;
-        // Each person's own new code (Anna's first one was used above).
-        c.goto(&open(&format!("code-{}-2", people[i].id), "i-1-gc-500-600"))
+        // Each person's own new code (Anna's first ones were used above).
+        let who = people.get(i).map_or("104".to_string(), |p| p.id.clone());
+        c.goto(&open(&format!("code-{who}-2"), "i-1-gc-500-600"))
             .await
             .unwrap();
         tabs.push(Tab {
             c,
-            user: people[i].id.clone(),
+            user: who,
             read: 0,
             feed: Vec::new(),
             clicks: 0,
         });
     }
-    for tab in &tabs {
+    for tab in &tabs[..3] {
         tab.until(
             "document.querySelector('#view .hand') && (window.__feed || []).length > 0",
             "its hand, from its feed",
         )
         .await;
+    }
+    tabs[3]
+        .until(
+            "document.querySelector('#view .playhead') && (window.__feed || []).length > 0",
+            "the table, from its feed",
+        )
+        .await;
+    for tab in &tabs {
         let signed = tab
             .c
             .execute(
@@ -247,6 +319,10 @@ async fn in_chromium_three_people_play_a_zole_deal_in_the_discord_activity_and_f
         let i = view.to_act.expect("a seat to act") as usize;
         let turn: Vec<usize> = (0..3).filter(|&i| looks[i].mine).collect();
         assert_eq!(turn, [i], "only the page of the seat to act says it is its turn");
+        assert!(
+            !looks[3].mine && looks[3].buttons.is_empty() && looks[3].hand.is_empty(),
+            "the watcher sees the public table only"
+        );
         let offered = |prefix: &str, class: &str| {
             looks[i]
                 .buttons
@@ -303,6 +379,27 @@ async fn in_chromium_three_people_play_a_zole_deal_in_the_discord_activity_and_f
         .sum();
     eprintln!("{frames} pushed frames and {checked} hidden cards checked");
     browser::shot(&tabs[0].c, "activity-phone-end.png").await;
+    // Discord's small frame (picture in picture): smaller cards, nothing wider than the frame.
+    tabs[0].c.set_window_size(480, 270).await.unwrap();
+    tabs[0]
+        .until(
+            "document.querySelector('#view .card') && document.querySelector('#view .card').getBoundingClientRect().width < 40",
+            "the small frame's cards",
+        )
+        .await;
+    let fits = tabs[0]
+        .c
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        fits[0].as_f64() <= fits[1].as_f64(),
+        "nothing wider than the small frame: {fits}"
+    );
+    browser::shot(&tabs[0].c, "activity-small-frame.png").await;
     for tab in tabs {
         tab.c.close().await.unwrap();
     }
