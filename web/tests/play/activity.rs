@@ -307,6 +307,18 @@ async fn in_chromium_three_people_play_a_zole_deal_in_the_discord_activity_and_f
             tab.user
         );
     }
+    // On a phone, Discord gives the safe area as CSS variables: the page keeps out of it.
+    let padded = tabs[1]
+        .c
+        .execute(
+            "document.documentElement.style.setProperty('--discord-safe-area-inset-top', '40px'); \
+             document.documentElement.style.setProperty('--discord-safe-area-inset-bottom', '21px'); \
+             var b = getComputedStyle(document.body); return [b.paddingTop, b.paddingBottom];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(padded, serde_json::json!(["40px", "21px"]), "Discord's safe-area insets");
     browser::shot(&tabs[0].c, "activity-phone-bids.png").await;
 
     let (mut checked, mut plays, mut buried) = (0, 0, 0);
