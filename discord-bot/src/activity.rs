@@ -172,7 +172,7 @@ impl stikis_web::activity::Activity for DiscordActivity {
             if found.application_id != self.config.client_id {
                 return Err(SignInError::Refused("activity_instance"));
             }
-            if !found.users.iter().any(|u| *u == user) {
+            if !found.users.contains(&user) {
                 return Err(SignInError::Refused("activity_not_in_instance"));
             }
             let Some(guild) = found.location.guild_id else {

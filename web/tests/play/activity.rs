@@ -318,7 +318,11 @@ async fn in_chromium_three_people_play_a_zole_deal_in_the_discord_activity_and_f
         )
         .await
         .unwrap();
-    assert_eq!(padded, serde_json::json!(["40px", "21px"]), "Discord's safe-area insets");
+    assert_eq!(
+        padded,
+        serde_json::json!(["40px", "21px"]),
+        "Discord's safe-area insets"
+    );
     browser::shot(&tabs[0].c, "activity-phone-bids.png").await;
 
     let (mut checked, mut plays, mut buried) = (0, 0, 0);
