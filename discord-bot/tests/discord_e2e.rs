@@ -1707,14 +1707,18 @@ fn activity_config() -> stikis_discord::activity::ActivityConfig {
 
 impl Play {
     /// Started again with the live table served (`--web-listen`) and, with `activity`, as a
-    /// Discord Activity.
-    async fn restart_served(&mut self, db: &str, activity: bool) {
+    /// Discord Activity; with `endpoint`, interactions are posted to its endpoint.
+    async fn restart_served(&mut self, db: &str, activity: bool, endpoint: bool) {
         if let Some(bot) = self.bot.take() {
             bot.shutdown().await;
         }
         self.fake.disconnect();
         let n = self.fake.state.identifies.load(Ordering::Acquire);
-        let mut config = self.fake.config(db);
+        let mut config = if endpoint {
+            self.fake.endpoint_config(db)
+        } else {
+            self.fake.config(db)
+        };
         config.host.web_url = Some(WEB_URL.into());
         config.web_listen = Some("127.0.0.1:0".parse().unwrap());
         config.activity = activity.then(activity_config);
@@ -1794,7 +1798,7 @@ async fn open_the_table_gives_the_personal_link_or_launches_the_activity() {
     assert_eq!(live.len(), 1, "one message opens the table: {opening:#?}");
     assert!(live[0].id != first, "the finished deal's message keeps no button");
 
-    g.restart_served(&db, true).await;
+    g.restart_served(&db, true, false).await;
     g.settle().await;
     let msg = g.opening().pop().expect("the table's message still opens it");
     let v = g.fake.press(&g.anna.clone(), msg.id, "open").await;
@@ -1805,6 +1809,11 @@ async fn open_the_table_gives_the_personal_link_or_launches_the_activity() {
     );
     let log = g.fake.state.answer_log.lock().unwrap().clone();
     assert_eq!(log.last().map(|(_, s)| s.as_str()), Some("LAUNCH_ACTIVITY"));
+    // The same in the reply to an interaction posted to the bot's endpoint.
+    g.restart_served(&db, true, true).await;
+    let msg = g.opening().pop().expect("the table's message still opens it");
+    let v = g.fake.press(&g.anna.clone(), msg.id, "open").await;
+    assert_eq!(v["type"], 12, "LAUNCH_ACTIVITY in the endpoint's reply: {v}");
     g.fake.assert_nothing_refused();
     g.bot.take().unwrap().shutdown().await;
 }
@@ -1832,7 +1841,7 @@ async fn activity_sign_ins_are_checked_with_discord_and_a_refused_one_changes_no
     let dir = tempfile::tempdir().unwrap();
     let db = db(&dir, "activity.db");
     let mut g = Play::start(&db).await;
-    g.restart_served(&db, true).await;
+    g.restart_served(&db, true, false).await;
     let addr = g.running().web.as_ref().expect("the web face").addr;
     let (anna, dora) = (g.anna.clone(), g.dora.clone());
     let here = g.fake.launch(Some(fake::GUILD), CHANNEL, &[&anna, &dora]);
@@ -1974,6 +1983,7 @@ async fn activity_sign_ins_are_checked_with_discord_and_a_refused_one_changes_no
     };
     for path in ["/play/activity", "/?frame_id=f1&instance_id=i-1&platform=desktop"] {
         let (s, csp, html) = get(path).await;
+        eprintln!("{path}: {} bytes of HTML", html.len());
         assert_eq!(s, 200, "{path}");
         assert!(
             html.contains("id=\"activity\"") && html.contains("data-client=\"4242\""),
