@@ -1644,6 +1644,27 @@ async fn web_gives_the_link_and_an_admin_makes_the_pages_public_and_private_agai
     running.shutdown().await;
 }
 
+/// The person a personal link in `text` is for ("": a watcher's link), checking that `text`
+/// starts with `words` and that the link's key is one the bot signed for the table.
+fn linked(text: &str, words: &str) -> String {
+    let secret = stikis_host::links::play_secret("fake-token");
+    let prefix = format!(
+        "{WEB_URL}/play/{}?k=",
+        stikis_host::links::table_ref(&secret, TABLE)
+    );
+    assert!(text.starts_with(words), "{text}");
+    let at = text
+        .find(&prefix)
+        .unwrap_or_else(|| panic!("no link in {text:?}"));
+    let key: String = text[at + prefix.len()..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    let now_s = stikis_host::store::now_ms() / 1000;
+    stikis_host::links::check_play_key(&secret, TABLE, &key, now_s)
+        .expect("a key the bot signed for this table")
+}
+
 /// `/play` answers with a link to the live table that only the asker sees (an ephemeral
 /// answer), signed for the asker's seat; someone without a seat gets a link to watch; no link
 /// reaches the channel or anyone's direct messages.
@@ -1653,30 +1674,13 @@ async fn play_gives_a_personal_link_that_only_the_asker_sees() {
     let db = db(&dir, "play.db");
     let mut g = Play::start_web(&db).await;
     g.open().await;
-    let secret = stikis_host::links::play_secret("fake-token");
-    let now_s = stikis_host::store::now_ms() / 1000;
-    let prefix = format!(
-        "{WEB_URL}/play/{}?k=",
-        stikis_host::links::table_ref(&secret, TABLE)
-    );
     for (who, seat, words) in [
         (g.anna.clone(), "1001", "Your seat at the live table"),
         (g.dora.clone(), "", "The live table, to watch"),
     ] {
         let v = g.fake.slash(&who, CHANNEL, "play", json!([])).await;
         assert_eq!(v["data"]["flags"], 64, "only the asker sees it: {v}");
-        let text = callback_text(&v);
-        assert!(text.starts_with(words), "{text}");
-        let at = text
-            .find(&prefix)
-            .unwrap_or_else(|| panic!("no link in {text:?}"));
-        let key: String = text[at + prefix.len()..]
-            .chars()
-            .take_while(|c| !c.is_whitespace())
-            .collect();
-        let user = stikis_host::links::check_play_key(&secret, TABLE, &key, now_s)
-            .expect("a key the bot signed for this table");
-        assert_eq!(user.as_str(), seat, "{}'s key", who.name);
+        assert_eq!(linked(&callback_text(&v), words), seat, "{}'s key", who.name);
     }
     g.settle().await;
     let leaked: Vec<fake::Msg> = g
@@ -1758,12 +1762,6 @@ async fn open_the_table_gives_the_personal_link_or_launches_the_activity() {
         .0
         .clone();
     assert_eq!(label, "🃏 Open the table");
-    let secret = stikis_host::links::play_secret("fake-token");
-    let prefix = format!(
-        "{WEB_URL}/play/{}?k=",
-        stikis_host::links::table_ref(&secret, TABLE)
-    );
-    let now_s = stikis_host::store::now_ms() / 1000;
     for (who, seat, words) in [
         (g.anna.clone(), "1001", "Your seat at the live table"),
         (g.dora.clone(), "", "The live table, to watch"),
@@ -1774,18 +1772,7 @@ async fn open_the_table_gives_the_personal_link_or_launches_the_activity() {
             (json!(4), json!(64)),
             "only the presser sees it: {v}"
         );
-        let text = callback_text(&v);
-        assert!(text.starts_with(words), "{text}");
-        let at = text
-            .find(&prefix)
-            .unwrap_or_else(|| panic!("no link in {text:?}"));
-        let key: String = text[at + prefix.len()..]
-            .chars()
-            .take_while(|c| !c.is_whitespace())
-            .collect();
-        let user =
-            stikis_host::links::check_play_key(&secret, TABLE, &key, now_s).expect("a key for this table");
-        assert_eq!(user.as_str(), seat, "{}'s key", who.name);
+        assert_eq!(linked(&callback_text(&v), words), seat, "{}'s key", who.name);
     }
     // The deal is played out: its message opens nothing any more, the next deal's does.
     g.play(1, 300).await;

@@ -30,7 +30,7 @@ use stikis_host::links::{play_key, table_ref, PLAY_LINK_SECS};
 use stikis_host::store::{ChatRef, CommunityRef, Occupant, TableRow};
 
 use crate::page;
-use crate::play::{header_lang, lang_named, now_s, Play, Refusal};
+use crate::play::{asset, header_lang, lang_named, now_s, Play, Refusal};
 
 /// Where the Activity page loads the SDK from (the vendored bundle, served by the bot).
 pub const DISCORD_SDK: &str = "/static/discord-sdk.mjs";
@@ -80,27 +80,11 @@ pub enum SignInError {
 }
 
 async fn sdk() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        [(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("public, max-age=3600"),
-        )],
-        SDK,
-    )
-        .into_response()
+    asset("text/javascript; charset=utf-8", "public, max-age=3600", SDK)
 }
 
 async fn sdk_licenses() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        [(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("public, max-age=3600"),
-        )],
-        SDK_LICENSES,
-    )
-        .into_response()
+    asset("text/plain; charset=utf-8", "public, max-age=3600", SDK_LICENSES)
 }
 
 /// The Activity's routes (only when the bot is set up as one).

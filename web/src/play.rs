@@ -229,13 +229,15 @@ impl std::ops::Deref for Live {
 pub(crate) type Play = Arc<Live>;
 
 async fn js() -> Response {
+    asset("text/javascript; charset=utf-8", "public, max-age=300", JS)
+}
+
+/// A file the pages load, with its type and how long browsers keep it.
+pub(crate) fn asset(content_type: &'static str, cache: &'static str, body: &'static str) -> Response {
     (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        [(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("public, max-age=300"),
-        )],
-        JS,
+        [(header::CONTENT_TYPE, content_type)],
+        [(header::CACHE_CONTROL, HeaderValue::from_static(cache))],
+        body,
     )
         .into_response()
 }
