@@ -1857,16 +1857,8 @@ async fn activity_sign_ins_are_checked_with_discord_and_a_refused_one_changes_no
     }
     assert_eq!(g.fake.codes_exchanged(), 3);
 
-    let before = g
-        .running()
-        .bot
-        .host
-        .store()
-        .table_log(TABLE)
-        .await
-        .unwrap()
-        .actions
-        .len();
+    let store = g.running().bot.host.store().clone();
+    let before = store.table_log(TABLE).await.unwrap().actions.len();
     let messages = g.fake.state.msgs.lock().unwrap().len();
     let used = g.fake.authorize(&anna);
     assert_eq!(session(addr, &used, &here).await.0, 200);
@@ -1938,16 +1930,7 @@ async fn activity_sign_ins_are_checked_with_discord_and_a_refused_one_changes_no
         );
     }
     g.settle().await;
-    let after = g
-        .running()
-        .bot
-        .host
-        .store()
-        .table_log(TABLE)
-        .await
-        .unwrap()
-        .actions
-        .len();
+    let after = store.table_log(TABLE).await.unwrap().actions.len();
     assert_eq!(after, before, "the refused sign-ins changed nothing at the table");
     assert_eq!(
         g.fake.state.msgs.lock().unwrap().len(),

@@ -30,7 +30,7 @@ use stikis_host::links::{play_key, table_ref, PLAY_LINK_SECS};
 use stikis_host::store::{ChatRef, CommunityRef, Occupant, TableRow};
 
 use crate::page;
-use crate::play::{asset, header_lang, lang_named, now_s, Play, Refusal};
+use crate::play::{asset, header_lang, lang_named, now_s, script_csp, Play, Refusal};
 
 /// Where the Activity page loads the SDK from (the vendored bundle, served by the bot).
 pub const DISCORD_SDK: &str = "/static/discord-sdk.mjs";
@@ -96,21 +96,6 @@ pub(crate) fn routes() -> axum::Router<Play> {
         .route("/static/discord-sdk.LICENSES", axum::routing::get(sdk_licenses))
 }
 
-/// The content security policy of the Activity's page: the SDK from where it is served
-/// (this site, unless the set-up names another place), nothing else from elsewhere.
-fn csp(sdk: &str) -> HeaderValue {
-    let origin = if sdk.starts_with("http://") || sdk.starts_with("https://") {
-        format!(" {}", sdk.splitn(4, '/').take(3).collect::<Vec<_>>().join("/"))
-    } else {
-        String::new()
-    };
-    HeaderValue::from_str(&format!(
-        "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'{origin}; \
-         img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'"
-    ))
-    .unwrap_or_else(|_| HeaderValue::from_static("default-src 'none'"))
-}
-
 /// The Activity's page in `lang` (its body is drawn by `play.js` once the person is signed
 /// in), or None when the bot is not set up as an Activity.
 pub(crate) fn page_in(p: &Play, lang: Lang) -> Option<Response> {
@@ -132,7 +117,7 @@ pub(crate) fn page_in(p: &Play, lang: Lang) -> Option<Response> {
     )
         .into_response();
     res.headers_mut()
-        .insert(header::CONTENT_SECURITY_POLICY, csp(&p.discord_sdk));
+        .insert(header::CONTENT_SECURITY_POLICY, script_csp(&p.discord_sdk));
     Some(res)
 }
 

@@ -444,11 +444,17 @@ fn read_query(q: Result<Query<KeyQuery>, QueryRejection>) -> Option<KeyQuery> {
     }
 }
 
-/// The content security policy of a page that loads Telegram's script.
-fn telegram_csp(script: &str) -> HeaderValue {
-    let origin = script.splitn(4, '/').take(3).collect::<Vec<_>>().join("/");
+/// The content security policy of a page that loads a platform's script from `script`
+/// (Telegram's, or the Discord SDK): the site's own, with the script's origin added when it
+/// is served from elsewhere.
+pub(crate) fn script_csp(script: &str) -> HeaderValue {
+    let origin = if script.starts_with("http://") || script.starts_with("https://") {
+        format!(" {}", script.splitn(4, '/').take(3).collect::<Vec<_>>().join("/"))
+    } else {
+        String::new()
+    };
     HeaderValue::from_str(&format!(
-        "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self' {origin}; \
+        "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'{origin}; \
          img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'"
     ))
     .unwrap_or_else(|_| HeaderValue::from_static("default-src 'none'"))
@@ -502,7 +508,7 @@ async fn table_page(
         .into_response();
     if tg {
         res.headers_mut()
-            .insert(header::CONTENT_SECURITY_POLICY, telegram_csp(&p.telegram_script));
+            .insert(header::CONTENT_SECURITY_POLICY, script_csp(&p.telegram_script));
     }
     res
 }
@@ -1040,7 +1046,7 @@ async fn app_page(State(p): State<Play>, Query(q): Query<KeyQuery>) -> Response 
     )
         .into_response();
     res.headers_mut()
-        .insert(header::CONTENT_SECURITY_POLICY, telegram_csp(&p.telegram_script));
+        .insert(header::CONTENT_SECURITY_POLICY, script_csp(&p.telegram_script));
     res
 }
 
