@@ -224,6 +224,17 @@ async fn serve(store: Store) -> (Arc<Host>, stikis_web::Listening) {
     let (host, mut events) = Host::new(store.clone(), HostConfig::default());
     host.recover().await.expect("recover");
     tokio::spawn(async move { while events.recv().await.is_some() {} });
+    // Swept as a bot sweeps its host: its heartbeat, by which the other process counts it
+    // live and is told which tables its pages follow (without it no move made in one process
+    // reaches the other's pages), and the tables it comes to own.
+    let swept = host.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(stikis_host::lobby::SWEEP_EVERY);
+        loop {
+            swept.sweep_due(&mut tick).await;
+            let _ = swept.sweep(stikis_host::lobby::SWEEP_QUIET).await;
+        }
+    });
     let play = stikis_web::play::PlayConfig::new(host.clone(), BOT_TOKEN, true);
     let web = stikis_web::Listening::start("127.0.0.1:0".parse().unwrap(), store, Some(play))
         .await
@@ -395,6 +406,19 @@ async fn bench(a: Args) {
         .into_iter()
         .flatten()
         .collect();
+    if b.is_some() {
+        // Each process counts the other live from its second heartbeat: then the tables are
+        // shared between them (a tap to A on a table B owns is handed to B), and B's pages
+        // are followed at A. Another sweep's time for the follows to be told.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while tables.iter().all(|&t| host.owns(t)) {
+            assert!(Instant::now() < deadline, "server B never counted live");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        tokio::time::sleep(2 * stikis_host::lobby::SWEEP_EVERY).await;
+        let owned = tables.iter().filter(|&&t| host.owns(t)).count();
+        eprintln!("{owned} of {} tables owned by A, the others by B", tables.len());
+    }
     let cpu_of = |pids: &[u32]| pids.iter().map(|&p| cpu(p)).sum::<Duration>();
     let cpu0 = cpu_of(&servers);
     clients.tell("go");
