@@ -380,11 +380,12 @@ enum PresserHands {
     /// only the receiver holds: the 🂠 button's hand, a person whose direct messages are
     /// closed).
     Receiver,
-    /// The owner, which sends a copy back to be read (a popup's legend, numbered choices):
-    /// on Telegram, where any process can edit a person's private messages, so that only
-    /// the owner shows a table's hands.
+    /// The owner, which sends a copy back to be read (the 🂠 button's popup legend and its
+    /// hand in the group): on Telegram, where any process can edit a person's private
+    /// messages, so that only the owner shows a table's hands.
     Owner,
-    /// The owner, without a copy: an answer too large for `NOTIFY`, or a Discord press made
+    /// The owner, without a copy: an answer too large for `NOTIFY`, a Telegram press whose
+    /// receiver reads nothing of the hand (any but the 🂠 button), or a Discord press made
     /// in a direct message, whose hand message any process can edit through the API. Were
     /// the receiver to draw it in the interaction's answer while the owner edits it for the
     /// next move, the older of the two could land last (a hand gone back to older buttons).
@@ -392,15 +393,21 @@ enum PresserHands {
 }
 
 impl PresserHands {
-    /// Who shows them for a press made in `chat`.
-    fn for_chat(chat: &ChatRef) -> PresserHands {
+    /// Who shows them for a press of `action` made in `chat`.
+    fn for_press(chat: &ChatRef, action: Option<&str>) -> PresserHands {
         match chat.platform {
-            Platform::Telegram => PresserHands::Owner,
+            // Only the 🂠 button's answer reads the hand (its popup's legend, its hand shown
+            // in the group): a card's press sends back its answer alone.
+            Platform::Telegram if action == Some(SHOW_HAND) => PresserHands::Owner,
+            Platform::Telegram => PresserHands::OwnerOnly,
             Platform::Discord if chat.community == crate::store::DISCORD_DM => PresserHands::OwnerOnly,
             _ => PresserHands::Receiver,
         }
     }
 }
+
+/// The action of the 🂠 button (`Command::ShowHand`).
+const SHOW_HAND: &str = "hand";
 
 /// Splits an owner's outbox into what goes back to the press's receiver (the answer, a
 /// personal message, the presser's own hands, in order) and what the owner shows itself.
@@ -990,7 +997,12 @@ impl Ownership {
         }
         crate::observe::handed_over("taken");
         let presser = user.id.clone();
-        let hands = PresserHands::for_chat(&chat);
+        let command = Command::press(token);
+        let action = match &command {
+            Command::Press(p) => p.action(),
+            _ => None,
+        };
+        let hands = PresserHands::for_press(&chat, action);
         let req = Request {
             chat,
             user: User {
@@ -998,17 +1010,19 @@ impl Ownership {
                 name: user.name,
                 admin: user.admin,
             },
-            command: Command::press(token),
+            command,
         };
         let out = host.handle_here(req, until_ms, Some(name)).await;
-        let (mut back, mut rest) = split(out.clone(), &presser, hands);
+        // Kept only where the answer could be too large and be split again.
+        let whole = (hands != PresserHands::OwnerOnly).then(|| out.clone());
+        let (mut back, mut rest) = split(out, &presser, hands);
         let mut payload = serde_json::to_string(&Message::Answer {
             to: from.clone(),
             n,
-            outs: back.clone(),
+            outs: back,
         })
         .expect("an answer serializes");
-        if payload.len() > MAX_PAYLOAD {
+        if let Some(out) = whole.filter(|_| payload.len() > MAX_PAYLOAD) {
             (back, rest) = split(out, &presser, PresserHands::OwnerOnly);
             payload = serde_json::to_string(&Message::Answer {
                 to: from.clone(),
@@ -1132,7 +1146,12 @@ mod tests {
         assert_eq!(rest.0, vec![out.0[0].clone(), out.0[2].clone()]);
         // Telegram: the owner shows every hand, and the receiver gets a copy of the
         // presser's to read, marked as shown.
-        assert_eq!(PresserHands::for_chat(&chat), PresserHands::Owner);
+        assert_eq!(PresserHands::for_press(&chat, Some("hand")), PresserHands::Owner);
+        // A card's press: its receiver reads nothing of the hand, none is sent back.
+        assert_eq!(
+            PresserHands::for_press(&chat, Some("p:QC")),
+            PresserHands::OwnerOnly
+        );
         let (back, rest) = split(out.clone(), "anna", PresserHands::Owner);
         let back: Vec<Out> = back.into_iter().filter_map(Handed::out).collect();
         let with = |o: &Out, d: HandDelivery| {
@@ -1151,10 +1170,20 @@ mod tests {
         assert_eq!(rest.0, vec![out.0[0].clone(), pressed, out.0[2].clone()]);
         // Discord, in a server's channel: the receiver shows it (in the interaction's answer).
         let discord = ChatRef::new(Platform::Discord, "g", "g");
-        assert_eq!(PresserHands::for_chat(&discord), PresserHands::Receiver);
+        assert_eq!(
+            PresserHands::for_press(&discord, Some("p:QC")),
+            PresserHands::Receiver
+        );
+        assert_eq!(
+            PresserHands::for_press(&discord, Some("hand")),
+            PresserHands::Receiver
+        );
         // Discord, in a direct message: the owner edits it, and nothing of it goes back.
         let dm = ChatRef::new(Platform::Discord, crate::store::DISCORD_DM, "c");
-        assert_eq!(PresserHands::for_chat(&dm), PresserHands::OwnerOnly);
+        assert_eq!(
+            PresserHands::for_press(&dm, Some("hand")),
+            PresserHands::OwnerOnly
+        );
     }
 
     /// A press whose owner's answer never came is told what the log says: "✓" and the
