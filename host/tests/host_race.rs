@@ -1350,18 +1350,27 @@ async fn press_handed_to_owner(told: Told, platform: Platform) {
             .any(|l| l.starts_with("stikis_move_seconds_count{outcome=\"handed\"}") && !l.ends_with(" 0")),
         "{metrics}"
     );
-    // On Telegram the owner shows every hand of its tables, the presser's too (at once:
-    // they just acted), and the answer carries a copy of it to read only (`Shown`). On
-    // Discord, from a direct message, it carries none.
-    let copies = out
-        .0
-        .iter()
-        .filter(|o| matches!(o, Out::Private { user, delivery: HandDelivery::Shown, .. } if *user == who))
-        .count();
+    // The owner shows every hand of its tables, the presser's too (at once: they just
+    // acted). A card's answer carries no copy of it: nothing at the receiver reads one.
+    let copies = |out: &Outbox| {
+        out.0
+            .iter()
+            .filter(|o| matches!(o, Out::Private { user, delivery: HandDelivery::Shown, .. } if *user == who))
+            .count()
+    };
     assert_eq!(
-        copies,
+        copies(&out),
+        0,
+        "the presser's own hand in a card's answer: {out:?}"
+    );
+    // The 🂠 button's answer on Telegram carries a copy to read only (`Shown`: its popup's
+    // legend, its hand in the group). On Discord, from a direct message, it carries none.
+    let hand = Token::new(table, 0, "hand").encode().unwrap();
+    let asked = send(other, &who, Command::press(hand)).await;
+    assert_eq!(
+        copies(&asked),
         usize::from(platform == Platform::Telegram),
-        "the presser's own hand in the answer, as shown by the owner: {out:?}"
+        "the presser's own hand in the 🂠 button's answer, as shown by the owner: {asked:?}"
     );
     assert!(
         !out.0.iter().any(|o| matches!(
