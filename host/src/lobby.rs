@@ -2481,7 +2481,7 @@ fn lobby_verb(action: &str) -> Option<Command> {
         "bot" => Some(Command::AddBot { level: Level::Basic }),
         "start" => Some(Command::Start),
         "back" => Some(Command::Back),
-        "hand" => Some(Command::ShowHand),
+        crate::outbox::SHOW_HAND => Some(Command::ShowHand),
         _ => None,
     }
 }

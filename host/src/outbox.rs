@@ -38,6 +38,9 @@ impl Press {
     }
 }
 
+/// The action of a table's 🂠 button (`Command::ShowHand`): the presser's hand, asked for.
+pub const SHOW_HAND: &str = "hand";
+
 /// The person behind a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct User {

@@ -398,16 +398,13 @@ impl PresserHands {
         match chat.platform {
             // Only the 🂠 button's answer reads the hand (its popup's legend, its hand shown
             // in the group): a card's press sends back its answer alone.
-            Platform::Telegram if action == Some(SHOW_HAND) => PresserHands::Owner,
+            Platform::Telegram if action == Some(crate::outbox::SHOW_HAND) => PresserHands::Owner,
             Platform::Telegram => PresserHands::OwnerOnly,
             Platform::Discord if chat.community == crate::store::DISCORD_DM => PresserHands::OwnerOnly,
             _ => PresserHands::Receiver,
         }
     }
 }
-
-/// The action of the 🂠 button (`Command::ShowHand`).
-const SHOW_HAND: &str = "hand";
 
 /// Splits an owner's outbox into what goes back to the press's receiver (the answer, a
 /// personal message, the presser's own hands, in order) and what the owner shows itself.
@@ -997,12 +994,6 @@ impl Ownership {
         }
         crate::observe::handed_over("taken");
         let presser = user.id.clone();
-        let command = Command::press(token);
-        let action = match &command {
-            Command::Press(p) => p.action(),
-            _ => None,
-        };
-        let hands = PresserHands::for_press(&chat, action);
         let req = Request {
             chat,
             user: User {
@@ -1010,8 +1001,9 @@ impl Ownership {
                 name: user.name,
                 admin: user.admin,
             },
-            command,
+            command: Command::press(token),
         };
+        let hands = PresserHands::for_press(&req.chat, req.press().and_then(Press::action));
         let out = host.handle_here(req, until_ms, Some(name)).await;
         // Kept only where the answer could be too large and be split again.
         let whole = (hands != PresserHands::OwnerOnly).then(|| out.clone());

@@ -870,7 +870,7 @@ impl Live {
         // A deal that is over keeps its last trick on screen, without buttons.
         let mut public_buttons = vec![vec![Button {
             label: "🂠".into(),
-            token: self.token("hand"),
+            token: self.token(crate::outbox::SHOW_HAND),
             disabled: false,
             card: None,
         }]];
