@@ -1,13 +1,16 @@
-//! The community's boards (`/top`: ratings, or points over a day, week, month, season or all
-//! time), a player's statistics and ratings (`/stats`), seasons, and rating a finished table.
+//! The community part: the community's boards (`/top`: ratings, or points over a day, week,
+//! month, season or all time), a player's statistics and ratings (`/stats`), seasons, the
+//! community's pages (`/web`), and rating a finished table. Its state is in the database;
+//! what it reads besides is the host's set-up. It asks nothing of the `Host`.
 
 use stikis_core::rating::{rate, Rating, Side};
 
+use crate::config::HostConfig;
 use crate::games::{game_title, in_teams, GAMES};
 use crate::i18n::{t, Arg, Lang};
-use crate::lobby::Host;
+use crate::langs::community_lang;
 use crate::outbox::{Board, Outbox, Request};
-use crate::store::{CommunityRef, Occupant, Period, RatingRow};
+use crate::store::{CommunityRef, Occupant, Period, RatingRow, Store};
 use crate::table::{HostError, Live};
 
 /// How many lines a board shows.
@@ -15,7 +18,17 @@ const BOARD_LINES: u32 = 10;
 /// The longest name a community is listed under on the site's front page (characters).
 const PUBLIC_NAME_MAX: usize = 60;
 
-impl Host {
+/// The community part (see the module's text).
+pub(crate) struct Community {
+    store: Store,
+    config: HostConfig,
+}
+
+impl Community {
+    pub(crate) fn new(store: Store, config: HostConfig) -> Community {
+        Community { store, config }
+    }
+
     /// `/top`: every game the community has played, each its own board.
     pub(crate) async fn leaderboard(
         &self,
@@ -190,7 +203,7 @@ impl Host {
         out.push(crate::outbox::Out::Post {
             chat: req.chat.clone(),
             text: t(
-                self.community_lang(&req.chat).await,
+                community_lang(&self.store, &req.chat).await,
                 "season-started",
                 &[
                     ("name", req.user.name.clone().into()),
@@ -230,7 +243,7 @@ impl Host {
         out.push(crate::outbox::Out::Post {
             chat: req.chat.clone(),
             text: t(
-                self.community_lang(&req.chat).await,
+                community_lang(&self.store, &req.chat).await,
                 "web-link-new",
                 &[("name", req.user.name.clone().into()), ("url", url.into())],
             ),
@@ -259,7 +272,7 @@ impl Host {
             return Ok(out);
         }
         let c = req.chat.community_ref();
-        let said = self.community_lang(&req.chat).await;
+        let said = community_lang(&self.store, &req.chat).await;
         let who = ("name", Arg::from(req.user.name.clone()));
         let text = match name.map(|n| n.split_whitespace().collect::<Vec<_>>().join(" ")) {
             Some(listed) if listed.is_empty() || listed.chars().count() > PUBLIC_NAME_MAX => {

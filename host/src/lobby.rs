@@ -1,28 +1,24 @@
-//! The `Host`: the one entry point of every adapter. It finds the table a request is about,
-//! checks who may do what, opens and fills tables (the lobby), plays presses through the
-//! table's `commit`, lets computer players move for their seats, runs the turn timers, and on
-//! start rebuilds every running table from the database.
+//! The `Host`: the one entry point of every adapter, and the router over its parts. It finds
+//! the table a request is about, checks the time a request has, and hands the request on: to
+//! the tables' life (`crate::tables`: the lobby, presses played through the table's `commit`,
+//! computer players, timeouts, the close), to recovery and the sweep (`crate::recovery`), or
+//! to a part that owns its state (`running`, `timers`, `watching`, ownership, `tournament`,
+//! `boards`, `publish`), each asking the host through a trait of its own where it must.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::Value;
-use stikis_core::ai::Level;
 use stikis_core::Seat;
 use tokio::sync::mpsc;
 
-use crate::games::{default_rules, game_title, new_game, seat_range, settle_sheet, Pressed, GAMES};
 use crate::i18n::{t, Arg, Lang};
-use crate::outbox::{Command, Out, Outbox, Press, Request, User};
+use crate::outbox::{Command, Out, Outbox, Request};
 use crate::owner::{Ownership, Unknown};
 use crate::store::{
-    ChatRef, CommunityRef, CommunitySettings, NewTable, Occupant, Platform, Store, StoreError, TableRow,
-    TableStatus,
+    ChatRef, CommunityRef, CommunitySettings, Occupant, Platform, Store, StoreError, TableRow, TableStatus,
 };
-use crate::store::{Stats, StatsEntry};
-use crate::table::{level_code, result_key, HostError, Live, Shared, ADD_SEAT};
-use crate::token::Token;
+use crate::table::{HostError, Live, Shared};
 
 pub use crate::config::{os_seed, HostConfig, SeedSource};
 pub use crate::ownership::{BEAT_STALE_MS, OWED_WAIT, SWEEP_EVERY, SWEEP_QUIET};
@@ -31,13 +27,6 @@ pub use crate::ownership::{BEAT_STALE_MS, OWED_WAIT, SWEEP_EVERY, SWEEP_QUIET};
 /// after its press-like time limit (`owner::PRESS_LIMIT` from its receipt) is answered "try
 /// again" and dropped: every command is answered within 5 s, outage or not.
 const COMMAND_START_AFTER_LIMIT_MS: i64 = 1_000;
-
-/// How many due posts (`Host::post_due_posts`) a sweep looks at, at most.
-const DUE_POSTS_AT_ONCE: usize = 100;
-
-/// How long a due post is posted again for when no adapter records it as posted (a chat
-/// the bot was removed from), before it is given up.
-const DUE_POST_GIVE_UP: Duration = Duration::from_secs(15 * 60);
 
 /// How often a move whose commit had an unknown outcome is asked after (`settle_later`).
 const SETTLE_EVERY: Duration = Duration::from_secs(1);
@@ -51,8 +40,9 @@ pub struct Host {
     pub(crate) config: HostConfig,
     /// The running tables held here (`crate::running`).
     pub(crate) running: crate::running::Running,
-    /// Outboxes that no request asked for (timers, tournament rounds), for the adapter to show.
-    pub(crate) events: mpsc::UnboundedSender<Outbox>,
+    /// Where what the host made goes: the chat adapter's stream, the live pages, the other
+    /// processes (`crate::publish`).
+    pub(crate) publisher: crate::publish::Publisher,
     /// This host, for the tasks it spawns (a finished tournament table moves its tournament
     /// on in a task of its own).
     pub(crate) me: std::sync::Weak<Host>,
@@ -61,10 +51,6 @@ pub struct Host {
     /// Added to the wall clock where the host compares with it (timed tournament rounds):
     /// tests move time on with `advance_clock`.
     clock_offset_ms: std::sync::atomic::AtomicI64,
-    /// Tables that changed (`Host::changes`), for the live table pages.
-    pub(crate) changed: tokio::sync::broadcast::Sender<crate::view::Change>,
-    /// Tables changed, to be told to the other processes (`Host::announce_table`).
-    pub(crate) changed_out: Mutex<Option<mpsc::UnboundedSender<i64>>>,
     /// The seats followed on the live table: their hands are held back from the chat.
     pub(crate) watching: crate::watching::Watching,
     /// Ownership across processes: the live processes, the presses handed between them
@@ -72,13 +58,16 @@ pub struct Host {
     pub(crate) ownership: Arc<Ownership>,
     /// The turn timers (`crate::timers`).
     pub(crate) timers: crate::timers::Timers,
+    /// Boards, statistics, seasons, the community's pages, ratings (`crate::boards`).
+    pub(crate) community: crate::boards::Community,
 }
 
 impl Host {
     /// A host on `store`, and the stream of outboxes its timers produce.
     pub fn new(store: Store, config: HostConfig) -> (Arc<Host>, mpsc::UnboundedReceiver<Outbox>) {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (publisher, rx) = crate::publish::Publisher::new(store.clone());
         let several = store.is_postgres() && tokio::runtime::Handle::try_current().is_ok();
+        let community = crate::boards::Community::new(store.clone(), config.clone());
         let host = Arc::new_cyclic(|me: &std::sync::Weak<Host>| {
             let heard_by = me.clone();
             let peers = config.peer_listen.filter(|_| several).and_then(|listen| {
@@ -91,17 +80,16 @@ impl Host {
             Host {
                 config,
                 running: Default::default(),
-                events: tx,
+                publisher,
                 me: me.clone(),
                 tournaments: Default::default(),
                 clock_offset_ms: std::sync::atomic::AtomicI64::new(0),
-                changed: tokio::sync::broadcast::channel(4096).0,
-                changed_out: Mutex::new(None),
                 watching: crate::watching::Watching::new({
                     let around: std::sync::Weak<dyn crate::watching::Around> = me.clone();
                     around
                 }),
                 ownership: Arc::new(Ownership::new(store.clone(), peers)),
+                community,
                 store,
                 timers: Default::default(),
             }
@@ -140,22 +128,15 @@ impl Host {
     }
 
     pub(crate) async fn user_lang(&self, chat: &ChatRef, user: &str) -> Lang {
-        match self.store.user_lang(chat.platform, user).await {
-            Ok(Some(l)) => l,
-            _ => self.community_lang(chat).await,
-        }
+        crate::langs::user_lang(&self.store, chat, user).await
     }
 
     pub(crate) async fn community_lang(&self, chat: &ChatRef) -> Lang {
-        self.store
-            .community_settings(&chat.community_ref())
-            .await
-            .map(|s| s.lang)
-            .unwrap_or_default()
+        crate::langs::community_lang(&self.store, chat).await
     }
 
     /// Languages of the people at a table, read once per render.
-    async fn langs(&self, live: &Live) -> HashMap<String, Lang> {
+    pub(crate) async fn langs(&self, live: &Live) -> HashMap<String, Lang> {
         let mut m = HashMap::new();
         for s in &live.seats {
             if let Occupant::Human { user_id } = &s.occupant {
@@ -185,7 +166,7 @@ impl Host {
     /// process may owe: at once if it is known gone (`post_owed_results`), else when they
     /// are due (`post_due_results`: it may be alive and posting them, or dead and not yet
     /// known so). A takeover posts them itself, first.
-    async fn load_table(&self, id: i64, post_owed: bool) -> Result<Option<Shared>, HostError> {
+    pub(crate) async fn load_table(&self, id: i64, post_owed: bool) -> Result<Option<Shared>, HostError> {
         if let Some(t) = self.cached(id) {
             return Ok(Some(t));
         }
@@ -262,7 +243,7 @@ impl Host {
                 host.owed_results(&mut live, &mut out).await;
             }
             if !out.0.is_empty() {
-                let _ = host.events.send(out);
+                host.publisher.show(out);
             }
         });
     }
@@ -336,7 +317,7 @@ impl Host {
         self.tournament_turn(row, s).await
     }
 
-    async fn tournament_turn(
+    pub(crate) async fn tournament_turn(
         &self,
         row: &TableRow,
         mut s: CommunitySettings,
@@ -770,11 +751,13 @@ impl Host {
                 out.reply(text);
             }
             Command::CloseSheet => self.close_sheet(req, lang, &mut out).await?,
-            Command::Leaderboard(board) => return self.leaderboard(req, *board, lang).await,
-            Command::Stats => return self.stats(req, lang).await,
-            Command::NewSeason => return self.new_season(req, lang).await,
-            Command::WebLink { rotate } => return self.web_link(req, *rotate, lang).await,
-            Command::WebPublic { name } => return self.web_public(req, name.as_deref(), lang).await,
+            Command::Leaderboard(board) => return self.community.leaderboard(req, *board, lang).await,
+            Command::Stats => return self.community.stats(req, lang).await,
+            Command::NewSeason => return self.community.new_season(req, lang).await,
+            Command::WebLink { rotate } => return self.community.web_link(req, *rotate, lang).await,
+            Command::WebPublic { name } => {
+                return self.community.web_public(req, name.as_deref(), lang).await
+            }
             _ => {
                 let Some(row) = self.store.open_table(chat).await? else {
                     out.reply(t(lang, "table-none", &[]));
@@ -788,1381 +771,6 @@ impl Host {
                 return self.table_command(&mut live, &req.user, &req.command, lang).await;
             }
         }
-        Ok(out)
-    }
-
-    async fn new_table(
-        &self,
-        req: &Request,
-        game: &str,
-        rules: &Option<Value>,
-        seats: Option<usize>,
-        lang: Lang,
-        out: &mut Outbox,
-    ) -> Result<(), HostError> {
-        let Some((min, max)) = seat_range(game) else {
-            out.reply(format!("stikis cannot host {game:?} yet"));
-            return Ok(());
-        };
-        let size = seats.unwrap_or(min).clamp(min, max);
-        let rules = rules.clone().unwrap_or_else(|| default_rules(game));
-        // Refuse bad rules before anything is stored.
-        new_game(game, &rules, size)?;
-        let row = match self
-            .store
-            .create_table(&NewTable {
-                chat: req.chat.clone(),
-                game: game.to_string(),
-                rules,
-                seats: size,
-                creator: req.user.id.clone(),
-            })
-            .await
-        {
-            Ok(r) => r,
-            Err(StoreError::ChatBusy) => {
-                out.reply(t(lang, "table-exists", &[]));
-                return Ok(());
-            }
-            Err(e) => return Err(e.into()),
-        };
-        let occupant = Occupant::Human {
-            user_id: req.user.id.clone(),
-        };
-        self.store.take_seat(row.id, 0, &req.user.name, &occupant).await?;
-        let settings = self.store.community_settings(&req.chat.community_ref()).await?;
-        let (rev, seats) = self.store.seats_versioned(row.id).await?;
-        let mut live = Live::new(row, seats, size, settings);
-        live.seats_rev = rev;
-        live.render_lobby(out);
-        out.reply(t(
-            lang,
-            "table-created",
-            &[
-                ("name", req.user.name.clone().into()),
-                ("game", game_title(lang, game).into()),
-            ],
-        ));
-        self.keep_table(live.id(), live);
-        Ok(())
-    }
-
-    /// Closes the chat's score sheets: admins and the players on a sheet may. The closed
-    /// sheet keeps its totals and pules as they were; the settlement is computed from them
-    /// and posted with the final standings.
-    async fn close_sheet(&self, req: &Request, lang: Lang, out: &mut Outbox) -> Result<(), HostError> {
-        let chat = &req.chat;
-        if self.store.open_table(chat).await?.is_some() {
-            out.reply(t(lang, "sheet-table-open", &[]));
-            return Ok(());
-        }
-        let mut closed = false;
-        for game in GAMES {
-            let Some(sheet) = self.store.score_sheet(chat, game).await? else {
-                continue;
-            };
-            if !req.user.admin && !sheet.totals.iter().any(|s| s.player == req.user.id) {
-                out.reply(t(lang, "table-not-allowed", &[]));
-                return Ok(());
-            }
-            // Of two closings at once, one gets the sheet.
-            let Some(sheet) = self.store.close_score_sheet(chat, game).await? else {
-                continue;
-            };
-            closed = true;
-            let settle = settle_sheet(game, &sheet.pules);
-            let standings: Vec<String> = sheet
-                .totals
-                .iter()
-                .map(|s| {
-                    let d = settle.iter().find(|(k, _)| *k == s.player).map_or(0, |x| x.1);
-                    if d == 0 {
-                        format!("{} {}", s.name, s.points)
-                    } else {
-                        format!("{} {} ({d:+})", s.name, s.points + d)
-                    }
-                })
-                .collect();
-            out.push(Out::Post {
-                chat: chat.clone(),
-                text: t(lang, "sheet-closed", &[("totals", standings.join(" · ").into())]),
-                once: None,
-            });
-        }
-        // A closed sheet's standings say what happened: no "✓" besides.
-        if !closed {
-            out.reply(t(lang, "sheet-none", &[]));
-        }
-        Ok(())
-    }
-
-    pub(crate) fn may_manage(live: &Live, user: &User) -> bool {
-        user.admin || live.row.creator == user.id
-    }
-
-    /// Lobby and table commands given in the table's chat (or by a lobby button).
-    async fn table_command(
-        self: &Arc<Self>,
-        live: &mut Live,
-        user: &User,
-        cmd: &Command,
-        lang: Lang,
-    ) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        let running = live.game.is_some();
-        match cmd {
-            Command::Join if running => {
-                out.reply(t(lang, "table-full", &[]));
-                out.0.extend(full_notice(live, user));
-            }
-            Command::Join => {
-                if live.seat_of(&user.id).is_some() {
-                    out.reply(t(lang, "table-already-seated", &[]));
-                    return Ok(out);
-                }
-                let Some(seat) = free_seat(live) else {
-                    out.reply(t(lang, "table-full", &[]));
-                    out.0.extend(full_notice(live, user));
-                    return Ok(out);
-                };
-                return self.sit(live, user, seat, lang).await;
-            }
-            Command::Leave => {
-                let Some(seat) = live.seat_of(&user.id) else {
-                    out.reply(t(lang, "table-not-seated", &[]));
-                    return Ok(out);
-                };
-                if running {
-                    // A player who leaves mid-game hands the seat to a computer player.
-                    self.store.set_away(live.id(), seat, true).await?;
-                    live.seats = self.store.seats(live.id()).await?;
-                    out.reply(t(lang, "table-left", &[("name", user.name.clone().into())]));
-                    out.push(Out::Post {
-                        chat: live.row.chat.clone(),
-                        text: t(live.lang(), "turn-away", &[("name", user.name.clone().into())]),
-                        once: None,
-                    });
-                    out.extend(self.drive(live).await?);
-                } else {
-                    self.store.leave_seat(live.id(), seat).await?;
-                    live.lobby_seats(self.store.seats_versioned(live.id()).await?);
-                    out.reply(t(lang, "table-left", &[("name", user.name.clone().into())]));
-                    live.render_lobby(&mut out);
-                }
-            }
-            Command::AddBot { level } => {
-                if running || !Self::may_manage(live, user) {
-                    out.reply(t(lang, "table-not-allowed", &[]));
-                    return Ok(out);
-                }
-                let Some(seat) = free_seat(live) else {
-                    out.reply(t(lang, "table-full", &[]));
-                    return Ok(out);
-                };
-                let name = crate::games::computer_name(live.lang(), seat);
-                let occupant = Occupant::Computer {
-                    level: level_code(*level),
-                };
-                self.store.take_seat(live.id(), seat, &name, &occupant).await?;
-                live.lobby_seats(self.store.seats_versioned(live.id()).await?);
-                out.reply(t(
-                    lang,
-                    "table-bot-added",
-                    &[("seat", Arg::from(i64::from(seat) + 1))],
-                ));
-                if live.settings.auto_start && live.seats.len() >= live.size {
-                    out.extend(self.start(live).await?);
-                } else {
-                    live.render_lobby(&mut out);
-                }
-            }
-            Command::RemoveBot => {
-                let bot = live
-                    .seats
-                    .iter()
-                    .rev()
-                    .find(|s| matches!(s.occupant, Occupant::Computer { .. }));
-                match bot.map(|s| s.seat) {
-                    Some(seat) if !running && Self::may_manage(live, user) => {
-                        self.store.leave_seat(live.id(), seat).await?;
-                        live.lobby_seats(self.store.seats_versioned(live.id()).await?);
-                        out.reply(t(
-                            lang,
-                            "table-bot-removed",
-                            &[("seat", Arg::from(i64::from(seat) + 1))],
-                        ));
-                        live.render_lobby(&mut out);
-                    }
-                    _ => out.reply(t(lang, "table-not-allowed", &[])),
-                }
-            }
-            // Nothing to start: say so to the one who asked, post nothing.
-            Command::Start if running => out.reply(t(lang, "table-running", &[])),
-            Command::Start => {
-                if !Self::may_manage(live, user) {
-                    out.reply(t(lang, "table-not-allowed", &[]));
-                    return Ok(out);
-                }
-                let (min, _) = seat_range(&live.row.game).unwrap_or((3, 3));
-                if live.seats.len() < min {
-                    out.reply(t(
-                        lang,
-                        "table-waiting",
-                        &[("count", Arg::from(min - live.seats.len()))],
-                    ));
-                    return Ok(out);
-                }
-                out.extend(self.start(live).await?);
-            }
-            Command::Stop => {
-                if !Self::may_manage(live, user) {
-                    out.reply(t(lang, "table-not-allowed", &[]));
-                    return Ok(out);
-                }
-                self.stop(live, user, &mut out).await?;
-            }
-            Command::Back => {
-                let Some(seat) = live.seat_of(&user.id) else {
-                    out.reply(t(lang, "not-at-table", &[]));
-                    return Ok(out);
-                };
-                self.store.set_away(live.id(), seat, false).await?;
-                live.seats = self.store.seats(live.id()).await?;
-                if let Some(x) = live.timeouts.get_mut(seat as usize) {
-                    *x = 0;
-                }
-                out.reply(t(lang, "turn-yours", &[]));
-                self.render(live, &mut out).await;
-                self.arm_timer(live);
-            }
-            Command::ShowHand => {
-                let Some(seat) = live.seat_of(&user.id) else {
-                    out.reply(t(lang, "not-at-table", &[]));
-                    return Ok(out);
-                };
-                if live.game.is_none() {
-                    out.reply(t(lang, "table-none", &[]));
-                    return Ok(out);
-                }
-                let hand = live.hand_message(seat, &user.id, lang);
-                out.reply(hand.text().to_string());
-                out.push(hand);
-            }
-            Command::PlayLink => {
-                let (Some(base), Some(secret)) = (&self.config.web_url, &self.config.play_secret) else {
-                    out.reply(t(lang, "play-link-off", &[]));
-                    return Ok(out);
-                };
-                let seated = live.seat_of(&user.id).map(|_| user.id.as_str()).unwrap_or("");
-                let expires = self.now_ms() / 1000 + crate::links::PLAY_LINK_SECS;
-                let key = crate::links::play_key(secret, live.id(), seated, expires);
-                let url = crate::links::play_url(base, secret, live.id(), &key);
-                out.push(Out::Personal {
-                    user: user.id.clone(),
-                    chat: live.row.chat.clone(),
-                    text: t(
-                        lang,
-                        if seated.is_empty() {
-                            "play-link-watch"
-                        } else {
-                            "play-link"
-                        },
-                        &[("url", url.into())],
-                    ),
-                    closed: t(lang, "play-link-closed-chat", &[]),
-                });
-            }
-            Command::Record => {
-                out.push(self.record_file(live).await?);
-                out.0.extend(record_note(live));
-            }
-            _ => out.reply(t(lang, "button-bad", &[])),
-        }
-        Ok(out)
-    }
-
-    /// Seats `user` in the lobby's seat `seat`, and starts the table if that filled it and the
-    /// chat starts full tables by itself.
-    async fn sit(
-        self: &Arc<Self>,
-        live: &mut Live,
-        user: &User,
-        seat: Seat,
-        lang: Lang,
-    ) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        let occupant = Occupant::Human {
-            user_id: user.id.clone(),
-        };
-        match self.store.take_seat(live.id(), seat, &user.name, &occupant).await {
-            Ok(()) => {}
-            Err(StoreError::SeatTaken { .. }) => {
-                out.reply(t(lang, "table-seat-full", &[]));
-                return Ok(out);
-            }
-            Err(StoreError::AlreadySeated { .. }) => {
-                out.reply(t(lang, "table-already-seated", &[]));
-                return Ok(out);
-            }
-            Err(e) => return Err(e.into()),
-        }
-        live.lobby_seats(self.store.seats_versioned(live.id()).await?);
-        out.reply(t(
-            lang,
-            "table-joined",
-            &[
-                ("name", user.name.clone().into()),
-                ("seat", Arg::from(i64::from(seat) + 1)),
-            ],
-        ));
-        if live.settings.auto_start && live.seats.len() >= live.size {
-            out.extend(self.start(live).await?);
-        } else {
-            live.render_lobby(&mut out);
-        }
-        Ok(out)
-    }
-
-    /// The lobby's "one more seat" button (`ADD_SEAT`): a full lobby of a game that allows
-    /// more players gets one more seat, and the presser sits in it (in a seat freed meanwhile,
-    /// if there is one). The lobby's size is its highest taken seat (`Live::lobby_seats`), so
-    /// the added seat is kept by taking it.
-    async fn take_added_seat(
-        self: &Arc<Self>,
-        live: &mut Live,
-        user: &User,
-        lang: Lang,
-    ) -> Result<Outbox, HostError> {
-        if live.game.is_some() {
-            return self.table_command(live, user, &Command::Join, lang).await;
-        }
-        if live.seat_of(&user.id).is_some() {
-            let mut out = Outbox::default();
-            out.reply(t(lang, "table-already-seated", &[]));
-            return Ok(out);
-        }
-        match free_seat(live).or_else(|| live.seat_to_add()) {
-            Some(seat) => self.sit(live, user, seat, lang).await,
-            None => self.table_command(live, user, &Command::Join, lang).await,
-        }
-    }
-
-    pub(crate) async fn start(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        // A game's seats are 0..n: a lobby started with a seat left empty between taken ones
-        // (someone left an added seat's neighbour) moves the later players down first.
-        if live
-            .seats
-            .iter()
-            .enumerate()
-            .any(|(i, s)| usize::from(s.seat) != i)
-        {
-            for (i, s) in live.seats.clone().into_iter().enumerate() {
-                if usize::from(s.seat) != i {
-                    self.store.leave_seat(live.id(), s.seat).await?;
-                    self.store
-                        .take_seat(live.id(), i as Seat, &s.name, &s.occupant)
-                        .await?;
-                }
-            }
-            live.seats = self.store.seats(live.id()).await?;
-        }
-        live.game = Some(new_game(&live.row.game, &live.row.rules, live.seats.len())?);
-        live.timeouts = vec![0; live.seats.len()];
-        // The chat's open score sheet goes on at this table: its totals and open pules. It is
-        // kept with the table before the table runs, so a restart starts from it too.
-        // A tournament table starts afresh (its round is its own), announced by its round.
-        let tournament = live.row.tournament.is_some();
-        let sheet = match tournament {
-            true => None,
-            false => self.store.score_sheet(&live.row.chat, &live.row.game).await?,
-        };
-        if let Some(sheet) = sheet {
-            let carry = serde_json::json!({"totals": sheet.totals, "pules": sheet.pules});
-            self.store.set_sheet_carry(live.id(), &carry).await?;
-            live.carry_in(&carry);
-        }
-        self.store.set_status(live.id(), TableStatus::Running).await?;
-        if !tournament {
-            live.render_lobby_started(&mut out);
-            out.push(Out::Post {
-                chat: live.row.chat.clone(),
-                text: t(
-                    live.lang(),
-                    "table-started",
-                    &[("game", game_title(live.lang(), &live.row.game).into())],
-                ),
-                once: None,
-            });
-        }
-        let seed = (self.config.seeds)(live.id(), 1);
-        live.start_deal(&self.store, seed, &mut out).await?;
-        out.extend(self.drive(live).await?);
-        Ok(out)
-    }
-
-    /// The table's record as a file for the chat: its finished deals, each with its seed, so
-    /// the record proves its own deals.
-    async fn record_file(&self, live: &Live) -> Result<Out, HostError> {
-        let mut env = match &live.game {
-            Some(g) => g.record(&live.names()),
-            None => self.store.record(live.id()).await?,
-        };
-        // The deal being played is left out: its record lists every hand, and the file goes to
-        // the whole chat.
-        let in_progress = live.game.as_ref().is_some_and(|g| g.in_deal());
-        let finished = env.deals.len().saturating_sub(usize::from(in_progress));
-        env.deals.truncate(finished);
-        for (d, seed) in env.deals.iter_mut().zip(&live.seeds) {
-            d["seed"] = Value::String(seed.to_string());
-        }
-        Ok(Out::File {
-            chat: live.row.chat.clone(),
-            name: format!("stikis-{}-{}.json", live.row.game, live.id()),
-            content: serde_json::to_string_pretty(&env).unwrap_or_default(),
-        })
-    }
-
-    async fn stop(&self, live: &mut Live, user: &User, out: &mut Outbox) -> Result<(), HostError> {
-        self.render_stopped(live, &user.name, out).await;
-        let text = t(
-            live.lang(),
-            "table-stopped",
-            &[("name", user.name.clone().into())],
-        );
-        self.close(live, TableStatus::Stopped, text, out).await
-    }
-
-    /// A table stopped by `by` in the middle of a deal: its table message and hands are
-    /// drawn once more, with nothing to press and nobody's turn (`Live::render_stopped`).
-    /// Their buttons would otherwise stay under them, looking live.
-    pub(crate) async fn render_stopped(&self, live: &Live, by: &str, out: &mut Outbox) {
-        let langs = self.langs(live).await;
-        let lang = live.lang();
-        live.render_stopped(out, &|u| langs.get(u).copied().unwrap_or(lang), by);
-    }
-
-    /// The game ended by its own rules (`HostedGame::is_over`): the final totals and the
-    /// record are posted and the table is closed, so the chat may open the next one.
-    async fn finish(&self, live: &mut Live, out: &mut Outbox) -> Result<(), HostError> {
-        if let Some(slot) = live.row.tournament.clone() {
-            // The tournament's record holds the table's; its round moves on without it.
-            let (round, table) = slot.round_table().unwrap_or((0, 0));
-            let totals: Vec<String> = live
-                .names()
-                .iter()
-                .zip(live.game.as_ref().map(|g| g.totals()).unwrap_or_default())
-                .map(|(n, p)| format!("{n} {p:+}"))
-                .collect();
-            let text = t(
-                live.lang(),
-                "tournament-table-done",
-                &[
-                    ("round", Arg::from(round)),
-                    ("table", Arg::from(table)),
-                    ("totals", totals.join(" · ").into()),
-                ],
-            );
-            self.close(live, TableStatus::Finished, text, out).await?;
-            if let Some(host) = self.me.upgrade() {
-                self.tournaments.spawn_advance(&host, slot.tournament);
-            }
-            return Ok(());
-        }
-        let text = t(live.lang(), "table-finished", &[]);
-        let file = self.record_file(live).await?;
-        let note = record_note(live);
-        self.close(live, TableStatus::Finished, text, out).await?;
-        out.push(file);
-        out.0.extend(note);
-        Ok(())
-    }
-
-    /// Closes a table (stopped or finished): totals posted, the chat's score sheet saved, one
-    /// game counted for every person at the table.
-    pub(crate) async fn close(
-        &self,
-        live: &mut Live,
-        status: TableStatus,
-        mut text: String,
-        out: &mut Outbox,
-    ) -> Result<(), HostError> {
-        let lang = live.lang();
-        let names = live.names();
-        if let Some(game) = live.game.as_ref() {
-            // The pules stay open on the chat's score sheet for its next table; closing the
-            // sheet (`CloseSheet`) settles them.
-            let totals = game.totals();
-            let s: Vec<String> = names
-                .iter()
-                .zip(&totals)
-                .map(|(n, p)| format!("{n} {p}"))
-                .collect();
-            if live.row.tournament.is_none() {
-                text.push('\n');
-                text.push_str(&t(lang, "deal-totals", &[("totals", s.join(" · ").into())]));
-            }
-            live.save_sheet(&self.store).await?;
-            // One game for everybody who played at the table, once however often it is
-            // stopped (deal 0 of the table is its own guard).
-            let entries: Vec<StatsEntry> = live
-                .seats
-                .iter()
-                .filter_map(|s| match &s.occupant {
-                    Occupant::Human { user_id } => Some(StatsEntry {
-                        user_id: user_id.clone(),
-                        name: s.name.clone(),
-                        delta: Stats {
-                            games: 1,
-                            ..Stats::default()
-                        },
-                    }),
-                    Occupant::Computer { .. } => None,
-                })
-                .collect();
-            if !entries.is_empty() {
-                let community = live.row.chat.community_ref();
-                self.store
-                    .apply_stats(live.id(), 0, &community, &live.row.game, &entries)
-                    .await?;
-            }
-        }
-        // A finished game is rated once; a game stopped after whole deals too.
-        if let Err(e) = self.rate_table(live).await {
-            tracing::warn!(table = live.id(), error = %e, "could not rate a table");
-        }
-        if live
-            .game
-            .as_ref()
-            .is_some_and(|g| g.deal_no() > usize::from(g.in_deal()))
-        {
-            if let Some(link) = self.game_link(live).await {
-                text.push('\n');
-                text.push_str(&link);
-            }
-        }
-        // The end post is kept with the table's close, in its transaction: a process killed
-        // while the post waits (behind the group's budget, or in its unsent outbox) does not
-        // lose it; a sweep posts it once when due if no adapter did (`post_due_posts`).
-        let key = crate::msgkey::MsgKey::End { table: live.id() }.to_string();
-        let post = crate::store::DuePost::new(key, &live.row.chat, &text, self.now_ms());
-        self.store.close_table(live.id(), status, post.as_ref()).await?;
-        live.row.status = status;
-        live.new_turn();
-        self.evict(live.id());
-        // Its live pages here are shown the table as it was left (its last deal's end, nobody's
-        // turn, nothing to press), and every page is told that it is over.
-        self.draw_for_pages(live);
-        self.announce_table(live.id());
-        out.push(Out::Post {
-            chat: live.row.chat.clone(),
-            text,
-            once: post.map(|p| p.key),
-        });
-        Ok(())
-    }
-
-    /// Posts the due posts (`crate::store::DuePost`) that no adapter recorded as posted once
-    /// their time has come, each under its key (an adapter posts it once, whoever shows it),
-    /// and looks at them again after `OWED_WAIT`; forgets those posted, and those not posted
-    /// within `DUE_POST_GIVE_UP` (a chat the bot can no longer post in).
-    async fn post_due_posts(&self, out: &mut Outbox) {
-        let now = self.now_ms();
-        let due = match self.store.due_posts(now, DUE_POSTS_AT_ONCE).await {
-            Ok(due) => due,
-            Err(e) => {
-                // Looked for again at the next sweep.
-                tracing::debug!(error = %e, "could not read the due posts");
-                return;
-            }
-        };
-        let mut platforms: Vec<Platform> = due.iter().map(|p| p.chat.platform).collect();
-        platforms.sort_by_key(|p| p.as_str());
-        platforms.dedup();
-        for platform in platforms {
-            let mine: Vec<&crate::store::DuePost> =
-                due.iter().filter(|p| p.chat.platform == platform).collect();
-            let keys: Vec<String> = mine.iter().map(|p| p.key.clone()).collect();
-            let Ok(posted) = self.store.posted_once(platform, &keys).await else {
-                return;
-            };
-            for p in mine {
-                let done = posted.contains(&p.key);
-                if done || now - p.created_ms > DUE_POST_GIVE_UP.as_millis() as i64 {
-                    if !done {
-                        tracing::warn!(key = p.key.as_str(), "a due post never went out; given up");
-                    }
-                    if let Err(e) = self.store.forget_due_post(platform, &p.key).await {
-                        tracing::debug!(error = %e, "could not forget a due post");
-                    }
-                    continue;
-                }
-                tracing::info!(key = p.key.as_str(), "posting a due post no process posted");
-                out.push(Out::Post {
-                    chat: p.chat.clone(),
-                    text: p.text.clone(),
-                    once: Some(p.key.clone()),
-                });
-                let again = now + OWED_WAIT.as_millis() as i64;
-                if let Err(e) = self.store.put_off_due_post(platform, &p.key, again).await {
-                    tracing::debug!(error = %e, "could not put a due post off");
-                }
-            }
-        }
-    }
-
-    async fn press(
-        self: &Arc<Self>,
-        req: &Request,
-        pressed: &Press,
-        lang: Lang,
-    ) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        let Ok(tok) = &pressed.token else {
-            crate::observe::move_outcome("refused");
-            out.reply(t(lang, "button-bad", &[]));
-            return Ok(out);
-        };
-        if let Some(verb) = tok
-            .action
-            .strip_prefix("T:")
-            .and_then(crate::outbox::TournamentVerb::from_code)
-        {
-            crate::observe::move_outcome("lobby");
-            return self
-                .tournaments
-                .tournament_command(self, req, Some(tok.table), verb, lang)
-                .await;
-        }
-        let add_seat = tok.action == ADD_SEAT;
-        if let Some(cmd) = lobby_verb(&tok.action).or(add_seat.then_some(Command::Join)) {
-            crate::observe::move_outcome("lobby");
-            let row = self.store.table(tok.table).await?;
-            let shared = match &row {
-                Some(row) if row.status.is_open() => self.fresh_table(row).await?,
-                _ => None,
-            };
-            let Some(shared) = shared else {
-                out.reply(t(lang, "button-stale", &[]));
-                return Ok(out);
-            };
-            let mut live = shared.lock().await;
-            if add_seat {
-                return self.take_added_seat(&mut live, &req.user, lang).await;
-            }
-            return self.table_command(&mut live, &req.user, &cmd, lang).await;
-        }
-        let Some(shared) = self.table(tok.table).await? else {
-            crate::observe::move_outcome("stale");
-            out.reply(t(lang, "button-stale", &[]));
-            return Ok(out);
-        };
-        let live = shared.lock().await;
-        // A copy of the lobby: another process may have started the table since.
-        let behind = live.game.is_none()
-            || (tok.seq != live.seq && self.store.next_seq(tok.table).await? - 1 != live.seq);
-        if behind || (tok.seq == live.seq && self.other_choice(&live, &req.user.id).await?) {
-            // Another process started or moved this table since this one loaded it, or took
-            // a pick of a half-made choice (cards to bury): answer from the database's state,
-            // not from the stale copy.
-            drop(live);
-            self.evict(tok.table);
-            crate::observe::takeover("moved_elsewhere");
-            let Some(fresh) = self.table(tok.table).await? else {
-                crate::observe::move_outcome("stale");
-                out.reply(t(lang, "button-stale", &[]));
-                return Ok(out);
-            };
-            return self.press_on(req, tok, lang, fresh).await;
-        }
-        drop(live);
-        self.press_on(req, tok, lang, shared).await
-    }
-
-    async fn press_on(
-        self: &Arc<Self>,
-        req: &Request,
-        tok: &Token,
-        lang: Lang,
-        shared: Shared,
-    ) -> Result<Outbox, HostError> {
-        let result = self.press_on_copy(req, tok, lang, shared).await;
-        if let Err(HostError::Store(_)) = result {
-            // The database failed in the middle (a commit may even have gone through): the
-            // copy may no longer match it, and the computer players and the timer it would
-            // have driven on did not start. It is read afresh at the next press, or taken
-            // over by a sweep once the table has been quiet.
-            self.evict(tok.table);
-        }
-        result
-    }
-
-    async fn press_on_copy(
-        self: &Arc<Self>,
-        req: &Request,
-        tok: &Token,
-        lang: Lang,
-        shared: Shared,
-    ) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        let mut live = shared.lock().await;
-        if live.game.is_none() && live.row.status == TableStatus::Running {
-            // A run that failed while this press waited dropped the copy.
-            out.reply(t(lang, "press-try-again", &[]));
-            return Ok(out);
-        }
-        if tok.seq != live.seq || live.game.is_none() {
-            crate::observe::move_outcome("stale");
-            // The presser's hand as it is now goes with the answer: the one they pressed on
-            // is out of date and may stay so until the table changes again (unchanged, it
-            // costs no edit).
-            if let (Some(seat), Some(_)) = (live.seat_of(&req.user.id), &live.game) {
-                out.push(live.hand_message(seat, &req.user.id, lang));
-            }
-            out.reply(t(lang, "button-stale", &[]));
-            return Ok(out);
-        }
-        let Some(seat) = live.seat_of(&req.user.id) else {
-            crate::observe::move_outcome("refused");
-            out.reply(t(lang, "not-at-table", &[]));
-            return Ok(out);
-        };
-        let game = live.game.as_mut().expect("checked above");
-        let pressed = game.press(seat, &tok.action, lang)?;
-        match pressed {
-            Pressed::Selection => {
-                // Kept with the table, so a restart does not forget it.
-                let code = live.game.as_ref().and_then(|g| g.selection(seat));
-                self.store
-                    .set_selection(live.id(), seat, live.seq, code.as_deref())
-                    .await?;
-                out.push(live.hand_message(seat, &req.user.id, lang));
-                self.draw_for_pages(&live);
-                out.reply("✓");
-                crate::observe::move_outcome("selected");
-            }
-            Pressed::Action(action) => {
-                if let Some(x) = live.timeouts.get_mut(seat as usize) {
-                    *x = 0;
-                }
-                let before = live.seq;
-                match self.play(&mut live, &action).await {
-                    Ok(o) => out.extend(o),
-                    Err(HostError::Conflict) => {
-                        crate::observe::takeover("conflict");
-                        // Another process committed first. If it was this very move, it is
-                        // not applied here: the press is stale. If this move was committed
-                        // and another process then moved on (computer players, the next
-                        // deal), the move stands. Either way this copy is out of date.
-                        let applied = live.seq > before;
-                        drop(live);
-                        self.evict(tok.table);
-                        if !applied {
-                            crate::observe::move_outcome("stale");
-                            out.reply(t(lang, "button-stale", &[]));
-                            return Ok(out);
-                        }
-                        if let Some(fresh) = self.table(tok.table).await? {
-                            let live = fresh.lock().await;
-                            self.render(&live, &mut out).await;
-                        }
-                    }
-                    Err(e) => return Err(e),
-                }
-                crate::observe::move_outcome("applied");
-                out.reply("✓");
-            }
-        }
-        Ok(out)
-    }
-
-    /// Commits one move with the computer players' moves after it, closes the deal if it
-    /// ended (and deals the next), lets computer players move on, and renders.
-    async fn play(self: &Arc<Self>, live: &mut Live, action: &Value) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        self.play_run(live, Some(action), &mut out).await?;
-        out.extend(self.drive(live).await?);
-        Ok(out)
-    }
-
-    /// Plays `first` (a person's move, if any) and after it the moves of the computer players
-    /// (and away seats) to act, until a person is to act or a deal ends, and commits them as
-    /// one run: one write of the log however many moves, and a press answered after one
-    /// commit, not one per computer player behind it. Then closes the deal if it ended. A
-    /// table of computer players only moves one move a run (`step` paces it). False if
-    /// nothing was to play.
-    ///
-    /// The moves are applied as they are chosen, each computer player seeing the table as it
-    /// is, to the game taken out of the copy; a run that is not committed leaves the copy
-    /// without its game, which every user of a copy takes for one to load again, and drops it.
-    async fn play_run(
-        &self,
-        live: &mut Live,
-        first: Option<&Value>,
-        out: &mut Outbox,
-    ) -> Result<bool, HostError> {
-        let Some(mut game) = live.game.take() else {
-            return Ok(false);
-        };
-        let bots_only = live
-            .seats
-            .iter()
-            .all(|s| matches!(s.occupant, Occupant::Computer { .. }));
-        let mut run: Vec<Value> = Vec::new();
-        let mut report = None;
-        if let Some(action) = first {
-            match game.apply(action) {
-                Ok(r) => report = r,
-                Err(e) => {
-                    // Refused before anything changed.
-                    live.game = Some(game);
-                    return Err(e.into());
-                }
-            }
-            run.push(action.clone());
-        }
-        // A table of computer players only: one move a run. A run stops growing after
-        // `RUN_THINKING` of choosing (strong computer players may each take their budget), so
-        // a press's move is committed well within its time limit; the next run goes on.
-        let started = std::time::Instant::now();
-        while report.is_none() && (run.is_empty() || (!bots_only && started.elapsed() < RUN_THINKING)) {
-            let Some(seat) = game.to_act() else { break };
-            let Some(level) = live.bot_level(seat) else { break };
-            let rng_seed = (live.id() as u64) << 32 ^ (live.seq + run.len() as i64) as u64;
-            let action = think(|| game.bot_action(level, rng_seed, self.config.bot_budget_ms));
-            match game.apply(&action) {
-                Ok(r) => report = r,
-                Err(e) if run.is_empty() => {
-                    live.game = Some(game);
-                    return Err(e.into());
-                }
-                Err(e) => {
-                    self.drop_copy(live);
-                    return Err(e.into());
-                }
-            }
-            run.push(action);
-        }
-        if run.is_empty() {
-            live.game = Some(game);
-            return Ok(false);
-        }
-        if let Err(e) = live.commit_applied(&self.store, &run).await {
-            self.drop_copy(live);
-            return Err(e);
-        }
-        live.game = Some(game);
-        if let Some(report) = report {
-            // Show the final trick before the result.
-            self.render(live, out).await;
-            let over = live.game.as_ref().is_some_and(|g| g.is_over()) || live.limit_reached(self.now_ms());
-            let next = (!over).then(|| (self.config.seeds)(live.id(), live.seeds.len() + 1));
-            if let Err(e) = live.finish_deal(&self.store, &report, next, out).await {
-                // The moves stand; the next deal may not be this copy's (`finish_deal`).
-                self.drop_copy(live);
-                return Err(e);
-            }
-            if over {
-                self.finish(live, out).await?;
-            }
-        }
-        Ok(true)
-    }
-
-    /// Drops a copy whose game went ahead of the log (a run that was not committed): it keeps
-    /// no game (nothing acts on it or shows it, and a waiting press reads the table again),
-    /// its turn timer is void, and the table is loaded afresh when next used.
-    fn drop_copy(&self, live: &mut Live) {
-        live.game = None;
-        live.new_turn();
-        self.evict(live.id());
-    }
-
-    /// Computer players (and away seats) move until a person is to act; then everything is
-    /// rendered and the turn timer armed.
-    pub(crate) async fn drive(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        // A table of computer players only never waits for a person; it would play on here
-        // forever, so it moves only when asked (`step`).
-        let bots_only = live
-            .seats
-            .iter()
-            .all(|s| matches!(s.occupant, Occupant::Computer { .. }));
-        // A deal has at most a few dozen moves; the bound only guards against a game that
-        // would never hand the turn to a person.
-        let bound = if bots_only { 0 } else { 10_000 };
-        if bots_only && live.row.tournament.is_some() {
-            // A tournament table of computer players plays its round out in a task of its
-            // own, move by move, as `step` plays exhibitions.
-            self.tournaments.spawn_play_out(self, live.id());
-        }
-        for _ in 0..bound {
-            if !self.play_run(live, None, &mut out).await? {
-                break;
-            }
-        }
-        self.render(live, &mut out).await;
-        self.arm_timer(live);
-        Ok(out)
-    }
-
-    /// One move of the computer player to act at table `id`, as a person's press would be
-    /// played: committed (this returns only after the commit), the deal closed and the next
-    /// one dealt if it ended, and the table rendered. None when no computer player is to act.
-    /// Tables of computer players only (exhibitions, benchmarks) move only through this.
-    pub async fn step(self: &Arc<Self>, id: i64) -> Result<Option<Outbox>, HostError> {
-        let Some(shared) = self.table(id).await? else {
-            return Ok(None);
-        };
-        let mut live = shared.lock().await;
-        let mut out = Outbox::default();
-        match self.play_run(&mut live, None, &mut out).await {
-            Ok(true) => {}
-            Ok(false) => return Ok(None),
-            Err(HostError::Conflict) => {
-                crate::observe::takeover("conflict");
-                drop(live);
-                self.evict(id);
-                return Err(HostError::Conflict);
-            }
-            Err(e) => return Err(e),
-        }
-        self.render(&live, &mut out).await;
-        self.announce(&out);
-        Ok(Some(out))
-    }
-
-    /// Deals finished so far at table `id` (0 if this host does not run it).
-    pub async fn deals_done(&self, id: i64) -> usize {
-        let Some(shared) = self.cached(id) else { return 0 };
-        let live = shared.lock().await;
-        live.game
-            .as_ref()
-            .map_or(0, |g| g.deal_no() - usize::from(g.in_deal()))
-    }
-
-    /// Starts the turn timer for the person to act (`crate::timers`).
-    fn arm_timer(self: &Arc<Self>, live: &Live) {
-        self.timers.arm(self, live);
-    }
-
-    /// The time is up: a computer player moves for the absent person; after 3 timeouts in a
-    /// row the seat is handed over until its owner says "I'm back".
-    async fn timeout(
-        self: &Arc<Self>,
-        live: &mut Live,
-        seat: Seat,
-        name: String,
-    ) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        let lang = live.lang();
-        let count = {
-            let x = &mut live.timeouts[seat as usize];
-            *x += 1;
-            *x
-        };
-        out.push(Out::Post {
-            chat: live.row.chat.clone(),
-            text: t(lang, "turn-timeout", &[("name", name.clone().into())]),
-            once: None,
-        });
-        if count >= 3 {
-            self.store.set_away(live.id(), seat, true).await?;
-            live.seats = self.store.seats(live.id()).await?;
-            out.push(Out::Post {
-                chat: live.row.chat.clone(),
-                text: t(lang, "turn-away", &[("name", name.into())]),
-                once: None,
-            });
-            out.extend(self.drive(live).await?);
-            return Ok(out);
-        }
-        let game = live.game.as_ref().expect("a timed turn has a game");
-        let rng_seed = (live.id() as u64) << 32 ^ live.seq as u64;
-        let action = think(|| game.bot_action(Level::Basic, rng_seed, self.config.bot_budget_ms));
-        out.extend(self.play(live, &action).await?);
-        Ok(out)
-    }
-
-    /// Every card of deal `deal_no` of table `id` that no public message may show right now. For the privacy
-    /// checks of tests and diagnostics only: never send it anywhere.
-    #[doc(hidden)]
-    pub async fn hidden_cards(&self, id: i64, deal_no: usize) -> Vec<String> {
-        // As the log has it: this process's copy may be behind a move that was shown (made by
-        // another process, or on a copy that was replaced meanwhile), and would count that
-        // move's card as still hidden.
-        if let Some(logged) = self.logged(id).await {
-            return logged
-                .game
-                .as_ref()
-                .map(|g| g.hidden_cards(deal_no))
-                .unwrap_or_default();
-        }
-        match self.cached(id) {
-            Some(shared) => shared
-                .lock()
-                .await
-                .game
-                .as_ref()
-                .map(|g| g.hidden_cards(deal_no))
-                .unwrap_or_default(),
-            None => Vec::new(),
-        }
-    }
-
-    /// Running table `id` as its log has it (None if it is not running or cannot be read).
-    async fn logged(&self, id: i64) -> Option<Live> {
-        let row = self.store.table(id).await.ok()??;
-        if row.status != TableStatus::Running {
-            return None;
-        }
-        let settings = self.table_settings(&row).await.ok()?;
-        Live::load(&self.store, row, settings).await.ok()
-    }
-
-    /// After a restart: rebuilds every running table from the log, refreshes its messages,
-    /// lets computer players finish their turns and resumes the timers with the time left.
-    /// Every log is read in a few queries (`running_logs`), not a handful per table.
-    pub async fn recover(self: &Arc<Self>) -> Result<Outbox, HostError> {
-        let timer = crate::observe::Timer::start();
-        let mut out = Outbox::default();
-        let mut recovered = 0;
-        let mut settings: HashMap<CommunityRef, CommunitySettings> = HashMap::new();
-        // On PostgreSQL only the tables this process owns among the live ones.
-        if self.store.is_postgres() && self.store.beat().await.is_ok() {
-            let _ = self.ownership.refresh_owners(self).await;
-        }
-        let carries = self.store.running_sheet_carries().await?;
-        // Beside other processes, only the logs of the tables this one owns are read: the
-        // tables it gained by starting wait for it from the moment the others saw it, and
-        // every table's log is N times the rows (thousands of moves a table).
-        let owned: Option<Vec<i64>> = if self.store.is_postgres() {
-            let running = self.store.running_table_ids().await?;
-            Some(running.into_iter().filter(|id| self.owns(*id)).collect())
-        } else {
-            None
-        };
-        for log in self.store.running_logs_of(owned.as_deref()).await? {
-            let id = log.table.id;
-            if !self.owns(id) {
-                continue;
-            }
-            let shared = match self.cached(id) {
-                Some(s) => s,
-                None => {
-                    let c = log.table.chat.community_ref();
-                    let s = match settings.get(&c) {
-                        Some(s) => s.clone(),
-                        None => {
-                            let s = self.store.community_settings(&c).await?;
-                            settings.insert(c, s.clone());
-                            s
-                        }
-                    };
-                    let s = self.tournament_turn(&log.table, s).await?;
-                    let owed_from = crate::table::owed_from(&self.store, &log).await;
-                    let mut live =
-                        match Live::from_log_owing(log.table.clone(), log, s, carries.get(&id), owed_from) {
-                            Ok(l) => l,
-                            Err(e) => {
-                                tracing::warn!(table = id, error = %e, "could not rebuild a table");
-                                continue;
-                            }
-                        };
-                    self.restore_selection(&mut live).await?;
-                    self.keep_table(id, live)
-                }
-            };
-            recovered += 1;
-            match self.resume_loaded(id, shared).await {
-                Ok(o) => out.extend(o),
-                // A sweep takes it over once the database answers again.
-                Err(e) => {
-                    tracing::warn!(table = id, error = %e, "could not resume a table");
-                    crate::observe::host_error("recover", &e);
-                }
-            }
-        }
-        out.extend(self.tournaments.recover_tournaments(self).await?);
-        self.announce(&out);
-        // Pages may have reconnected already: their seats' hands stay on the page.
-        self.watching.hold(&mut out);
-        tracing::info!(
-            tables = recovered,
-            ms = (timer.elapsed() * 1000.0) as u64,
-            "running tables recovered"
-        );
-        Ok(out)
-    }
-
-    /// Waits until the next sweep is due: a tick of `tick` (every `SWEEP_EVERY`), or at once
-    /// when this process found the live processes changed (`OWNERS_EVERY`): a process that
-    /// died leaves its tables to their new owners within a moment, not at the next tick.
-    pub async fn sweep_due(&self, tick: &mut tokio::time::Interval) {
-        tokio::select! {
-            _ = tick.tick() => {}
-            () = self.ownership.owners_moved.notified() => tick.reset(),
-        }
-    }
-
-    /// Takes over the tables of processes that died, and quiet tables: every running table
-    /// whose last action was committed by a process that has not beaten for
-    /// `BEAT_STALE_MS` (it died; the one that commits a table's actions drives its computer
-    /// players and timer), and every running table nothing has happened at for `quiet` (a
-    /// backstop, e.g. a process that died between dealing and the first move), is loaded here
-    /// and driven: computer players move, the next deal is dealt, the turn timer is armed
-    /// with the time left (so a turn already over times out at once, claimed once among
-    /// processes). A table is looked at again only once something has happened at it, or its
-    /// last mover died since. Also this process's heartbeat. The bots call it every
-    /// `SWEEP_EVERY`.
-    pub async fn sweep(self: &Arc<Self>, quiet: Duration) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        let beat = self.store.beat().await;
-        crate::observe::heartbeat(&beat);
-        crate::observe::refresh();
-        self.store.observe_pool();
-        beat?;
-        if self.store.is_postgres() {
-            // Each running table has one owner among the live processes: this one drops the
-            // tables it no longer owns and takes up those it owns but does not hold (its
-            // owner died or stopped, this process just started, or another process started
-            // the table).
-            self.ownership
-                .refresh_owners(self)
-                .await
-                .inspect_err(|e| crate::observe::store_error("sweep", e))?;
-            // Deferred presses of a process that died, answered for it.
-            out.extend(self.ownership.follow_up_deferred(self).await);
-            let owned = self
-                .ownership
-                .owned_changes(self)
-                .await
-                .inspect_err(|e| crate::observe::store_error("sweep", e))?;
-            for id in owned {
-                match self.take_over(id).await {
-                    Ok(o) => {
-                        crate::observe::takeover("owner_changed");
-                        out.extend(o);
-                    }
-                    Err(e) => {
-                        tracing::warn!(table = id, error = %e, "could not take up an owned table; trying again");
-                        crate::observe::host_error("takeover", &e);
-                    }
-                }
-            }
-        }
-        let before = self.now_ms() - quiet.as_millis() as i64;
-        let dead_before = crate::store::now_ms() - BEAT_STALE_MS;
-        let to_take = self
-            .store
-            .tables_to_take_over(before, dead_before)
-            .await
-            .inspect_err(|e| crate::observe::store_error("sweep", e))?;
-        for (id, last_ms, orphaned) in to_take {
-            if !self.owns(id) {
-                continue;
-            }
-            // Once per quiet spell, and once more if its last mover dies meanwhile (a
-            // person's choice of cards to bury is no action: a process may take one, die
-            // before showing it, and leave the last action and its time as they were).
-            if self.running.swept(id, last_ms, orphaned) {
-                continue;
-            }
-            // Marked as swept only once taken over: a table whose takeover failed (the
-            // database went away) is tried again at the next sweep.
-            match self.take_over(id).await {
-                Ok(o) => {
-                    crate::observe::takeover(if orphaned { "dead_process" } else { "quiet" });
-                    out.extend(o);
-                    self.running.mark_swept(id, last_ms, orphaned);
-                }
-                Err(e) => {
-                    tracing::warn!(table = id, error = %e, "could not take over a table; trying again");
-                    crate::observe::host_error("takeover", &e);
-                }
-            }
-        }
-        self.post_due_results(&mut out).await;
-        self.post_due_posts(&mut out).await;
-        // A tournament whose round ended in a process that died moves on here.
-        out.extend(
-            self.tournaments
-                .recover_tournaments(self)
-                .await
-                .inspect_err(|e| crate::observe::host_error("sweep", e))?,
-        );
-        self.announce(&out);
-        // A table taken up here shows no hand to a seat whose page is open here.
-        self.watching.hold(&mut out);
-        Ok(out)
-    }
-
-    /// The results due (`Live::due`) at the tables this process holds and owns, looked for
-    /// in the database: one that no process posted is posted now (once, `Out::Post::once`).
-    /// Its post failed, or the process that owed it died before posting it, unnoticed by the
-    /// load that took its table up. One query a sweep; a table busy now is looked at in the
-    /// next sweep.
-    async fn post_due_results(&self, out: &mut Outbox) {
-        let now = self.now_ms();
-        let held = self.running.all();
-        let mut ready: Vec<(i64, Platform, String, usize, Out)> = Vec::new();
-        for (id, (_, n, post)) in self.running.take_dropped_due(now) {
-            let platform = match &post {
-                Out::Post { chat, .. } => chat.platform,
-                _ => continue,
-            };
-            ready.push((id, platform, result_key(id, n), n, post));
-        }
-        for (id, shared) in held {
-            if !self.owns(id) {
-                continue;
-            }
-            let Ok(mut live) = shared.try_lock() else { continue };
-            if live.due.iter().all(|(at, _, _)| *at > now) {
-                continue;
-            }
-            let platform = live.row.chat.platform;
-            let (now_due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut live.due)
-                .into_iter()
-                .partition(|(at, _, _)| *at <= now);
-            live.due = later;
-            for (_, n, post) in now_due {
-                ready.push((id, platform, result_key(id, n), n, post));
-            }
-        }
-        let mut platforms: Vec<Platform> = ready.iter().map(|r| r.1).collect();
-        platforms.sort_by_key(|p| p.as_str());
-        platforms.dedup();
-        for platform in platforms {
-            let keys: Vec<String> = ready
-                .iter()
-                .filter(|r| r.1 == platform)
-                .map(|r| r.2.clone())
-                .collect();
-            match self.store.posted_once(platform, &keys).await {
-                Ok(posted) => {
-                    for (id, _, key, _, post) in ready.iter().filter(|r| r.1 == platform) {
-                        if !posted.contains(key) {
-                            tracing::info!(
-                                table = id,
-                                key = key.as_str(),
-                                "posting a result no process posted"
-                            );
-                            out.push(post.clone());
-                        }
-                    }
-                }
-                Err(e) => {
-                    // Looked for again at the next sweep.
-                    tracing::debug!(error = %e, "could not read which results were posted");
-                    for (id, _, _, n, post) in ready.iter().filter(|r| r.1 == platform) {
-                        self.running.due_again(*id, (now, *n, post.clone())).await;
-                    }
-                }
-            }
-        }
-    }
-
-    /// Loads table `id` afresh, shows it and drives it (see `sweep`). Read afresh even if this
-    /// process holds it at the last action: what is not an action (a choice of cards to
-    /// bury) may have changed, and what another process showed of it may have been lost with
-    /// that process.
-    async fn take_over(self: &Arc<Self>, id: i64) -> Result<Outbox, HostError> {
-        self.evict(id);
-        match self.load_table(id, false).await? {
-            Some(shared) => self.resume_loaded(id, shared).await,
-            None => Ok(Outbox::default()),
-        }
-    }
-
-    /// Drives a table just loaded from the log (at start, or taken over): its owed result,
-    /// then the next deal if a crash left it between deals (or between the start and the
-    /// first deal; the end if its game is over), or its computer players and turn timer.
-    /// On a conflict another process moved first and drives it; on any error the copy is
-    /// dropped (what was committed stands; it is read afresh next time).
-    async fn resume_loaded(self: &Arc<Self>, id: i64, shared: Shared) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        let mut live = shared.lock().await;
-        // The messages whose last edit may have died with the process that made it (a
-        // group's edits are paced: they wait for their slot): the started lobby's, and the
-        // last finished deal's table message as it ended. The terminal keeps no messages.
-        let final_table = live.final_table.take();
-        if live.row.chat.platform != Platform::Local {
-            if live.row.tournament.is_none() {
-                live.render_lobby_started(&mut out);
-            }
-            out.0.extend(final_table);
-        }
-        if live.owed_hands.is_some() {
-            let langs = self.langs(&live).await;
-            owed_hands(&mut live, &langs, &mut out);
-        }
-        self.owed_results(&mut live, &mut out).await;
-        let between = live.game.as_ref().is_some_and(|g| !g.in_deal());
-        let moved = if between {
-            self.resume_between_deals(&mut live).await
-        } else {
-            self.drive(&mut live).await
-        };
-        drop(live);
-        match moved {
-            Ok(o) => out.extend(o),
-            Err(HostError::Conflict) => {
-                crate::observe::takeover("conflict");
-                self.evict(id);
-            }
-            Err(e) => {
-                self.evict(id);
-                return Err(e);
-            }
-        }
-        Ok(out)
-    }
-
-    /// The results of a table's deals that no process posted: the process that played them
-    /// may have died with its posts still waiting to be sent (a chat's messages go out one
-    /// at a time; the next deal's hands went out to other chats meanwhile, and were played).
-    /// The database says which were posted; adapters post each only if it still was not
-    /// (`Out::Post::once`). In the terminal, which keeps no posts, only the last deal's
-    /// result when nobody has moved since.
-    async fn owed_results(&self, live: &mut Live, out: &mut Outbox) {
-        let ended = std::mem::take(&mut live.ended);
-        let last = live.owed_result.take();
-        let platform = live.row.chat.platform;
-        if platform == Platform::Local {
-            if let Some(report) = last {
-                out.push(live.result_post(&report));
-            }
-            return;
-        }
-        let keys: Vec<String> = ended.iter().map(|(n, _, _)| result_key(live.id(), *n)).collect();
-        match self.store.posted_once(platform, &keys).await {
-            Ok(posted) => {
-                for ((_, post, _), key) in ended.into_iter().zip(keys) {
-                    if !posted.contains(&key) {
-                        out.push(post);
-                    }
-                }
-            }
-            Err(e) => {
-                tracing::debug!(error = %e, "could not read which results were posted");
-                if let Some(report) = last {
-                    out.push(live.result_post(&report));
-                }
-            }
-        }
-    }
-
-    /// A running table found without a deal in progress: the next deal, or the end.
-    async fn resume_between_deals(self: &Arc<Self>, live: &mut Live) -> Result<Outbox, HostError> {
-        let mut out = Outbox::default();
-        if live.game.as_ref().is_some_and(|g| g.is_over()) || live.limit_reached(self.now_ms()) {
-            self.finish(live, &mut out).await?;
-            return Ok(out);
-        }
-        let seed = (self.config.seeds)(live.id(), live.seeds.len() + 1);
-        live.start_deal(&self.store, seed, &mut out).await?;
-        out.extend(self.drive(live).await?);
         Ok(out)
     }
 }
@@ -2215,7 +823,7 @@ impl crate::owner::OwnershipHost for Host {
     }
 
     fn show_unheld(&self, out: Outbox) {
-        Host::show_unheld(self, out)
+        self.publisher.show(out)
     }
 }
 
@@ -2367,7 +975,7 @@ impl crate::watching::Around for Host {
     }
 
     fn tell_changed(&self, table: i64) {
-        Host::tell_changed(self, table)
+        self.publisher.tell_others(table)
     }
 
     fn reshow(self: Arc<Self>, table: i64, user: String) {
@@ -2404,7 +1012,7 @@ impl Host {
             }
         };
         if let Some(hand) = hand {
-            let _ = self.events.send(Outbox(vec![hand]));
+            self.publisher.show(Outbox(vec![hand]));
         }
     }
 
@@ -2431,100 +1039,6 @@ impl Host {
     }
 }
 
-/// The hands of the deal whose result was owed, as that deal ended (no buttons), when the
-/// next deal has started since: the process that ended it may have died before showing them.
-fn owed_hands(live: &mut Live, langs: &HashMap<String, Lang>, out: &mut Outbox) {
-    let Some(prior) = live.owed_hands.take() else {
-        return;
-    };
-    let lang = prior.lang();
-    for s in &prior.seats {
-        if let Occupant::Human { user_id } = &s.occupant {
-            out.push(prior.hand_message(s.seat, user_id, langs.get(user_id).copied().unwrap_or(lang)));
-        }
-    }
-}
-
-/// How long a run of moves may spend choosing computer players' moves before it is
-/// committed (`Host::play_run`): a few default budgets, well within a press's time limit.
-const RUN_THINKING: Duration = Duration::from_millis(600);
-
-/// The table command a lobby or table button stands for (not a move).
-/// Runs a computer player's choice, which may think for its whole budget (300 ms by default),
-/// without holding up the other tables: on a multi-threaded runtime (the bots') the worker
-/// hands its other tasks over while this one thinks. A current-thread runtime (tests, the
-/// terminal) has no other worker to hand them to.
-pub(crate) fn think<T>(choose: impl FnOnce() -> T) -> T {
-    let timer = crate::observe::Timer::start();
-    let choice = match tokio::runtime::Handle::current().runtime_flavor() {
-        tokio::runtime::RuntimeFlavor::MultiThread => tokio::task::block_in_place(choose),
-        _ => choose(),
-    };
-    metrics::histogram!("stikis_computer_think_seconds").record(timer.elapsed());
-    choice
-}
-
-/// What the table's record cannot say, as a message beside it (`HostedGame::record_note`).
-fn record_note(live: &Live) -> Option<Out> {
-    let text = live.game.as_ref()?.record_note(live.lang())?;
-    Some(Out::Post {
-        chat: live.row.chat.clone(),
-        text,
-        once: None,
-    })
-}
-
-fn lobby_verb(action: &str) -> Option<Command> {
-    match action {
-        "join" => Some(Command::Join),
-        "leave" => Some(Command::Leave),
-        "bot" => Some(Command::AddBot { level: Level::Basic }),
-        "start" => Some(Command::Start),
-        "back" => Some(Command::Back),
-        crate::outbox::SHOW_HAND => Some(Command::ShowHand),
-        _ => None,
-    }
-}
-
-/// Said to the whole chat when `user` finds the table full, so that everybody learns how to
-/// play with more: the lobby's button for one more seat, or (a running table) the commands
-/// that open a table for more players after this game. None where there is no other way
-/// (the game allows no more players, a tournament's table, or the person sits there).
-fn full_notice(live: &Live, user: &User) -> Option<Out> {
-    if live.row.tournament.is_some() || live.seat_of(&user.id).is_some() {
-        return None;
-    }
-    let lang = live.lang();
-    let name = ("name", Arg::from(user.name.clone()));
-    let text = match live.seat_to_add() {
-        Some(seat) => {
-            let what = t(
-                lang,
-                "button-add-seat",
-                &[("seat", Arg::from(i64::from(seat) + 1))],
-            );
-            t(lang, "table-full-add-seat", &[name, ("what", what.into())])
-        }
-        None => {
-            let (_, max) = seat_range(&live.row.game)?;
-            let list = live.open_commands(live.seats.len() + 1..=max)?;
-            t(lang, "table-full-later", &[name, ("list", list.into())])
-        }
-    };
-    Some(Out::Post {
-        chat: live.row.chat.clone(),
-        text,
-        // Once per person and table: pressing Join again does not post it again.
-        once: Some(
-            crate::msgkey::MsgKey::Full {
-                table: live.id(),
-                user: user.id.clone(),
-            }
-            .into(),
-        ),
-    })
-}
-
 /// Drops the "✓" of a command (not a button press) whose outbox shows the chat what happened
 /// (a post, a redrawn message): on Telegram the answer to a command in a group is a message of
 /// its own, and a lone "✓" before the real one is noise. A press's "✓" stays: its answer is
@@ -2533,8 +1047,4 @@ fn drop_lone_ack(out: &mut Outbox) {
     if out.0.iter().any(Out::is_public) {
         out.0.retain(|o| !matches!(o, Out::Reply { text } if text == "✓"));
     }
-}
-
-fn free_seat(live: &Live) -> Option<Seat> {
-    (0..live.size as Seat).find(|s| live.seats.iter().all(|x| x.seat != *s))
 }

@@ -1,8 +1,8 @@
 //! What the live pages (the web adapter's `/play`) ask of the host: a person's view of a table
 //! (`TableView`, drawn in `crate::view`), the table changes as they happen with the views drawn
-//! once at a commit for the pages open here, and a page's tap shown in the chat. On
-//! PostgreSQL the changes are told to the other processes with `NOTIFY`
-//! (`Store::notify_changed`).
+//! once at a commit for the pages open here, and a page's tap shown in the chat. Where they go
+//! is the publishing part's (`crate::publish`); which views are drawn and which hands are
+//! held back, the watching part's.
 
 use crate::i18n::Lang;
 use crate::outbox::{Out, Outbox, Request};
@@ -64,7 +64,7 @@ impl Host {
     /// table whose state changed, with the views its pages here draw when the change was a
     /// commit made here (published once, for all of them).
     pub fn changes(&self) -> tokio::sync::broadcast::Receiver<Change> {
-        self.changed.subscribe()
+        self.publisher.changes()
     }
 
     /// Draws, once each, the views that the pages open here draw of `live` (none: nothing is
@@ -85,34 +85,16 @@ impl Host {
         }
     }
 
-    /// Tells the live pages that table `id` has changed (here, and on PostgreSQL in the other
-    /// processes): a change no table message shows, such as the table's end.
-    /// The other processes are told the tables changed in the last `CHANGES_GATHER` in one
-    /// notice: one `NOTIFY` per move was a fifth of a busy bot's statements, and each wakes
-    /// every listening connection on the database.
+    /// Tells the live pages that table `id` has changed (here, with the views drawn for them
+    /// at its commit, and on PostgreSQL in the other processes): a change no table message
+    /// shows, such as the table's end, too.
     /// Only tables another process has a page of are announced to the others (`Host::follow`).
     pub(crate) fn announce_table(&self, id: i64) {
         let drawn = self.watching.take_drawn(id).map(std::sync::Arc::new);
-        let _ = self.changed.send(Change { table: id, drawn });
+        self.publisher.to_pages(Change { table: id, drawn });
         if self.watching.is_followed_elsewhere(id) {
-            self.tell_changed(id);
+            self.publisher.tell_others(id);
         }
-    }
-
-    /// Tells the other processes (PostgreSQL) that table `id` changed, with the others
-    /// changed within `CHANGES_GATHER`.
-    pub(crate) fn tell_changed(&self, id: i64) {
-        if !self.store.is_postgres() || tokio::runtime::Handle::try_current().is_err() {
-            return;
-        }
-        let mut tx = self.changed_out.lock().expect("changed out");
-        if tx.as_ref().is_some_and(|t| t.send(id).is_ok()) {
-            return;
-        }
-        let (t, rx) = tokio::sync::mpsc::unbounded_channel();
-        let _ = t.send(id);
-        tokio::spawn(tell_changes(self.store.clone(), rx));
-        *tx = Some(t);
     }
 
     /// A request made outside the chat (a tap on the live table): handled as the chat's
@@ -132,20 +114,14 @@ impl Host {
     /// Hands of seats followed on the live table are held back (`watching`).
     pub(crate) fn forward(&self, mut out: Outbox) {
         self.watching.hold(&mut out);
-        let _ = self.events.send(out);
-    }
-
-    /// `forward` for an outbox whose held-back hands were taken out already
-    /// (`hold_watched_but`).
-    pub(crate) fn show_unheld(&self, out: Outbox) {
-        let _ = self.events.send(out);
+        self.publisher.show(out);
     }
 
     /// A change another process told of (PostgreSQL `NOTIFY`): passed on to this process's
     /// live pages; None (the listener lost its connection meanwhile) is told as table 0, "any
     /// table may have changed".
     pub fn changed_elsewhere(&self, id: Option<i64>) {
-        let _ = self.changed.send(Change {
+        self.publisher.to_pages(Change {
             table: id.unwrap_or(0),
             drawn: None,
         });
@@ -154,28 +130,8 @@ impl Host {
     /// Shows an outbox that no chat update asked for (a move made on the live table): the
     /// chat adapter shows it with the timers' outboxes.
     /// Hands of seats followed on the live table are held back (`watching`).
-    pub fn publish(&self, mut out: Outbox) {
+    pub fn publish(&self, out: Outbox) {
         self.announce(&out);
-        self.watching.hold(&mut out);
-        let _ = self.events.send(out);
-    }
-}
-
-/// How long table changes are gathered before the other processes are told of them.
-const CHANGES_GATHER: std::time::Duration = std::time::Duration::from_millis(20);
-
-/// Tells the other processes of the tables changed, gathered for `CHANGES_GATHER` (each once),
-/// until the host is gone.
-async fn tell_changes(store: crate::store::Store, mut rx: tokio::sync::mpsc::UnboundedReceiver<i64>) {
-    while let Some(first) = rx.recv().await {
-        tokio::time::sleep(CHANGES_GATHER).await;
-        let mut ids = std::collections::BTreeSet::from([first]);
-        while let Ok(id) = rx.try_recv() {
-            ids.insert(id);
-        }
-        let ids: Vec<i64> = ids.into_iter().collect();
-        if let Err(e) = store.notify_changed(&ids).await {
-            tracing::debug!(error = %e, tables = ?ids, "table changes were not told to the other processes");
-        }
+        self.forward(out);
     }
 }

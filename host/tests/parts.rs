@@ -13,32 +13,35 @@ const PARTS: [&[&str]; 2] = [
     &["games", "picture", "draw"],
 ];
 
+/// The `Host`: `lobby` (the router over the parts), `tables` (the tables' life, from opening
+/// to closing), `recovery` (after a restart, and the sweep) and its face for the live pages
+/// (`pages`). Every other module is a part or a leaf below them: none names the `Host` or its
+/// modules, and none implements the `Host`'s own methods; what a part needs of the host it
+/// asks through a trait of its own.
+const HOST: [&str; 4] = ["lobby", "tables", "recovery", "pages"];
+
+/// The parts that own state of their own, each of them a module (or several) without the
+/// `Host`: the running tables, the turn timers, who watches which table, ownership across
+/// processes, the tournaments, the community (boards, seasons, ratings, its pages) and the
+/// publishing of what was made (the chat's stream, the pages, the other processes).
+const STATEFUL_PARTS: [&str; 10] = [
+    "running",
+    "timers",
+    "watching",
+    "owner",
+    "deferred",
+    "peers",
+    "tournament",
+    "boards",
+    "publish",
+    "ownership",
+];
+
 /// Every module of `src` (its first path component: `store` for `store/pg_log.rs`) with the
 /// modules its code names.
 fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let mut files = Vec::new();
-    let mut dirs = vec![src.to_path_buf()];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                files.push(p);
-            }
-        }
-    }
-    let module = |p: &Path| -> String {
-        let rel = p.strip_prefix(src).unwrap();
-        let first = rel
-            .components()
-            .next()
-            .unwrap()
-            .as_os_str()
-            .to_string_lossy()
-            .to_string();
-        first.trim_end_matches(".rs").to_string()
-    };
+    let files = sources(src);
+    let module = |p: &Path| module_of(src, p);
     let modules: BTreeSet<String> = files.iter().map(|p| module(p)).filter(|m| m != "lib").collect();
     // Names re-exported at the crate's root (`pub use outbox::{Button, …}` in lib.rs), by the
     // module they come from: `crate::Button` names `outbox`.
@@ -60,15 +63,7 @@ fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         if from == "lib" {
             continue;
         }
-        let text = std::fs::read_to_string(p).unwrap();
-        let code: String = text
-            .split("#[cfg(test)]")
-            .next()
-            .unwrap()
-            .lines()
-            .map(|l| l.split("//").next().unwrap())
-            .collect::<Vec<_>>()
-            .join("\n");
+        let code = code_of(p);
         let mut named = BTreeSet::new();
         let mut rest = code.as_str();
         while let Some(i) = rest.find("crate::") {
@@ -100,6 +95,48 @@ fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         }
     }
     graph
+}
+
+/// The `.rs` files under `src`.
+fn sources(src: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![src.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    files
+}
+
+/// The module a file of `src` belongs to (its first path component, without `.rs`).
+fn module_of(src: &Path, p: &Path) -> String {
+    let rel = p.strip_prefix(src).unwrap();
+    let first = rel
+        .components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy()
+        .to_string();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// A file's code: without its tests and its comments.
+fn code_of(p: &Path) -> String {
+    let text = std::fs::read_to_string(p).unwrap();
+    text.split("#[cfg(test)]")
+        .next()
+        .unwrap()
+        .lines()
+        .map(|l| l.split("//").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The circles of `graph` (its strongly connected components of more than one module).
@@ -160,5 +197,61 @@ fn no_import_circle_spans_the_hosts_parts_and_the_store_imports_none_of_its_user
                 }
             }
         }
+    }
+}
+
+#[test]
+fn the_parts_own_their_state_and_ask_nothing_of_the_host_but_through_their_traits() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = imports(&src);
+    for part in STATEFUL_PARTS {
+        assert!(graph.contains_key(part), "no module {part} in {graph:?}");
+    }
+    // Who names the Host or its faces: the Host's own modules alone.
+    for (module, deps) in &graph {
+        if HOST.contains(&module.as_str()) {
+            continue;
+        }
+        for face in HOST {
+            assert!(!deps.contains(face), "{module} names {face}, the Host's own");
+        }
+    }
+    // Who implements the Host's own methods (`impl Host {`): its own modules alone. A part's
+    // trait implemented for the Host (`impl TimedHost for Host`) is the Host's, in lobby.
+    let mut found = 0;
+    for p in sources(&src) {
+        let module = module_of(&src, &p);
+        let code = code_of(&p);
+        let impls = code.matches("impl Host {").count() + code.matches(" for Host {").count();
+        found += impls;
+        assert!(
+            impls == 0 || HOST.contains(&module.as_str()),
+            "{} implements the Host ({impls} blocks)",
+            p.display()
+        );
+    }
+    // The reading finds what is there: the Host's blocks and the four traits of its parts.
+    assert!(found >= 6, "{found} blocks of the Host found");
+    // Each part with state holds it in a struct of its own, which the Host holds as a field.
+    let host = code_of(&src.join("lobby.rs"));
+    let fields = host
+        .split("pub struct Host {")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}").next())
+        .expect("the Host's struct");
+    for (part, ty) in [
+        ("running", "Running"),
+        ("timers", "Timers"),
+        ("watching", "Watching"),
+        ("owner", "Ownership"),
+        ("tournament", "Tournaments"),
+        ("boards", "Community"),
+        ("publish", "Publisher"),
+    ] {
+        assert!(
+            code_of(&src.join(format!("{part}.rs"))).contains(&format!("struct {ty}")),
+            "{part}.rs has no struct {ty}"
+        );
+        assert!(fields.contains(ty), "the Host holds no {ty}: {fields}");
     }
 }
