@@ -12,6 +12,7 @@ use serenity::{
     ComponentInteraction, CreateInteractionResponse, CreateInteractionResponseFollowup,
     CreateInteractionResponseMessage, EditInteractionResponse, MessageFlags,
 };
+use stikis_host::outbox::SHOW_HAND;
 use stikis_host::{Command, Out, Outbox, Press, Request};
 use tokio::sync::{oneshot, OwnedMutexGuard};
 
@@ -164,7 +165,7 @@ pub async fn on_press(bot: &Bot, c: &ComponentInteraction, req: Request, respond
     }
     let _busy = bot.busy();
     let user = req.user.clone();
-    let show_hand = req.press().and_then(Press::action) == Some("hand");
+    let show_hand = req.press().and_then(Press::action) == Some(SHOW_HAND);
     // Told to the other processes if the answer is deferred (the press is decoded once).
     let told = req.clone();
     // Presses on one table are taken one after the other up to the point where their

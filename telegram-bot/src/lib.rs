@@ -20,6 +20,7 @@ use serde_json::Value;
 use stikis_core::ai::Level;
 use stikis_host::i18n::{t, Lang};
 use stikis_host::lobby::{SWEEP_EVERY, SWEEP_QUIET};
+use stikis_host::outbox::SHOW_HAND;
 use stikis_host::store::{ChatRef, CommunityRef, Platform, Store};
 use stikis_host::token::Token;
 use stikis_host::{Command, Host, HostConfig, Outbox, Press, Request, TournamentVerb, User};
@@ -601,7 +602,7 @@ impl App {
         }
         // Decoded here, once: the host is given the press as it was read.
         let press = Press::new(data);
-        let alert = press.action() == Some("hand");
+        let alert = press.action() == Some(SHOW_HAND);
         let answer = Answer::Callback {
             id: q.id.clone(),
             alert,
@@ -684,7 +685,7 @@ impl App {
         );
         // The presser's hand as it is now, with its legal actions in the order the popup
         // numbered them.
-        let hand_token = Token::new(table, 0, "hand").encode().unwrap_or_default();
+        let hand_token = Token::new(table, 0, SHOW_HAND).encode().unwrap_or_default();
         let shown = self
             .host
             .handle(Request {

@@ -27,6 +27,7 @@ use futures::future::BoxFuture;
 use serde_json::{json, Value};
 use stikis_host::i18n::{t, Arg, Lang};
 use stikis_host::msgkey::MsgKey;
+use stikis_host::outbox::SHOW_HAND;
 use stikis_host::store::{ChatRef, FirstPost, Platform, Store, FIRST_POST_CLAIM_MS};
 use stikis_host::token::Token;
 use stikis_host::{Button, HandDelivery, Out, Outbox};
@@ -1605,7 +1606,7 @@ impl Shower {
                 let Some(table) = table_of_key(key) else {
                     return Ok(false);
                 };
-                let hand = Token::new(table, 0, "hand").encode().unwrap_or_default();
+                let hand = Token::new(table, 0, SHOW_HAND).encode().unwrap_or_default();
                 let link = start_param(&hand).map(|p| self.deep_link(&p));
                 let mut rows = vec![vec![InlineKeyboardButton::callback("🂠", hand)]];
                 if let Some(link) = link.and_then(|l| url::Url::parse(&l).ok()) {
