@@ -63,10 +63,8 @@ pub fn level_from_code(c: u8) -> Level {
 /// The SHA-256 of a seed's 32 bytes, shown before the deal so the seed revealed afterwards can
 /// be checked against it.
 pub fn commitment(seed: &Seed) -> String {
-    Sha256::digest(seed.0)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    // In one string: a string per byte was most of a table message's drawing.
+    format!("{:x}", Sha256::digest(seed.0))
 }
 
 /// Hex digits of a commitment (or a seed) that the chat shows: the whole 64 only go into the
@@ -630,25 +628,14 @@ impl Live {
         self.owed_result = None;
         self.last_report = Some(report.clone());
         self.last_end = self.game.as_ref().map(|g| g.picture());
-        let entries: Vec<StatsEntry> = self
-            .seats
-            .iter()
-            .filter_map(|s| match &s.occupant {
-                Occupant::Human { user_id } => Some(StatsEntry {
-                    user_id: user_id.clone(),
-                    name: s.name.clone(),
-                    delta: Stats {
-                        games: 0,
-                        deals: 1,
-                        declarer_wins: i64::from(report.declarer == Some(s.seat) && report.declarer_won),
-                        points: report.deltas.get(s.seat as usize).copied().unwrap_or(0) as i64,
-                        pules_written: report.pules_written.get(s.seat as usize).copied().unwrap_or(0),
-                        pules_removed: report.pules_removed.get(s.seat as usize).copied().unwrap_or(0),
-                    },
-                }),
-                Occupant::Computer { .. } => None,
-            })
-            .collect();
+        let entries = self.stats_entries(|seat| Stats {
+            games: 0,
+            deals: 1,
+            declarer_wins: i64::from(report.declarer == Some(seat) && report.declarer_won),
+            points: report.deltas.get(seat as usize).copied().unwrap_or(0) as i64,
+            pules_written: report.pules_written.get(seat as usize).copied().unwrap_or(0),
+            pules_removed: report.pules_removed.get(seat as usize).copied().unwrap_or(0),
+        });
         // Dealing the next deal in memory changes neither the totals nor the open pules that
         // the sheet is written from.
         let next = next.map(|seed| self.deal_in_memory(seed)).transpose()?;
@@ -828,6 +815,22 @@ impl Live {
         });
     }
 
+    /// The leaderboard's increments of the people seated here (computer players are not
+    /// counted), each seat's from `delta`.
+    pub(crate) fn stats_entries(&self, delta: impl Fn(Seat) -> Stats) -> Vec<StatsEntry> {
+        self.seats
+            .iter()
+            .filter_map(|s| match &s.occupant {
+                Occupant::Human { user_id } => Some(StatsEntry {
+                    user_id: user_id.clone(),
+                    name: s.name.clone(),
+                    delta: delta(s.seat),
+                }),
+                Occupant::Computer { .. } => None,
+            })
+            .collect()
+    }
+
     /// The public table message and every person's hand, as they are now.
     pub fn render(&self, out: &mut Outbox, user_lang: &dyn Fn(&str) -> Lang) {
         let Some(game) = &self.game else {
@@ -840,7 +843,7 @@ impl Live {
         };
         // One picture for the table message and every hand.
         let picture = game.picture();
-        out.push(self.table_message_in(&**game, picture.clone(), self.seq, None));
+        out.push(self.table_message_in(&**game, &picture, self.seq, None));
         for s in &self.seats {
             if let Occupant::Human { user_id } = &s.occupant {
                 out.push(self.hand_of(&**game, &picture, s.seat, user_id, user_lang(user_id), None));
@@ -852,14 +855,14 @@ impl Live {
     /// while its deal is played; `stopped`: the table was stopped in the middle of the deal
     /// (by that person), so it says so instead of whose turn it is, and has no buttons.
     pub(crate) fn table_message_of(&self, game: &dyn HostedGame, version: i64, stopped: Option<&str>) -> Out {
-        self.table_message_in(game, game.picture(), version, stopped)
+        self.table_message_in(game, &game.picture(), version, stopped)
     }
 
     /// The table message of `game` drawn from `picture`, its picture now.
     fn table_message_in(
         &self,
         game: &dyn HostedGame,
-        mut picture: Picture,
+        picture: &Picture,
         version: i64,
         stopped: Option<&str>,
     ) -> Out {
@@ -891,10 +894,18 @@ impl Live {
             });
         }
         // A stopped table's picture: nobody's turn any more.
-        if stopped.is_some() {
-            picture.to_act = None;
-        }
-        let mut text = crate::draw::table_text(&picture, lang, &names);
+        let without_turn;
+        let picture = match stopped {
+            Some(_) => {
+                without_turn = Picture {
+                    to_act: None,
+                    ..picture.clone()
+                };
+                &without_turn
+            }
+            None => picture,
+        };
+        let mut text = crate::draw::table_text(picture, lang, &names);
         if let Some(by) = stopped {
             text.push('\n');
             text.push_str(&t(lang, "table-stopped", &[("name", by.into())]));
@@ -925,7 +936,7 @@ impl Live {
             return;
         };
         let picture = game.picture();
-        out.push(self.table_message_in(game, picture.clone(), self.seq, Some(by)));
+        out.push(self.table_message_in(game, &picture, self.seq, Some(by)));
         for s in &self.seats {
             if let Occupant::Human { user_id } = &s.occupant {
                 out.push(self.hand_of(game, &picture, s.seat, user_id, user_lang(user_id), Some(by)));
@@ -1008,6 +1019,21 @@ mod tests {
     use crate::outbox::{Command, Request, User};
     use crate::store::ChatRef;
     use crate::Host;
+
+    /// A commitment is the seed's SHA-256 in 64 lower-case hex digits, leading zeros kept
+    /// (the record and `stikis replay` check it so).
+    #[test]
+    fn a_commitment_is_the_seeds_sha256_in_hex() {
+        assert_eq!(
+            commitment(&Seed([0; 32])),
+            "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
+        );
+        let counting: [u8; 32] = std::array::from_fn(|i| i as u8);
+        assert_eq!(
+            commitment(&Seed(counting)),
+            "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
+        );
+    }
 
     /// Two processes may each deal a table's next deal (the one that ended the last deal, and
     /// one that took the table over between deals); each deals from a seed of its own, and

@@ -12,8 +12,8 @@ use stikis_core::Seat;
 use crate::games::{default_rules, game_title, new_game, seat_range, settle_sheet, Pressed, GAMES};
 use crate::i18n::{t, Arg, Lang};
 use crate::outbox::{Command, Out, Outbox, Press, Request, User};
+use crate::store::Stats;
 use crate::store::{NewTable, Occupant, StoreError, TableStatus};
-use crate::store::{Stats, StatsEntry};
 use crate::table::{level_code, HostError, Live, Shared, ADD_SEAT};
 use crate::token::Token;
 
@@ -539,21 +539,10 @@ impl Host {
             live.save_sheet(&self.store).await?;
             // One game for everybody who played at the table, once however often it is
             // stopped (deal 0 of the table is its own guard).
-            let entries: Vec<StatsEntry> = live
-                .seats
-                .iter()
-                .filter_map(|s| match &s.occupant {
-                    Occupant::Human { user_id } => Some(StatsEntry {
-                        user_id: user_id.clone(),
-                        name: s.name.clone(),
-                        delta: Stats {
-                            games: 1,
-                            ..Stats::default()
-                        },
-                    }),
-                    Occupant::Computer { .. } => None,
-                })
-                .collect();
+            let entries = live.stats_entries(|_| Stats {
+                games: 1,
+                ..Stats::default()
+            });
             if !entries.is_empty() {
                 let community = live.row.chat.community_ref();
                 self.store
