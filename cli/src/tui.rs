@@ -808,6 +808,38 @@ impl Screen {
             let keep = if done { 1 } else { 3 };
             items.push(Item::text(keep, format!("Tricks: {}", taken.join(" · "))));
         }
+        if let Some(r) = &p.result {
+            // How the deal ended and each column's change, needed at the deal's end.
+            let mut units = Vec::new();
+            if let Some(w) = &r.ended {
+                let mut how = say(w);
+                if let Some(d) = r.declarer {
+                    how.push_str(&format!(", {}", name(d)));
+                }
+                match r.declarer_won {
+                    Some(true) => how.push_str(" ✔"),
+                    Some(false) => how.push_str(" ✘"),
+                    None => {}
+                }
+                units.push(vec![Span::raw(how)]);
+            }
+            let columns: Vec<String> = match p.teams.is_empty() {
+                true => (0..r.deltas.len() as Seat).map(name).collect(),
+                false => p
+                    .teams
+                    .iter()
+                    .map(|t| t.iter().map(|&s| name(s)).collect::<Vec<_>>().join(" & "))
+                    .collect(),
+            };
+            for (c, d) in columns.iter().zip(&r.deltas) {
+                let d = if *d > 0 { format!("+{d}") } else { d.to_string() };
+                units.push(vec![Span::raw(format!("{c} {d}"))]);
+            }
+            items.push(Item {
+                keep: 1,
+                lines: packed("Result: ".to_string(), units, width),
+            });
+        }
         if let Some(w) = &p.standing {
             items.push(Item::text(4, say(w)));
         }
@@ -1449,8 +1481,49 @@ mod tests {
                 assert!(page.contains(&t(lang, "play-your-turn", &[])), "{game}: {page}");
                 assert!(term.contains(&format!("Turn: {you}")), "{game}:\n{term}");
             }
-            if screen.end.is_some() {
+            if let Some(end) = &screen.end {
                 ended += 1;
+                // How the deal ended, typed: what was played and each column's change, on
+                // the terminal and on the page.
+                let r = end.picture.result.as_ref().expect("the ended deal's result");
+                let columns: Vec<String> = match end.picture.teams.is_empty() {
+                    true => (0..r.deltas.len() as Seat)
+                        .map(|s| stikis_host::games::name(&v.names, s))
+                        .collect(),
+                    false => end
+                        .picture
+                        .teams
+                        .iter()
+                        .map(|t| {
+                            t.iter()
+                                .map(|&s| stikis_host::games::name(&v.names, s))
+                                .collect::<Vec<_>>()
+                                .join(" & ")
+                        })
+                        .collect(),
+                };
+                assert!(
+                    term.contains("Result: "),
+                    "{game}: no result on the terminal:\n{term}"
+                );
+                if let Some(w) = &r.ended {
+                    let how = say(w);
+                    assert!(term.contains(&how), "{game}: the terminal lacks {how:?}:\n{term}");
+                    assert!(page.contains(&how), "{game}: the page lacks {how:?}:\n{page}");
+                }
+                for ((c, d), total) in columns.iter().zip(&r.deltas).zip(&r.totals) {
+                    let d = if *d > 0 { format!("+{d}") } else { d.to_string() };
+                    let on_term = format!("{c} {d}");
+                    assert!(
+                        term.contains(&on_term),
+                        "{game}: the terminal lacks {on_term:?}:\n{term}"
+                    );
+                    let on_page = format!("{c} <b>{d}</b> → {total}");
+                    assert!(
+                        page.contains(&on_page),
+                        "{game}: the page lacks {on_page:?}:\n{page}"
+                    );
+                }
                 let result = results.last().expect("the deal's result was posted");
                 // Its first words, which fit a row of the terminal's message pane.
                 let head: String = result.lines().next().unwrap().chars().take(40).collect();

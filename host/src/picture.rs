@@ -214,6 +214,37 @@ pub struct Picture {
     pub score: Option<Word>,
     /// The game has ended by its own rules.
     pub over: bool,
+    /// How the deal shown ended, once it has (`Phase::Done`).
+    pub result: Option<DealResult>,
+}
+
+/// How a finished deal ended, typed: what every surface says of it (the pages, the viewer's
+/// score sheet) instead of reading it from the chat's text or the record's replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DealResult {
+    /// What was played, with its doubling and a surrender, or what ended the deal without a
+    /// contract (Zole: all passed, a pule; Zolite's 60-60; Belote: all passed, a redeal).
+    /// None where a game has no contract (Polt to Tzar).
+    pub ended: Option<Word>,
+    /// Who played the contract.
+    pub declarer: Option<Seat>,
+    /// Whether the declarer made it (None where nobody declared).
+    pub declarer_won: Option<bool>,
+    /// The score sheet's change by the deal, by column: one column per seat, or per side where
+    /// the seats play in teams (`Picture::teams`). Polt to Tzar counts tricks.
+    pub deltas: Vec<i64>,
+    /// Each column's total after the deal.
+    pub totals: Vec<i64>,
+    /// The pules on the sheet after the deal, where the game keeps pules (Zole).
+    pub pules: Option<PulesAfter>,
+}
+
+/// Zole's pules on the sheet: the common ones and each seat's open ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PulesAfter {
+    pub common: i64,
+    /// By seat.
+    pub personal: Vec<i64>,
 }
 
 impl Picture {
@@ -247,6 +278,7 @@ impl Picture {
             standing: None,
             score: None,
             over: false,
+            result: None,
         }
     }
 
@@ -293,6 +325,7 @@ impl Picture {
             .chain(&self.score)
             .chain(self.ranks.iter().map(|(w, _)| w))
             .chain(self.taken.iter().map(|(w, _)| w))
+            .chain(self.result.iter().flat_map(|r| &r.ended))
         {
             v.extend(w.cards());
         }

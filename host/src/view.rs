@@ -78,6 +78,8 @@ pub struct TableView {
     pub totals: Vec<i32>,
     /// The result of the last deal that ended, as the chat posted it.
     pub result: Option<String>,
+    /// How the last deal that ended ended, typed (its picture's result).
+    pub last_result: Option<crate::picture::DealResult>,
     /// The public part of the table, typed: what every surface draws.
     pub picture: Picture,
     /// The viewer's private part (their hand, decisions and what they are asked), if seated.
@@ -239,6 +241,7 @@ impl Live {
             buttons: Vec::new(),
             totals: Vec::new(),
             result: None,
+            last_result: None,
             picture: Picture::waiting("", 0),
             mine: None,
             ended: None,
@@ -266,6 +269,7 @@ impl Live {
         if let Some(report) = &self.last_report {
             v.result = Some(self.result_text(report, lang));
         }
+        v.last_result = self.last_end.as_ref().and_then(|e| e.result.clone());
         // The end of the last deal stays on the table until the next deal's first move.
         let untouched = picture.bids.is_empty()
             && picture.trick.is_empty()

@@ -11,8 +11,9 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use stikis_core::cards::Card;
 use stikis_core::{Seat, Seed};
-use stikis_host::games::{new_game, HostedGame, Pressed};
+use stikis_host::games::{new_game, DealReport, HostedGame, Pressed};
 use stikis_host::i18n::Lang;
+use stikis_host::picture::{DealResult, Phase, Picture};
 
 /// The seeds every case is played from (a failure names its seed).
 const SEEDS: [u64; 2] = [11, 2026];
@@ -102,6 +103,11 @@ fn labels(cards: &[Card]) -> Vec<String> {
 
 fn check_step(game: &str, rules: &Value, seats: usize, log: &Log, g: &dyn HostedGame, why: &str) {
     let p = g.picture();
+    assert_eq!(
+        p.result.is_some(),
+        p.phase == Phase::Done,
+        "{why}: a result is pictured exactly when the deal is done"
+    );
     let hidden: BTreeSet<String> = g.hidden_cards(p.deal_no).into_iter().collect();
     for shown in labels(&p.cards()) {
         assert!(
@@ -263,6 +269,8 @@ fn play_case(game: &str, preset: &str, seats: usize, seed: u64) -> usize {
     let mut log = Log::default();
     let case = format!("{game} {preset} with {seats} seats, seed {seed}");
     let mut checked = 1;
+    let mut sums = Vec::new();
+    let mut results = Vec::new();
     check_step(game, &rules, seats, &log, &*g, &format!("{case}, before a deal"));
     for deal in 0..DEALS {
         if g.is_over() {
@@ -285,9 +293,13 @@ fn play_case(game: &str, preset: &str, seats: usize, seed: u64) -> usize {
             let moves = g.legal(seat);
             assert!(!moves.is_empty(), "{case}: seat {seat} is to act with no move");
             let a = moves[rng.random_range(0..moves.len())].clone();
-            g.apply(&a).expect("a legal move applies");
+            let report = g.apply(&a).expect("a legal move applies");
             log.deals.last_mut().expect("a deal").1.push(a);
             step += 1;
+            if let Some(report) = report {
+                check_result(&*g, &report, &mut sums, &format!("{case}, deal {deal}"));
+                results.push(g.picture().result.expect("a result"));
+            }
         }
         check_step(
             game,
@@ -299,7 +311,101 @@ fn play_case(game: &str, preset: &str, seats: usize, seed: u64) -> usize {
         );
         checked += step + 1;
     }
+    check_replayed(&*g, &results, &case);
     checked
+}
+
+/// The sheet's columns of a picture: its sides where seats play in teams, else each seat.
+fn columns(p: &Picture, seats: usize) -> Vec<Vec<Seat>> {
+    match p.teams.is_empty() {
+        true => (0..seats as Seat).map(|s| vec![s]).collect(),
+        false => p.teams.clone(),
+    }
+}
+
+/// The typed result of a deal just ended against the host's report of it (the deltas its
+/// leaderboard counts, by seat) and against the totals: each column's total is the sum of its
+/// deltas so far, and the picture's total of each seat of the column.
+fn check_result(g: &dyn HostedGame, report: &DealReport, sums: &mut Vec<i64>, why: &str) {
+    let p = g.picture();
+    assert_eq!(p.phase, Phase::Done, "{why}: a report ends the deal");
+    let r = p.result.clone().expect("a finished deal's result");
+    let cols = columns(&p, g.seats());
+    assert_eq!(r.deltas.len(), cols.len(), "{why}: a delta per column");
+    assert_eq!(r.totals.len(), cols.len(), "{why}: a total per column");
+    sums.resize(cols.len(), 0);
+    for (i, col) in cols.iter().enumerate() {
+        for &s in col {
+            assert_eq!(
+                i64::from(report.deltas[s as usize]),
+                r.deltas[i],
+                "{why}: seat {s}'s delta"
+            );
+            assert_eq!(
+                i64::from(p.totals[s as usize]),
+                r.totals[i],
+                "{why}: seat {s}'s total"
+            );
+        }
+        sums[i] += r.deltas[i];
+    }
+    assert_eq!(&r.totals, sums, "{why}: the totals are the deltas summed");
+    match g.game() {
+        // The Tzar is the host's "declarer" for the leaderboard; the sheet names none.
+        "polt" => assert_eq!((r.ended.clone(), r.declarer), (None, None), "{why}"),
+        _ => {
+            assert!(r.ended.is_some(), "{why}: how the deal ended");
+            assert_eq!(r.declarer, report.declarer, "{why}: the declarer");
+            let won = r.declarer.map(|_| report.declarer_won);
+            assert_eq!(r.declarer_won, won, "{why}: the declarer's win");
+        }
+    }
+    assert_eq!(r.pules.is_some(), g.game() == "zole", "{why}: pules are Zole's");
+}
+
+/// Each deal's typed result against `stikis replay`'s output of the game's record, which
+/// scores the deals with the rules core's own code: the same deltas (Polt: tricks), declarer
+/// and, in Zole, pules after each deal.
+fn check_replayed(g: &dyn HostedGame, results: &[DealResult], case: &str) {
+    let names: Vec<String> = (0..g.seats()).map(|s| format!("P{s}")).collect();
+    let record = serde_json::to_vec(&g.record(&names)).expect("a record");
+    let out = stikis_core::record::replay(&record).expect("the record replays");
+    for (i, r) in results.iter().enumerate() {
+        let d = &out["deals"][i];
+        let why = format!("{case}, deal {i} replayed");
+        let deltas: Vec<i64> = d[if g.game() == "polt" { "tricks" } else { "deltas" }]
+            .as_array()
+            .unwrap_or_else(|| panic!("{why}: no deltas in {d}"))
+            .iter()
+            .map(|x| x.as_i64().expect("a number"))
+            .collect();
+        assert_eq!(r.deltas, deltas, "{why}: deltas");
+        if g.game() != "polt" {
+            let declarer = d["declarer"].as_u64().map(|s| s as Seat);
+            assert_eq!(r.declarer, declarer, "{why}: declarer");
+        }
+        if let Some(pules) = &r.pules {
+            assert_eq!(
+                Some(pules.common),
+                d["pules"]["common"].as_i64(),
+                "{why}: common pules"
+            );
+            let personal: Vec<i64> = d["pules"]["personal"]
+                .as_array()
+                .expect("personal pules")
+                .iter()
+                .map(|x| x.as_i64().expect("a number"))
+                .collect();
+            assert_eq!(pules.personal, personal, "{why}: personal pules");
+        }
+    }
+    assert_eq!(
+        out["deals"]
+            .as_array()
+            .map(|d| d.iter().filter(|d| d.get("complete").is_none()).count()),
+        Some(results.len()),
+        "{case}: a result per finished deal"
+    );
 }
 
 #[test]

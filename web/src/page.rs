@@ -11,7 +11,7 @@ use crate::players::{chart, SPARK_POINTS};
 use crate::viewer::{DealAnalysis, DealStory, Judged, Step, Story};
 use stikis_host::games::{game_title, GAMES};
 use stikis_host::i18n::{t, Arg, Lang};
-use stikis_host::picture::Phase;
+use stikis_host::picture::{DealResult, Phase, Picture, PulesAfter};
 use stikis_host::store::{
     BoardRow, CommunityRef, Period, RatingRow, Store, StoreError, TableRow, TournamentRow,
 };
@@ -217,7 +217,7 @@ pub(super) async fn game_line(store: &Store, table: TableRow) -> Result<GameLine
                 _ => None,
             };
             match scored {
-                Some(p) => format!("{} {}", s.name, signed(&Value::from(p))),
+                Some(p) => format!("{} {}", s.name, signed(p)),
                 None => s.name,
             }
         })
@@ -595,44 +595,13 @@ fn dd_summary(lang: Lang, players: &[String], analysis: &DealAnalysis) -> Markup
     }
 }
 
-/// Each deal's row of the score: the totals after it (as the replay gives them, or summed
-/// from its deltas), or its tricks in games without points (Polt to Tzar).
-fn running_totals(story: &Story) -> Vec<Vec<String>> {
-    let mut sum: Vec<i64> = Vec::new();
-    let nums = |v: &Value| -> Option<Vec<i64>> { v.as_array()?.iter().map(Value::as_i64).collect() };
-    story
-        .deals
-        .iter()
-        .map(|d| {
-            let r = d.result.clone().unwrap_or(Value::Null);
-            let shown = if let Some(totals) = nums(&r["totals"]) {
-                totals
-            } else if let Some(deltas) = nums(&r["deltas"]) {
-                sum.resize(deltas.len(), 0);
-                for (s, x) in sum.iter_mut().zip(&deltas) {
-                    *s += x;
-                }
-                sum.clone()
-            } else {
-                nums(&r["tricks"]).unwrap_or_default()
-            };
-            shown.iter().map(i64::to_string).collect()
-        })
-        .collect()
-}
-
-/// The columns of the score: one per player, or one per side where the table's picture
+/// The columns of a score sheet: one per player, or one per side where the table's picture
 /// says its seats play in teams.
-fn columns(story: &Story) -> Vec<String> {
-    let players = story.players();
-    let teams = story
-        .deals
-        .iter()
-        .filter_map(|d| d.steps.first())
-        .map(|s| &s.picture.teams)
-        .find(|t| !t.is_empty());
-    match teams {
-        Some(teams) => teams
+pub(crate) fn sheet_columns(p: &Picture, players: &[String]) -> Vec<String> {
+    match p.teams.is_empty() {
+        true => players.to_vec(),
+        false => p
+            .teams
             .iter()
             .map(|side| {
                 side.iter()
@@ -641,38 +610,44 @@ fn columns(story: &Story) -> Vec<String> {
                     .join(" & ")
             })
             .collect(),
-        None => players.to_vec(),
     }
 }
 
+/// The score sheet: a row per deal, drawn from how each deal ended in its last picture (its
+/// typed result: what was played, by whom, and each column's total and change; Zole's pules
+/// after it).
 fn score(lang: Lang, story: &Story, token: &str, table: i64, current: usize) -> Markup {
     let players = story.players();
-    // Zole's pules on the sheet after each deal (its replay output says them).
-    let pules = story
+    let results: Vec<Option<&DealResult>> = story
         .deals
         .iter()
-        .any(|d| d.result.as_ref().is_some_and(|r| r.get("pules").is_some()));
+        .map(|d| d.steps.last().and_then(|s| s.picture.result.as_ref()))
+        .collect();
+    let pules = results.iter().flatten().any(|r| r.pules.is_some());
     html! {
         table.score {
             thead { tr {
                 th { "#" } th { (t(lang, "web-contract", &[])) } th { (t(lang, "web-declarer", &[])) }
-                @for c in columns(story) { th.n { (c) } }
+                @if let Some(first) = story.deals.first().and_then(|d| d.steps.first()) {
+                    @for c in sheet_columns(&first.picture, players) { th.n { (c) } }
+                }
                 @if pules { th { (t(lang, "web-col-pules", &[])) } }
             } }
             tbody {
-                @for (d, row) in story.deals.iter().zip(running_totals(story)) {
-                    @let r = d.result.clone().unwrap_or(Value::Null);
+                @for (d, r) in story.deals.iter().zip(&results) {
                     tr class=(if d.no == current { "current" } else { "" }) {
                         td { a href=(format!("/c/{token}/g/{table}/{}?lang={}", d.no, lang.code())) { (d.no) } }
-                        td { (contract_words(lang, &r)) }
-                        td { (r["declarer"].as_u64().and_then(|s| Seat::try_from(s).ok()).map(|s| name(players, s)).unwrap_or_default()) }
-                        @for (i, x) in row.iter().enumerate() {
-                            td.n {
-                                (x)
-                                @if let Some(delta) = r["deltas"].get(i) { " " small { "(" (signed(delta)) ")" } }
+                        @match r {
+                            Some(r) => {
+                                td { (r.ended.as_ref().map(|w| w.say(lang, players)).unwrap_or_default()) }
+                                td { (r.declarer.map(|s| name(players, s)).unwrap_or_default()) }
+                                @for (total, delta) in r.totals.iter().zip(&r.deltas) {
+                                    td.n { (total) " " small { "(" (signed(*delta)) ")" } }
+                                }
+                                @if pules { td.pules { (r.pules.as_ref().map(|p| pules_text(lang, players, p)).unwrap_or_default()) } }
                             }
+                            None => { td {} td {} }
                         }
-                        @if pules { td.pules { (pules_text(lang, players, &r["pules"])) } }
                     }
                 }
             }
@@ -680,77 +655,21 @@ fn score(lang: Lang, story: &Story, token: &str, table: i64, current: usize) -> 
     }
 }
 
-/// A replay's contract as the table says it: Zole's words in the page's language, Belote's
-/// suits as symbols, a doubled contract with its word, a surrender said.
-fn contract_words(lang: Lang, r: &Value) -> String {
-    let Some(c) = r["contract"].as_str() else {
-        return String::new();
-    };
-    let word = |key: &str| t(lang, key, &[]);
-    let suit = |w: &str| -> Option<&'static str> {
-        let s = match w {
-            "C" => Suit::Clubs,
-            "D" => Suit::Diamonds,
-            "H" => Suit::Hearts,
-            "S" => Suit::Spades,
-            _ => return None,
-        };
-        Some(suit_glyph(s))
-    };
-    let mut out = match c {
-        "take" => word("contract-take"),
-        "zole" => word("contract-zole"),
-        "small_zole" => word("contract-small-zole"),
-        "galdins" => word("contract-galdins"),
-        "pule" => word("contract-pule"),
-        "tie" => word("web-contract-tie"),
-        "redeal" => word("web-contract-redeal"),
-        _ => match c.strip_prefix("take ") {
-            Some(s) => t(lang, "belote-take", &[("suit", suit(s).unwrap_or(s).into())]),
-            None => c
-                .split(' ')
-                .map(|w| match w {
-                    "NT" => word("belote-no-trumps"),
-                    "AT" => word("belote-all-trumps"),
-                    "capot" => word("belote-capot"),
-                    w => suit(w).map_or_else(|| w.to_string(), str::to_string),
-                })
-                .collect::<Vec<_>>()
-                .join(" "),
-        },
-    };
-    if let Some(d) = r["doubled"].as_str() {
-        out.push_str(" · ");
-        out.push_str(&word(&format!("belote-{d}")));
-    }
-    if r["surrendered"] == true {
-        out.push_str(" · ");
-        out.push_str(&word("web-surrendered"));
-    }
-    out
-}
-
 /// The pules on the sheet: the common ones, and each player's own.
-fn pules_text(lang: Lang, players: &[String], pules: &Value) -> String {
-    if pules.is_null() {
-        return String::new();
-    }
-    let common = pules["common"].as_u64().unwrap_or(0);
-    let mut parts = vec![t(lang, "web-pules-common", &[("n", Arg::from(common as i64))])];
-    for (i, n) in pules["personal"].as_array().into_iter().flatten().enumerate() {
-        match (n.as_u64(), players.get(i)) {
-            (Some(n), Some(who)) if n > 0 => parts.push(format!("{who} {n}")),
-            _ => {}
+fn pules_text(lang: Lang, players: &[String], pules: &PulesAfter) -> String {
+    let mut parts = vec![t(lang, "web-pules-common", &[("n", Arg::from(pules.common))])];
+    for (i, n) in pules.personal.iter().enumerate() {
+        if let (true, Some(who)) = (*n > 0, players.get(i)) {
+            parts.push(format!("{who} {n}"));
         }
     }
     parts.join(" · ")
 }
 
-fn signed(v: &Value) -> String {
-    match v.as_i64() {
-        Some(n) if n > 0 => format!("+{n}"),
-        Some(n) => n.to_string(),
-        None => v.to_string(),
+pub(crate) fn signed(n: i64) -> String {
+    match n > 0 {
+        true => format!("+{n}"),
+        false => n.to_string(),
     }
 }
 

@@ -50,6 +50,7 @@ use stikis_core::cards::CardSet;
 use stikis_core::Seat;
 use stikis_host::i18n::{t, Arg, Lang};
 use stikis_host::links::{check_play_key, play_key, table_of_ref, table_ref, PlayKeyError, PLAY_LINK_SECS};
+use stikis_host::picture::DealResult;
 use stikis_host::store::{ChatRef, Occupant, Platform, TableRow};
 use stikis_host::view::TableView;
 use stikis_host::{Command, Host, Request, User};
@@ -743,6 +744,24 @@ async fn press(
     Json(json!({ "reply": reply })).into_response()
 }
 
+/// How a deal ended, typed: what was played, by whom and whether it was made, then each
+/// column of the sheet (a seat, or a side) with its change and its total after it.
+fn outcome(v: &TableView, r: &DealResult) -> Markup {
+    let name = |s: Seat| stikis_host::games::name(&v.names, s);
+    html! {
+        p.outcome {
+            @if let Some(w) = &r.ended { b { (v.say(w)) } }
+            @if let Some(d) = r.declarer { " · " (name(d)) }
+            @if let Some(won) = r.declarer_won { " " (if won { "✔" } else { "✘" }) }
+        }
+        ul.deltas {
+            @for (column, (delta, total)) in page::sheet_columns(&v.picture, &v.names).iter().zip(r.deltas.iter().zip(&r.totals)) {
+                li { (column) " " b { (page::signed(*delta)) } " → " (total) }
+            }
+        }
+    }
+}
+
 /// The table as `v`'s viewer sees it: the part of the page the feed redraws.
 pub fn fragment(v: &TableView) -> Markup {
     let lang = v.lang;
@@ -816,6 +835,7 @@ pub fn fragment(v: &TableView) -> Markup {
                         }
                     }
                 }
+                @if let Some(r) = &e.result { (outcome(v, r)) }
                 @if let Some(r) = &v.result {
                     pre { (r) }
                 }
@@ -855,6 +875,7 @@ pub fn fragment(v: &TableView) -> Markup {
         @if let (Some(r), None) = (&v.result, &v.ended) {
             details.result {
                 summary { (t(lang, "play-result", &[])) }
+                @if let Some(r) = &v.last_result { (outcome(v, r)) }
                 pre { (r) }
             }
         }

@@ -53,8 +53,6 @@ pub struct DealStory {
     pub seed: String,
     pub commitment: String,
     pub steps: Vec<Step>,
-    /// The deal's entry of `stikis replay`'s output (contract, deltas, totals, ...).
-    pub result: Option<Value>,
     /// The deal's result as the chat tells it, in each language of `Lang::ALL`.
     pub told: Vec<String>,
 }
@@ -122,7 +120,7 @@ pub fn story(log: &TableLog) -> Story {
     if let Some(own) = own {
         record = own;
     }
-    let mut deals: Vec<DealStory> = finished
+    let deals: Vec<DealStory> = finished
         .into_iter()
         .map(|(i, steps, told)| {
             let row = log.deals.get(i);
@@ -134,7 +132,6 @@ pub fn story(log: &TableLog) -> Story {
                 seed: row.map(|r| r.seed_hex.clone()).unwrap_or_default(),
                 commitment: row.map(|r| r.commitment_hex.clone()).unwrap_or_default(),
                 steps,
-                result: None,
                 told,
             }
         })
@@ -145,11 +142,6 @@ pub fn story(log: &TableLog) -> Story {
     }
     let text = serde_json::to_vec(&record).unwrap_or_default();
     let replay = replay(&text).map_err(|e| e.to_string());
-    if let Ok(out) = &replay {
-        for (i, d) in deals.iter_mut().enumerate() {
-            d.result = out["deals"].get(i).cloned();
-        }
-    }
     Story {
         record,
         deals,

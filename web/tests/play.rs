@@ -716,6 +716,21 @@ async fn the_pages_show_the_end_of_a_deal_then_the_contract_its_declarer_and_the
         page.contains(first_line),
         "the result {first_line:?} on the page:\n{page}"
     );
+    // How deal 1 ended, typed: what was played, and each seat's change and total after it,
+    // which are the table's totals while deal 2 has had no move.
+    let r = ended.result.clone().expect("deal 1's typed result");
+    let how = v.say(r.ended.as_ref().expect("how deal 1 ended"));
+    assert!(
+        page.contains(&format!("<b>{how}</b>")),
+        "{how} on the page:\n{page}"
+    );
+    let totals: Vec<i64> = v.totals.iter().map(|&n| i64::from(n)).collect();
+    assert_eq!(r.totals, totals, "deal 1's totals are the table's");
+    for (s, (d, total)) in r.deltas.iter().zip(&r.totals).enumerate() {
+        let d = if *d > 0 { format!("+{d}") } else { d.to_string() };
+        let line = format!("{} <b>{d}</b> → {total}", v.names[s]);
+        assert!(page.contains(&line), "{line} on the page:\n{page}");
+    }
     // The first bidder takes: every page names the contract and its declarer, the end of
     // deal 1 is gone, and only the declarer's page asks for two cards to bury.
     let first = to_act(&host, table).await;

@@ -925,6 +925,7 @@ async fn the_viewer_follows_every_game() {
         } else {
             players.clone()
         };
+        let mut sums = vec![0i64; sides.len()];
         for (k, d) in deals.iter().enumerate() {
             let page = get(&store, &format!("{game_path}/{}", k + 1)).await;
             assert_eq!(page.status, StatusCode::OK, "{game}");
@@ -932,6 +933,29 @@ async fn the_viewer_follows_every_game() {
             check_viewer(&page.body, d, &players, active);
             check_told(game, &page.body, d, &replayed["deals"][k], &players);
             check_analysis(&page.body, d, &analysis[k], &players);
+            // The deal's row of the score: each column's total after it and its change, as
+            // `stikis replay` scores the record (Polt to Tzar counts tricks).
+            let key = if game == "polt" { "tricks" } else { "deltas" };
+            for (i, sum) in sums.iter_mut().enumerate() {
+                *sum += replayed["deals"][k][key][i].as_i64().expect("a delta");
+            }
+            let row = page
+                .body
+                .split("<tr class=\"current\">")
+                .nth(1)
+                .and_then(|r| r.split("</tr>").next())
+                .expect("the deal's row of the score");
+            let mut at = 0;
+            for (i, sum) in sums.iter().enumerate() {
+                let delta = replayed["deals"][k][key][i].as_i64().expect("a delta");
+                let cell = format!(
+                    ">{sum} <small>({}{delta})</small>",
+                    if delta > 0 { "+" } else { "" }
+                );
+                at += row[at..]
+                    .find(&cell)
+                    .unwrap_or_else(|| panic!("{game} deal {}: {cell} not in the row {row}", k + 1));
+            }
             let plays = d["actions"]
                 .as_array()
                 .unwrap()

@@ -17,7 +17,9 @@ use stikis_core::games::belote::coinche::cut_from_seed;
 use stikis_core::games::belote::combos::Combo;
 use stikis_core::games::belote::play::Tables;
 use stikis_core::games::belote::record::{to_envelope, ActionRecord, DealRecord};
-use stikis_core::games::belote::{Action, Bid, BidRule, Deal, Error, Mode, Options, Phase, Session, Variant};
+use stikis_core::games::belote::{
+    Action, Bid, BidRule, Deal, DealResult, Error, Mode, Options, Phase, Session, Variant,
+};
 use stikis_core::record::Envelope;
 use stikis_core::{Seat, Seed};
 
@@ -100,6 +102,18 @@ fn bid_word(v: Variant, turned: Option<Card>, b: Bid) -> Word {
         }
         Bid::Points { tens, mode } => Word::Seq(vec![level_word(v, tens), mode_word(mode)], " "),
     }
+}
+
+/// Whether the takers made their contract (None when all passed).
+fn declarer_won(v: Variant, r: &DealResult) -> Option<bool> {
+    let c = r.contract?;
+    let us = v.team(c.declarer) as usize;
+    Some(match v {
+        // A failed (or doubled and lost) Bazar or Coinche contract scores 0.
+        Variant::Bazar | Variant::Coinche => r.deltas[us] > 0,
+        // French classic and head-to-head: the takers must score more, in points.
+        _ => r.team_points[us] + r.combinations[us] > r.team_points[1 - us] + r.combinations[1 - us],
+    })
 }
 
 fn contract_word(v: Variant, c: &stikis_core::games::belote::Contract) -> Word {
@@ -429,6 +443,21 @@ impl HostedGame for BeloteGame {
             ],
         ));
         p.to_act = d.to_act();
+        if let Some(r) = self.session.deals().last().and_then(|l| l.result) {
+            p.result = Some(picture::DealResult {
+                // All passed: the deal is dealt again.
+                ended: Some(
+                    r.contract
+                        .map_or_else(|| Word::msg("web-contract-redeal"), |c| contract_word(v, &c)),
+                ),
+                declarer: r.contract.map(|c| c.declarer),
+                declarer_won: declarer_won(v, &r),
+                // The sheet's columns are the two sides (one seat each head to head).
+                deltas: r.deltas.iter().map(|&x| i64::from(x)).collect(),
+                totals: totals.iter().map(|&x| i64::from(x)).collect(),
+                pules: None,
+            });
+        }
         p
     }
 
@@ -581,20 +610,11 @@ impl HostedGame for BeloteGame {
         };
         let n = self.seats();
         let deltas: Vec<i32> = (0..n as Seat).map(|s| r.deltas[v.team(s) as usize]).collect();
-        let declarer_won = r.contract.is_some_and(|c| {
-            let us = v.team(c.declarer) as usize;
-            match v {
-                // A failed (or doubled and lost) Bazar or Coinche contract scores 0.
-                Variant::Bazar | Variant::Coinche => r.deltas[us] > 0,
-                // French classic and head-to-head: the takers must score more, in points.
-                _ => r.team_points[us] + r.combinations[us] > r.team_points[1 - us] + r.combinations[1 - us],
-            }
-        });
         Ok(Some(DealReport {
             deal_no,
             deltas,
             declarer: r.contract.map(|c| c.declarer),
-            declarer_won,
+            declarer_won: declarer_won(v, &r) == Some(true),
             pules_written: vec![0; n],
             pules_removed: vec![0; n],
         }))

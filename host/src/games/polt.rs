@@ -294,6 +294,21 @@ impl HostedGame for PoltGame {
                 .collect();
         }
         p.to_act = d.to_act();
+        let ended = self
+            .deal_no()
+            .checked_sub(1)
+            .and_then(|i| self.session.as_ref()?.results().get(i));
+        if let (Stage::Over, Some(r)) = (d.stage(), ended) {
+            // No contract and no declarer: the sheet counts each seat's tricks.
+            p.result = Some(picture::DealResult {
+                ended: None,
+                declarer: None,
+                declarer_won: None,
+                deltas: r.tricks.iter().map(|&x| i64::from(x)).collect(),
+                totals: p.totals.iter().map(|&x| i64::from(x)).collect(),
+                pules: None,
+            });
+        }
         p
     }
 

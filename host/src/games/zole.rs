@@ -131,6 +131,41 @@ fn contract_word(lang: Lang, c: Contract) -> String {
     t(lang, contract_key(c), &[])
 }
 
+/// How a deal ended: its kind said (a surrender with it), its declarer, the sheet's change
+/// and totals by seat, and the pules after it.
+fn deal_result(r: &stikis_core::games::zole::DealResult, totals: &[i32]) -> picture::DealResult {
+    let o = &r.outcome;
+    let kind = Word::msg(match o.kind {
+        Kind::Take => "contract-take",
+        Kind::Zole => "contract-zole",
+        Kind::SmallZole => "contract-small-zole",
+        Kind::Galdins => "contract-galdins",
+        Kind::Pule => "contract-pule",
+        Kind::Tie => "web-contract-tie",
+    });
+    let ended = match o.surrendered {
+        true => Word::Seq(vec![kind, Word::msg("web-surrendered")], " · "),
+        false => kind,
+    };
+    let seats = totals.len();
+    picture::DealResult {
+        ended: Some(ended),
+        declarer: o.declarer,
+        declarer_won: o.declarer.and(o.declarer_won),
+        deltas: r.deltas.iter().map(|&x| i64::from(x)).collect(),
+        totals: totals.iter().map(|&x| i64::from(x)).collect(),
+        pules: Some(picture::PulesAfter {
+            common: i64::from(r.pules_after.common),
+            personal: r
+                .pules_after
+                .personal_counts(seats)
+                .into_iter()
+                .map(i64::from)
+                .collect(),
+        }),
+    }
+}
+
 fn bid_key(b: Bid) -> &'static str {
     match b {
         Bid::Pass => "button-pass",
@@ -351,6 +386,9 @@ impl HostedGame for ZoleGame {
                 .collect();
         }
         p.to_act = d.to_act();
+        if let Some(r) = self.session.deals().last().and_then(|e| e.result.as_ref()) {
+            p.result = Some(deal_result(r, &p.totals));
+        }
         p
     }
 
