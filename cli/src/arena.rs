@@ -10,15 +10,9 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha12Rng;
-use stikis_core::ai::zole::dd::{card_of, open_position, Goal, Solver};
-use stikis_core::ai::{belote, polt, zole, Budget, Level, Player, DEFAULT_BUDGET_MS};
-use stikis_core::games::belote as belote_game;
-use stikis_core::games::polt as polt_game;
-use stikis_core::games::zole::record::to_record;
-use stikis_core::games::zole::{Action, AllPass, Contract, Deal, Options, Phase, SeatView, Session};
-use stikis_core::{Seat, Seed};
+use stikis_core::ai::{Level, DEFAULT_BUDGET_MS};
+use stikis_core::games::matches::{Entrant, Match};
+use stikis_core::games::GameInfo;
 
 /// `stikis arena`'s options.
 #[derive(clap::Args, Debug, Clone)]
@@ -75,331 +69,75 @@ impl ArenaArgs {
     }
 }
 
-/// How many levels a game's arena table takes by default (`stikis bench`'s rotations): one
-/// per team in a team game, else one per seat of its default table (the registry's).
+/// How many levels a game's arena table takes by default (`stikis bench`'s rotations): the
+/// registry's, one per team in a team game, else one per seat of its default table.
 pub fn slots(game: &str) -> usize {
-    match stikis_core::games::GAMES.iter().find(|g| g.short_name() == game) {
-        Some(g) if g.teams => 2,
-        Some(g) => g.default_seats,
-        None => 2,
-    }
-}
-
-/// Who sits in a slot: a computer player of a level, or the arena-only `peek` reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Entrant {
-    Ai(Level),
-    /// REFERENCE ONLY, NOT A PLAYER: plays its cards double dummy on the real hands (it looks
-    /// at every hidden card); bids and buries like `strong`. It measures how far the honest
-    /// levels are from perfect information, and exists nowhere but here.
-    Peek,
-}
-
-impl Entrant {
-    fn name(self) -> &'static str {
-        match self {
-            Entrant::Ai(l) => l.name(),
-            Entrant::Peek => "peek",
-        }
-    }
-    fn level(self) -> Level {
-        match self {
-            Entrant::Ai(l) => l,
-            Entrant::Peek => Level::Strong,
-        }
-    }
-}
-
-impl std::str::FromStr for Entrant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        if s == "peek" {
-            Ok(Entrant::Peek)
-        } else {
-            s.parse().map(Entrant::Ai)
-        }
-    }
-}
-
-/// The `peek` reference's card play: the best card for its side by a double-dummy solve of
-/// the real deal.
-fn peek_play(solver: &mut Solver, deal: &Deal, seat: Seat) -> Option<Action> {
-    let active = deal.active();
-    let me = active.iter().position(|&s| s == seat)?;
-    let decl = deal.declarer().and_then(|d| active.iter().position(|&s| s == d));
-    let goal = match (deal.contract()?, decl) {
-        (Contract::Take | Contract::Zole, Some(d)) => Goal::points_of(d),
-        (Contract::SmallZole, Some(d)) => Goal::small_zole(d),
-        _ => Goal::galdins(me, deal.options().all_pass != AllPass::Rondo),
-    };
-    solver.reset(goal);
-    let maxing = goal.max_side >> me & 1 == 1;
-    let values = solver.move_values(&open_position(deal));
-    let best = if maxing {
-        values.iter().max_by_key(|x| x.1)
-    } else {
-        values.iter().min_by_key(|x| x.1)
-    };
-    best.map(|&(c, _)| Action::Play(card_of(c)))
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum GameKind {
-    Zole,
-    Polt,
-    Belote(belote_game::Variant),
+    stikis_core::games::GAMES
+        .iter()
+        .find(|g| g.short_name() == game)
+        .map_or(2, |g| g.computers.default_slots)
 }
 
 struct Args {
-    game: GameKind,
+    game: &'static GameInfo,
     deals: usize,
-    players: Vec<Entrant>,
-    opts: Options,
-    seed: u64,
-    budget: Duration,
+    m: Match,
+    /// The rules in the report's words.
+    rules: String,
     threads: usize,
     records: Option<String>,
 }
 
-/// The arena's deal loop for a game the registry names by its short name (`bazar`, `polt`).
-fn game_kind(name: &str) -> Result<GameKind, String> {
+/// The game by its short name (`bazar`, `polt`), as the registry names it.
+fn game(name: &str) -> Result<&'static GameInfo, String> {
     let games = stikis_core::games::GAMES;
-    let names: Vec<&str> = games.iter().map(|g| g.short_name()).collect();
-    let Some(info) = games.iter().find(|g| g.short_name() == name) else {
-        return Err(format!("unknown game {name} ({})", names.join(", ")));
-    };
-    match info.id {
-        "zole" => Ok(GameKind::Zole),
-        "polt" => Ok(GameKind::Polt),
-        id => belote_game::Variant::from_game_name(id)
-            .map(GameKind::Belote)
-            .ok_or_else(|| format!("the arena has no deal loop for {name} yet")),
-    }
+    games.iter().find(|g| g.short_name() == name).ok_or_else(|| {
+        let names: Vec<&str> = games.iter().map(|g| g.short_name()).collect();
+        format!("unknown game {name} ({})", names.join(", "))
+    })
 }
 
 fn parse(c: &ArenaArgs) -> Result<Args, String> {
-    let mut a = Args {
-        game: game_kind(&c.game)?,
+    let game = game(&c.game)?;
+    let computers = &game.computers;
+    // Default: a strong player against basic ones.
+    let entrants: Vec<Entrant> = match &c.players {
+        Some(p) => p.iter().map(|x| x.parse()).collect::<Result<_, _>>()?,
+        None => std::iter::once(Entrant::Ai(Level::Strong))
+            .chain(std::iter::repeat(Entrant::Ai(Level::Basic)))
+            .take(computers.default_slots)
+            .collect(),
+    };
+    let rules = (computers.rules)(c.rules.as_deref())?;
+    if !computers.peek && entrants.contains(&Entrant::Peek) {
+        return Err(format!("the peek reference does not play {}", c.game));
+    }
+    let (low, high) = computers.slots;
+    if !(low..=high).contains(&entrants.len()) {
+        let count = match low == high {
+            true => low.to_string(),
+            false => format!("{low} to {high}"),
+        };
+        let per = if game.teams {
+            "one per team"
+        } else {
+            "one per seat"
+        };
+        return Err(format!("--players lists {count} levels for {} ({per})", c.game));
+    }
+    Ok(Args {
+        game,
         deals: c.deals,
-        players: vec![
-            Entrant::Ai(Level::Strong),
-            Entrant::Ai(Level::Basic),
-            Entrant::Ai(Level::Basic),
-        ],
-        opts: Options::lv(),
-        seed: c.seed,
-        budget: Duration::from_millis(c.budget_ms),
+        m: Match {
+            entrants,
+            rules: c.rules.clone(),
+            seed: c.seed,
+            budget: Duration::from_millis(c.budget_ms),
+        },
+        rules,
         threads: c.threads.max(1),
         records: c.records.clone(),
-    };
-    let rules = &c.rules;
-    if let Some(p) = &c.players {
-        a.players = p.iter().map(|x| x.parse()).collect::<Result<_, _>>()?;
-    }
-    if let Some(val) = &rules {
-        match a.game {
-            GameKind::Zole => a.opts = Options::preset(val).ok_or(format!("unknown rules preset {val}"))?,
-            GameKind::Polt | GameKind::Belote(_) if val == "default" => {}
-            _ => return Err(format!("unknown rules preset {val} (default)")),
-        }
-    }
-    if matches!(a.game, GameKind::Belote(_)) && c.players.is_none() {
-        a.players = vec![Entrant::Ai(Level::Strong), Entrant::Ai(Level::Basic)];
-    }
-    let seats_ok = match a.game {
-        GameKind::Zole => a.players.len() == 3,
-        GameKind::Polt => (5..=7).contains(&a.players.len()),
-        GameKind::Belote(_) => a.players.len() == 2,
-    };
-    if a.game != GameKind::Zole && a.players.contains(&Entrant::Peek) {
-        return Err("the peek reference exists for zole only".into());
-    }
-    if !seats_ok {
-        return Err(
-            "--players lists one level per seat: three for zole, 5 to 7 for polt; two (one per team) for belote"
-                .into(),
-        );
-    }
-    Ok(a)
-}
-
-/// A move's time limit: only a `strong` player (and the `peek` reference, which bids as one)
-/// asks it, so only theirs reads the clock; `random` and `basic` moves get none and never
-/// read it (it was a sixth of `stikis bench`'s time).
-struct Deadline(Option<Instant>);
-impl Budget for Deadline {
-    fn expired(&self) -> bool {
-        self.0.is_some_and(|end| Instant::now() >= end)
-    }
-}
-
-impl Args {
-    /// The budget of one move of `who`.
-    fn deadline(&self, who: Entrant) -> Deadline {
-        Deadline((who.level() == Level::Strong).then(|| Instant::now() + self.budget))
-    }
-}
-
-/// Per rotation, each slot's points; and the records.
-type Played = (Vec<Vec<i32>>, Vec<String>);
-
-/// One Zole deal played under every rotation.
-fn play_deal(
-    a: &Args,
-    i: usize,
-    players: &mut [Box<dyn Player<SeatView, Action>>],
-    solver: &mut Solver,
-) -> Played {
-    let mut out = Vec::new();
-    let mut records = Vec::new();
-    let dealer = (i % 3) as Seat;
-    let seed = Seed::from_u64(a.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-    for r in 0..3 {
-        // Seat s is played by slot (s + r) % 3.
-        let slot = |s: Seat| (s as usize + r) % 3;
-        let mut session = Session::new(a.opts, 3, dealer).expect("a table of three");
-        session.deal_from_seed(seed).expect("deal");
-        let mut rng = ChaCha12Rng::seed_from_u64(a.seed ^ ((i as u64) << 8) ^ r as u64);
-        let mut deltas = vec![0i32; 3];
-        while let Some(deal) = session.current() {
-            let s = deal.to_act().expect("a deal in progress has a seat to act");
-            let v = deal.view(s);
-            let budget = a.deadline(a.players[slot(s)]);
-            let peeked = match a.players[slot(s)] {
-                Entrant::Peek if deal.phase() == Phase::Play => peek_play(solver, deal, s),
-                _ => None,
-            };
-            let action = peeked.unwrap_or_else(|| players[slot(s)].choose(&v, &mut rng, &budget));
-            if let Some(res) = session.apply(s, action).unwrap_or_else(|e| {
-                panic!(
-                    "{} chose an illegal action {action} in deal {i}: {e}",
-                    players[slot(s)].level()
-                )
-            }) {
-                for (seat, d) in res.deltas.iter().enumerate() {
-                    deltas[slot(seat as Seat)] = *d;
-                }
-            }
-        }
-        out.push(deltas);
-        if a.records.is_some() {
-            let names: Vec<String> = (0..3)
-                .map(|s| format!("{}#{}", a.players[slot(s)].name(), slot(s)))
-                .collect();
-            let env = to_record(&session, &names);
-            records.push(serde_json::to_string(&env).expect("a record serialises"));
-        }
-    }
-    (out, records)
-}
-
-/// One Polt to Tzar hand (first ranks drawn from the seed) under every rotation: per rotation,
-/// each slot's tricks, and the records.
-fn play_polt(
-    a: &Args,
-    i: usize,
-    players: &mut [Box<dyn Player<polt_game::SeatView, polt_game::Action>>],
-) -> Played {
-    let n = a.players.len();
-    let seed = Seed::from_u64(a.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-    let ranks = polt_game::ranks_from_seed(n, seed);
-    let opts = polt_game::Options::default_preset();
-    let mut out = Vec::new();
-    let mut records = Vec::new();
-    for r in 0..n {
-        let slot = |s: Seat| (s as usize + r) % n;
-        let mut session = polt_game::Session::new(opts, n, 1, &ranks).expect("a polt table");
-        session.start_hand(seed).expect("deal");
-        let mut rng = ChaCha12Rng::seed_from_u64(a.seed ^ ((i as u64) << 8) ^ r as u64);
-        while let Some(deal) = session.current() {
-            let Some(s) = deal.to_act() else { break };
-            let v = deal.view(s);
-            let budget = a.deadline(a.players[slot(s)]);
-            let action = players[slot(s)].choose(&v, &mut rng, &budget);
-            session.apply(s, action).unwrap_or_else(|e| {
-                panic!(
-                    "{} chose an illegal action {action} in deal {i}: {e}",
-                    players[slot(s)].level()
-                )
-            });
-        }
-        let won = session
-            .results()
-            .last()
-            .map(|h| h.tricks.clone())
-            .unwrap_or_default();
-        let mut tricks = vec![0i32; n];
-        for (seat, &t) in won.iter().enumerate() {
-            tricks[slot(seat as Seat)] = t as i32;
-        }
-        out.push(tricks);
-        if a.records.is_some() {
-            let names: Vec<String> = (0..n as Seat)
-                .map(|s| format!("{}#{}", a.players[slot(s)].name(), slot(s)))
-                .collect();
-            let env = polt_game::record::session_record(&session, &names);
-            records.push(serde_json::to_string(&env).expect("a record serialises"));
-        }
-    }
-    (out, records)
-}
-
-/// One Belote deal under both seatings of the two teams: per seating, each slot's team score
-/// (in the variant's units), and the records.
-fn play_belote(
-    a: &Args,
-    i: usize,
-    v: belote_game::Variant,
-    players: &mut [Box<dyn Player<belote_game::SeatView, belote_game::Action>>],
-) -> Played {
-    let n = v.seats();
-    let opts = belote_game::Options::default_for(v);
-    let dealer = (i % n) as Seat;
-    let seed = Seed::from_u64(a.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-    let cards = belote_game::Deal::shuffled(v, opts, dealer, seed);
-    let mut out = Vec::new();
-    let mut records = Vec::new();
-    for r in 0..2 {
-        // Seat s is played by slot (s + r) % 2: its team's level.
-        let slot = |s: Seat| (s as usize + r) % 2;
-        let mut session = belote_game::Session::new(v, opts, dealer);
-        session
-            .start_explicit(dealer, cards.dealt(), cards.turned(), cards.stock())
-            .expect("a shuffled deal is valid");
-        let mut rng = ChaCha12Rng::seed_from_u64(a.seed ^ ((i as u64) << 8) ^ r as u64);
-        while let Some(deal) = session.current() {
-            let Some(s) = stikis_core::Game::to_act(deal) else {
-                break;
-            };
-            let view = deal.view(s);
-            let budget = a.deadline(a.players[slot(s)]);
-            let action = players[slot(s)].choose(&view, &mut rng, &budget);
-            session.play(s, action).unwrap_or_else(|e| {
-                panic!(
-                    "{} chose an illegal action {action} in deal {i}: {e}",
-                    players[slot(s)].level()
-                )
-            });
-        }
-        let deltas = session
-            .deals()
-            .last()
-            .and_then(|d| d.result)
-            .map_or([0, 0], |res| res.deltas);
-        let mut score = vec![0i32; 2];
-        for (team, &d) in deltas.iter().enumerate() {
-            score[slot(team as Seat)] = d;
-        }
-        out.push(score);
-        if a.records.is_some() {
-            let names: Vec<String> = (0..n as Seat)
-                .map(|s| format!("{}#{}", a.players[slot(s)].name(), slot(s)))
-                .collect();
-            let env = belote_game::record::to_envelope(&session, &names);
-            records.push(serde_json::to_string(&env).expect("a record serialises"));
-        }
-    }
-    (out, records)
+    })
 }
 
 fn mean_ci(xs: &[f64]) -> (f64, f64) {
@@ -429,33 +167,12 @@ pub fn run(args: &ArenaArgs) -> Result<String, String> {
                 let a = &a;
                 let progress = &progress;
                 scope.spawn(move || {
-                    let mut zp: Vec<_> = a
-                        .players
-                        .iter()
-                        .map(|&e| zole::player(e.level(), a.opts))
-                        .collect();
-                    let mut solver = Solver::new();
-                    let mut pp: Vec<_> = a
-                        .players
-                        .iter()
-                        .map(|&e| polt::player(e.level(), Default::default()))
-                        .collect();
-                    let mut bp: Vec<_> = match a.game {
-                        GameKind::Belote(v) => a
-                            .players
-                            .iter()
-                            .map(|&e| belote::player(e.level(), &belote_game::Options::default_for(v)))
-                            .collect(),
-                        _ => Vec::new(),
-                    };
+                    // Each thread has its own players, kept from deal to deal.
+                    let mut table = (a.game.computers.open)(&a.m);
                     (t..a.deals)
                         .step_by(a.threads)
                         .map(|i| {
-                            let (d, r) = match a.game {
-                                GameKind::Zole => play_deal(a, i, &mut zp, &mut solver),
-                                GameKind::Polt => play_polt(a, i, &mut pp),
-                                GameKind::Belote(v) => play_belote(a, i, v, &mut bp),
-                            };
+                            let (d, r) = table.play(i, a.records.is_some());
                             progress.inc(1);
                             (i, d, r)
                         })
@@ -480,11 +197,12 @@ pub fn run(args: &ArenaArgs) -> Result<String, String> {
         }
     }
     // Per deal, the mean game points of each level over its slots and the three rotations.
-    let mut levels: Vec<Entrant> = a.players.clone();
+    let players = &a.m.entrants;
+    let mut levels: Vec<Entrant> = players.clone();
     levels.sort();
     levels.dedup();
     let per_deal = |l: Entrant| -> Vec<f64> {
-        let slots: Vec<usize> = (0..a.players.len()).filter(|&s| a.players[s] == l).collect();
+        let slots: Vec<usize> = (0..players.len()).filter(|&s| players[s] == l).collect();
         results
             .iter()
             .map(|(_, rot, _)| {
@@ -494,34 +212,20 @@ pub fn run(args: &ArenaArgs) -> Result<String, String> {
             .collect()
     };
     let mut out = String::new();
-    let names: Vec<&str> = a.players.iter().map(|l| l.name()).collect();
+    let names: Vec<&str> = players.iter().map(|l| l.name()).collect();
     let _ = writeln!(
         out,
-        "arena: {}, rules {}, players {}, {} deals x {} rotations, budget {} ms, {:.1} s",
-        match a.game {
-            GameKind::Zole => "zole (game points)".to_string(),
-            GameKind::Polt => "polt (tricks)".to_string(),
-            GameKind::Belote(v) => format!(
-                "{v} (team score per deal, {})",
-                if matches!(v, belote_game::Variant::Bazar | belote_game::Variant::HeadToHead) {
-                    "tens"
-                } else {
-                    "points"
-                }
-            ),
-        },
-        if a.game == GameKind::Zole {
-            serde_json::to_string(&a.opts.to_rules()).unwrap_or_default()
-        } else {
-            "\"default\"".to_string()
-        },
+        "arena: {} ({}), rules {}, players {}, {} deals x {} rotations, budget {} ms, {:.1} s",
+        a.game.id,
+        a.game.computers.units,
+        a.rules,
         names.join(","),
         a.deals,
-        a.players.len(),
-        a.budget.as_millis(),
+        players.len(),
+        a.m.budget.as_millis(),
         started.elapsed().as_secs_f64()
     );
-    if a.players.contains(&Entrant::Peek) {
+    if players.contains(&Entrant::Peek) {
         let _ = writeln!(
             out,
             "peek is a REFERENCE, not a player: it sees every hidden card and plays double dummy"

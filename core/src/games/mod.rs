@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::record::{Envelope, ReplayError};
 
 pub mod belote;
+pub mod matches;
 pub mod polt;
 pub mod zole;
 
@@ -41,6 +42,8 @@ pub struct GameInfo {
     pub presets: &'static [&'static str],
     /// Replays a record of this game (docs/record-format.md).
     pub replay: fn(&Envelope) -> Result<Value, ReplayError>,
+    /// Its computer players in a match against each other (`stikis arena`, `stikis bench`).
+    pub computers: matches::Computers,
 }
 
 impl GameInfo {
@@ -78,6 +81,7 @@ const fn belote(
         teams: v.seats() == 4,
         presets: &["default"],
         replay: belote::record::replay,
+        computers: belote::arena::computers(v),
     }
 }
 
@@ -94,6 +98,7 @@ pub const GAMES: &[GameInfo] = &[
         teams: false,
         presets: &zole::options::PRESETS,
         replay: zole::record::replay,
+        computers: zole::arena::COMPUTERS,
     },
     belote(belote::Variant::Bazar, "Bazar belote", "bazar", "belote"),
     belote(
@@ -120,6 +125,7 @@ pub const GAMES: &[GameInfo] = &[
         teams: false,
         presets: &polt::options::PRESETS,
         replay: polt::record::replay,
+        computers: polt::arena::COMPUTERS,
     },
 ];
 
@@ -175,6 +181,41 @@ mod tests {
                 };
                 assert!(parsed.is_ok(), "{} preset {p}: {parsed:?}", g.id);
             }
+        }
+    }
+
+    /// Every game's computer players play a match through the list: a deal under every
+    /// rotation, a score per slot, each deal's record replaying as that game's, the same
+    /// scores again from the same seed; the slots are the game's seats or teams.
+    #[test]
+    fn every_game_has_computer_players_for_a_match() {
+        use crate::ai::Level;
+        use matches::{Entrant, Match};
+        for g in GAMES {
+            let c = &g.computers;
+            match g.teams {
+                true => assert_eq!(c.slots, (2, 2), "{}", g.id),
+                false => assert!(g.seats.0 <= c.slots.0 && c.slots.1 <= g.seats.1, "{}", g.id),
+            }
+            assert!((c.slots.0..=c.slots.1).contains(&c.default_slots), "{}", g.id);
+            assert!((c.rules)(None).is_ok(), "{}", g.id);
+            assert!((c.rules)(Some("no-such-preset")).is_err(), "{}", g.id);
+            let m = Match {
+                entrants: vec![Entrant::Ai(Level::Random); c.default_slots],
+                rules: None,
+                seed: 7,
+                budget: std::time::Duration::from_millis(1),
+            };
+            let (scores, records) = (c.open)(&m).play(3, true);
+            assert_eq!(scores.len(), c.default_slots, "{}: a score per rotation", g.id);
+            assert!(scores.iter().all(|s| s.len() == c.default_slots), "{}", g.id);
+            assert_eq!(records.len(), scores.len(), "{}: a record per rotation", g.id);
+            for r in &records {
+                let v: Value = serde_json::from_str(r).expect("a record");
+                assert_eq!(v["game"], g.id, "{}", g.id);
+                crate::record::replay(r.as_bytes()).unwrap_or_else(|e| panic!("{}: {e}", g.id));
+            }
+            assert_eq!((c.open)(&m).play(3, false).0, scores, "{}: seeded", g.id);
         }
     }
 

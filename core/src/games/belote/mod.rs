@@ -5,6 +5,7 @@
 //! (head-to-head lives with French classic, whose take/pass bidding it shares); `deal` is the
 //! engine one deal runs in, `session` the deal-after-deal table, `record` the records and replay.
 
+pub mod arena;
 pub mod bazar;
 pub mod classic;
 pub mod coinche;

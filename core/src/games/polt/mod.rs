@@ -8,6 +8,7 @@
 //! - `session`: a table of N hands, ranks carried from hand to hand, the final standing;
 //! - `record`: the record format of RECORD.md and `replay` for game `polt`.
 
+pub mod arena;
 pub mod deal;
 pub mod options;
 pub mod play;

@@ -1,6 +1,7 @@
 //! Zole, the national card game of Latvia (RULES.md section 1): cards and tables, options and
 //! presets, one deal, its scoring, pules and the tree, sessions, seat views and records.
 
+pub mod arena;
 pub mod deal;
 pub mod legal;
 pub mod options;
